@@ -1,0 +1,276 @@
+//! The serialized gates index, `generated/<api>/gates.json`: when every type,
+//! field and enum value of an API was introduced, deprecated and removed.
+//!
+//! The code generator writes it and the runtime preflight reads it, through
+//! these types. Keys are written sorted. Optional keys are left out when they
+//! do not apply, except `removed_in`, which is always present (`null` when the
+//! item is in the newest minor).
+
+use crate::Version;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The whole index of one API.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GatesIndex {
+    /// The API's name from api.toml (`kubernetes`).
+    pub api: String,
+    /// Every minor of the corpus, ascending.
+    pub versions: Vec<Version>,
+    /// Every type by its definition name.
+    pub types: BTreeMap<String, TypeGate>,
+}
+
+/// The lifecycle keys shared by types, fields and enum values.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Gate {
+    /// The first minor it is present in (the corpus' first minor when it is
+    /// there from the start).
+    pub introduced_in: Version,
+    /// The first minor after its last presence; `None` if present in the newest.
+    pub removed_in: Option<Version>,
+    /// The exact minors it is present in, only when presence has a gap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub present_in: Option<Vec<Version>>,
+    /// The first minor in which it is deprecated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated_in: Option<Version>,
+    /// Its stage by the minor each stage starts in (`{"1.30": "alpha"}`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stage: BTreeMap<Version, Stage>,
+    /// The feature gate that guards it while it is not GA.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feature_gate: Option<String>,
+    /// A reference such as a KEP URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Which of the keys above were inferred from prose (descriptions) rather
+    /// than read from the specs' structure or from annotations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inferred: Vec<String>,
+}
+
+impl Gate {
+    /// True when the item is present in `version`.
+    pub fn is_present_in(&self, version: Version) -> bool {
+        match &self.present_in {
+            Some(minors) => minors.contains(&version),
+            None => {
+                version >= self.introduced_in
+                    && self.removed_in.is_none_or(|removed| version < removed)
+            }
+        }
+    }
+
+    /// True when the item is deprecated in `version`.
+    pub fn is_deprecated_in(&self, version: Version) -> bool {
+        self.deprecated_in.is_some_and(|since| version >= since)
+    }
+
+    /// The stage in force in `version`, if stages are known.
+    pub fn stage_in(&self, version: Version) -> Option<Stage> {
+        self.stage
+            .range(..=version)
+            .next_back()
+            .map(|(_, stage)| *stage)
+    }
+}
+
+/// A maturity stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Off unless its feature gate is enabled.
+    Alpha,
+    /// On by default in most APIs, may still change.
+    Beta,
+    /// Generally available.
+    Ga,
+}
+
+/// A type's gate, its fields' gates and its enum values' gates.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TypeGate {
+    #[serde(flatten)]
+    pub gate: Gate,
+    /// The (group, version, kind) triples this type is served as.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<GroupVersionKind>,
+    /// Gates of the type's properties, by wire name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub fields: BTreeMap<String, FieldGate>,
+    /// Gates of the type's own enum values, when the type is an enum.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, Gate>,
+}
+
+/// A field's gate plus what changes about it from minor to minor.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FieldGate {
+    #[serde(flatten)]
+    pub gate: Gate,
+    /// The field's type in the newest minor it is present in, as a type
+    /// expression (see [`TypeExpr`](crate::gates#type-expressions)).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The minors in which the field is required.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required_in: Vec<Version>,
+    /// The minors in which the field's type differs from its previous presence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub type_changed_in: Vec<Version>,
+    /// The type by the minor it starts in, only when it changes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub type_history: BTreeMap<Version, String>,
+    /// The field's previous wire name, when it was renamed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<Rename>,
+    /// Gates of the field's enum values.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<String, Gate>,
+}
+
+impl FieldGate {
+    /// True when the field is required in `version`.
+    pub fn is_required_in(&self, version: Version) -> bool {
+        self.required_in.contains(&version)
+    }
+
+    /// The field's type expression in `version`.
+    pub fn type_in(&self, version: Version) -> &str {
+        self.type_history
+            .range(..=version)
+            .next_back()
+            .map_or(self.ty.as_str(), |(_, ty)| ty.as_str())
+    }
+}
+
+/// A rename: the field had wire name `from` before minor `in`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rename {
+    /// The previous wire name.
+    pub from: String,
+    /// The first minor with the new name.
+    #[serde(rename = "in")]
+    pub in_version: Version,
+}
+
+/// One (group, version, kind) a type is served as; the core group is `""`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct GroupVersionKind {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+}
+
+impl GroupVersionKind {
+    /// The `apiVersion` a document of this kind carries: `apps/v1`, or `v1`
+    /// for the core group.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+}
+
+/// # Type expressions
+///
+/// A field's `type` is a short expression: `string`, `string(date-time)`,
+/// `integer(int32)`, `number(double)`, `boolean`, `any`, `object` (an object
+/// with no declared properties), `int-or-string`, `[]T` (array of T),
+/// `map[string]T` (object whose values are T), or a definition name such as
+/// `io.k8s.api.core.v1.ServicePort`.
+pub mod type_expr {
+    /// The element type of an array expression (`[]T` → `T`).
+    pub fn array_item(expr: &str) -> Option<&str> {
+        expr.strip_prefix("[]")
+    }
+
+    /// The value type of a map expression (`map[string]T` → `T`).
+    pub fn map_value(expr: &str) -> Option<&str> {
+        expr.strip_prefix("map[string]")
+    }
+
+    /// True when the expression is a built-in type rather than a definition name.
+    pub fn is_builtin(expr: &str) -> bool {
+        let head = expr.split('(').next().unwrap_or(expr);
+        matches!(
+            head,
+            "string" | "integer" | "number" | "boolean" | "any" | "object" | "int-or-string"
+        ) || array_item(expr).is_some()
+            || map_value(expr).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> Version {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn presence_from_gate() {
+        let gate = Gate {
+            introduced_in: v("1.30"),
+            removed_in: Some(v("1.33")),
+            ..Gate::default()
+        };
+        assert!(!gate.is_present_in(v("1.29")));
+        assert!(gate.is_present_in(v("1.30")));
+        assert!(gate.is_present_in(v("1.32")));
+        assert!(!gate.is_present_in(v("1.33")));
+        let gappy = Gate {
+            introduced_in: v("1.28"),
+            present_in: Some(vec![v("1.28"), v("1.30")]),
+            ..Gate::default()
+        };
+        assert!(!gappy.is_present_in(v("1.29")));
+    }
+
+    #[test]
+    fn round_trip_keeps_removed_in_null() {
+        let mut fields = BTreeMap::new();
+        fields.insert(
+            "trafficDistribution".to_owned(),
+            FieldGate {
+                gate: Gate {
+                    introduced_in: v("1.30"),
+                    ..Gate::default()
+                },
+                ty: "string".into(),
+                ..FieldGate::default()
+            },
+        );
+        let ty = TypeGate {
+            gate: Gate {
+                introduced_in: v("1.28"),
+                ..Gate::default()
+            },
+            fields,
+            ..TypeGate::default()
+        };
+        let json = serde_json::to_value(&ty).unwrap();
+        assert_eq!(json["removed_in"], serde_json::Value::Null);
+        assert_eq!(
+            json["fields"]["trafficDistribution"]["introduced_in"],
+            "1.30"
+        );
+        let back: TypeGate = serde_json::from_value(json).unwrap();
+        assert_eq!(back, ty);
+    }
+
+    #[test]
+    fn stage_in_force() {
+        let mut gate = Gate::default();
+        gate.stage.insert(v("1.30"), Stage::Alpha);
+        gate.stage.insert(v("1.31"), Stage::Beta);
+        gate.stage.insert(v("1.33"), Stage::Ga);
+        assert_eq!(gate.stage_in(v("1.29")), None);
+        assert_eq!(gate.stage_in(v("1.32")), Some(Stage::Beta));
+        assert_eq!(gate.stage_in(v("1.36")), Some(Stage::Ga));
+    }
+}

@@ -1,0 +1,16 @@
+//! The vocabulary shared by every vergate crate: [`Version`] (an API minor),
+//! [`VersionSet`], the version-directory test, and the serialized form of the
+//! gates index (`gates.json`).
+//!
+//! This crate has no required dependencies so that the proc macro and the
+//! runtime can both depend on it cheaply. Enable the `serde` feature for
+//! (de)serialization.
+
+mod version;
+mod version_set;
+
+#[cfg(feature = "serde")]
+pub mod gates;
+
+pub use version::{is_version_dir, ParseVersionError, Version};
+pub use version_set::VersionSet;

@@ -1,0 +1,370 @@
+//! `upstream-specs/<api>/api.toml` and the minors present beside it.
+
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use vergate_core::{is_version_dir, Version};
+
+/// The name of the file that describes an API.
+pub const API_TOML: &str = "api.toml";
+
+/// What api.toml says about an API.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiConfig {
+    /// The API's name; also its directory names under `upstream-specs/` and `generated/`.
+    pub name: String,
+    /// One sentence on what the API is.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The Pkl package name (`k8s` gives `@k8s/v1.34/…`).
+    pub pkl_package: String,
+    /// The field of a target's Config that carries the minor (`kubernetesVersion`).
+    pub version_field: String,
+    /// The name of the Pkl annotation class for gates (`K8sVersion`).
+    #[serde(default)]
+    pub annotation_class: Option<String>,
+    /// When the API's documents carry their own minor, the field that holds it
+    /// (`apiVersion`); the JSON emitter then writes a combined schema.
+    #[serde(default)]
+    pub document_version_field: Option<String>,
+    /// The spec file names (or `*` patterns) inside each `v<X.Y>/` directory.
+    pub spec_files: Vec<String>,
+    /// Per minor: each spec file's digest and public URL.
+    #[serde(default)]
+    pub minors: BTreeMap<String, MinorEntry>,
+}
+
+/// One minor's entry in api.toml.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinorEntry {
+    /// Spec files by name.
+    pub files: BTreeMap<String, SpecFile>,
+}
+
+/// One spec file's digest and where it is published.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecFile {
+    /// The lowercase hex sha256 of the file's bytes.
+    pub sha256: String,
+    /// Where the file is published upstream.
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+/// An API's spec directory: its config and its minors.
+#[derive(Clone, Debug)]
+pub struct Api {
+    /// `upstream-specs/<api>`.
+    pub dir: PathBuf,
+    pub config: ApiConfig,
+    /// api.toml's minors, parsed.
+    pub listed: BTreeMap<Version, MinorEntry>,
+}
+
+/// One minor whose spec directory is present.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresentMinor {
+    pub version: Version,
+    pub dir: PathBuf,
+}
+
+impl Api {
+    /// Reads `dir/api.toml`.
+    pub fn open(dir: &Path) -> Result<Api> {
+        let path = dir.join(API_TOML);
+        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
+            path: path.clone(),
+            action: "reading the API description",
+            source,
+        })?;
+        let config: ApiConfig = toml::from_str(&text).map_err(|err| {
+            let (line, column) = err
+                .span()
+                .map(|span| line_column(&text, span.start))
+                .unwrap_or((0, 0));
+            Error::Syntax {
+                path: path.clone(),
+                line,
+                column,
+                message: err.message().to_owned(),
+                snippet: crate::error::snippet(&text, line, column),
+            }
+        })?;
+        let config_error = |message: String| Error::Config {
+            path: path.clone(),
+            message,
+        };
+        if config.spec_files.is_empty() {
+            return Err(config_error(
+                "`spec_files` is empty; name the spec file of each minor, e.g. [\"swagger.json\"]"
+                    .into(),
+            ));
+        }
+        let mut listed = BTreeMap::new();
+        for (key, entry) in &config.minors {
+            let version: Version = key
+                .parse()
+                .map_err(|err| config_error(format!("[minors.{key:?}]: {err}")))?;
+            if listed.insert(version, entry.clone()).is_some() {
+                return Err(config_error(format!(
+                    "minor {version} is listed twice under [minors]"
+                )));
+            }
+            for (file, spec) in &entry.files {
+                if spec.sha256.len() != 64 || !spec.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(config_error(format!(
+                        "[minors.{key:?}.files.{file:?}]: sha256 must be 64 hex digits, found {:?}",
+                        spec.sha256
+                    )));
+                }
+            }
+        }
+        Ok(Api {
+            dir: dir.to_owned(),
+            config,
+            listed,
+        })
+    }
+
+    /// The API's name.
+    pub fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    /// The `v<X.Y>` directories present, ascending. Two directories naming one
+    /// minor (`v1.34` and `v1.34.0`) are an error; a directory that looks like
+    /// a version (`v1.x`) but is not one is an error too.
+    pub fn present_minors(&self) -> Result<Vec<PresentMinor>> {
+        let entries = std::fs::read_dir(&self.dir).map_err(|source| Error::Io {
+            path: self.dir.clone(),
+            action: "listing spec directories",
+            source,
+        })?;
+        let mut found: BTreeMap<Version, PathBuf> = BTreeMap::new();
+        for entry in entries {
+            let entry = entry.map_err(|source| Error::Io {
+                path: self.dir.clone(),
+                action: "listing spec directories",
+                source,
+            })?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !is_version_dir(&name) || !entry.path().is_dir() {
+                continue;
+            }
+            let version: Version = name.parse().map_err(|err| Error::Config {
+                path: entry.path(),
+                message: format!("{err}; name minor directories v<major>.<minor>, e.g. v1.34"),
+            })?;
+            if let Some(previous) = found.insert(version, entry.path()) {
+                let (first, second) = order(previous, entry.path());
+                return Err(Error::Config {
+                    path: self.dir.clone(),
+                    message: format!(
+                        "{} and {} are the same minor {version}; keep one",
+                        first.display(),
+                        second.display()
+                    ),
+                });
+            }
+        }
+        Ok(found
+            .into_iter()
+            .map(|(version, dir)| PresentMinor { version, dir })
+            .collect())
+    }
+
+    /// The spec files of a present minor, sorted by name.
+    pub fn spec_files(&self, minor: &PresentMinor) -> Result<Vec<PathBuf>> {
+        let patterns = self
+            .config
+            .spec_files
+            .iter()
+            .map(|pattern| {
+                glob::Pattern::new(pattern).map_err(|err| Error::Config {
+                    path: self.dir.join(API_TOML),
+                    message: format!("spec_files pattern {pattern:?}: {err}"),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let entries = std::fs::read_dir(&minor.dir).map_err(|source| Error::Io {
+            path: minor.dir.clone(),
+            action: "listing spec files",
+            source,
+        })?;
+        let mut files = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.path().is_file() && patterns.iter().any(|pattern| pattern.matches(&name)) {
+                files.push(entry.path());
+            }
+        }
+        files.sort();
+        if files.is_empty() {
+            return Err(Error::Config {
+                path: minor.dir.clone(),
+                message: format!(
+                    "no spec file matching {:?}; put the minor's spec here (or fix spec_files in api.toml)",
+                    self.config.spec_files
+                ),
+            });
+        }
+        Ok(files)
+    }
+
+    /// Checks a spec file's bytes against its digest in api.toml.
+    pub fn verify(&self, version: Version, path: &Path, bytes: &[u8]) -> Result<()> {
+        let file_name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let actual = sha256_hex(bytes);
+        let expected = self
+            .listed
+            .get(&version)
+            .and_then(|entry| entry.files.get(&file_name));
+        match expected {
+            Some(spec) if spec.sha256.eq_ignore_ascii_case(&actual) => Ok(()),
+            Some(spec) => Err(Error::DigestMismatch {
+                path: path.to_owned(),
+                expected: spec.sha256.to_ascii_lowercase(),
+                actual,
+            }),
+            None => Err(Error::Config {
+                path: path.to_owned(),
+                message: format!(
+                    "this spec file is not recorded in {}; add\n\n[minors.\"{version}\".files.\"{file_name}\"]\nsha256 = \"{actual}\"\n",
+                    self.dir.join(API_TOML).display()
+                ),
+            }),
+        }
+    }
+}
+
+/// The lowercase hex sha256 of some bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn order(a: PathBuf, b: PathBuf) -> (PathBuf, PathBuf) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// Every API under `upstream-specs/` (directories holding an api.toml), by name.
+pub fn discover(specs_root: &Path) -> Result<Vec<Api>> {
+    let entries = std::fs::read_dir(specs_root).map_err(|source| Error::Io {
+        path: specs_root.to_owned(),
+        action: "listing APIs",
+        source,
+    })?;
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.join(API_TOML).is_file())
+        .collect();
+    dirs.sort();
+    dirs.iter().map(|dir| Api::open(dir)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_api(dir: &Path, toml: &str) {
+        std::fs::write(dir.join(API_TOML), toml).unwrap();
+    }
+
+    const MINIMAL: &str = "name = \"t\"\npkl_package = \"t\"\nversion_field = \"tVersion\"\nspec_files = [\"spec.json\"]\n";
+
+    #[test]
+    fn minors_are_sorted_numerically_and_duplicates_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_api(tmp.path(), MINIMAL);
+        for dir in ["v1.10", "v1.9", "vpcaccess", "annotations"] {
+            std::fs::create_dir(tmp.path().join(dir)).unwrap();
+        }
+        let api = Api::open(tmp.path()).unwrap();
+        let minors: Vec<String> = api
+            .present_minors()
+            .unwrap()
+            .iter()
+            .map(|m| m.version.to_string())
+            .collect();
+        assert_eq!(minors, ["1.9", "1.10"]);
+        std::fs::create_dir(tmp.path().join("v1.9.0")).unwrap();
+        let err = api.present_minors().unwrap_err().to_string();
+        assert!(err.contains("are the same minor 1.9"), "{err}");
+    }
+
+    #[test]
+    fn a_bad_version_directory_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_api(tmp.path(), MINIMAL);
+        std::fs::create_dir(tmp.path().join("v1.x")).unwrap();
+        let err = Api::open(tmp.path())
+            .unwrap()
+            .present_minors()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("v1.x") && err.contains("\"x\" is not a number"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn toml_errors_have_line_and_column() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_api(tmp.path(), "name = \"t\"\npkl_package = 3\n");
+        let err = Api::open(tmp.path()).unwrap_err().to_string();
+        assert!(err.contains("api.toml:2:15"), "{err}");
+        write_api(tmp.path(), &format!("{MINIMAL}surprise = 1\n"));
+        let err = Api::open(tmp.path()).unwrap_err().to_string();
+        assert!(err.contains("unknown field `surprise`"), "{err}");
+    }
+
+    #[test]
+    fn digests_are_verified() {
+        let tmp = tempfile::tempdir().unwrap();
+        let digest = sha256_hex(b"{}");
+        write_api(
+            tmp.path(),
+            &format!("{MINIMAL}[minors.\"1.2\".files.\"spec.json\"]\nsha256 = \"{digest}\"\n"),
+        );
+        let api = Api::open(tmp.path()).unwrap();
+        let v = Version::new(1, 2);
+        api.verify(v, Path::new("v1.2/spec.json"), b"{}").unwrap();
+        let err = api
+            .verify(v, Path::new("v1.2/spec.json"), b"{ }")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&digest) && err.contains(&sha256_hex(b"{ }")),
+            "{err}"
+        );
+        let err = api
+            .verify(Version::new(1, 3), Path::new("v1.3/spec.json"), b"{}")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("[minors.\"1.3\".files.\"spec.json\"]"),
+            "{err}"
+        );
+    }
+}

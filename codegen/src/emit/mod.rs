@@ -1,0 +1,5 @@
+//! The emitters: pure functions of the gated model that add files to an
+//! in-memory [`FileTree`](crate::output::FileTree).
+
+pub mod gates;
+pub mod json_text;

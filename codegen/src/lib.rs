@@ -1,0 +1,33 @@
+//! vergate's code generation library.
+//!
+//! The flow runs one way (see ARCHITECTURE.md):
+//!
+//! 1. [`api`] reads `upstream-specs/<api>/api.toml` and finds the minors present;
+//! 2. [`load`] reads each minor's OpenAPI 2/3 spec into a [`model::MinorModel`];
+//! 3. [`model::GatedModel::merge`] merges the per-minor models into one gated
+//!    model in which every type, field and enum value carries its lifecycle;
+//! 4. the emitters in [`emit`] are pure functions of the gated model that fill
+//!    an in-memory [`output::FileTree`];
+//! 5. [`output::sync`] writes the tree below `generated/<api>/`, touching only
+//!    the files whose bytes changed.
+//!
+//! [`regen`] runs the whole flow for one API.
+
+pub mod error;
+pub mod model;
+
+#[cfg(feature = "load")]
+pub mod api;
+#[cfg(feature = "load")]
+pub mod load;
+
+#[cfg(feature = "emit")]
+pub mod emit;
+#[cfg(feature = "emit")]
+pub mod output;
+
+#[cfg(feature = "emit")]
+pub mod regen;
+
+pub use error::{Error, Result, Warning};
+pub use vergate_core::{Version, VersionSet};

@@ -1,0 +1,257 @@
+//! Reading one spec file into a JSON value: JSON or YAML, with syntax errors
+//! reported at their line:column with a snippet.
+
+use crate::error::{snippet, Error, Result};
+use serde_json::{Map, Number, Value};
+use std::path::Path;
+
+/// The parts of a spec document the model reads. Everything else (paths,
+/// parameters, …) is skipped while parsing, without being built in memory.
+#[derive(serde::Deserialize)]
+struct Skeleton {
+    swagger: Option<Value>,
+    openapi: Option<Value>,
+    definitions: Option<Value>,
+    components: Option<Components>,
+}
+
+#[derive(serde::Deserialize)]
+struct Components {
+    schemas: Option<Value>,
+}
+
+/// The schema-bearing sections of one spec document.
+#[derive(Debug)]
+pub struct Document {
+    /// `"2.0"` for OpenAPI 2 (`swagger`), `"3.x"` for OpenAPI 3 (`openapi`).
+    pub openapi_version: String,
+    /// A value shaped like the document but holding only `definitions` (v2) or
+    /// `components.schemas` (v3), so local JSON pointers resolve against it.
+    pub root: Value,
+    /// The JSON pointer of the definitions object: `/definitions` or
+    /// `/components/schemas`.
+    pub definitions_pointer: &'static str,
+}
+
+/// Parses a spec file's bytes. YAML is recognised by the `.yaml`/`.yml`
+/// extension; anything else is read as JSON.
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
+    let is_yaml = path
+        .extension()
+        .and_then(|ext| ext.to_str())
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("yaml") || ext.eq_ignore_ascii_case("yml"));
+    let skeleton: Skeleton = if is_yaml {
+        parse_yaml(path, bytes)?
+    } else {
+        serde_json::from_slice(bytes).map_err(|err| json_error(path, bytes, &err))?
+    };
+    let not_openapi = |message: String| Error::Spec {
+        path: path.to_owned(),
+        pointer: String::new(),
+        message,
+    };
+    match (skeleton.swagger, skeleton.openapi) {
+        (Some(version), None) => {
+            let version = version_text(&version);
+            if version != "2.0" {
+                return Err(not_openapi(format!(
+                    "`swagger: {version}` is not supported; vergate reads OpenAPI 2.0 and 3.x"
+                )));
+            }
+            let definitions = skeleton.definitions.unwrap_or_else(|| Value::Object(Map::new()));
+            let mut root = Map::new();
+            root.insert("definitions".into(), definitions);
+            Ok(Document {
+                openapi_version: version,
+                root: Value::Object(root),
+                definitions_pointer: "/definitions",
+            })
+        }
+        (None, Some(version)) => {
+            let version = version_text(&version);
+            if !version.starts_with("3.") {
+                return Err(not_openapi(format!(
+                    "`openapi: {version}` is not supported; vergate reads OpenAPI 2.0 and 3.x"
+                )));
+            }
+            let schemas = skeleton
+                .components
+                .and_then(|components| components.schemas)
+                .unwrap_or_else(|| Value::Object(Map::new()));
+            let mut components = Map::new();
+            components.insert("schemas".into(), schemas);
+            let mut root = Map::new();
+            root.insert("components".into(), Value::Object(components));
+            Ok(Document {
+                openapi_version: version,
+                root: Value::Object(root),
+                definitions_pointer: "/components/schemas",
+            })
+        }
+        (Some(_), Some(_)) => Err(not_openapi(
+            "the document has both `swagger` and `openapi`; keep the one that matches its format".into(),
+        )),
+        (None, None) => Err(not_openapi(
+            "not an OpenAPI document: it has neither `swagger: \"2.0\"` nor `openapi: 3.x` at the top".into(),
+        )),
+    }
+}
+
+fn version_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn json_error(path: &Path, bytes: &[u8], err: &serde_json::Error) -> Error {
+    let full = err.to_string();
+    let message = match full.rfind(" at line ") {
+        Some(cut) => full[..cut].to_owned(),
+        None => full,
+    };
+    let text = String::from_utf8_lossy(bytes);
+    Error::Syntax {
+        path: path.to_owned(),
+        line: err.line(),
+        column: err.column(),
+        message: format!("invalid JSON: {message}"),
+        snippet: snippet(&text, err.line(), err.column()),
+    }
+}
+
+fn parse_yaml(path: &Path, bytes: &[u8]) -> Result<Skeleton> {
+    let yaml_error = |err: serde_yaml_ng::Error| {
+        let (line, column) = err
+            .location()
+            .map_or((0, 0), |location| (location.line(), location.column()));
+        let full = err.to_string();
+        let message = match full.find(" at line ") {
+            Some(cut) => full[..cut].to_owned(),
+            None => full,
+        };
+        let text = String::from_utf8_lossy(bytes);
+        Error::Syntax {
+            path: path.to_owned(),
+            line,
+            column,
+            message: format!("invalid YAML: {message}"),
+            snippet: snippet(&text, line, column),
+        }
+    };
+    let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_slice(bytes).map_err(yaml_error)?;
+    let json = yaml_to_json(yaml, path, &mut String::new())?;
+    serde_json::from_value(json).map_err(|err| Error::Spec {
+        path: path.to_owned(),
+        pointer: String::new(),
+        message: format!("unexpected document shape: {err}"),
+    })
+}
+
+/// Converts YAML to JSON. Keys that are numbers or booleans (`200:` under
+/// `responses`) become strings; other non-string keys are refused.
+fn yaml_to_json(value: serde_yaml_ng::Value, path: &Path, pointer: &mut String) -> Result<Value> {
+    use serde_yaml_ng::Value as Yaml;
+    let refuse = |pointer: &str, message: String| Error::Spec {
+        path: path.to_owned(),
+        pointer: pointer.to_owned(),
+        message,
+    };
+    Ok(match value {
+        Yaml::Null => Value::Null,
+        Yaml::Bool(b) => Value::Bool(b),
+        Yaml::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::Number(i.into())
+            } else if let Some(u) = n.as_u64() {
+                Value::Number(u.into())
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                Value::Number(Number::from_f64(f).ok_or_else(|| {
+                    refuse(
+                        pointer,
+                        format!("the number {f} has no JSON representation"),
+                    )
+                })?)
+            }
+        }
+        Yaml::String(s) => Value::String(s),
+        Yaml::Sequence(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (index, item) in items.into_iter().enumerate() {
+                let len = pointer.len();
+                pointer.push_str(&format!("/{index}"));
+                out.push(yaml_to_json(item, path, pointer)?);
+                pointer.truncate(len);
+            }
+            Value::Array(out)
+        }
+        Yaml::Mapping(mapping) => {
+            let mut out = Map::new();
+            for (key, item) in mapping {
+                let key = match key {
+                    Yaml::String(s) => s,
+                    Yaml::Number(n) => n.to_string(),
+                    Yaml::Bool(b) => b.to_string(),
+                    other => {
+                        return Err(refuse(
+                            pointer,
+                            format!("a mapping key must be a string, found {other:?}"),
+                        ))
+                    }
+                };
+                let len = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                let converted = yaml_to_json(item, path, pointer)?;
+                pointer.truncate(len);
+                out.insert(key, converted);
+            }
+            Value::Object(out)
+        }
+        Yaml::Tagged(tagged) => yaml_to_json(tagged.value, path, pointer)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_syntax_error_has_line_column_and_snippet() {
+        let bytes = b"{\n  \"swagger\": \"2.0\",\n  \"definitions\": {,}\n}";
+        let err = parse(Path::new("spec.json"), bytes).unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("spec.json:3:19: invalid JSON: "), "{text}");
+        assert!(text.contains("\"definitions\": {,}"), "{text}");
+        assert!(text.contains('^'), "{text}");
+    }
+
+    #[test]
+    fn yaml_syntax_error_has_line_column() {
+        let bytes = b"openapi: 3.0.0\ncomponents:\n  schemas: [a, b\n";
+        let err = parse(Path::new("spec.yaml"), bytes).unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("spec.yaml:"), "{text}");
+        assert!(text.contains("invalid YAML"), "{text}");
+    }
+
+    #[test]
+    fn yaml_numeric_keys_become_strings() {
+        let bytes = b"openapi: 3.1.0\npaths:\n  /x:\n    get:\n      responses:\n        200: {description: ok}\ncomponents:\n  schemas:\n    A: {type: string}\n";
+        let doc = parse(Path::new("spec.yml"), bytes).unwrap();
+        assert_eq!(doc.openapi_version, "3.1.0");
+        assert_eq!(
+            doc.root.pointer("/components/schemas/A/type"),
+            Some(&Value::from("string"))
+        );
+    }
+
+    #[test]
+    fn not_openapi() {
+        let err = parse(Path::new("x.json"), b"{\"definitions\": {}}").unwrap_err();
+        assert!(err.to_string().contains("neither `swagger"), "{err}");
+        let err = parse(Path::new("x.json"), b"{\"swagger\": \"1.2\"}").unwrap_err();
+        assert!(err.to_string().contains("not supported"), "{err}");
+    }
+}

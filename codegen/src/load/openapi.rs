@@ -1,0 +1,629 @@
+//! Converting OpenAPI 2 `definitions` / OpenAPI 3 `components.schemas` into
+//! model [`Definition`]s.
+//!
+//! Local `$ref`s are resolved; remote ones are refused and never fetched.
+//! Inline objects with properties are hoisted into definitions of their own
+//! (`ServiceSpec` + property `ports` → `ServiceSpecPorts`). Constructs the
+//! model does not handle become [`Warning`]s with their JSON pointer.
+
+use crate::error::{Error, Result, Warning};
+use crate::model::{Definition, GroupVersionKind, ObjectSchema, Property, Schema, Source};
+use heck::ToUpperCamelCase;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Keywords kept verbatim (as JSON text) for the emitters.
+const KEPT_KEYWORDS: [&str; 20] = [
+    "title",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "readOnly",
+    "writeOnly",
+    "nullable",
+    "example",
+    "examples",
+    "const",
+];
+
+/// Keywords that change a schema's meaning in ways the model does not follow.
+const UNHANDLED_KEYWORDS: [&str; 9] = [
+    "oneOf",
+    "anyOf",
+    "not",
+    "patternProperties",
+    "discriminator",
+    "if",
+    "then",
+    "else",
+    "prefixItems",
+];
+
+/// The extension that records a property's previous wire name.
+pub const RENAMED_FROM: &str = "x-vergate-renamed-from";
+const GROUP_VERSION_KIND: &str = "x-kubernetes-group-version-kind";
+
+/// The definitions of one document, converted.
+pub struct Converted {
+    pub definitions: Vec<Definition>,
+    pub warnings: Vec<Warning>,
+}
+
+/// Converts the named definitions of one document. `all_names` holds every
+/// definition name of the minor (across its files), for `$ref` checks and
+/// for choosing names of hoisted inline objects.
+pub fn convert(
+    path: &Path,
+    root: &Value,
+    definitions_pointer: &str,
+    names: &[&str],
+    all_names: &BTreeSet<String>,
+) -> Result<Converted> {
+    let mut converter = Converter {
+        path,
+        root,
+        definitions_pointer,
+        all_names,
+        taken: all_names.clone(),
+        hoisted: Vec::new(),
+        warnings: Vec::new(),
+        resolving: Vec::new(),
+    };
+    let definitions_value = root.pointer(definitions_pointer).unwrap_or(&Value::Null);
+    let mut definitions = Vec::with_capacity(names.len());
+    for name in names {
+        let value = &definitions_value[*name];
+        let pointer = format!("{definitions_pointer}/{}", escape_pointer(name));
+        definitions.push(converter.definition(name, value, &pointer)?);
+    }
+    definitions.append(&mut converter.hoisted);
+    Ok(Converted {
+        definitions,
+        warnings: converter.warnings,
+    })
+}
+
+/// Checks that a definition name can safely become a file or module name.
+pub fn check_definition_name(path: &Path, pointer: &str, name: &str) -> Result<()> {
+    let problem = if name.is_empty() {
+        Some("it is empty")
+    } else if name == "." || name == ".." {
+        Some("it is a relative directory name")
+    } else if name.contains('/') || name.contains('\\') {
+        Some("it contains a path separator")
+    } else if name.contains('\0') {
+        Some("it contains a NUL character")
+    } else if name.chars().any(char::is_control) {
+        Some("it contains a control character")
+    } else if name.split('.').any(|segment| segment.is_empty()) {
+        Some("it has an empty dot-separated segment")
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Err(Error::Spec {
+            path: path.to_owned(),
+            pointer: pointer.to_owned(),
+            message: format!(
+                "definition name {name:?} cannot become a file or module name: {problem}; rename the definition"
+            ),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Escapes a name for use as a JSON pointer segment.
+pub fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn unescape_pointer(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+struct Converter<'a> {
+    path: &'a Path,
+    root: &'a Value,
+    definitions_pointer: &'a str,
+    all_names: &'a BTreeSet<String>,
+    /// Names in use, including hoisted ones.
+    taken: BTreeSet<String>,
+    hoisted: Vec<Definition>,
+    warnings: Vec<Warning>,
+    /// Local pointers being resolved, to catch `$ref` cycles.
+    resolving: Vec<String>,
+}
+
+/// Documentation and annotations read beside a schema.
+#[derive(Default)]
+struct Meta {
+    description: Option<String>,
+    enum_values: Vec<String>,
+    default: Option<String>,
+    extensions: BTreeMap<String, String>,
+    keywords: BTreeMap<String, String>,
+    deprecated: bool,
+    kinds: Vec<GroupVersionKind>,
+    renamed_from: Option<String>,
+}
+
+impl Converter<'_> {
+    fn source(&self, pointer: &str) -> Source {
+        Source {
+            path: self.path.to_owned(),
+            pointer: pointer.to_owned(),
+        }
+    }
+
+    fn error(&self, pointer: &str, message: impl Into<String>) -> Error {
+        Error::Spec {
+            path: self.path.to_owned(),
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        }
+    }
+
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            path: self.path.to_owned(),
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        });
+    }
+
+    fn definition(&mut self, name: &str, value: &Value, pointer: &str) -> Result<Definition> {
+        check_definition_name(self.path, pointer, name)?;
+        let object = self.expect_object(value, pointer, "a definition")?;
+        let meta = self.meta(object, pointer)?;
+        let schema = self.schema(value, pointer, name, true)?;
+        let mut definition = Definition::new(name, schema);
+        definition.description = meta.description;
+        definition.enum_values = meta.enum_values;
+        definition.kinds = meta.kinds;
+        definition.extensions = meta.extensions;
+        definition.keywords = meta.keywords;
+        definition.deprecated = meta.deprecated;
+        definition.source = self.source(pointer);
+        Ok(definition)
+    }
+
+    fn expect_object<'v>(
+        &self,
+        value: &'v Value,
+        pointer: &str,
+        what: &str,
+    ) -> Result<&'v Map<String, Value>> {
+        value.as_object().ok_or_else(|| {
+            self.error(
+                pointer,
+                format!(
+                    "{what} must be a JSON object (a schema), found {}",
+                    kind_of(value)
+                ),
+            )
+        })
+    }
+
+    /// Reads the documentation and annotations of a schema object.
+    fn meta(&mut self, object: &Map<String, Value>, pointer: &str) -> Result<Meta> {
+        let mut meta = Meta::default();
+        for (key, value) in object {
+            let at = || format!("{pointer}/{}", escape_pointer(key));
+            match key.as_str() {
+                "description" => match value {
+                    Value::String(text) => meta.description = Some(text.clone()),
+                    other => self.warn(
+                        &at(),
+                        format!(
+                            "description must be a string, found {}; ignored",
+                            kind_of(other)
+                        ),
+                    ),
+                },
+                "enum" => match value {
+                    Value::Array(values) => {
+                        meta.enum_values = values
+                            .iter()
+                            .filter(|value| !value.is_null())
+                            .map(|value| match value {
+                                Value::String(text) => text.clone(),
+                                other => other.to_string(),
+                            })
+                            .collect();
+                    }
+                    other => {
+                        return Err(self.error(
+                            &at(),
+                            format!("enum must be an array, found {}", kind_of(other)),
+                        ))
+                    }
+                },
+                "default" => meta.default = Some(value.to_string()),
+                "deprecated" => meta.deprecated = value.as_bool().unwrap_or(false),
+                GROUP_VERSION_KIND => meta.kinds = self.kinds(value, &at()),
+                RENAMED_FROM => match value {
+                    Value::String(from) => meta.renamed_from = Some(from.clone()),
+                    other => return Err(self.error(
+                        &at(),
+                        format!(
+                            "{RENAMED_FROM} must be the previous wire name as a string, found {}",
+                            kind_of(other)
+                        ),
+                    )),
+                },
+                key if key.starts_with("x-") => {
+                    meta.extensions.insert(key.to_owned(), value.to_string());
+                }
+                key if KEPT_KEYWORDS.contains(&key) => {
+                    meta.keywords.insert(key.to_owned(), value.to_string());
+                }
+                _ => {}
+            }
+        }
+        Ok(meta)
+    }
+
+    fn kinds(&mut self, value: &Value, pointer: &str) -> Vec<GroupVersionKind> {
+        let parsed: Option<Vec<GroupVersionKind>> = value.as_array().and_then(|items| {
+            items
+                .iter()
+                .map(|item| {
+                    let field =
+                        |name: &str| item.get(name).and_then(Value::as_str).map(str::to_owned);
+                    Some(GroupVersionKind {
+                        group: field("group").unwrap_or_default(),
+                        version: field("version")?,
+                        kind: field("kind")?,
+                    })
+                })
+                .collect()
+        });
+        parsed.unwrap_or_else(|| {
+            self.warn(
+                pointer,
+                "expected a list of {group, version, kind} objects; ignored",
+            );
+            Vec::new()
+        })
+    }
+
+    /// Converts a schema. `name` is the name hoisted inline objects start from;
+    /// `top` is true for a definition's own schema (an object there is the
+    /// definition itself, not hoisted).
+    fn schema(&mut self, value: &Value, pointer: &str, name: &str, top: bool) -> Result<Schema> {
+        let object = match value {
+            Value::Object(object) => object,
+            Value::Bool(true) => return Ok(Schema::Any),
+            other => {
+                return Err(self.error(
+                    pointer,
+                    format!("a schema must be a JSON object, found {}", kind_of(other)),
+                ))
+            }
+        };
+        if let Some(reference) = object.get("$ref") {
+            return self.reference(reference, &format!("{pointer}/$ref"), name);
+        }
+        for keyword in UNHANDLED_KEYWORDS {
+            if object.contains_key(keyword) && !is_int_or_string(object) {
+                self.warn(
+                    &format!("{pointer}/{keyword}"),
+                    format!(
+                        "`{keyword}` is not modeled; the schema is treated as accepting any value"
+                    ),
+                );
+                return Ok(Schema::Any);
+            }
+        }
+        if let Some(all_of) = object.get("allOf") {
+            return self.all_of(all_of, &format!("{pointer}/allOf"), name, top);
+        }
+        if is_int_or_string(object) {
+            return Ok(Schema::IntOrString);
+        }
+        let format = object
+            .get("format")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let ty = self.type_name(object, pointer)?;
+        Ok(match ty.as_deref() {
+            Some("string") if format.as_deref() == Some("int-or-string") => Schema::IntOrString,
+            Some("string") => Schema::String { format },
+            Some("integer") => Schema::Integer { format },
+            Some("number") => Schema::Number { format },
+            Some("boolean") => Schema::Boolean,
+            Some("array") => {
+                let item = match object.get("items") {
+                    Some(items) => self.schema(
+                        items,
+                        &format!("{pointer}/items"),
+                        &format!("{name}Item"),
+                        false,
+                    )?,
+                    None => {
+                        self.warn(
+                            pointer,
+                            "an array without `items`; its items may be any value",
+                        );
+                        Schema::Any
+                    }
+                };
+                Schema::Array(Box::new(item))
+            }
+            Some("object") | None if object.contains_key("properties") => {
+                let shape = self.object(object, pointer, name)?;
+                if top {
+                    Schema::Object(shape)
+                } else {
+                    self.hoist(object, shape, pointer, name)?
+                }
+            }
+            Some("object") => match object.get("additionalProperties") {
+                Some(Value::Bool(false)) if top => Schema::Object(ObjectSchema::default()),
+                Some(additional @ Value::Object(_)) => Schema::Map(Box::new(self.schema(
+                    additional,
+                    &format!("{pointer}/additionalProperties"),
+                    &format!("{name}Value"),
+                    false,
+                )?)),
+                _ if top => Schema::Object(ObjectSchema {
+                    additional: Some(Box::new(Schema::Any)),
+                    ..ObjectSchema::default()
+                }),
+                _ => Schema::Map(Box::new(Schema::Any)),
+            },
+            Some("null") => Schema::Any,
+            Some(other) => {
+                self.warn(
+                    &format!("{pointer}/type"),
+                    format!("unknown type {other:?}; treated as any value"),
+                );
+                Schema::Any
+            }
+            None if object.contains_key("items") => {
+                let items = &object["items"];
+                Schema::Array(Box::new(self.schema(
+                    items,
+                    &format!("{pointer}/items"),
+                    &format!("{name}Item"),
+                    false,
+                )?))
+            }
+            None if object.contains_key("enum") => Schema::String { format },
+            None => Schema::Any,
+        })
+    }
+
+    /// The `type` keyword as one name. OpenAPI 3.1 lists like
+    /// `["string", "null"]` are read as their non-null member.
+    fn type_name(&mut self, object: &Map<String, Value>, pointer: &str) -> Result<Option<String>> {
+        let at = format!("{pointer}/type");
+        match object.get("type") {
+            None => Ok(None),
+            Some(Value::String(name)) => Ok(Some(name.clone())),
+            Some(Value::Array(names)) => {
+                let non_null: Vec<&str> = names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|n| *n != "null")
+                    .collect();
+                match non_null.as_slice() {
+                    [single] => Ok(Some((*single).to_owned())),
+                    [] => Ok(Some("null".into())),
+                    _ => {
+                        self.warn(
+                            &at,
+                            "a list of several types is not modeled; treated as any value",
+                        );
+                        Ok(Some("null".into()))
+                    }
+                }
+            }
+            Some(other) => Err(self.error(
+                &at,
+                format!("type must be a string, found {}", kind_of(other)),
+            )),
+        }
+    }
+
+    fn object(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        name: &str,
+    ) -> Result<ObjectSchema> {
+        let properties_pointer = format!("{pointer}/properties");
+        let properties =
+            self.expect_object(&object["properties"], &properties_pointer, "`properties`")?;
+        let mut shape = ObjectSchema::default();
+        for (property_name, value) in properties {
+            let at = format!("{properties_pointer}/{}", escape_pointer(property_name));
+            let property_object = self.expect_object(value, &at, "a property")?;
+            let meta = self.meta(property_object, &at)?;
+            let hoist_name = format!("{name}{}", pascal(property_name));
+            let schema = self.schema(value, &at, &hoist_name, false)?;
+            let mut property = Property::new(schema);
+            property.description = meta.description;
+            property.enum_values = meta.enum_values;
+            property.default = meta.default;
+            property.extensions = meta.extensions;
+            property.keywords = meta.keywords;
+            property.deprecated = meta.deprecated;
+            property.renamed_from = meta.renamed_from;
+            property.source = self.source(&at);
+            shape.properties.insert(property_name.clone(), property);
+        }
+        if let Some(required) = object.get("required") {
+            let at = format!("{pointer}/required");
+            let names = required.as_array().ok_or_else(|| {
+                self.error(
+                    &at,
+                    format!(
+                        "required must be an array of names, found {}",
+                        kind_of(required)
+                    ),
+                )
+            })?;
+            for (index, entry) in names.iter().enumerate() {
+                let Some(entry) = entry.as_str() else {
+                    return Err(self.error(
+                        &format!("{at}/{index}"),
+                        "required lists property names as strings",
+                    ));
+                };
+                if !shape.properties.contains_key(entry) {
+                    self.warn(
+                        &format!("{at}/{index}"),
+                        format!("{entry:?} is required but not among the properties; ignored"),
+                    );
+                    continue;
+                }
+                shape.required.insert(entry.to_owned());
+            }
+        }
+        match object.get("additionalProperties") {
+            Some(additional @ Value::Object(_)) => {
+                shape.additional = Some(Box::new(self.schema(
+                    additional,
+                    &format!("{pointer}/additionalProperties"),
+                    &format!("{name}Value"),
+                    false,
+                )?));
+            }
+            Some(Value::Bool(true)) => shape.additional = Some(Box::new(Schema::Any)),
+            _ => {}
+        }
+        Ok(shape)
+    }
+
+    /// Moves an inline object into a definition of its own and refers to it.
+    fn hoist(
+        &mut self,
+        object: &Map<String, Value>,
+        shape: ObjectSchema,
+        pointer: &str,
+        name: &str,
+    ) -> Result<Schema> {
+        let mut hoisted_name = name.to_owned();
+        let mut counter = 2;
+        while self.taken.contains(&hoisted_name) {
+            hoisted_name = format!("{name}{counter}");
+            counter += 1;
+        }
+        self.taken.insert(hoisted_name.clone());
+        let meta = self.meta(object, pointer)?;
+        let mut definition = Definition::new(hoisted_name.clone(), Schema::Object(shape));
+        definition.description = meta.description;
+        definition.extensions = meta.extensions;
+        definition.keywords = meta.keywords;
+        definition.deprecated = meta.deprecated;
+        definition.source = self.source(pointer);
+        definition.hoisted = true;
+        self.hoisted.push(definition);
+        Ok(Schema::Ref(hoisted_name))
+    }
+
+    /// `allOf` with a single member is that member (OpenAPI 3 writes
+    /// `allOf: [{$ref}]` to put a description beside a reference).
+    fn all_of(&mut self, all_of: &Value, pointer: &str, name: &str, top: bool) -> Result<Schema> {
+        match all_of.as_array().map(Vec::as_slice) {
+            Some([single]) => self.schema(single, &format!("{pointer}/0"), name, top),
+            Some(members) => {
+                self.warn(
+                    pointer,
+                    format!("`allOf` with {} members is not modeled; the schema is treated as accepting any value", members.len()),
+                );
+                Ok(Schema::Any)
+            }
+            None => Err(self.error(
+                pointer,
+                format!("allOf must be an array, found {}", kind_of(all_of)),
+            )),
+        }
+    }
+
+    fn reference(&mut self, reference: &Value, pointer: &str, name: &str) -> Result<Schema> {
+        let Some(target) = reference.as_str() else {
+            return Err(self.error(
+                pointer,
+                format!("$ref must be a string, found {}", kind_of(reference)),
+            ));
+        };
+        let Some(local) = target.strip_prefix('#') else {
+            return Err(self.error(
+                pointer,
+                format!(
+                    "$ref {target:?} points outside this document; vergate never fetches remote or external \
+                     references: copy the schema into the spec's {} and refer to it with \"#{}/NAME\"",
+                    self.definitions_pointer, self.definitions_pointer
+                ),
+            ));
+        };
+        let prefix = format!("{}/", self.definitions_pointer);
+        if let Some(rest) = local.strip_prefix(&prefix) {
+            if !rest.contains('/') {
+                let target_name = unescape_pointer(rest);
+                if !self.all_names.contains(&target_name) {
+                    return Err(self.error(
+                        pointer,
+                        format!("$ref {target:?} points to no definition: there is no {target_name:?} in {}", self.definitions_pointer),
+                    ));
+                }
+                return Ok(Schema::Ref(target_name));
+            }
+        }
+        // Any other local pointer: resolve it and convert the schema found there.
+        if self.resolving.iter().any(|seen| seen == local) {
+            return Err(self.error(
+                pointer,
+                format!("$ref {target:?} is part of a cycle of references"),
+            ));
+        }
+        let Some(resolved) = self.root.pointer(local) else {
+            return Err(self.error(
+                pointer,
+                format!("$ref {target:?} points to nothing in this document"),
+            ));
+        };
+        self.resolving.push(local.to_owned());
+        let schema = self.schema(resolved, local, name, false);
+        self.resolving.pop();
+        schema
+    }
+}
+
+fn is_int_or_string(object: &Map<String, Value>) -> bool {
+    object.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
+}
+
+fn pascal(name: &str) -> String {
+    let converted = name.to_upper_camel_case();
+    if converted.is_empty() {
+        "Field".to_owned()
+    } else {
+        converted
+    }
+}
+
+/// Names a JSON value's kind for error messages.
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

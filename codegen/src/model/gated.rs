@@ -1,0 +1,334 @@
+//! The gated model: all minors merged, every type, field and enum value with
+//! its [`Lifecycle`].
+
+use super::deprecation::description_says_deprecated;
+use super::lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
+use super::schema::{Definition, MinorModel, Property};
+use crate::error::{Error, Result};
+use std::collections::BTreeMap;
+use vergate_core::gates::{GatesIndex, Rename};
+use vergate_core::Version;
+
+/// Every minor of one API, and the lifecycle of everything they define.
+///
+/// Emitters read a minor's own definitions from [`GatedModel::minors`] (so each
+/// subtree holds exactly what that minor accepts) and annotate them with the
+/// lifecycles in [`GatedModel::types`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GatedModel {
+    /// The API's name (`kubernetes`).
+    pub api: String,
+    /// The corpus' minors, ascending.
+    pub versions: Vec<Version>,
+    /// Each minor's own model.
+    pub minors: BTreeMap<Version, MinorModel>,
+    /// Lifecycles by definition name.
+    pub types: BTreeMap<String, TypeLifecycle>,
+}
+
+impl GatedModel {
+    /// Merges per-minor models into one gated model.
+    ///
+    /// Fails when two models are of the same minor, or when a rename
+    /// (`x-vergate-renamed-from`) does not match what the specs say.
+    pub fn merge(api: impl Into<String>, minors: Vec<MinorModel>) -> Result<GatedModel> {
+        let api = api.into();
+        let mut by_version = BTreeMap::new();
+        for minor in minors {
+            let version = minor.version;
+            if by_version.insert(version, minor).is_some() {
+                return Err(Error::Config {
+                    path: api.clone().into(),
+                    message: format!(
+                        "minor {version} is given twice; each minor has one spec directory"
+                    ),
+                });
+            }
+        }
+        let versions: Vec<Version> = by_version.keys().copied().collect();
+        let mut types: BTreeMap<String, TypeLifecycle> = BTreeMap::new();
+        for (version, minor) in &by_version {
+            for definition in minor.definitions.values() {
+                let entry = types.entry(definition.name.clone()).or_default();
+                record_definition(entry, definition, *version);
+            }
+        }
+        let model = GatedModel {
+            api,
+            versions,
+            minors: by_version,
+            types,
+        };
+        model.check_renames()?;
+        Ok(model)
+    }
+
+    /// The newest minor: the default.
+    pub fn newest(&self) -> Option<Version> {
+        self.versions.last().copied()
+    }
+
+    /// The lifecycle of a definition.
+    pub fn type_lifecycle(&self, name: &str) -> Option<&TypeLifecycle> {
+        self.types.get(name)
+    }
+
+    /// The lifecycle of a definition's field.
+    pub fn field_lifecycle(&self, type_name: &str, field: &str) -> Option<&FieldLifecycle> {
+        self.types.get(type_name)?.fields.get(field)
+    }
+
+    /// The serialized gates index (gates.json).
+    pub fn gates_index(&self) -> GatesIndex {
+        GatesIndex {
+            api: self.api.clone(),
+            versions: self.versions.clone(),
+            types: self
+                .types
+                .iter()
+                .map(|(name, lifecycle)| (name.clone(), lifecycle.to_gate(&self.versions)))
+                .collect(),
+        }
+    }
+
+    /// Checks every rename against the specs: the old name must exist in the
+    /// same type and be gone exactly in the minor the new name arrives in.
+    fn check_renames(&self) -> Result<()> {
+        for (type_name, ty) in &self.types {
+            for (field_name, field) in &ty.fields {
+                let Some(rename) = &field.renamed_from else {
+                    continue;
+                };
+                let source = self.property_source(type_name, field_name, rename.in_version);
+                let old = ty.fields.get(&rename.from);
+                let problem = match old {
+                    None => Some(format!(
+                        "{type_name}.{field_name} says it was renamed from {:?}, but no minor of {type_name} has that field",
+                        rename.from
+                    )),
+                    Some(old) if old.lifecycle.removed_in(&self.versions) != Some(rename.in_version) => Some(format!(
+                        "{type_name}.{field_name} arrives in {} renamed from {:?}, but {:?} is present until {}",
+                        rename.in_version,
+                        rename.from,
+                        rename.from,
+                        old.lifecycle.presence.last().map_or("never".into(), |v| v.to_string())
+                    )),
+                    Some(_) => None,
+                };
+                if let Some(message) = problem {
+                    return Err(Error::Spec {
+                        path: source.path,
+                        pointer: source.pointer,
+                        message,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn property_source(&self, type_name: &str, field: &str, version: Version) -> super::Source {
+        self.minors
+            .get(&version)
+            .and_then(|minor| minor.definitions.get(type_name))
+            .and_then(|definition| definition.object())
+            .and_then(|object| object.properties.get(field))
+            .map(|property| property.source.clone())
+            .unwrap_or_default()
+    }
+}
+
+fn record_definition(entry: &mut TypeLifecycle, definition: &Definition, version: Version) {
+    entry.lifecycle.presence.insert(version);
+    entry.kinds.extend(definition.kinds.iter().cloned());
+    record_deprecation(
+        &mut entry.lifecycle,
+        version,
+        definition.deprecated,
+        definition.description.as_deref(),
+    );
+    record_values(&mut entry.values, &definition.enum_values, version);
+    let Some(object) = definition.object() else {
+        return;
+    };
+    for (name, property) in &object.properties {
+        let field = entry.fields.entry(name.clone()).or_default();
+        record_property(field, property, object.required.contains(name), version);
+    }
+}
+
+fn record_property(
+    field: &mut FieldLifecycle,
+    property: &Property,
+    required: bool,
+    version: Version,
+) {
+    field.lifecycle.presence.insert(version);
+    if required {
+        field.required.insert(version);
+    }
+    field
+        .type_by_minor
+        .insert(version, property.schema.type_expr());
+    record_deprecation(
+        &mut field.lifecycle,
+        version,
+        property.deprecated,
+        property.description.as_deref(),
+    );
+    record_values(&mut field.values, &property.enum_values, version);
+    if let Some(from) = &property.renamed_from {
+        if field.renamed_from.is_none() {
+            field.renamed_from = Some(Rename {
+                from: from.clone(),
+                in_version: version,
+            });
+        }
+    }
+}
+
+fn record_deprecation(
+    lifecycle: &mut Lifecycle,
+    version: Version,
+    flagged: bool,
+    description: Option<&str>,
+) {
+    if flagged {
+        lifecycle.mark_deprecated(version, false);
+    } else if description.is_some_and(description_says_deprecated) {
+        lifecycle.mark_deprecated(version, true);
+    }
+}
+
+fn record_values(
+    values: &mut BTreeMap<String, Lifecycle>,
+    enum_values: &[String],
+    version: Version,
+) {
+    for value in enum_values {
+        values
+            .entry(value.clone())
+            .or_default()
+            .presence
+            .insert(version);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ObjectSchema, Schema};
+
+    fn v(minor: u32) -> Version {
+        Version::new(1, minor)
+    }
+
+    fn object(props: &[(&str, Schema)], required: &[&str]) -> Schema {
+        Schema::Object(ObjectSchema {
+            properties: props
+                .iter()
+                .map(|(name, schema)| (name.to_string(), Property::new(schema.clone())))
+                .collect(),
+            required: required.iter().map(|r| r.to_string()).collect(),
+            additional: None,
+        })
+    }
+
+    fn minor(minor: u32, defs: Vec<Definition>) -> MinorModel {
+        MinorModel {
+            version: v(minor),
+            definitions: defs.into_iter().map(|d| (d.name.clone(), d)).collect(),
+        }
+    }
+
+    const STRING: Schema = Schema::String { format: None };
+
+    #[test]
+    fn presence_requiredness_and_type_changes() {
+        let spec = |n: u32, props: &[(&str, Schema)], required: &[&str]| {
+            minor(n, vec![Definition::new("a.Spec", object(props, required))])
+        };
+        let model = GatedModel::merge(
+            "t",
+            vec![
+                spec(3, &[("x", STRING), ("z", Schema::Boolean)], &["x"]),
+                spec(1, &[("x", STRING)], &[]),
+                spec(
+                    2,
+                    &[("x", Schema::Integer { format: None }), ("y", STRING)],
+                    &["x"],
+                ),
+            ],
+        )
+        .unwrap();
+        assert_eq!(model.versions, vec![v(1), v(2), v(3)]);
+        let gates = model.gates_index();
+        let fields = &gates.types["a.Spec"].fields;
+        assert_eq!(fields["x"].gate.introduced_in, v(1));
+        assert_eq!(fields["x"].required_in, vec![v(2), v(3)]);
+        assert_eq!(fields["x"].type_changed_in, vec![v(2), v(3)]);
+        assert_eq!(fields["y"].gate.removed_in, Some(v(3)));
+        assert_eq!(fields["z"].gate.introduced_in, v(3));
+        assert_eq!(fields["z"].gate.removed_in, None);
+    }
+
+    #[test]
+    fn gaps_are_listed() {
+        let def = || Definition::new("a.T", Schema::String { format: None });
+        let model = GatedModel::merge(
+            "t",
+            vec![
+                minor(1, vec![def()]),
+                minor(2, vec![]),
+                minor(3, vec![def()]),
+            ],
+        )
+        .unwrap();
+        let gate = &model.gates_index().types["a.T"].gate;
+        assert_eq!(gate.present_in, Some(vec![v(1), v(3)]));
+        assert_eq!(gate.removed_in, None);
+    }
+
+    #[test]
+    fn duplicate_minor_is_an_error() {
+        let err = GatedModel::merge("t", vec![minor(1, vec![]), minor(1, vec![])]).unwrap_err();
+        assert!(
+            err.to_string().contains("minor 1.1 is given twice"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_rename_must_match_the_specs() {
+        let renamed = |from: &str| {
+            let mut property = Property::new(STRING);
+            property.renamed_from = Some(from.into());
+            let mut object = ObjectSchema::default();
+            object.properties.insert("newName".into(), property);
+            Definition::new("a.T", Schema::Object(object))
+        };
+        let old = Definition::new("a.T", object(&[("oldName", STRING)], &[]));
+        let ok = GatedModel::merge(
+            "t",
+            vec![
+                minor(1, vec![old.clone()]),
+                minor(2, vec![renamed("oldName")]),
+            ],
+        )
+        .unwrap();
+        let rename = ok.types["a.T"].fields["newName"]
+            .renamed_from
+            .clone()
+            .unwrap();
+        assert_eq!((rename.from.as_str(), rename.in_version), ("oldName", v(2)));
+        let err = GatedModel::merge(
+            "t",
+            vec![minor(1, vec![old]), minor(2, vec![renamed("nope")])],
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("no minor of a.T has that field"),
+            "{err}"
+        );
+    }
+}

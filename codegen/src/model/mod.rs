@@ -1,0 +1,16 @@
+//! The models: what one minor's spec says ([`MinorModel`]) and what all the
+//! minors say together ([`GatedModel`]).
+//!
+//! Nothing here depends on serde_json or on any file format, so the derive
+//! macro builds the very same model from annotated Rust structs.
+
+mod deprecation;
+mod gated;
+mod lifecycle;
+mod schema;
+
+pub use deprecation::description_says_deprecated;
+pub use gated::GatedModel;
+pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
+pub use schema::{Definition, MinorModel, ObjectSchema, Property, Schema, Source};
+pub use vergate_core::gates::{GroupVersionKind, Rename, Stage};

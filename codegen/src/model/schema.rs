@@ -1,0 +1,246 @@
+//! One minor's model: its definitions, each a [`Schema`] with descriptions,
+//! formats, enums, required lists and `x-` extensions.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use vergate_core::gates::GroupVersionKind;
+use vergate_core::Version;
+
+/// Everything one minor's spec defines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MinorModel {
+    pub version: Version,
+    /// Definitions by name (`io.k8s.api.core.v1.ServiceSpec`).
+    pub definitions: BTreeMap<String, Definition>,
+}
+
+impl MinorModel {
+    /// An empty model of `version`.
+    pub fn new(version: Version) -> Self {
+        MinorModel {
+            version,
+            definitions: BTreeMap::new(),
+        }
+    }
+}
+
+/// Where something came from: a file and a JSON pointer into it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Source {
+    pub path: PathBuf,
+    pub pointer: String,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}#{}", self.path.display(), self.pointer)
+    }
+}
+
+/// A named type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    pub name: String,
+    pub description: Option<String>,
+    /// The type's shape. For most definitions this is [`Schema::Object`].
+    pub schema: Schema,
+    /// The string values allowed when the definition is an enum.
+    pub enum_values: Vec<String>,
+    /// The (group, version, kind) triples it is served as.
+    pub kinds: Vec<GroupVersionKind>,
+    /// `x-` extensions other than the group-version-kind, as compact JSON text.
+    pub extensions: BTreeMap<String, String>,
+    /// Validation and annotation keywords (`pattern`, `minimum`, `title`, …)
+    /// as compact JSON text.
+    pub keywords: BTreeMap<String, String>,
+    /// True when the spec marks it `deprecated: true`.
+    pub deprecated: bool,
+    /// True when the definition was hoisted out of an inline object schema
+    /// (its source points at the inline schema).
+    pub hoisted: bool,
+    pub source: Source,
+}
+
+impl Definition {
+    /// A definition with nothing but a name and a shape.
+    pub fn new(name: impl Into<String>, schema: Schema) -> Self {
+        Definition {
+            name: name.into(),
+            description: None,
+            schema,
+            enum_values: Vec::new(),
+            kinds: Vec::new(),
+            extensions: BTreeMap::new(),
+            keywords: BTreeMap::new(),
+            deprecated: false,
+            hoisted: false,
+            source: Source::default(),
+        }
+    }
+
+    /// The object shape, when the definition is an object with properties.
+    pub fn object(&self) -> Option<&ObjectSchema> {
+        match &self.schema {
+            Schema::Object(object) => Some(object),
+            _ => None,
+        }
+    }
+
+    /// The short name: the last dot-separated segment (`ServiceSpec`).
+    pub fn short_name(&self) -> &str {
+        short_name(&self.name)
+    }
+}
+
+/// The last dot-separated segment of a definition name.
+pub fn short_name(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// An object's properties, required list and additional properties.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectSchema {
+    /// Properties by wire name.
+    pub properties: BTreeMap<String, Property>,
+    pub required: BTreeSet<String>,
+    /// The schema of values under keys not listed in `properties`, when the
+    /// object allows them (`additionalProperties`).
+    pub additional: Option<Box<Schema>>,
+}
+
+/// One property of an object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Property {
+    pub schema: Schema,
+    pub description: Option<String>,
+    /// The string values allowed when the property is an enum.
+    pub enum_values: Vec<String>,
+    /// The default value as compact JSON text.
+    pub default: Option<String>,
+    /// `x-` extensions as compact JSON text.
+    pub extensions: BTreeMap<String, String>,
+    /// Validation and annotation keywords (`pattern`, `minimum`, `title`, …)
+    /// as compact JSON text.
+    pub keywords: BTreeMap<String, String>,
+    /// True when the spec marks it `deprecated: true`.
+    pub deprecated: bool,
+    /// The wire name this property had before it was renamed, from the
+    /// `x-vergate-renamed-from` extension.
+    pub renamed_from: Option<String>,
+    pub source: Source,
+}
+
+impl Property {
+    /// A property with nothing but a shape.
+    pub fn new(schema: Schema) -> Self {
+        Property {
+            schema,
+            description: None,
+            enum_values: Vec::new(),
+            default: None,
+            extensions: BTreeMap::new(),
+            keywords: BTreeMap::new(),
+            deprecated: false,
+            renamed_from: None,
+            source: Source::default(),
+        }
+    }
+
+    /// The value of an `x-` extension as JSON text.
+    pub fn extension(&self, key: &str) -> Option<&str> {
+        self.extensions.get(key).map(String::as_str)
+    }
+}
+
+/// A type expression. Inline objects with properties are hoisted into their
+/// own [`Definition`] and referenced, so nesting never hides a property.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Schema {
+    /// A reference to a definition by name.
+    Ref(String),
+    Boolean,
+    Integer {
+        format: Option<String>,
+    },
+    Number {
+        format: Option<String>,
+    },
+    String {
+        format: Option<String>,
+    },
+    /// A value that is an integer or a string (Kubernetes `int-or-string`).
+    IntOrString,
+    Array(Box<Schema>),
+    /// An object whose values all have one schema (`additionalProperties`).
+    Map(Box<Schema>),
+    /// A named type's own object shape (only at the top of a [`Definition`]).
+    Object(ObjectSchema),
+    /// Any JSON value.
+    Any,
+}
+
+impl std::hash::Hash for ObjectSchema {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.properties.keys().for_each(|k| k.hash(state));
+        self.required.hash(state);
+    }
+}
+
+impl Eq for ObjectSchema {}
+impl Eq for Property {}
+
+impl Schema {
+    /// The type expression written in gates.json (`[]io.k8s.api.core.v1.ServicePort`,
+    /// `string(date-time)`, `map[string]string`). Two minors whose expressions
+    /// differ have a type change.
+    pub fn type_expr(&self) -> String {
+        fn with_format(base: &str, format: &Option<String>) -> String {
+            match format {
+                Some(format) => format!("{base}({format})"),
+                None => base.to_owned(),
+            }
+        }
+        match self {
+            Schema::Ref(name) => name.clone(),
+            Schema::Boolean => "boolean".into(),
+            Schema::Integer { format } => with_format("integer", format),
+            Schema::Number { format } => with_format("number", format),
+            Schema::String { format } => with_format("string", format),
+            Schema::IntOrString => "int-or-string".into(),
+            Schema::Array(item) => format!("[]{}", item.type_expr()),
+            Schema::Map(value) => format!("map[string]{}", value.type_expr()),
+            Schema::Object(_) => "object".into(),
+            Schema::Any => "any".into(),
+        }
+    }
+
+    /// The definition this schema refers to, looking through arrays and maps.
+    pub fn referenced(&self) -> Option<&str> {
+        match self {
+            Schema::Ref(name) => Some(name),
+            Schema::Array(inner) | Schema::Map(inner) => inner.referenced(),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_expressions() {
+        let ports = Schema::Array(Box::new(Schema::Ref(
+            "io.k8s.api.core.v1.ServicePort".into(),
+        )));
+        assert_eq!(ports.type_expr(), "[]io.k8s.api.core.v1.ServicePort");
+        assert_eq!(ports.referenced(), Some("io.k8s.api.core.v1.ServicePort"));
+        let labels = Schema::Map(Box::new(Schema::String { format: None }));
+        assert_eq!(labels.type_expr(), "map[string]string");
+        let time = Schema::String {
+            format: Some("date-time".into()),
+        };
+        assert_eq!(time.type_expr(), "string(date-time)");
+        assert_eq!(short_name("io.k8s.api.core.v1.ServiceSpec"), "ServiceSpec");
+    }
+}

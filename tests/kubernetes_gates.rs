@@ -1,0 +1,105 @@
+//! gates.json against the real Kubernetes corpus: for every definition and
+//! every (definition, property) pair of v1.28 … v1.36, the gate reproduces
+//! exactly the set of minors whose spec has it.
+
+mod support;
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use vergate::gates::Gate;
+use vergate::Version;
+use vergate_codegen::api::Api;
+use vergate_codegen::regen;
+
+/// Presence read straight from the raw specs, independently of the loader.
+fn raw_presence(specs: &std::path::Path) -> BTreeMap<(String, Option<String>), BTreeSet<Version>> {
+    let mut presence: BTreeMap<(String, Option<String>), BTreeSet<Version>> = BTreeMap::new();
+    for minor in support::KUBERNETES_MINORS {
+        let version: Version = minor.parse().unwrap();
+        let text = std::fs::read(specs.join(minor).join("swagger.json")).unwrap();
+        let doc: Value = serde_json::from_slice(&text).unwrap();
+        for (name, schema) in doc["definitions"].as_object().unwrap() {
+            presence
+                .entry((name.clone(), None))
+                .or_default()
+                .insert(version);
+            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                for property in properties.keys() {
+                    presence
+                        .entry((name.clone(), Some(property.clone())))
+                        .or_default()
+                        .insert(version);
+                }
+            }
+        }
+    }
+    presence
+}
+
+fn minors_of(gate: &Gate, corpus: &[Version]) -> BTreeSet<Version> {
+    corpus
+        .iter()
+        .copied()
+        .filter(|v| gate.is_present_in(*v))
+        .collect()
+}
+
+#[test]
+fn gates_reproduce_presence_of_every_definition_and_property() {
+    let Some(specs) = support::kubernetes_specs("gates_reproduce_presence") else {
+        return;
+    };
+    let api_dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
+    let api = Api::open(api_dir.path()).unwrap();
+    let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
+    // What users read is gates.json, so check the serialized index.
+    let text = built.tree.get("gates.json").expect("gates.json is emitted");
+    let index: vergate::gates::GatesIndex = serde_json::from_slice(text).unwrap();
+    let corpus = index.versions.clone();
+    assert_eq!(corpus.len(), 9);
+
+    let expected = raw_presence(&specs);
+    let definitions = expected.keys().filter(|(_, p)| p.is_none()).count();
+    let pairs = expected.len() - definitions;
+    assert_eq!(
+        (definitions, pairs),
+        (960, 3770),
+        "the corpus' README counts"
+    );
+
+    let mut actual: BTreeMap<(String, Option<String>), BTreeSet<Version>> = BTreeMap::new();
+    for (name, ty) in &index.types {
+        actual.insert((name.clone(), None), minors_of(&ty.gate, &corpus));
+        for (field, gate) in &ty.fields {
+            actual.insert(
+                (name.clone(), Some(field.clone())),
+                minors_of(&gate.gate, &corpus),
+            );
+        }
+    }
+    let mismatches: Vec<String> = expected
+        .iter()
+        .filter(|(key, minors)| actual.get(*key) != Some(*minors))
+        .map(|((name, field), minors)| {
+            format!(
+                "{name}.{field:?}: specs {minors:?}, gates {:?}",
+                actual.get(&(name.clone(), field.clone()))
+            )
+        })
+        .take(10)
+        .collect();
+    assert!(
+        mismatches.is_empty(),
+        "gates differ from the specs:\n{}",
+        mismatches.join("\n")
+    );
+    assert_eq!(
+        actual.len(),
+        expected.len(),
+        "gates.json has entries no spec has"
+    );
+
+    let traffic = &index.types["io.k8s.api.core.v1.ServiceSpec"].fields["trafficDistribution"];
+    assert_eq!(traffic.gate.introduced_in, "1.30".parse().unwrap());
+    assert_eq!(traffic.gate.removed_in, None);
+}

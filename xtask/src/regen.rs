@@ -1,0 +1,83 @@
+//! `cargo xtask regen`.
+
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::time::Instant;
+use vergate_codegen::api::{self, Api};
+use vergate_codegen::output::Mode;
+use vergate_codegen::regen;
+
+pub fn run(root: &Path, only: Option<&str>, check: bool) -> Result<()> {
+    let specs_root = root.join("upstream-specs");
+    let apis = api::discover(&specs_root)?;
+    let selected: Vec<&Api> = match only {
+        Some(name) => {
+            let found: Vec<&Api> = apis.iter().filter(|api| api.name() == name).collect();
+            if found.is_empty() {
+                let known: Vec<&str> = apis.iter().map(Api::name).collect();
+                bail!(
+                    "no API named {name:?} under {}; known: {}",
+                    specs_root.display(),
+                    known.join(", ")
+                );
+            }
+            found
+        }
+        None => apis.iter().collect(),
+    };
+    let mode = if check { Mode::Check } else { Mode::Write };
+    let mut stale = Vec::new();
+    for api in selected {
+        let present = api.present_minors()?;
+        if present.is_empty() {
+            if only.is_some() {
+                bail!(
+                    "{}: no v<X.Y> spec directories; run `cargo xtask fetch-specs {} --from <dir>` first",
+                    api.dir.display(),
+                    api.name()
+                );
+            }
+            eprintln!(
+                "{}: skipped, no specs present (run `cargo xtask fetch-specs {} --from <dir>` to add them)",
+                api.name(),
+                api.name()
+            );
+            continue;
+        }
+        let started = Instant::now();
+        let out_dir = root.join("generated").join(api.name());
+        let (built, report) = regen::regen(api, &out_dir, mode)
+            .with_context(|| format!("regenerating {}", api.name()))?;
+        for warning in &built.warnings {
+            eprintln!("{warning}");
+        }
+        let versions: Vec<String> = built
+            .model
+            .versions
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let verb = if check { "would change" } else { "wrote" };
+        eprintln!(
+            "{}: {} minors ({}), {} types; {verb}: {report} in {:.2?}",
+            api.name(),
+            versions.len(),
+            versions.join(", "),
+            built.model.types.len(),
+            started.elapsed()
+        );
+        if check && !report.is_clean() {
+            for path in report.differing() {
+                eprintln!("  stale: generated/{}/{}", api.name(), path.display());
+            }
+            stale.push(api.name().to_owned());
+        }
+    }
+    if !stale.is_empty() {
+        bail!(
+            "generated/ is stale for {}; run `cargo xtask regen` and commit the result",
+            stale.join(", ")
+        );
+    }
+    Ok(())
+}
