@@ -100,7 +100,11 @@ fn generated_deps_json_is_what_pkl_resolves() {
 
 /// A user file amending a resource module of `minor`.
 fn amend(pkl: &pkl::Pkl, project: &Path, minor: &str, module: &str, body: &str) -> (bool, String) {
-    let file = format!("user_{}_{}.pkl", minor.replace('.', "_"), module.replace('/', "_"));
+    let file = format!(
+        "user_{}_{}.pkl",
+        minor.replace('.', "_"),
+        module.replace('/', "_")
+    );
     std::fs::write(
         project.join(&file),
         format!("amends \"@shipyard/{minor}/{module}.pkl\"\n\n{body}\n"),
@@ -132,7 +136,10 @@ spec { timeout = "30m" }"#;
     assert_eq!(json["kind"], "Pipeline");
     assert_eq!(json["spec"]["timeout"], "30m");
     let (ok, text) = amend(&pkl, project, "v1.9", "build/Pipeline", timeout);
-    assert!(!ok && text.contains("Cannot find property `timeout`"), "{text}");
+    assert!(
+        !ok && text.contains("Cannot find property `timeout`"),
+        "{text}"
+    );
 
     // Removed in 1.11.
     let legacy = r#"metadata { name = "p" }
@@ -155,10 +162,7 @@ spec {
     let (ok, text) = amend(&pkl, project, "v1.12", "deploy/Release", release);
     assert!(ok, "{text}");
     let (ok, text) = amend(&pkl, project, "v1.11", "deploy/Release", release);
-    assert!(
-        !ok && text.contains("but got `\"BlueGreen\"`"),
-        "{text}"
-    );
+    assert!(!ok && text.contains("but got `\"BlueGreen\"`"), "{text}");
     let nested = r#"metadata { name = "p" }
 spec { steps { new { name = "outer"; steps { new { name = "inner"; type = "script" } } } } }"#;
     let (ok, text) = amend(&pkl, project, "v1.12", "build/Pipeline", nested);

@@ -153,11 +153,23 @@ spec {
     // The other served version of a kind.
     let hpa = r#"metadata { name = "h" }
 spec { scaleTargetRef { kind = "Deployment"; name = "web" }; maxReplicas = 3; targetCPUUtilizationPercentage = 80 }"#;
-    let (ok, text) = amend(&pkl, project, "v1.34", "autoscaling/v1/HorizontalPodAutoscaler", hpa);
+    let (ok, text) = amend(
+        &pkl,
+        project,
+        "v1.34",
+        "autoscaling/v1/HorizontalPodAutoscaler",
+        hpa,
+    );
     assert!(ok, "{text}");
     let json: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["apiVersion"], "autoscaling/v1");
-    let (ok, text) = amend(&pkl, project, "v1.34", "autoscaling/HorizontalPodAutoscaler", hpa);
+    let (ok, text) = amend(
+        &pkl,
+        project,
+        "v1.34",
+        "autoscaling/HorizontalPodAutoscaler",
+        hpa,
+    );
     assert!(
         !ok && text.contains("Cannot find property `targetCPUUtilizationPercentage`"),
         "autoscaling/v2 is preferred: {text}"

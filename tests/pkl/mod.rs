@@ -160,7 +160,10 @@ modules {
 "#,
     );
     for (path, alias) in paths.iter().zip(&aliases) {
-        text.push_str(&format!("  [\"{path}\"] = check({})\n", pkl_identifier(alias)));
+        text.push_str(&format!(
+            "  [\"{path}\"] = check({})\n",
+            pkl_identifier(alias)
+        ));
     }
     text.push_str("}\n");
     text

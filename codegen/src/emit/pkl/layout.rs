@@ -119,8 +119,7 @@ impl<'m> MinorLayout<'m> {
         let mut type_modules: BTreeMap<String, Vec<&Definition>> = BTreeMap::new();
         let mut locations = BTreeMap::new();
         // Resources grouped by (directory, kind), to pick the preferred version.
-        let mut kinds: BTreeMap<(String, &str), Vec<(&str, &Definition, &GroupVersionKind)>> =
-            BTreeMap::new();
+        let mut kinds: BTreeMap<(String, &str), Vec<ServedVersion<'m>>> = BTreeMap::new();
         for definition in minor.definitions.values() {
             let module = paths.module_of(&definition.name);
             match served_kind(definition) {
@@ -132,7 +131,7 @@ impl<'m> MinorLayout<'m> {
                     kinds
                         .entry((dir.to_owned(), kind.kind.as_str()))
                         .or_default()
-                        .push((version, definition, kind));
+                        .push((version.to_owned(), definition, kind));
                 }
                 None => {
                     type_modules
@@ -205,6 +204,9 @@ impl<'m> MinorLayout<'m> {
         all
     }
 }
+
+/// One served version of a kind: (version segment, definition, kind).
+type ServedVersion<'m> = (String, &'m Definition, &'m GroupVersionKind);
 
 /// The kind a definition is a resource module of: served as exactly one
 /// kind, and an object with `apiVersion` and `kind` properties.

@@ -54,7 +54,7 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
         .map_or(1, |n| n.get())
         .clamp(1, versions.len().max(1));
     let chunk = versions.len().div_ceil(threads).max(1);
-    let results: Vec<Result<Vec<(String, Vec<u8>)>>> = std::thread::scope(|scope| {
+    let results: Vec<Result<Files>> = std::thread::scope(|scope| {
         let workers: Vec<_> = versions
             .chunks(chunk)
             .map(|minors| {
@@ -81,6 +81,9 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
     }
     Ok(())
 }
+
+/// Output files by path relative to `pkl/`.
+type Files = Vec<(String, Vec<u8>)>;
 
 /// What api.toml says that the Pkl output needs.
 struct Settings {
@@ -138,7 +141,7 @@ struct SubprojectData<'a> {
     root: &'a str,
 }
 
-fn root_files(model: &GatedModel, settings: &Settings) -> Result<Vec<(String, Vec<u8>)>> {
+fn root_files(model: &GatedModel, settings: &Settings) -> Result<Files> {
     let versions: Vec<String> = model.versions.iter().map(ToString::to_string).collect();
     let package_version = settings.package_version(model);
     let base_uri = format!("package://{BASE_HOST}/{}", settings.package);
@@ -215,7 +218,7 @@ fn minor_files(
     version: Version,
     paths: &NamespacePaths,
     settings: &Settings,
-) -> Result<Vec<(String, Vec<u8>)>> {
+) -> Result<Files> {
     let minor = &model.minors[&version];
     let layout = MinorLayout::new(minor, paths)?;
     let dir = version.dir_name();
