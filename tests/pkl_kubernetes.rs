@@ -175,3 +175,42 @@ spec { scaleTargetRef { kind = "Deployment"; name = "web" }; maxReplicas = 3; ta
         "autoscaling/v2 is preferred: {text}"
     );
 }
+
+/// The user files of docs/pkl.md (its ```pkl blocks that amend or import
+/// `@k8s/…`) evaluate as shown.
+#[test]
+fn the_user_files_of_the_docs_evaluate() {
+    let test = "kubernetes the_user_files_of_the_docs_evaluate";
+    let (Some(pkl), Some(package)) = (pkl::pkl(test), package_dir(test)) else {
+        return;
+    };
+    let docs = std::fs::read_to_string(pkl::root().join("docs/pkl.md")).unwrap();
+    let blocks: Vec<&str> = docs
+        .split("```pkl\n")
+        .skip(1)
+        .map(|rest| rest.split("```").next().unwrap())
+        .filter(|block| block.contains("\"@k8s/v1.34/"))
+        .collect();
+    assert!(blocks.len() >= 2, "docs/pkl.md shows user files");
+    let project = pkl::user_project(&pkl, "k8s", &package);
+    for (index, block) in blocks.iter().enumerate() {
+        let file = format!("doc_{index}.pkl");
+        std::fs::write(project.path().join(&file), block).unwrap();
+        let json: Value = serde_json::from_str(&pkl.eval_json(project.path(), &[&file])).unwrap();
+        let kind = json
+            .get("kind")
+            .or_else(|| json["resources"][0].get("kind"));
+        assert!(
+            kind.is_some(),
+            "docs/pkl.md block {index} renders a manifest: {json}"
+        );
+    }
+    let broken = blocks[0].replace("@k8s/v1.34/", "@k8s/v1.29/");
+    std::fs::write(project.path().join("doc_v1_29.pkl"), broken).unwrap();
+    let output = pkl.eval(project.path(), &["doc_v1_29.pkl"]);
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("Cannot find property `trafficDistribution`"),
+        "the docs say v1.29 rejects trafficDistribution"
+    );
+}
