@@ -2,6 +2,7 @@
 //! plus the tera filters that apply them (the templates turn autoescape off
 //! and escape through these only).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use tera::{Result as TeraResult, Value};
 use vergate_core::alias::pkl_identifier;
@@ -76,9 +77,14 @@ pub fn doc_comment(text: &str, indent: usize) -> String {
     out
 }
 
-fn normalize_newlines(text: &str) -> String {
-    text.replace("\r\n", "\n")
-        .replace(['\r', '\u{2028}', '\u{2029}', '\u{85}'], "\n")
+fn normalize_newlines(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\r', '\u{2028}', '\u{2029}', '\u{85}']) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.replace("\r\n", "\n")
+            .replace(['\r', '\u{2028}', '\u{2029}', '\u{85}'], "\n"),
+    )
 }
 
 fn is_unicode_line_break(c: char) -> bool {

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::model::{Definition, GatedModel, MinorModel};
 use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::gates::GroupVersionKind;
+use vergate_core::VersionSet;
 
 /// Where a definition is found in one minor's subtree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +41,8 @@ impl Location {
 #[derive(Clone, Debug)]
 pub struct NamespacePaths {
     paths: BTreeMap<String, String>,
+    /// The minors in which each namespace defines something.
+    presence: BTreeMap<String, VersionSet>,
 }
 
 impl NamespacePaths {
@@ -82,9 +85,21 @@ impl NamespacePaths {
                     .zip(paths)
                     .map(|(ns, path)| ((*ns).to_owned(), path))
                     .collect();
-                return NamespacePaths { paths };
+                let mut presence: BTreeMap<String, VersionSet> = BTreeMap::new();
+                for (name, ty) in &model.types {
+                    presence
+                        .entry(namespace_of(name).to_owned())
+                        .or_default()
+                        .extend(ty.lifecycle.presence.iter());
+                }
+                return NamespacePaths { paths, presence };
             }
         }
+    }
+
+    /// The minors in which `namespace` defines something.
+    pub fn presence(&self, namespace: &str) -> VersionSet {
+        self.presence.get(namespace).cloned().unwrap_or_default()
     }
 
     /// The types module of a definition's namespace.

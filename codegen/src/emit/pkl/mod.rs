@@ -226,6 +226,7 @@ fn minor_files(
         model,
         version,
         layout: &layout,
+        paths,
         package: &settings.package,
         annotation_class: &settings.annotation_class,
     };

@@ -4,7 +4,7 @@
 
 use super::escape::pkl_string;
 use super::gate::Gate;
-use super::layout::{Location, MinorLayout};
+use super::layout::{Location, MinorLayout, NamespacePaths};
 use crate::error::{Error, Result};
 use crate::model::{Definition, GatedModel, Property, Schema};
 use serde::Serialize;
@@ -17,6 +17,7 @@ pub struct Subtree<'a> {
     pub model: &'a GatedModel,
     pub version: Version,
     pub layout: &'a MinorLayout<'a>,
+    pub paths: &'a NamespacePaths,
     /// The Pkl package name (`k8s`).
     pub package: &'a str,
     /// The annotation class in shared.pkl (`K8sVersion`).
@@ -121,14 +122,8 @@ impl<'a> Subtree<'a> {
             }
         }
         let namespace = super::layout::namespace_of(&definitions[0].name);
-        let mut presence = vergate_core::VersionSet::new();
-        for name in self.model.types.keys() {
-            if super::layout::namespace_of(name) == namespace {
-                presence.extend(self.model.types[name].lifecycle.presence.iter());
-            }
-        }
         let lifecycle = crate::model::Lifecycle {
-            presence,
+            presence: self.paths.presence(namespace),
             ..Default::default()
         };
         Ok(ModuleData {
