@@ -79,3 +79,56 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Ga => "ga",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(minor: u32) -> Version {
+        Version::new(1, minor)
+    }
+
+    fn keys(gate: &Gate) -> Vec<(&str, &str)> {
+        gate.entries
+            .iter()
+            .map(|e| (e.key, e.value.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn gates_as_seen_from_one_minor() {
+        let corpus: Vec<Version> = (28..=36).map(v).collect();
+        let mut lifecycle = Lifecycle::default();
+        lifecycle.presence.extend([v(28), v(29), v(30)]);
+        assert_eq!(
+            keys(&Gate::of(&lifecycle, v(29), &corpus)),
+            [("removedIn", "1.31")],
+            "present from the first minor: no introducedIn"
+        );
+
+        let mut lifecycle = Lifecycle::default();
+        lifecycle.presence.extend((30..=36).map(v));
+        lifecycle.deprecated_in = Some(v(33));
+        lifecycle.stage.insert(v(30), Stage::Beta);
+        lifecycle.stage.insert(v(33), Stage::Ga);
+        lifecycle.reference = Some("https://kep.k8s.io/4444".into());
+        let in_31 = Gate::of(&lifecycle, v(31), &corpus);
+        assert_eq!(
+            keys(&in_31),
+            [
+                ("introducedIn", "1.30"),
+                ("deprecatedIn", "1.33"),
+                ("reference", "https://kep.k8s.io/4444"),
+                ("stage", "beta"),
+            ]
+        );
+        assert_eq!(in_31.deprecated_since, None, "not yet deprecated in 1.31");
+        let in_34 = Gate::of(&lifecycle, v(34), &corpus);
+        assert!(keys(&in_34).contains(&("stage", "ga")));
+        assert_eq!(in_34.deprecated_since.as_deref(), Some("1.33"));
+
+        let mut everywhere = Lifecycle::default();
+        everywhere.presence.extend(corpus.iter().copied());
+        assert!(Gate::of(&everywhere, v(34), &corpus).entries.is_empty());
+    }
+}
