@@ -60,11 +60,15 @@ pub fn doc_comment(text: &str, indent: usize) -> String {
     let pad = " ".repeat(indent);
     let mut out = String::with_capacity(text.len() + 16);
     for line in text.split('\n') {
-        let line: String = line
-            .chars()
-            .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
-            .collect();
-        let line = line.trim_end();
+        let cleaned;
+        let mut line = line.trim_end();
+        if line.contains(|c: char| c.is_control() && c != '\t') {
+            cleaned = line
+                .chars()
+                .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
+                .collect::<String>();
+            line = cleaned.trim_end();
+        }
         out.push_str(&pad);
         if line.is_empty() {
             out.push_str("///\n");
@@ -96,7 +100,7 @@ pub fn register_filters(tera: &mut tera::Tera) {
     tera.register_filter(
         "pkl_string",
         |value: &Value, _: &HashMap<String, Value>| -> TeraResult<Value> {
-            Ok(Value::String(pkl_string(&as_text(value, "pkl_string")?)))
+            Ok(Value::String(pkl_string(as_text(value, "pkl_string")?)))
         },
     );
     tera.register_filter(
@@ -104,7 +108,7 @@ pub fn register_filters(tera: &mut tera::Tera) {
         |value: &Value, args: &HashMap<String, Value>| -> TeraResult<Value> {
             let indent = args.get("indent").and_then(Value::as_u64).unwrap_or(0) as usize;
             Ok(Value::String(doc_comment(
-                &as_text(value, "pkl_doc")?,
+                as_text(value, "pkl_doc")?,
                 indent,
             )))
         },
@@ -113,16 +117,16 @@ pub fn register_filters(tera: &mut tera::Tera) {
         "pkl_ident",
         |value: &Value, _: &HashMap<String, Value>| -> TeraResult<Value> {
             Ok(Value::String(
-                pkl_identifier(&as_text(value, "pkl_ident")?).into_owned(),
+                pkl_identifier(as_text(value, "pkl_ident")?).into_owned(),
             ))
         },
     );
 }
 
-fn as_text(value: &Value, filter: &str) -> TeraResult<String> {
+fn as_text<'v>(value: &'v Value, filter: &str) -> TeraResult<&'v str> {
     match value {
-        Value::String(text) => Ok(text.clone()),
-        Value::Null => Ok(String::new()),
+        Value::String(text) => Ok(text),
+        Value::Null => Ok(""),
         other => Err(tera::Error::msg(format!(
             "the {filter} filter takes a string, not {other}"
         ))),
@@ -155,5 +159,6 @@ mod tests {
             "  /// One.\n  ///\n  /// Two.\n"
         );
         assert_eq!(doc_comment("a\rb\u{2028}c", 0), "/// a\n/// b\n/// c\n");
+        assert_eq!(doc_comment("bell\u{7}\u{7}", 0), "/// bell\n");
     }
 }

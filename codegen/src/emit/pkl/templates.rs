@@ -9,10 +9,6 @@ use tera::{Context, Tera};
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
-        "pkl/macros.tera",
-        include_str!("../../../templates/pkl/macros.tera"),
-    ),
-    (
         "pkl/module.pkl.tera",
         include_str!("../../../templates/pkl/module.pkl.tera"),
     ),
