@@ -26,7 +26,10 @@ pub fn pkl(test: &str) -> Option<Pkl> {
     ];
     for candidate in candidates.into_iter().flatten() {
         if candidate.is_file() {
-            return Some(Pkl { binary: candidate });
+            return Some(Pkl {
+                binary: candidate,
+                home: tempfile::tempdir().unwrap(),
+            });
         }
     }
     let message = format!(
@@ -45,9 +48,11 @@ pub fn pkl(test: &str) -> Option<Pkl> {
     None
 }
 
-/// One pkl binary.
+/// One pkl binary, run with a throwaway home directory (pkl keeps its
+/// caches there), so the tests never write into the repository or `~`.
 pub struct Pkl {
     binary: PathBuf,
+    home: tempfile::TempDir,
 }
 
 impl Pkl {
@@ -56,7 +61,7 @@ impl Pkl {
         Command::new(&self.binary)
             .args(args)
             .current_dir(dir)
-            .env("HOME", dir)
+            .env("HOME", self.home.path())
             .output()
             .unwrap_or_else(|err| panic!("running {}: {err}", self.binary.display()))
     }
