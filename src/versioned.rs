@@ -13,6 +13,14 @@ use std::hash::Hash;
 
 pub use vergate_core::table::{FieldEntry, StaticGate, TypeTable, ValueEntry};
 
+/// Generated code only: the crates it names, so that users need not depend
+/// on them themselves.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+    pub use serde_json;
+}
+
 /// A type as one API minor accepts it (`api::v1_30::ServiceSpec`).
 pub trait Versioned: Serialize + DeserializeOwned {
     /// The type's name (`ServiceSpec`).
@@ -39,7 +47,7 @@ pub fn from_str_strict<T: DeserializeOwned>(json: &str) -> Result<T, StrictError
     let mut unknown = Vec::new();
     let mut deserializer = serde_json::Deserializer::from_str(json);
     let value = serde_ignored::deserialize(&mut deserializer, |path| {
-        unknown.push(path.to_string());
+        unknown.push(path_text(&path));
     })
     .map_err(StrictError::Decode)?;
     deserializer.end().map_err(StrictError::Decode)?;
@@ -47,6 +55,26 @@ pub fn from_str_strict<T: DeserializeOwned>(json: &str) -> Result<T, StrictError
         Ok(value)
     } else {
         Err(StrictError::UnknownFields(unknown))
+    }
+}
+
+/// `spec.ports[0].appProtocol`: the same path style as [`ConversionError`].
+fn path_text(path: &serde_ignored::Path) -> String {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => String::new(),
+        Path::Seq { parent, index } => format!("{}[{index}]", path_text(parent)),
+        Path::Map { parent, key } => {
+            let parent = path_text(parent);
+            if parent.is_empty() {
+                key.clone()
+            } else {
+                format!("{parent}.{key}")
+            }
+        }
+        Path::Some { parent }
+        | Path::NewtypeStruct { parent }
+        | Path::NewtypeVariant { parent } => path_text(parent),
     }
 }
 
