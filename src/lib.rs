@@ -7,6 +7,6 @@
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
 
 pub mod versioned;
+pub use vergate_macros::versioned;
 #[doc(hidden)]
 pub use versioned::__private;
-pub use vergate_macros::versioned;

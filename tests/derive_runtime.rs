@@ -85,14 +85,18 @@ fn wire_names_and_absent_optionals() {
 
 #[test]
 fn strict_decoding_names_the_fields_a_minor_lacks() {
-    let manifest = r#"{"ports": [{"port": 80, "appProtocol": "h2c"}], "trafficDistribution": "PreferClose"}"#;
+    let manifest =
+        r#"{"ports": [{"port": 80, "appProtocol": "h2c"}], "trafficDistribution": "PreferClose"}"#;
     let lenient: v1_28::ServiceSpec = serde_json::from_str(manifest).unwrap();
     assert_eq!(lenient.ports.unwrap()[0].port, 80);
     let err = from_str_strict::<v1_28::ServiceSpec>(manifest).unwrap_err();
     match &err {
         StrictError::UnknownFields(paths) => assert_eq!(
             paths,
-            &["ports[0].appProtocol".to_owned(), "trafficDistribution".to_owned()]
+            &[
+                "ports[0].appProtocol".to_owned(),
+                "trafficDistribution".to_owned()
+            ]
         ),
         other => panic!("{other}"),
     }
@@ -138,7 +142,10 @@ fn downgrades_name_every_field_they_would_drop() {
     };
     let err = v1_29::ServiceSpec::try_from(spec.clone()).unwrap_err();
     assert_eq!(err.dropped, ["trafficDistribution"]);
-    assert_eq!((err.from, err.to), (Version::new(1, 30), Version::new(1, 29)));
+    assert_eq!(
+        (err.from, err.to),
+        (Version::new(1, 30), Version::new(1, 29))
+    );
     let err = v1_28::ServiceSpec::try_from(
         v1_29::ServiceSpec::try_from(v1_30::ServiceSpec {
             traffic_distribution: None,
@@ -163,7 +170,10 @@ fn downgrades_name_every_field_they_would_drop() {
         ..Default::default()
     };
     let err = v1_32::ServiceSpec::try_from(zone).unwrap_err();
-    assert_eq!(err.dropped, ["trafficDistribution (value \"PreferSameZone\")"]);
+    assert_eq!(
+        err.dropped,
+        ["trafficDistribution (value \"PreferSameZone\")"]
+    );
 }
 
 #[test]
@@ -183,7 +193,10 @@ fn gate_tables() {
     let traffic = table.field("trafficDistribution").unwrap();
     assert_eq!(traffic.rust, "traffic_distribution");
     assert_eq!(traffic.gate.introduced_in, Version::new(1, 30));
-    assert_eq!(traffic.gate.feature_gate, Some("ServiceTrafficDistribution"));
+    assert_eq!(
+        traffic.gate.feature_gate,
+        Some("ServiceTrafficDistribution")
+    );
     assert_eq!(
         traffic.gate.stage_in(Version::new(1, 32)),
         Some(vergate::gates::Stage::Beta)
@@ -193,8 +206,14 @@ fn gate_tables() {
     assert_eq!(keys.gate.deprecated_in, Some(Version::new(1, 31)));
     let ip = table.field("clusterIP").unwrap();
     assert_eq!(ip.renamed_from, Some(("clusterIp", Version::new(1, 32))));
-    assert_eq!(table.field("clusterIp").unwrap().gate.removed_in, Some(Version::new(1, 32)));
-    assert_eq!(<v1_29::ServiceSpec as Versioned>::VERSION, Version::new(1, 29));
+    assert_eq!(
+        table.field("clusterIp").unwrap().gate.removed_in,
+        Some(Version::new(1, 32))
+    );
+    assert_eq!(
+        <v1_29::ServiceSpec as Versioned>::VERSION,
+        Version::new(1, 29)
+    );
     assert!(std::ptr::eq(table, &api::gates::SERVICE_SPEC));
     let values = api::gates::TRAFFIC_DISTRIBUTION.values;
     assert_eq!(values[1].wire, "PreferSameZone");
@@ -203,7 +222,10 @@ fn gate_tables() {
 
 fn validator<T: Versioned>() -> jsonschema::Validator {
     let schema = T::json_schema();
-    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
     jsonschema::draft202012::meta::validate(&schema)
         .unwrap_or_else(|err| panic!("{} is not a valid 2020-12 schema: {err}", T::NAME));
     jsonschema::draft202012::new(&schema).unwrap()
@@ -227,10 +249,14 @@ fn json_schemas_hold_exactly_each_minors_fields() {
     let older = validator::<v1_28::ServiceSpec>();
     assert!(!older.is_valid(&json!({"ports": [{"port": 80, "appProtocol": "http"}]})));
     assert!(older.is_valid(&json!({"ports": [{"port": 80}]})));
-    assert!(!older.is_valid(&json!({"ports": [{"name": "x"}]})), "port is required");
+    assert!(
+        !older.is_valid(&json!({"ports": [{"name": "x"}]})),
+        "port is required"
+    );
     let v32 = validator::<v1_32::ServiceSpec>();
     assert!(!v32.is_valid(&json!({"trafficDistribution": "PreferSameZone"})));
-    assert!(validator::<v1_33::ServiceSpec>().is_valid(&json!({"trafficDistribution": "PreferSameZone"})));
+    assert!(validator::<v1_33::ServiceSpec>()
+        .is_valid(&json!({"trafficDistribution": "PreferSameZone"})));
     let schema = <v1_32::ServiceSpec as Versioned>::json_schema();
     let properties = &schema["$defs"]["ServiceSpec"]["properties"];
     assert_eq!(properties["topologyKeys"]["deprecated"], true);

@@ -31,23 +31,41 @@ pub struct Gate {
     /// The first minor after its last presence; `None` if present in the newest.
     pub removed_in: Option<Version>,
     /// The exact minors it is present in, only when presence has a gap.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub present_in: Option<Vec<Version>>,
     /// The first minor in which it is deprecated.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub deprecated_in: Option<Version>,
     /// Its stage by the minor each stage starts in (`{"1.30": "alpha"}`).
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub stage: BTreeMap<Version, Stage>,
     /// The feature gate that guards it while it is not GA.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub feature_gate: Option<String>,
     /// A reference such as a KEP URL.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub reference: Option<String>,
     /// Which of the keys above were inferred from prose (descriptions) rather
     /// than read from the specs' structure or from annotations.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub inferred: Vec<String>,
 }
 
@@ -97,13 +115,22 @@ pub struct TypeGate {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
     /// The (group, version, kind) triples this type is served as.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub kinds: Vec<GroupVersionKind>,
     /// Gates of the type's properties, by wire name.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub fields: BTreeMap<String, FieldGate>,
     /// Gates of the type's own enum values, when the type is an enum.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub values: BTreeMap<String, Gate>,
 }
 
@@ -118,19 +145,34 @@ pub struct FieldGate {
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub ty: String,
     /// The minors in which the field is required.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub required_in: Vec<Version>,
     /// The minors in which the field's type differs from its previous presence.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Vec::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub type_changed_in: Vec<Version>,
     /// The type by the minor it starts in, only when it changes.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub type_history: BTreeMap<Version, String>,
     /// The field's previous wire name, when it was renamed.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub renamed_from: Option<Rename>,
     /// Gates of the field's enum values.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "BTreeMap::is_empty"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub values: BTreeMap<String, Gate>,
 }
 

@@ -143,6 +143,9 @@ mod tests {
         assert_eq!(field.gate.stage_in(v(29)), None);
         assert_eq!(field.gate.stage_in(v(32)), Some(Stage::Beta));
         assert_eq!(TABLE.fields_in(v(29)).count(), 0);
-        assert_eq!(TABLE.fields_in(v(30)).collect::<Vec<_>>(), ["trafficDistribution"]);
+        assert_eq!(
+            TABLE.fields_in(v(30)).collect::<Vec<_>>(),
+            ["trafficDistribution"]
+        );
     }
 }

@@ -50,7 +50,9 @@ impl Plan {
             }
         }
         let convertible = fixed_point(
-            local.iter().map(|(dir, shape)| (dir.clone(), shape.refs.clone())),
+            local
+                .iter()
+                .map(|(dir, shape)| (dir.clone(), shape.refs.clone())),
         );
         let lossless = fixed_point(
             local
@@ -100,7 +102,9 @@ struct Shape {
 }
 
 /// Drops every direction whose needed directions are not kept, until stable.
-fn fixed_point(candidates: impl Iterator<Item = (Direction, Vec<Direction>)>) -> BTreeSet<Direction> {
+fn fixed_point(
+    candidates: impl Iterator<Item = (Direction, Vec<Direction>)>,
+) -> BTreeSet<Direction> {
     let candidates: Vec<(Direction, Vec<Direction>)> = candidates.collect();
     let mut kept: BTreeSet<Direction> = candidates.iter().map(|(dir, _)| dir.clone()).collect();
     loop {
@@ -124,9 +128,8 @@ fn compare(
     to: Version,
 ) -> Option<Shape> {
     let name = target.name.as_str();
-    let directions = |refs: Vec<String>| -> Vec<Direction> {
-        refs.into_iter().map(|r| (r, from, to)).collect()
-    };
+    let directions =
+        |refs: Vec<String>| -> Vec<Direction> { refs.into_iter().map(|r| (r, from, to)).collect() };
     match (source.object(), target.object()) {
         (Some(source_object), Some(target_object)) => {
             let mut refs = Vec::new();
@@ -154,18 +157,32 @@ fn compare(
                 .properties
                 .keys()
                 .all(|wire| used.contains(wire.as_str()));
-            Some(Shape { lossless, refs: directions(refs) })
+            Some(Shape {
+                lossless,
+                refs: directions(refs),
+            })
         }
         (None, None) if !source.enum_values.is_empty() && !target.enum_values.is_empty() => {
             let lossless = source
                 .enum_values
                 .iter()
                 .all(|value| target.enum_values.contains(value));
-            Some(Shape { lossless, refs: Vec::new() })
+            Some(Shape {
+                lossless,
+                refs: Vec::new(),
+            })
         }
         (None, None) if source.schema == target.schema && source.enum_values.is_empty() => {
-            let refs = source.schema.referenced().map(str::to_owned).into_iter().collect();
-            Some(Shape { lossless: target.enum_values.is_empty(), refs: directions(refs) })
+            let refs = source
+                .schema
+                .referenced()
+                .map(str::to_owned)
+                .into_iter()
+                .collect();
+            Some(Shape {
+                lossless: target.enum_values.is_empty(),
+                refs: directions(refs),
+            })
         }
         _ => None,
     }

@@ -42,9 +42,7 @@ pub struct Expansion {
 /// Expands `model`: every minor's definitions, in name order, each with
 /// exactly the fields and values that minor has.
 pub fn expand(model: &GatedModel, layout: &dyn Layout, options: &Options) -> Expansion {
-    let plan = options
-        .conversions
-        .then(|| convert::Plan::new(model));
+    let plan = options.conversions.then(|| convert::Plan::new(model));
     let mut minors = BTreeMap::new();
     for (version, minor) in &model.minors {
         let mut tokens = TokenStream::new();

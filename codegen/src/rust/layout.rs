@@ -18,7 +18,13 @@ pub trait Layout {
 
     /// The Rust name of the definition `name`.
     fn type_ident(&self, name: &str) -> Ident {
-        ident(&name.rsplit('.').next().unwrap_or(name).to_upper_camel_case())
+        ident(
+            &name
+                .rsplit('.')
+                .next()
+                .unwrap_or(name)
+                .to_upper_camel_case(),
+        )
     }
 
     /// The Rust name of field `wire` of definition `type_name`.
@@ -51,7 +57,13 @@ pub trait Layout {
 
     /// The name of the static gate table of definition `name`.
     fn gates_ident(&self, name: &str) -> Ident {
-        format_ident!("{}", self.type_ident(name).to_string().trim_start_matches("r#").to_shouty_snake_case())
+        format_ident!(
+            "{}",
+            self.type_ident(name)
+                .to_string()
+                .trim_start_matches("r#")
+                .to_shouty_snake_case()
+        )
     }
 
     /// The path, from inside a minor's module, of the module holding the
@@ -62,7 +74,13 @@ pub trait Layout {
 
     /// The Rust type of field `wire` in `version`, without the `Option` the
     /// engine wraps optional fields in.
-    fn field_type(&self, type_name: &str, wire: &str, schema: &Schema, version: Version) -> TokenStream {
+    fn field_type(
+        &self,
+        type_name: &str,
+        wire: &str,
+        schema: &Schema,
+        version: Version,
+    ) -> TokenStream {
         let _ = (type_name, wire, version);
         self.rust_type(schema)
     }
@@ -116,7 +134,8 @@ pub fn ident(name: &str) -> Ident {
     };
     match name.as_str() {
         "self" | "Self" | "super" | "crate" => format_ident!("{name}_"),
-        _ => syn::parse_str::<Ident>(&name).unwrap_or_else(|_| Ident::new_raw(&name, Span::call_site())),
+        _ => syn::parse_str::<Ident>(&name)
+            .unwrap_or_else(|_| Ident::new_raw(&name, Span::call_site())),
     }
 }
 
@@ -127,8 +146,14 @@ mod tests {
     #[test]
     fn names() {
         let layout = DefaultLayout;
-        assert_eq!(layout.type_ident("io.k8s.api.core.v1.ServiceSpec"), "ServiceSpec");
-        assert_eq!(layout.field_ident("T", "trafficDistribution"), "traffic_distribution");
+        assert_eq!(
+            layout.type_ident("io.k8s.api.core.v1.ServiceSpec"),
+            "ServiceSpec"
+        );
+        assert_eq!(
+            layout.field_ident("T", "trafficDistribution"),
+            "traffic_distribution"
+        );
         assert_eq!(layout.field_ident("T", "type").to_string(), "r#type");
         assert_eq!(layout.field_ident("T", "self").to_string(), "self_");
         assert_eq!(layout.variant_ident("T", "PreferClose"), "PreferClose");

@@ -7,7 +7,6 @@
 //! This module needs only syn, quote, proc-macro2 and heck, so the proc macro
 //! depends on this crate with `default-features = false` and nothing heavier.
 
-
 pub mod annotated;
 mod convert;
 mod expand;
@@ -21,3 +20,6 @@ pub use expand::{expand, Expansion, Options};
 pub use json::Json;
 pub use layout::{ident, DefaultLayout, Layout};
 pub use schema::json_schema;
+
+#[cfg(test)]
+mod tests;

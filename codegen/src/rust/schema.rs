@@ -27,7 +27,10 @@ pub fn json_schema(model: &GatedModel, version: Version, name: &str, closed: boo
         .iter()
         .map(|name| {
             let definition = &minor.definitions[name];
-            (name.clone(), definition_schema(model, version, definition, closed))
+            (
+                name.clone(),
+                definition_schema(model, version, definition, closed),
+            )
         })
         .collect();
     Json::object()
@@ -39,16 +42,13 @@ pub fn json_schema(model: &GatedModel, version: Version, name: &str, closed: boo
 
 fn references(definition: &Definition) -> impl Iterator<Item = &str> {
     let own = definition.schema.referenced();
-    let properties = definition
-        .object()
-        .into_iter()
-        .flat_map(|object| {
-            object
-                .properties
-                .values()
-                .filter_map(|property| property.schema.referenced())
-                .chain(object.additional.as_deref().and_then(Schema::referenced))
-        });
+    let properties = definition.object().into_iter().flat_map(|object| {
+        object
+            .properties
+            .values()
+            .filter_map(|property| property.schema.referenced())
+            .chain(object.additional.as_deref().and_then(Schema::referenced))
+    });
     own.into_iter().chain(properties)
 }
 

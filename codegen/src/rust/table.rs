@@ -70,12 +70,10 @@ fn gate(rt: &TokenStream, lifecycle: &Lifecycle, corpus: &[Version]) -> TokenStr
             .expect("a lifecycle in the gated model is present in at least one minor"),
     );
     let removed_in = option(lifecycle.removed_in(corpus).map(|v| version(rt, v)));
-    let present_in = option(
-        (!lifecycle.presence.is_contiguous_in(corpus)).then(|| {
-            let minors = lifecycle.presence.iter().map(|v| version(rt, v));
-            quote!(&[#(#minors),*])
-        }),
-    );
+    let present_in = option((!lifecycle.presence.is_contiguous_in(corpus)).then(|| {
+        let minors = lifecycle.presence.iter().map(|v| version(rt, v));
+        quote!(&[#(#minors),*])
+    }));
     let deprecated_in = option(lifecycle.deprecated_in.map(|v| version(rt, v)));
     let stage = lifecycle.stage.iter().map(|(since, stage)| {
         let since = version(rt, *since);

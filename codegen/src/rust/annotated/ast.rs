@@ -83,14 +83,19 @@ impl<'a> Module<'a> {
                             .named
                             .iter()
                             .map(|field| {
-                                let gates = attr::parse_gates(cx, &field.attrs, minors.as_ref(), Place::Field);
+                                let gates = attr::parse_gates(
+                                    cx,
+                                    &field.attrs,
+                                    minors.as_ref(),
+                                    Place::Field,
+                                );
                                 let ident = field.ident.as_ref().expect("named field");
                                 let plain = ident.to_string();
                                 let plain = plain.trim_start_matches("r#");
-                                let wire = gates
-                                    .rename
-                                    .as_ref()
-                                    .map_or_else(|| module.args.rename_all.apply(plain), |r| r.value.clone());
+                                let wire = gates.rename.as_ref().map_or_else(
+                                    || module.args.rename_all.apply(plain),
+                                    |r| r.value.clone(),
+                                );
                                 Field {
                                     ident,
                                     ty: &field.ty,
@@ -184,5 +189,22 @@ fn item_attrs(item: &Item) -> &[syn::Attribute] {
         Item::Macro(i) => &i.attrs,
         Item::Union(i) => &i.attrs,
         _ => &[],
+    }
+}
+
+/// The attributes of an item that is not a versioned type.
+pub fn item_attrs_mut(item: &mut Item) -> Option<&mut Vec<syn::Attribute>> {
+    match item {
+        Item::Const(i) => Some(&mut i.attrs),
+        Item::Fn(i) => Some(&mut i.attrs),
+        Item::Impl(i) => Some(&mut i.attrs),
+        Item::Mod(i) => Some(&mut i.attrs),
+        Item::Static(i) => Some(&mut i.attrs),
+        Item::Trait(i) => Some(&mut i.attrs),
+        Item::Type(i) => Some(&mut i.attrs),
+        Item::Use(i) => Some(&mut i.attrs),
+        Item::Macro(i) => Some(&mut i.attrs),
+        Item::Union(i) => Some(&mut i.attrs),
+        _ => None,
     }
 }

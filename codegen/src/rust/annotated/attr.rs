@@ -53,7 +53,9 @@ impl RenameAll {
 
     /// The wire name of a Rust field name.
     pub fn apply(self, name: &str) -> String {
-        use heck::{ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+        use heck::{
+            ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase,
+        };
         match self {
             RenameAll::CamelCase => name.to_lower_camel_case(),
             RenameAll::SnakeCase => name.to_snake_case(),
@@ -104,7 +106,10 @@ pub fn parse_args(cx: &Ctxt, args: TokenStream) -> Args {
                 continue;
             }
             if let Some(lit) = name_value_str(cx, meta) {
-                match RenameAll::CHOICES.iter().find(|(name, _)| lit.value() == *name) {
+                match RenameAll::CHOICES
+                    .iter()
+                    .find(|(name, _)| lit.value() == *name)
+                {
                     Some((_, rule)) => out.rename_all = *rule,
                     None => cx.error_spanned_by(
                         &lit,
@@ -137,17 +142,24 @@ pub fn parse_args(cx: &Ctxt, args: TokenStream) -> Args {
 
 fn parse_minors(cx: &Ctxt, meta: &Meta) -> Option<Minors> {
     let Meta::NameValue(name_value) = meta else {
-        cx.error_spanned_by(meta, r#"expected `minors = "1.28..=1.36"` or `minors = ["1.28", "1.30"]`"#);
+        cx.error_spanned_by(
+            meta,
+            r#"expected `minors = "1.28..=1.36"` or `minors = ["1.28", "1.30"]`"#,
+        );
         return None;
     };
     match &name_value.value {
-        Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => parse_range(cx, lit),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => parse_range(cx, lit),
         Expr::Array(array) => {
             let mut list = Vec::new();
             let mut ok = true;
             for element in &array.elems {
                 match element {
-                    Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }) => match version(cx, lit) {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(lit), ..
+                    }) => match version(cx, lit) {
                         Some(version) if list.contains(&version) => {
                             cx.error_spanned_by(lit, format!("minor {version} is listed twice"));
                             ok = false;
@@ -166,11 +178,18 @@ fn parse_minors(cx: &Ctxt, meta: &Meta) -> Option<Minors> {
                 return None;
             }
             list.sort();
-            let written = list.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+            let written = list
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
             ok.then_some(Minors { list, written })
         }
         other => {
-            cx.error_spanned_by(other, r#"expected `minors = "1.28..=1.36"` or `minors = ["1.28", "1.30"]`"#);
+            cx.error_spanned_by(
+                other,
+                r#"expected `minors = "1.28..=1.36"` or `minors = ["1.28", "1.30"]`"#,
+            );
             None
         }
     }
@@ -195,11 +214,17 @@ fn parse_range(cx: &Ctxt, lit: &LitStr) -> Option<Minors> {
     };
     let (start, end) = (parse(start)?, parse(end)?);
     if start.major() != end.major() {
-        cx.error_spanned_by(lit, format!("the range {text:?} spans two majors; list the minors instead"));
+        cx.error_spanned_by(
+            lit,
+            format!("the range {text:?} spans two majors; list the minors instead"),
+        );
         return None;
     }
     if start > end {
-        cx.error_spanned_by(lit, format!("the range {text:?} is empty: {start} is after {end}"));
+        cx.error_spanned_by(
+            lit,
+            format!("the range {text:?} is empty: {start} is after {end}"),
+        );
         return None;
     }
     let list = (start.minor()..=end.minor())
@@ -214,11 +239,16 @@ fn parse_range(cx: &Ctxt, lit: &LitStr) -> Option<Minors> {
 fn name_value_str(cx: &Ctxt, meta: &Meta) -> Option<LitStr> {
     match meta {
         Meta::NameValue(syn::MetaNameValue {
-            value: Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }),
+            value: Expr::Lit(ExprLit {
+                lit: Lit::Str(lit), ..
+            }),
             ..
         }) => Some(lit.clone()),
         _ => {
-            cx.error_spanned_by(meta, format!("expected `{} = \"...\"`", meta.path().to_token_stream()));
+            cx.error_spanned_by(
+                meta,
+                format!("expected `{} = \"...\"`", meta.path().to_token_stream()),
+            );
             None
         }
     }
@@ -245,11 +275,17 @@ fn declared_version(cx: &Ctxt, lit: &LitStr, minors: Option<&Minors>) -> Option<
     if version < first || version > last {
         cx.error_spanned_by(
             lit,
-            format!("{version} is outside this module's minors ({})", minors.written),
+            format!(
+                "{version} is outside this module's minors ({})",
+                minors.written
+            ),
         );
         None
     } else if !minors.list.contains(&version) {
-        cx.error_spanned_by(lit, format!("{version} names no declared minor; {}", minors.describe()));
+        cx.error_spanned_by(
+            lit,
+            format!("{version} names no declared minor; {}", minors.describe()),
+        );
         None
     } else {
         Some(version)
@@ -298,7 +334,10 @@ pub fn parse_gates(cx: &Ctxt, attrs: &[Attribute], minors: Option<&Minors>, plac
         let path = attr.path();
         if path.is_ident("doc") {
             if let Meta::NameValue(syn::MetaNameValue {
-                value: Expr::Lit(ExprLit { lit: Lit::Str(lit), .. }),
+                value:
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(lit), ..
+                    }),
                 ..
             }) = &attr.meta
             {
@@ -311,8 +350,7 @@ pub fn parse_gates(cx: &Ctxt, attrs: &[Attribute], minors: Option<&Minors>, plac
             continue;
         }
         let Some(symbol) = Symbol::of(path) else {
-            let kept = place == Place::Type
-                && KEPT_ON_TYPES.iter().any(|name| path.is_ident(name));
+            let kept = place == Place::Type && KEPT_ON_TYPES.iter().any(|name| path.is_ident(name));
             if kept {
                 gates.kept.push(attr.clone());
             } else {
@@ -321,7 +359,10 @@ pub fn parse_gates(cx: &Ctxt, attrs: &[Attribute], minors: Option<&Minors>, plac
             continue;
         };
         if !allowed(symbol, place) {
-            cx.error_spanned_by(path, format!("`{symbol}` has no meaning on a {}", place_name(place)));
+            cx.error_spanned_by(
+                path,
+                format!("`{symbol}` has no meaning on a {}", place_name(place)),
+            );
             continue;
         }
         parse_one(cx, attr, symbol, minors, &mut gates);
@@ -332,7 +373,13 @@ pub fn parse_gates(cx: &Ctxt, attrs: &[Attribute], minors: Option<&Minors>, plac
     gates
 }
 
-fn parse_one(cx: &Ctxt, attr: &Attribute, symbol: Symbol, minors: Option<&Minors>, gates: &mut Gates) {
+fn parse_one(
+    cx: &Ctxt,
+    attr: &Attribute,
+    symbol: Symbol,
+    minors: Option<&Minors>,
+    gates: &mut Gates,
+) {
     let duplicate = || cx.error_spanned_by(attr.path(), format!("duplicate `{symbol}` attribute"));
     let lit = || match attr.parse_args::<LitStr>() {
         Ok(lit) => Some(lit),
@@ -353,7 +400,10 @@ fn parse_one(cx: &Ctxt, attr: &Attribute, symbol: Symbol, minors: Option<&Minors
         }
         if let Some(lit) = lit() {
             if let Some(version) = declared_version(cx, &lit, minors) {
-                *slot = Some(At { value: version, span: lit.span() });
+                *slot = Some(At {
+                    value: version,
+                    span: lit.span(),
+                });
             }
         }
         return;
@@ -372,7 +422,10 @@ fn parse_one(cx: &Ctxt, attr: &Attribute, symbol: Symbol, minors: Option<&Minors
             if lit.value().is_empty() {
                 cx.error_spanned_by(&lit, format!("`{symbol}` is empty"));
             } else {
-                *slot = Some(At { value: lit.value(), span: lit.span() });
+                *slot = Some(At {
+                    value: lit.value(),
+                    span: lit.span(),
+                });
             }
         }
         return;
@@ -436,11 +489,18 @@ fn parse_renamed(cx: &Ctxt, attr: &Attribute, minors: Option<&Minors>) -> Option
         } else if meta.path == symbol::IN {
             let lit: LitStr = meta.value()?.parse()?;
             match declared_version(cx, &lit, minors) {
-                Some(version) => in_version = Some(At { value: version, span: lit.span() }),
+                Some(version) => {
+                    in_version = Some(At {
+                        value: version,
+                        span: lit.span(),
+                    })
+                }
                 None => broken = true,
             }
         } else {
-            return Err(meta.error(r#"unknown key; expected `#[renamed(from = "oldName", in = "1.31")]`"#));
+            return Err(
+                meta.error(r#"unknown key; expected `#[renamed(from = "oldName", in = "1.31")]`"#)
+            );
         }
         Ok(())
     });
@@ -452,7 +512,10 @@ fn parse_renamed(cx: &Ctxt, attr: &Attribute, minors: Option<&Minors>) -> Option
         (Some(from), Some(in_version)) => Some(Renamed { from, in_version }),
         _ if broken => None,
         _ => {
-            cx.error_spanned_by(attr, r#"expected `#[renamed(from = "oldName", in = "1.31")]`"#);
+            cx.error_spanned_by(
+                attr,
+                r#"expected `#[renamed(from = "oldName", in = "1.31")]`"#,
+            );
             None
         }
     }
@@ -486,11 +549,14 @@ fn unknown_message(path: &syn::Path, place: Place) -> String {
         ),
         _ => format!("; expected one of {}", symbol::list(&symbol::ALL)),
     };
-    format!("unknown vergate attribute `{name}` on a {}{hint}", match place {
-        Place::Type => "versioned type",
-        Place::Field => "field",
-        Place::Variant => "variant",
-    })
+    format!(
+        "unknown vergate attribute `{name}` on a {}{hint}",
+        match place {
+            Place::Type => "versioned type",
+            Place::Field => "field",
+            Place::Variant => "variant",
+        }
+    )
 }
 
 /// The span of a path, for attributes.

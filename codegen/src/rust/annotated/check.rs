@@ -49,7 +49,9 @@ pub fn check(cx: &Ctxt, module: &Module, minors: &Minors) {
                         }
                     }
                     if !field.analyzed.optional {
-                        if let (Some(first_field), Some(first_type)) = (present.first(), within.first()) {
+                        if let (Some(first_field), Some(first_type)) =
+                            (present.first(), within.first())
+                        {
                             if first_field > first_type {
                                 cx.error_spanned_by(
                                     field.ty,
@@ -96,7 +98,10 @@ pub fn check(cx: &Ctxt, module: &Module, minors: &Minors) {
                 if !empty.is_empty() && !variants.is_empty() {
                     cx.error_spanned_by(
                         ty.ident,
-                        format!("`{name}` has no value in {}; gate the enum itself instead", empty.join(", ")),
+                        format!(
+                            "`{name}` has no value in {}; gate the enum itself instead",
+                            empty.join(", ")
+                        ),
                     );
                 }
                 if variants.is_empty() {
@@ -122,15 +127,18 @@ fn gates(cx: &Ctxt, gates: &Gates, what: &str, within: &VersionSet, parent: Opti
     let (Some(first), Some(last)) = (within.first(), within.last()) else {
         return;
     };
-    let of_parent = |which: &str| match parent {
-        Some(parent) => format!("`{parent}` {which}"),
-        None => format!("the module's minors {which}"),
+    let begins = match parent {
+        Some(parent) => format!("`{parent}` begins"),
+        None => "the module's minors begin".to_owned(),
     };
     if let Some(introduced) = &gates.introduced_in {
         if introduced.value < first {
             cx.error_at(
                 introduced.span,
-                format!("{what} cannot be introduced in {}: {} in {first}", introduced.value, of_parent("begin")),
+                format!(
+                    "{what} cannot be introduced in {}: {begins} in {first}",
+                    introduced.value
+                ),
             );
         }
     }
@@ -148,13 +156,16 @@ fn gates(cx: &Ctxt, gates: &Gates, what: &str, within: &VersionSet, parent: Opti
         } else if removed.value <= first {
             cx.error_at(
                 removed.span,
-                format!("{what} cannot be removed in {}: {} in {first}, so it would never be present", removed.value, of_parent("begin")),
+                format!("{what} cannot be removed in {}: {begins} in {first}, so it would never be present", removed.value),
             );
         }
-        if removed.value > last && parent.is_some() {
+        if let (true, Some(parent)) = (removed.value > last, parent) {
             cx.error_at(
                 removed.span,
-                format!("{what} cannot be removed in {}: {} is gone after {last}", removed.value, of_parent("itself")),
+                format!(
+                    "{what} cannot be removed in {}: `{parent}` itself is gone after {last}",
+                    removed.value
+                ),
             );
         }
     }

@@ -29,7 +29,11 @@ impl DeriveLayout {
             .types
             .iter()
             .map(|ty| {
-                let kept = ty.gates.kept.iter().filter(|attr| !attr.path().is_ident("doc"));
+                let kept = ty
+                    .gates
+                    .kept
+                    .iter()
+                    .filter(|attr| !attr.path().is_ident("doc"));
                 let mut names = TypeNames {
                     ident: ty.ident.clone(),
                     attrs: quote!(#(#kept)*),
@@ -48,7 +52,9 @@ impl DeriveLayout {
                     }
                     Body::Enum(variants) => {
                         for variant in variants {
-                            names.variants.insert(variant.wire.clone(), variant.ident.clone());
+                            names
+                                .variants
+                                .insert(variant.wire.clone(), variant.ident.clone());
                         }
                     }
                 }

@@ -41,11 +41,24 @@ pub fn expand(args: TokenStream, module: &ItemMod) -> syn::Result<TokenStream> {
         check::check(&cx, &ast, minors);
     }
     cx.check()?;
-    let minors = ast.args.minors.as_ref().expect("checked: minors are declared");
+    let minors = ast
+        .args
+        .minors
+        .as_ref()
+        .expect("checked: minors are declared");
     let model = model::gated_model(&ast, minors)
         .map_err(|err| syn::Error::new_spanned(&module.ident, err))?;
-    let expansion = engine(&model, &layout::DeriveLayout::new(&ast), &Options::default());
-    Ok(wrap(module, &ast.others, expansion.shared, expansion.minors))
+    let expansion = engine(
+        &model,
+        &layout::DeriveLayout::new(&ast),
+        &Options::default(),
+    );
+    Ok(wrap(
+        module,
+        &ast.others,
+        expansion.shared,
+        expansion.minors,
+    ))
 }
 
 /// What to emit after an error: `error` and, when the minors are readable,
@@ -55,18 +68,40 @@ pub fn fallback(args: TokenStream, module: &ItemMod, error: syn::Error) -> Token
     let cx = Ctxt::new();
     let minors = attr::parse_args(&cx, args).minors;
     let _ = cx.check();
-    let items = module.content.as_ref().map(|(_, items)| items.as_slice()).unwrap_or_default();
-    let others: Vec<&Item> = items
+    let items = module
+        .content
+        .as_ref()
+        .map(|(_, items)| items.as_slice())
+        .unwrap_or_default();
+    let others: Vec<Item> = items
         .iter()
         .filter(|item| !matches!(item, Item::Struct(_) | Item::Enum(_)))
+        .map(without_gates)
         .collect();
+    let others: Vec<&Item> = others.iter().collect();
     let types: TokenStream = items.iter().filter_map(strip).collect();
     let per_minor = minors
-        .map(|minors| minors.list.into_iter().map(|v| (v, types.clone())).collect())
+        .map(|minors| {
+            minors
+                .list
+                .into_iter()
+                .map(|v| (v, types.clone()))
+                .collect()
+        })
         .unwrap_or_default();
     let mut out = error.into_compile_error();
     out.extend(wrap(module, &others, TokenStream::new(), per_minor));
     out
+}
+
+/// An item other than a versioned type, without the gate attributes that
+/// were reported on it (so rustc does not report them again).
+fn without_gates(item: &Item) -> Item {
+    let mut item = item.clone();
+    if let Some(attrs) = ast::item_attrs_mut(&mut item) {
+        attrs.retain(|attr| symbol::Symbol::of(attr.path()).is_none());
+    }
+    item
 }
 
 /// A versioned type without vergate's attributes, deriving serde as the
@@ -75,7 +110,10 @@ fn strip(item: &Item) -> Option<TokenStream> {
     let keep = |attrs: &mut Vec<syn::Attribute>, on_type: bool| {
         attrs.retain(|attr| {
             attr.path().is_ident("doc")
-                || (on_type && symbol::KEPT_ON_TYPES.iter().any(|name| attr.path().is_ident(name)))
+                || (on_type
+                    && symbol::KEPT_ON_TYPES
+                        .iter()
+                        .any(|name| attr.path().is_ident(name)))
         })
     };
     let serde = quote! {
@@ -86,13 +124,17 @@ fn strip(item: &Item) -> Option<TokenStream> {
         Item::Struct(s) => {
             let mut s = s.clone();
             keep(&mut s.attrs, true);
-            s.fields.iter_mut().for_each(|field| keep(&mut field.attrs, false));
+            s.fields
+                .iter_mut()
+                .for_each(|field| keep(&mut field.attrs, false));
             Some(quote!(#serde #s))
         }
         Item::Enum(e) => {
             let mut e = e.clone();
             keep(&mut e.attrs, true);
-            e.variants.iter_mut().for_each(|variant| keep(&mut variant.attrs, false));
+            e.variants
+                .iter_mut()
+                .for_each(|variant| keep(&mut variant.attrs, false));
             Some(quote!(#serde #e))
         }
         _ => None,
@@ -105,7 +147,9 @@ fn wrap(
     shared: TokenStream,
     minors: BTreeMap<Version, TokenStream>,
 ) -> TokenStream {
-    let ItemMod { attrs, vis, ident, .. } = module;
+    let ItemMod {
+        attrs, vis, ident, ..
+    } = module;
     let minors = minors.into_iter().map(|(version, tokens)| {
         let name = format_ident!("{}", version.ident());
         let doc = format!(" The types of `{ident}` as minor {version} has them.");

@@ -5,9 +5,7 @@
 use super::ast::{Body, Module};
 use super::attr::{Gates, Minors};
 use super::check::presence;
-use crate::model::{
-    Definition, GatedModel, Lifecycle, MinorModel, ObjectSchema, Property, Schema,
-};
+use crate::model::{Definition, GatedModel, Lifecycle, MinorModel, ObjectSchema, Property, Schema};
 use vergate_core::{Version, VersionSet};
 
 /// Builds the gated model of a module whose checks passed.

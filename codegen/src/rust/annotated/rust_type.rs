@@ -69,7 +69,8 @@ pub fn mentions<'t>(ty: &'t Type, versioned: &BTreeSet<String>) -> Vec<&'t syn::
 }
 
 fn schema(ty: &Type, versioned: &BTreeSet<String>, keywords: &mut Vec<(String, String)>) -> Schema {
-    let recurse = |inner: &Type, keywords: &mut Vec<(String, String)>| schema(inner, versioned, keywords);
+    let recurse =
+        |inner: &Type, keywords: &mut Vec<(String, String)>| schema(inner, versioned, keywords);
     if let Some([inner]) = generic(ty, &["Option", "Box"]).as_deref() {
         return recurse(inner, keywords);
     }
