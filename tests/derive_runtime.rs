@@ -182,7 +182,7 @@ fn renamed_fields_convert_across_the_rename() {
         cluster_ip: Some("10.0.0.1".into()),
         ..Default::default()
     };
-    let new = v1_32::ServiceSpec::try_from(old).unwrap();
+    let new: v1_32::ServiceSpec = old.into();
     assert_eq!(new.cluster_ip.as_deref(), Some("10.0.0.1"));
 }
 

@@ -137,9 +137,9 @@ pub(crate) fn versioned_impl(
 fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
     match lifecycle.deprecated_in {
         Some(since) if version >= since => {
-            let since = since.to_string();
+            // `since` would have to be semver (clippy::deprecated_semver).
             let note = format!("deprecated since {since}");
-            quote!(#[deprecated(since = #since, note = #note)])
+            quote!(#[deprecated(note = #note)])
         }
         _ => TokenStream::new(),
     }

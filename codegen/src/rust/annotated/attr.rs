@@ -35,20 +35,20 @@ impl Minors {
 /// How field names become wire names (`rename_all`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenameAll {
-    CamelCase,
-    SnakeCase,
-    KebabCase,
-    PascalCase,
-    ScreamingSnakeCase,
+    Camel,
+    Snake,
+    Kebab,
+    Pascal,
+    ScreamingSnake,
 }
 
 impl RenameAll {
     const CHOICES: [(&'static str, RenameAll); 5] = [
-        ("camelCase", RenameAll::CamelCase),
-        ("snake_case", RenameAll::SnakeCase),
-        ("kebab-case", RenameAll::KebabCase),
-        ("PascalCase", RenameAll::PascalCase),
-        ("SCREAMING_SNAKE_CASE", RenameAll::ScreamingSnakeCase),
+        ("camelCase", RenameAll::Camel),
+        ("snake_case", RenameAll::Snake),
+        ("kebab-case", RenameAll::Kebab),
+        ("PascalCase", RenameAll::Pascal),
+        ("SCREAMING_SNAKE_CASE", RenameAll::ScreamingSnake),
     ];
 
     /// The wire name of a Rust field name.
@@ -57,11 +57,11 @@ impl RenameAll {
             ToKebabCase, ToLowerCamelCase, ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase,
         };
         match self {
-            RenameAll::CamelCase => name.to_lower_camel_case(),
-            RenameAll::SnakeCase => name.to_snake_case(),
-            RenameAll::KebabCase => name.to_kebab_case(),
-            RenameAll::PascalCase => name.to_upper_camel_case(),
-            RenameAll::ScreamingSnakeCase => name.to_shouty_snake_case(),
+            RenameAll::Camel => name.to_lower_camel_case(),
+            RenameAll::Snake => name.to_snake_case(),
+            RenameAll::Kebab => name.to_kebab_case(),
+            RenameAll::Pascal => name.to_upper_camel_case(),
+            RenameAll::ScreamingSnake => name.to_shouty_snake_case(),
         }
     }
 }
@@ -78,7 +78,7 @@ pub struct Args {
 pub fn parse_args(cx: &Ctxt, args: TokenStream) -> Args {
     let mut out = Args {
         minors: None,
-        rename_all: RenameAll::CamelCase,
+        rename_all: RenameAll::Camel,
     };
     let metas = match syn::parse::Parser::parse2(
         Punctuated::<Meta, Token![,]>::parse_terminated,
