@@ -250,6 +250,7 @@ fn conversion(
         (from.major(), from.minor(), to.major(), to.minor());
     let public = if lossless {
         quote! {
+            #[allow(deprecated)]
             impl ::core::convert::From<#ident> for #target {
                 fn from(value: #ident) -> Self {
                     #rt::versioned::Migrate::migrate(value, &mut #rt::versioned::Migration::default())
@@ -258,6 +259,7 @@ fn conversion(
         }
     } else {
         quote! {
+            #[allow(deprecated)]
             impl ::core::convert::TryFrom<#ident> for #target {
                 type Error = #rt::versioned::ConversionError;
                 fn try_from(value: #ident) -> ::core::result::Result<Self, Self::Error> {

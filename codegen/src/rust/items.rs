@@ -125,6 +125,7 @@ pub(crate) fn versioned_impl(
     let table = layout.gates_ident(&definition.name);
     let schema = json_schema(model, version, &definition.name, options.closed_schemas);
     quote! {
+        #[allow(deprecated)]
         impl #rt::versioned::Versioned for #ident {
             const NAME: &'static str = #name;
             const VERSION: #rt::Version = #rt::Version::new(#major, #minor);

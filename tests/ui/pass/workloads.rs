@@ -61,6 +61,18 @@ pub mod core {
         Always,
         OnFailure,
         Never,
+        /// A value on its way out: `#[deprecated]` from 1.35, gone in 1.36.
+        #[deprecated_in("1.35")]
+        #[removed_in("1.36")]
+        Sometimes,
+    }
+
+    /// A whole type on its way out.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    #[deprecated_in("1.32")]
+    #[removed_in("1.35")]
+    pub struct LegacyProbe {
+        pub command: Option<Vec<String>>,
     }
 
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]

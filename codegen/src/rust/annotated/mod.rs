@@ -26,7 +26,7 @@ use super::{expand as engine, Options};
 use ast::Module;
 use ctxt::Ctxt;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 use std::collections::BTreeMap;
 use syn::{Item, ItemMod};
 use vergate_core::Version;
@@ -116,9 +116,25 @@ fn strip(item: &Item) -> Option<TokenStream> {
                         .any(|name| attr.path().is_ident(name)))
         })
     };
-    let serde = quote! {
-        #[derive(::vergate::__private::serde::Serialize, ::vergate::__private::serde::Deserialize)]
-        #[serde(crate = "::vergate::__private::serde")]
+    let serde_for = |attrs: &[syn::Attribute]| {
+        // A user's own serde derive is reported already; a second one would
+        // add "conflicting implementations" on top.
+        let derives_serde = attrs.iter().any(|attr| {
+            attr.path().is_ident("derive")
+                && attr
+                    .meta
+                    .to_token_stream()
+                    .to_string()
+                    .contains("Serialize")
+        });
+        if derives_serde {
+            TokenStream::new()
+        } else {
+            quote! {
+                #[derive(::vergate::__private::serde::Serialize, ::vergate::__private::serde::Deserialize)]
+                #[serde(crate = "::vergate::__private::serde")]
+            }
+        }
     };
     match item {
         Item::Struct(s) => {
@@ -127,6 +143,7 @@ fn strip(item: &Item) -> Option<TokenStream> {
             s.fields
                 .iter_mut()
                 .for_each(|field| keep(&mut field.attrs, false));
+            let serde = serde_for(&s.attrs);
             Some(quote!(#serde #s))
         }
         Item::Enum(e) => {
@@ -135,6 +152,7 @@ fn strip(item: &Item) -> Option<TokenStream> {
             e.variants
                 .iter_mut()
                 .for_each(|variant| keep(&mut variant.attrs, false));
+            let serde = serde_for(&e.attrs);
             Some(quote!(#serde #e))
         }
         _ => None,
