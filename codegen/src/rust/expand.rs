@@ -13,6 +13,10 @@ use vergate_core::Version;
 pub struct Options {
     /// `From`/`TryFrom` between each pair of adjacent minors.
     pub conversions: bool,
+    /// `impl Versioned` (name, minor, gate table, JSON Schema) on every type.
+    /// Spec-driven output at Kubernetes scale may leave it out: each JSON
+    /// Schema embeds every definition its type reaches.
+    pub versioned_impls: bool,
     /// JSON Schemas reject properties a type does not declare
     /// (`additionalProperties: false`) unless the model gives a schema for them.
     pub closed_schemas: bool,
@@ -22,6 +26,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             conversions: true,
+            versioned_impls: true,
             closed_schemas: true,
         }
     }
@@ -48,9 +53,11 @@ pub fn expand(model: &GatedModel, layout: &dyn Layout, options: &Options) -> Exp
         let mut tokens = TokenStream::new();
         for definition in minor.definitions.values() {
             tokens.extend(items::type_item(model, layout, *version, definition));
-            tokens.extend(items::versioned_impl(
-                model, layout, *version, definition, options,
-            ));
+            if options.versioned_impls {
+                tokens.extend(items::versioned_impl(
+                    model, layout, *version, definition, options,
+                ));
+            }
             if let Some(plan) = &plan {
                 tokens.extend(plan.impls(model, layout, *version, definition));
             }
