@@ -23,6 +23,7 @@ mod rust_type;
 mod symbol;
 
 use super::{expand as engine, Options};
+use crate::model::GatedModel;
 use ast::Module;
 use ctxt::Ctxt;
 use proc_macro2::TokenStream;
@@ -35,11 +36,7 @@ use vergate_core::Version;
 /// that minor's types, and a `gates` module with every type's gate table.
 pub fn expand(args: TokenStream, module: &ItemMod) -> syn::Result<TokenStream> {
     let cx = Ctxt::new();
-    let parsed = attr::parse_args(&cx, args);
-    let ast = Module::from_syn(&cx, parsed, module);
-    if let Some(minors) = &ast.args.minors {
-        check::check(&cx, &ast, minors);
-    }
+    let ast = read(&cx, args, module);
     cx.check()?;
     let minors = ast
         .args
@@ -59,6 +56,30 @@ pub fn expand(args: TokenStream, module: &ItemMod) -> syn::Result<TokenStream> {
         expansion.shared,
         expansion.minors,
     ))
+}
+
+/// The gated model of an annotated module: what the xtask needs to emit the
+/// module's other subtrees (gates.json, JSON Schema, Pkl) from Rust sources.
+pub fn gated_model(args: TokenStream, module: &ItemMod) -> syn::Result<GatedModel> {
+    let cx = Ctxt::new();
+    let ast = read(&cx, args, module);
+    cx.check()?;
+    let minors = ast
+        .args
+        .minors
+        .as_ref()
+        .expect("checked: minors are declared");
+    model::gated_model(&ast, minors).map_err(|err| syn::Error::new_spanned(&module.ident, err))
+}
+
+/// Parses and checks the module, recording every mistake in `cx`.
+fn read<'a>(cx: &Ctxt, args: TokenStream, module: &'a ItemMod) -> Module<'a> {
+    let parsed = attr::parse_args(cx, args);
+    let ast = Module::from_syn(cx, parsed, module);
+    if let Some(minors) = &ast.args.minors {
+        check::check(cx, &ast, minors);
+    }
+    ast
 }
 
 /// What to emit after an error: `error` and, when the minors are readable,
@@ -194,3 +215,6 @@ fn wrap(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
