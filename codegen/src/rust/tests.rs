@@ -1,6 +1,6 @@
 //! The engine on a hand-made model and on the demo API's gated model.
 
-use super::{expand, DefaultLayout, Layout, Options};
+use super::{expand, DefaultLayout, Options};
 use crate::model::{Definition, GatedModel, MinorModel, ObjectSchema, Property, Schema};
 use proc_macro2::TokenStream;
 use vergate_core::Version;
@@ -109,9 +109,11 @@ fn json_schema_of_one_minor() {
 
 /// Names every type by its whole definition name, so that the demo's two
 /// `Target`s do not collide in one flat module.
+#[cfg(feature = "load")]
 struct FullNames;
 
-impl Layout for FullNames {
+#[cfg(feature = "load")]
+impl super::Layout for FullNames {
     fn type_ident(&self, name: &str) -> proc_macro2::Ident {
         use heck::ToUpperCamelCase;
         super::ident(&name.replace('.', "_").to_upper_camel_case())
@@ -129,6 +131,7 @@ fn the_demo_api_expands_to_rust() {
         .map(|loaded| loaded.model)
         .collect();
     let model = GatedModel::merge("demo", minors).unwrap();
+    use super::Layout;
     let expansion = expand(&model, &FullNames, &Options::default());
     assert_eq!(expansion.minors.len(), 4);
     for tokens in expansion.minors.values() {

@@ -2,7 +2,8 @@
 //! and variants with parsed gates, and the other items it holds. Each node
 //! keeps its `syn` node for spans.
 
-use super::attr::{self, Args, Gates, Place};
+use super::args::Args;
+use super::attr::{self, Gates, Place};
 use super::ctxt::Ctxt;
 use super::rust_type::{self, FieldType};
 use super::symbol;

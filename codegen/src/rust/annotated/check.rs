@@ -2,8 +2,9 @@
 //! fields against their type, references against the referenced type's
 //! presence. Every failure is reported under the token that causes it.
 
+use super::args::Minors;
 use super::ast::{Body, Module, TypeDef};
-use super::attr::{Gates, Minors};
+use super::attr::Gates;
 use super::ctxt::Ctxt;
 use super::rust_type;
 use crate::model::Stage;

@@ -13,6 +13,7 @@
 //! gating), so that the user sees the annotation errors and not a cascade of
 //! "cannot find `v1_30`".
 
+mod args;
 mod ast;
 mod attr;
 mod check;
@@ -74,7 +75,7 @@ pub fn gated_model(args: TokenStream, module: &ItemMod) -> syn::Result<GatedMode
 
 /// Parses and checks the module, recording every mistake in `cx`.
 fn read<'a>(cx: &Ctxt, args: TokenStream, module: &'a ItemMod) -> Module<'a> {
-    let parsed = attr::parse_args(cx, args);
+    let parsed = args::parse_args(cx, args);
     let ast = Module::from_syn(cx, parsed, module);
     if let Some(minors) = &ast.args.minors {
         check::check(cx, &ast, minors);
@@ -87,7 +88,7 @@ fn read<'a>(cx: &Ctxt, args: TokenStream, module: &'a ItemMod) -> Module<'a> {
 /// using the module does not fail on top of the annotation errors.
 pub fn fallback(args: TokenStream, module: &ItemMod, error: syn::Error) -> TokenStream {
     let cx = Ctxt::new();
-    let minors = attr::parse_args(&cx, args).minors;
+    let minors = args::parse_args(&cx, args).minors;
     let _ = cx.check();
     let items = module
         .content

@@ -2,8 +2,9 @@
 //! minor holding exactly what that minor has, merged like the spec loader's
 //! models, with stage, feature gate and reference laid on top.
 
+use super::args::Minors;
 use super::ast::{Body, Module};
-use super::attr::{Gates, Minors};
+use super::attr::Gates;
 use super::check::presence;
 use crate::model::{Definition, GatedModel, Lifecycle, MinorModel, ObjectSchema, Property, Schema};
 use vergate_core::{Version, VersionSet};
