@@ -20,6 +20,8 @@ pub mod rust;
 #[cfg(feature = "load")]
 pub mod api;
 #[cfg(feature = "load")]
+pub mod fetch;
+#[cfg(feature = "load")]
 pub mod load;
 
 #[cfg(feature = "emit")]
