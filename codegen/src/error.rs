@@ -60,6 +60,9 @@ pub enum Error {
         expected: String,
         actual: String,
     },
+    /// The annotations overlay has mistakes: one `file:line: message` each.
+    #[error("{}", messages.join("\n"))]
+    Annotations { messages: Vec<String> },
     /// `--check` found that the output is stale.
     #[error(
         "{dir} is stale ({count} files differ); run `cargo xtask regen` and commit the result"

@@ -18,6 +18,8 @@ pub mod model;
 pub mod rust;
 
 #[cfg(feature = "load")]
+pub mod annotations;
+#[cfg(feature = "load")]
 pub mod api;
 #[cfg(feature = "load")]
 pub mod fetch;

@@ -26,7 +26,8 @@ pub fn build(api: &Api) -> Result<Built> {
         warnings.extend(minor.warnings);
         minors.push(minor.model);
     }
-    let model = GatedModel::merge(api.name(), minors)?;
+    let mut model = GatedModel::merge(api.name(), minors)?;
+    crate::annotations::apply(&mut model, &api.dir)?;
     let tree = emit_all(&model, &api.config)?;
     Ok(Built {
         model,

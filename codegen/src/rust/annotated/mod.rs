@@ -15,9 +15,9 @@
 
 mod args;
 mod ast;
-mod attr;
+pub(crate) mod attr;
 mod check;
-mod ctxt;
+pub(crate) mod ctxt;
 mod layout;
 mod model;
 mod rust_type;
