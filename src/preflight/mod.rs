@@ -184,13 +184,15 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             rule: Rule::VersionMismatch,
             path: "apiVersion".into(),
             line: api_version_line,
-            message: format!(
-                "the document is written for {own} but checked against {target}; `vergate upgrade` rewrites it"
-            ),
+            message: if own < target {
+                format!("the document is written for {own} but checked against {target}; `vergate upgrade --to {target}` rewrites it")
+            } else {
+                format!("the document is written for {own} but checked against the older {target}")
+            },
         });
     }
     match identity.type_name.and_then(|name| Some((name, tables.ty(name)?))) {
-        Some((name, ty)) if ty.gate.is_present_in(target) => walker.value(root, name),
+        Some((name, ty)) if ty.gate.is_present_in(target) => walker.value(root, name, root.line),
         Some((_, ty)) => {
             let (_, why) = walk::absent_message(&ty.gate, target, None);
             let message = kind_message(tables, &identity, target, &why);
@@ -229,11 +231,13 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             ),
         }),
     }
+    let mut violations = walker.violations;
+    violations.sort_by_key(|violation| violation.line);
     Ok(Report {
         target,
         api_version: identity.api_version.to_owned(),
         kind: identity.kind.to_owned(),
-        violations: walker.violations,
+        violations,
     })
 }
 

@@ -71,8 +71,9 @@ impl<'a> Walker<'a> {
         });
     }
 
-    /// Checks `node` against the type expression `ty`.
-    pub fn value(&mut self, node: &'a Node, ty: &'a str) {
+    /// Checks `node` against the type expression `ty`; `line` is the line of
+    /// the key (or list item) holding it.
+    pub fn value(&mut self, node: &'a Node, ty: &'a str, line: u32) {
         if matches!(node.value, Value::Null) {
             return;
         }
@@ -81,31 +82,31 @@ impl<'a> Walker<'a> {
                 Value::Seq(items) => {
                     for (index, item_node) in items.iter().enumerate() {
                         self.path.push(Step::Index(index));
-                        self.value(item_node, item);
+                        self.value(item_node, item, item_node.line);
                         self.path.pop();
                     }
                 }
-                _ => self.wrong_type(node, "a list", ty),
+                _ => self.wrong_type(node, "a list", ty, line),
             }
         } else if let Some(value_ty) = type_expr::map_value(ty) {
             match &node.value {
                 Value::Map(entries) => {
                     for entry in entries {
                         self.path.push(Step::Key(&entry.key));
-                        self.value(&entry.value, value_ty);
+                        self.value(&entry.value, value_ty, entry.line);
                         self.path.pop();
                     }
                 }
-                _ => self.wrong_type(node, "a mapping", ty),
+                _ => self.wrong_type(node, "a mapping", ty, line),
             }
         } else if type_expr::is_builtin(ty) {
-            self.builtin(node, ty);
+            self.builtin(node, ty, line);
         } else if let Some(def) = self.tables.ty(ty) {
-            self.definition(node, ty, def);
+            self.definition(node, ty, def, line);
         }
     }
 
-    fn builtin(&mut self, node: &Node, ty: &str) {
+    fn builtin(&mut self, node: &Node, ty: &str, line: u32) {
         let head = ty.split('(').next().unwrap_or(ty);
         let ok = match head {
             "string" => matches!(node.value, Value::String(_)),
@@ -125,30 +126,30 @@ impl<'a> Walker<'a> {
                 "object" => "a mapping",
                 _ => "an integer or a string",
             };
-            self.wrong_type(node, expected, ty);
+            self.wrong_type(node, expected, ty, line);
         }
     }
 
-    fn wrong_type(&mut self, node: &Node, expected: &str, ty: &str) {
+    fn wrong_type(&mut self, node: &Node, expected: &str, ty: &str, line: u32) {
         let message = format!(
             "expected {expected} ({ty} in {}), found {}",
             self.target,
             node.describe()
         );
-        self.report(Severity::Error, Rule::WrongType, None, node.line, message);
+        self.report(Severity::Error, Rule::WrongType, None, line, message);
     }
 
-    fn definition(&mut self, node: &'a Node, name: &'a str, def: &'a TypeGate) {
+    fn definition(&mut self, node: &'a Node, name: &'a str, def: &'a TypeGate, line: u32) {
         if !def.values.is_empty() {
             if let Value::String(text) = &node.value {
-                self.enum_value(text, &def.values, node.line, None);
+                self.enum_value(text, &def.values, line, None);
             }
         }
         if def.fields.is_empty() {
             return;
         }
         let Value::Map(entries) = &node.value else {
-            self.wrong_type(node, "a mapping", short(name));
+            self.wrong_type(node, "a mapping", short(name), line);
             return;
         };
         for entry in entries {
@@ -180,7 +181,7 @@ impl<'a> Walker<'a> {
                     Severity::Error,
                     Rule::MissingRequired,
                     Some(field_name),
-                    node.line,
+                    line,
                     message,
                 );
             }
@@ -211,7 +212,7 @@ impl<'a> Walker<'a> {
             }
         }
         self.path.push(Step::Key(key));
-        self.value(&entry.value, field.type_in(target));
+        self.value(&entry.value, field.type_in(target), entry.line);
         self.path.pop();
     }
 
@@ -227,7 +228,7 @@ impl<'a> Walker<'a> {
             Some(gate) if gate.is_present_in(target) => {}
             Some(gate) => {
                 let (_, why) = absent_message(gate, target, None);
-                let message = format!("value {text:?} {why}");
+                let message = format!("value {text:?} is {why}");
                 self.report(Severity::Error, Rule::ValueNotAvailable, last, line, message);
             }
             None if self.strict => {

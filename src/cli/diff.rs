@@ -1,0 +1,22 @@
+//! `vergate diff`: the changelog between two minors.
+
+use super::{load_tables, known_minor, print_json, DiffArgs, Outcome, PlainFormat};
+use vergate::changelog;
+
+pub fn run(args: &DiffArgs) -> Outcome {
+    let tables = match load_tables(&args.api) {
+        Ok(tables) => tables,
+        Err(outcome) => return outcome,
+    };
+    for version in [args.old, args.new] {
+        if let Err(outcome) = known_minor(&tables, "minor", version) {
+            return outcome;
+        }
+    }
+    let log = changelog::diff(&tables, args.old, args.new);
+    match args.format {
+        PlainFormat::Text => print!("{log}"),
+        PlainFormat::Json => print_json(&serde_json::to_value(&log).expect("a changelog serializes")),
+    }
+    Outcome::Clean
+}
