@@ -287,7 +287,12 @@ impl Converter<'_> {
             );
         }
         if let Value::String(text) = &entry.value.value {
-            if let Some(gate) = to_field.values.get(text).filter(|g| !g.is_present_in(to)) {
+            let constrained = to_field.values.values().any(|g| g.is_present_in(to));
+            if let Some(gate) = to_field
+                .values
+                .get(text)
+                .filter(|g| constrained && !g.is_present_in(to))
+            {
                 self.change(
                     ChangeKind::ValueNotAccepted,
                     Some(key),

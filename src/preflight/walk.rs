@@ -224,6 +224,10 @@ impl<'a> Walker<'a> {
         last: Option<&str>,
     ) {
         let target = self.target;
+        // A minor whose spec lists none of the values leaves the field open.
+        if !values.values().any(|gate| gate.is_present_in(target)) {
+            return;
+        }
         match values.get(text) {
             Some(gate) if gate.is_present_in(target) => {}
             Some(gate) => {
