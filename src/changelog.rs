@@ -105,7 +105,11 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
     let appears = |gate: &Gate| !gate.is_present_in(old) && gate.is_present_in(new);
     let disappears = |gate: &Gate| gate.is_present_in(old) && !gate.is_present_in(new);
     for (name, ty) in &tables.index().types {
-        let kinds = || ty.kinds.iter().map(|k| format!("{} {}", k.api_version(), k.kind));
+        let kinds = || {
+            ty.kinds
+                .iter()
+                .map(|k| format!("{} {}", k.api_version(), k.kind))
+        };
         if appears(&ty.gate) {
             log.types_added.push(name.clone());
             log.kinds_added.extend(kinds());
@@ -138,7 +142,11 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
                 if let Some(feature_gate) = &gate.feature_gate {
                     let _ = write!(note, ", feature gate {feature_gate}");
                 }
-                if let Some(rename) = field.renamed_from.as_ref().filter(|r| r.in_version == new || (old < r.in_version && r.in_version <= new)) {
+                if let Some(rename) = field
+                    .renamed_from
+                    .as_ref()
+                    .filter(|r| r.in_version == new || (old < r.in_version && r.in_version <= new))
+                {
                     let _ = write!(note, ", renamed from {}", rename.from);
                 }
                 log.fields_added.push(Item { name: full, note });

@@ -365,9 +365,7 @@ fn looks_like_float(text: &str) -> bool {
     matches!(
         text,
         ".inf" | ".Inf" | ".INF" | "+.inf" | "-.inf" | "-.Inf" | "-.INF" | ".nan" | ".NaN" | ".NAN"
-    ) || (text
-        .bytes()
-        .any(|b| b.is_ascii_digit())
+    ) || (text.bytes().any(|b| b.is_ascii_digit())
         && text
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
@@ -391,10 +389,7 @@ mod tests {
         assert_eq!(b.as_map().unwrap()[0].line, 3);
         assert_eq!(b.as_map().unwrap()[1].line, 4);
         assert_eq!(b.get("d").unwrap().value, Value::Null);
-        assert_eq!(
-            b.get("c").unwrap().to_json(),
-            serde_json::json!(["x", "y"])
-        );
+        assert_eq!(b.get("c").unwrap().to_json(), serde_json::json!(["x", "y"]));
     }
 
     #[test]

@@ -94,7 +94,10 @@ pub fn schema_versions_property(versions: &BTreeMap<String, Version>) -> String 
 pub enum GlobError {
     Manifest(ManifestError),
     /// The package root has no subtree for the version.
-    MissingSubtree { dir: PathBuf, version: Version },
+    MissingSubtree {
+        dir: PathBuf,
+        version: Version,
+    },
 }
 
 impl fmt::Display for GlobError {

@@ -198,9 +198,13 @@ dependencies {
     #[test]
     fn local_mode_swaps_resolved_namespaces_only() {
         let (tmp, installs) = setup();
-        let out =
-            swap_versioned_deps_to_local(PROJECT, &resolved("K8S"), &installs, SchemaLocation::Local)
-                .unwrap();
+        let out = swap_versioned_deps_to_local(
+            PROJECT,
+            &resolved("K8S"),
+            &installs,
+            SchemaLocation::Local,
+        )
+        .unwrap();
         assert_eq!(out.swapped, ["k8s"]);
         let expected = format!(
             "[\"k8s\"] = import(\"{}\")",
@@ -209,7 +213,9 @@ dependencies {
         assert!(out.text.contains(&expected), "{}", out.text);
         assert!(!out.text.contains("plugins/k8s@0.3.0"), "{}", out.text);
         assert!(out.text.contains("formae@0.80.0"));
-        assert!(out.text.contains("[\"shipyard\"] = import(\"../shipyard/PklProject\")"));
+        assert!(out
+            .text
+            .contains("[\"shipyard\"] = import(\"../shipyard/PklProject\")"));
     }
 
     #[test]
@@ -248,10 +254,14 @@ dependencies {
                 dir: tmp.path().to_owned(),
             },
         );
-        let err =
-            swap_versioned_deps_to_local(PROJECT, &resolved("K8S"), &installs, SchemaLocation::Local)
-                .unwrap_err()
-                .to_string();
+        let err = swap_versioned_deps_to_local(
+            PROJECT,
+            &resolved("K8S"),
+            &installs,
+            SchemaLocation::Local,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("K8S") && err.contains("PklProject"), "{err}");
     }
 }

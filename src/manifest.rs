@@ -31,12 +31,12 @@ impl SchemaManifest {
             if !is_version_dir(&name) || !entry.path().is_dir() {
                 continue;
             }
-            let version: Version =
-                name.parse()
-                    .map_err(|source| ManifestError::BadVersionDir {
-                        path: entry.path(),
-                        source,
-                    })?;
+            let version: Version = name
+                .parse()
+                .map_err(|source| ManifestError::BadVersionDir {
+                    path: entry.path(),
+                    source,
+                })?;
             if let Some(previous) = versions.insert(version, name.clone()) {
                 let (first, second) = if previous <= name {
                     (previous, name)
@@ -88,7 +88,10 @@ impl SchemaManifest {
 #[derive(Debug)]
 pub enum ManifestError {
     /// The directory cannot be listed.
-    Io { dir: PathBuf, source: std::io::Error },
+    Io {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
     /// A directory passes the version-directory test but is no version (`v1.x`).
     BadVersionDir {
         path: PathBuf,
@@ -184,7 +187,10 @@ mod tests {
         let err = SchemaManifest::discover(tmp.path())
             .unwrap_err()
             .to_string();
-        assert!(err.contains("v1.10 and v1.10.0 are the same version"), "{err}");
+        assert!(
+            err.contains("v1.10 and v1.10.0 are the same version"),
+            "{err}"
+        );
     }
 
     #[test]

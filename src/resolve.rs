@@ -296,10 +296,19 @@ mod tests {
     #[test]
     fn both_conventional_keys_are_accepted() {
         let pkgs = packages(&[("K8S", installed(&["1.34"]))]);
-        for key in ["ApiVersion", "apiVersion", "apiversion", "kubernetesVersion"] {
+        for key in [
+            "ApiVersion",
+            "apiVersion",
+            "apiversion",
+            "kubernetesVersion",
+        ] {
             let targets = [target("t", "K8S", json!({ key: "v1.34" }))];
             let resolved = resolve_schema_versions(&targets, &pkgs).unwrap();
-            assert_eq!(resolved["K8S"].version(), Some(Version::new(1, 34)), "{key}");
+            assert_eq!(
+                resolved["K8S"].version(),
+                Some(Version::new(1, 34)),
+                "{key}"
+            );
         }
     }
 
@@ -333,7 +342,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            text.contains("\"old\"") && text.contains("no v1.29 subtree") && text.contains("1.33, 1.34"),
+            text.contains("\"old\"")
+                && text.contains("no v1.29 subtree")
+                && text.contains("1.33, 1.34"),
             "{text}"
         );
         let unversioned = packages(&[("K8S", installed(&[]))]);
@@ -351,7 +362,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            text.contains("\"t\"") && text.contains("\"apiVersion\"") && text.contains("\"x\" is not a number"),
+            text.contains("\"t\"")
+                && text.contains("\"apiVersion\"")
+                && text.contains("\"x\" is not a number"),
             "{text}"
         );
         let targets = [target("t", "K8S", json!({"apiVersion": 1.30}))];

@@ -207,13 +207,15 @@ impl<'a> RuntimeResolver<'a> {
                 env_var: self.env_var,
             });
         };
-        let version: Version =
-            text.trim()
-                .parse()
-                .map_err(|err: crate::ParseVersionError| RuntimeVersionError::Unparsable {
+        let version: Version = text
+            .trim()
+            .parse()
+            .map_err(
+                |err: crate::ParseVersionError| RuntimeVersionError::Unparsable {
                     source: source.clone(),
                     message: err.to_string(),
-                })?;
+                },
+            )?;
         if !self.supported.contains(version) {
             return Err(RuntimeVersionError::Unsupported {
                 version,
@@ -317,7 +319,9 @@ mod tests {
             .unwrap();
         let warning = resolved.warning.unwrap();
         assert!(
-            warning.contains("deprecated") && warning.contains("$V") && warning.contains("upstream support ended"),
+            warning.contains("deprecated")
+                && warning.contains("$V")
+                && warning.contains("upstream support ended"),
             "{warning}"
         );
     }
@@ -336,7 +340,10 @@ mod tests {
             .resolve()
             .unwrap_err()
             .to_string();
-        assert!(err.contains("the config") && err.contains("\"latest\""), "{err}");
+        assert!(
+            err.contains("the config") && err.contains("\"latest\""),
+            "{err}"
+        );
         let err = RuntimeResolver::new(&s)
             .discovery(|| Err("connection refused".into()))
             .resolve()

@@ -187,6 +187,9 @@ mod tests {
     fn api_versions_rank_by_stability() {
         let mut versions = vec!["v1beta3", "v1", "v1alpha1", "v2beta1", "v1beta1"];
         versions.sort_by_key(|v| api_version_rank(v));
-        assert_eq!(versions, ["v1alpha1", "v1beta1", "v1beta3", "v1", "v2beta1"]);
+        assert_eq!(
+            versions,
+            ["v1alpha1", "v1beta1", "v1beta3", "v1", "v2beta1"]
+        );
     }
 }

@@ -107,7 +107,10 @@ pub fn convert(
         path: Vec::new(),
         changes: Vec::new(),
     };
-    let mut document = match identity.type_name.and_then(|name| Some((name, tables.ty(name)?))) {
+    let mut document = match identity
+        .type_name
+        .and_then(|name| Some((name, tables.ty(name)?)))
+    {
         Some((name, ty)) => {
             if !ty.gate.is_present_in(to) {
                 converter.change(
@@ -250,13 +253,20 @@ impl Converter<'_> {
             .renamed_from
             .as_ref()
             .filter(|rename| to < rename.in_version)
-            .filter(|rename| def.fields.get(&rename.from).is_some_and(|f| f.gate.is_present_in(to)))
+            .filter(|rename| {
+                def.fields
+                    .get(&rename.from)
+                    .is_some_and(|f| f.gate.is_present_in(to))
+            })
         {
             self.change(
                 ChangeKind::Renamed,
                 Some(key),
                 entry.line,
-                format!("renamed to {} (its name before {})", old.from, old.in_version),
+                format!(
+                    "renamed to {} (its name before {})",
+                    old.from, old.in_version
+                ),
             );
             old.from.clone()
         } else {

@@ -1,7 +1,10 @@
 //! `vergate check`: preflight every document of every input.
 
-use super::{inputs, load_tables, known_minor, print_json, sarif, CheckArgs, Format, Outcome};
+use super::{
+    inputs, known_minor, load_tables, print_json, sarif, write_out, CheckArgs, Format, Outcome,
+};
 use serde::Serialize;
+use std::fmt::Write;
 use vergate::document;
 use vergate::preflight::{self, Options, Severity, Violation};
 
@@ -124,9 +127,15 @@ pub fn run(args: &CheckArgs) -> Outcome {
 }
 
 fn print_text(results: &Results, api: &str) {
+    let mut out = String::new();
     for found in &results.violations {
-        println!("{}:{}: {}", found.file, found.violation.line, found.violation);
+        let _ = writeln!(
+            out,
+            "{}:{}: {}",
+            found.file, found.violation.line, found.violation
+        );
     }
+    write_out(&out);
     for error in &results.errors {
         if error.line == 0 {
             eprintln!("{}: error: {}", error.file, error.message);

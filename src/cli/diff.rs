@@ -1,6 +1,6 @@
 //! `vergate diff`: the changelog between two minors.
 
-use super::{load_tables, known_minor, print_json, DiffArgs, Outcome, PlainFormat};
+use super::{known_minor, load_tables, print_json, write_out, DiffArgs, Outcome, PlainFormat};
 use vergate::changelog;
 
 pub fn run(args: &DiffArgs) -> Outcome {
@@ -15,8 +15,10 @@ pub fn run(args: &DiffArgs) -> Outcome {
     }
     let log = changelog::diff(&tables, args.old, args.new);
     match args.format {
-        PlainFormat::Text => print!("{log}"),
-        PlainFormat::Json => print_json(&serde_json::to_value(&log).expect("a changelog serializes")),
+        PlainFormat::Text => write_out(&log.to_string()),
+        PlainFormat::Json => {
+            print_json(&serde_json::to_value(&log).expect("a changelog serializes"))
+        }
     }
     Outcome::Clean
 }

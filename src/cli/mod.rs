@@ -86,7 +86,12 @@ pub struct UpgradeArgs {
     #[arg(long, value_name = "MINOR")]
     pub from: Option<Version>,
     /// The minor to upgrade to (not older than --from).
-    #[arg(long, value_name = "MINOR", required_unless_present = "all", conflicts_with = "all")]
+    #[arg(
+        long,
+        value_name = "MINOR",
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
     pub to: Option<Version>,
     /// Write the document once for every minor it holds in without loss,
     /// ascending, as multi-document YAML.
@@ -147,8 +152,18 @@ pub fn known_minor(tables: &GateTables, flag: &str, version: Version) -> Result<
 
 /// Prints JSON to stdout.
 pub fn print_json(value: &serde_json::Value) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(value).expect("JSON values always serialize")
-    );
+    let mut text = serde_json::to_string_pretty(value).expect("JSON values always serialize");
+    text.push('\n');
+    write_out(&text);
+}
+
+/// Writes to stdout; a closed pipe (`vergate diff … | head`) ends quietly.
+pub fn write_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(err) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if err.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write to standard output: {err}");
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! `vergate upgrade`: rewrite documents for a newer minor, or with `--all`
 //! for every minor they hold in without loss.
 
-use super::{inputs, load_tables, known_minor, Outcome, UpgradeArgs};
+use super::{inputs, known_minor, load_tables, write_out, Outcome, UpgradeArgs};
 use std::path::Path;
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
@@ -89,7 +89,7 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
                 return Outcome::InputError;
             }
         }
-        None => print!("{yaml}"),
+        None => write_out(&yaml),
     }
     outcome
 }
@@ -131,7 +131,11 @@ fn one_minor(
         return Outcome::InputError;
     }
     for change in &conversion.changes {
-        let label = if change.kind.is_loss() { "warning: " } else { "" };
+        let label = if change.kind.is_loss() {
+            "warning: "
+        } else {
+            ""
+        };
         eprintln!("{name}:{}: {label}{change}", change.line);
     }
     let outcome = if conversion.is_lossless() {
@@ -166,11 +170,7 @@ fn all_minors(
                 .filter(|change| change.kind.is_loss())
                 .map(ToString::to_string)
                 .collect();
-            eprintln!(
-                "{name}:{}: skipped {to}: {}",
-                root.line,
-                losses.join("; ")
-            );
+            eprintln!("{name}:{}: skipped {to}: {}", root.line, losses.join("; "));
         }
     }
     eprintln!("{name}:{}: written for {}", root.line, kept.join(", "));

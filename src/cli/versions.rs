@@ -1,7 +1,8 @@
 //! `vergate versions`: a package's discovered schema manifest.
 
-use super::{print_json, Outcome, PlainFormat, VersionsArgs};
+use super::{print_json, write_out, Outcome, PlainFormat, VersionsArgs};
 use serde_json::json;
+use std::fmt::Write;
 use vergate::manifest::SchemaManifest;
 
 pub fn run(args: &VersionsArgs) -> Outcome {
@@ -13,23 +14,32 @@ pub fn run(args: &VersionsArgs) -> Outcome {
         }
     };
     match (args.format, &manifest) {
-        (PlainFormat::Text, None) => println!(
-            "{}: no version subtrees; imports stay unrestricted",
+        (PlainFormat::Text, None) => write_out(&format!(
+            "{}: no version subtrees; imports stay unrestricted\n",
             args.package.display()
-        ),
+        )),
         (PlainFormat::Text, Some(manifest)) => {
             let default = manifest.default_version();
-            println!(
-                "{}: {} version{}, default {}",
+            let mut out = format!(
+                "{}: {} version{}, default {}\n",
                 args.package.display(),
                 manifest.versions.len(),
-                if manifest.versions.len() == 1 { "" } else { "s" },
+                if manifest.versions.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                },
                 default.dir_name()
             );
             for (version, dir) in &manifest.versions {
-                let mark = if *version == default { "  (default)" } else { "" };
-                println!("  {dir}{mark}");
+                let mark = if *version == default {
+                    "  (default)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(out, "  {dir}{mark}");
             }
+            write_out(&out);
         }
         (PlainFormat::Json, manifest) => print_json(&json!({
             "package": args.package.display().to_string(),

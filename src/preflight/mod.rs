@@ -102,7 +102,9 @@ pub(crate) fn identify<'a>(
             }),
             None => Err(DocumentError {
                 line: root.line,
-                message: format!("the document has no {name}; every document needs apiVersion and kind"),
+                message: format!(
+                    "the document has no {name}; every document needs apiVersion and kind"
+                ),
             }),
         }
     };
@@ -191,7 +193,10 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             },
         });
     }
-    match identity.type_name.and_then(|name| Some((name, tables.ty(name)?))) {
+    match identity
+        .type_name
+        .and_then(|name| Some((name, tables.ty(name)?)))
+    {
         Some((name, ty)) if ty.gate.is_present_in(target) => walker.value(root, name, root.line),
         Some((_, ty)) => {
             let (_, why) = walk::absent_message(&ty.gate, target, None);
@@ -205,7 +210,12 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             });
         }
         None if !tables.types_for_kind(identity.kind).is_empty() => {
-            let message = kind_message(tables, &identity, target, &format!("not served in {target}"));
+            let message = kind_message(
+                tables,
+                &identity,
+                target,
+                &format!("not served in {target}"),
+            );
             walker.violations.push(Violation {
                 severity: Severity::Error,
                 rule: Rule::KindNotServed,
@@ -243,13 +253,21 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
 
 /// `apps/v1beta1 Deployment is not served in 1.29 (removed in 1.16); use apps/v1`.
 fn kind_message(tables: &GateTables, identity: &Identity, target: Version, why: &str) -> String {
-    let why = why.strip_prefix(&format!("not available in {target} ")).unwrap_or(why);
-    let mut message = format!("{} {} is not served in {target}", identity.api_version, identity.kind);
+    let why = why
+        .strip_prefix(&format!("not available in {target} "))
+        .unwrap_or(why);
+    let mut message = format!(
+        "{} {} is not served in {target}",
+        identity.api_version, identity.kind
+    );
     if !why.starts_with("not served") {
         message.push(' ');
         message.push_str(why);
     }
-    let group = identity.api_version.rsplit_once('/').map_or("", |(group, _)| group);
+    let group = identity
+        .api_version
+        .rsplit_once('/')
+        .map_or("", |(group, _)| group);
     let replacement = identity
         .own_minor
         .is_none()

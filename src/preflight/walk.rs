@@ -204,7 +204,13 @@ impl<'a> Walker<'a> {
             if let Some((new_name, since)) = renamed_to(def, key, Version::new(u32::MAX, 0)) {
                 let _ = write!(message, "; renamed to {new_name} in {since}");
             }
-            self.report(Severity::Warning, Rule::Deprecated, Some(key), entry.line, message);
+            self.report(
+                Severity::Warning,
+                Rule::Deprecated,
+                Some(key),
+                entry.line,
+                message,
+            );
         }
         if !field.values.is_empty() {
             if let Value::String(text) = &entry.value.value {
@@ -233,7 +239,13 @@ impl<'a> Walker<'a> {
             Some(gate) => {
                 let (_, why) = absent_message(gate, target, None);
                 let message = format!("value {text:?} is {why}");
-                self.report(Severity::Error, Rule::ValueNotAvailable, last, line, message);
+                self.report(
+                    Severity::Error,
+                    Rule::ValueNotAvailable,
+                    last,
+                    line,
+                    message,
+                );
             }
             None if self.strict => {
                 let accepted: Vec<&str> = values
@@ -245,7 +257,13 @@ impl<'a> Walker<'a> {
                     "value {text:?} is not accepted in {target} (accepted: {})",
                     accepted.join(", ")
                 );
-                self.report(Severity::Error, Rule::ValueNotAvailable, last, line, message);
+                self.report(
+                    Severity::Error,
+                    Rule::ValueNotAvailable,
+                    last,
+                    line,
+                    message,
+                );
             }
             None => {}
         }
@@ -295,7 +313,11 @@ pub(super) fn absent_message(
 }
 
 /// The field that replaced `old` by a rename at or before `by`, if any.
-pub(super) fn renamed_to<'d>(def: &'d TypeGate, old: &str, by: Version) -> Option<(&'d str, Version)> {
+pub(super) fn renamed_to<'d>(
+    def: &'d TypeGate,
+    old: &str,
+    by: Version,
+) -> Option<(&'d str, Version)> {
     def.fields.iter().find_map(|(name, field)| {
         field
             .renamed_from
