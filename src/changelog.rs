@@ -131,6 +131,10 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
                 }
             }
         }
+        if !both {
+            // Fields of an added or removed type are covered by the type.
+            continue;
+        }
         for (field_name, field) in &ty.fields {
             let full = format!("{name}.{field_name}");
             let gate = &field.gate;

@@ -139,11 +139,13 @@ pub fn convert(
             );
         }
     }
+    let mut changes = converter.changes;
+    changes.sort_by_key(|change| change.line);
     Ok(Conversion {
         from,
         to,
         document,
-        changes: converter.changes,
+        changes,
     })
 }
 
@@ -297,9 +299,13 @@ impl Converter<'_> {
             );
         }
         if let Value::String(text) = &entry.value.value {
-            let constrained = to_field.values.values().any(|g| g.is_present_in(to));
-            if let Some(gate) = to_field
-                .values
+            let values = if to_field.values.is_empty() {
+                self.tables.ty(to_ty).map_or(&to_field.values, |ty| &ty.values)
+            } else {
+                &to_field.values
+            };
+            let constrained = values.values().any(|g| g.is_present_in(to));
+            if let Some(gate) = values
                 .get(text)
                 .filter(|g| constrained && !g.is_present_in(to))
             {

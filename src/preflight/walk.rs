@@ -201,6 +201,9 @@ impl<'a> Walker<'a> {
                 "deprecated since {}",
                 field.gate.deprecated_in.unwrap_or(target)
             );
+            if field.gate.inferred.iter().any(|key| key == "deprecated_in") {
+                message.push_str(" (inferred from its description)");
+            }
             if let Some((new_name, since)) = renamed_to(def, key, Version::new(u32::MAX, 0)) {
                 let _ = write!(message, "; renamed to {new_name} in {since}");
             }
