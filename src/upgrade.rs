@@ -300,7 +300,9 @@ impl Converter<'_> {
         }
         if let Value::String(text) = &entry.value.value {
             let values = if to_field.values.is_empty() {
-                self.tables.ty(to_ty).map_or(&to_field.values, |ty| &ty.values)
+                self.tables
+                    .ty(to_ty)
+                    .map_or(&to_field.values, |ty| &ty.values)
             } else {
                 &to_field.values
             };

@@ -94,7 +94,7 @@ fn removed_fields_name_their_rename() {
 #[test]
 fn strict_mode_reports_unknown_fields_values_and_kinds() {
     let tables = tables();
-    let yaml = "apiVersion: \"1.12\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps:\n    - {name: a, runtime: rkt, colour: red}\n";
+    let yaml = "apiVersion: \"1.12\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps:\n    - {name: a, runtime: rkt, colour: red, shel: sh}\n";
     let lenient = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
     assert!(lenient.violations.is_empty(), "{:?}", lenient.violations);
     let strict = Options {
@@ -107,7 +107,12 @@ fn strict_mode_reports_unknown_fields_values_and_kinds() {
         [
             (Rule::ValueNotAvailable, "spec.steps[0].runtime", 6),
             (Rule::UnknownField, "spec.steps[0].colour", 6),
+            (Rule::UnknownField, "spec.steps[0].shel", 6),
         ]
+    );
+    assert_eq!(
+        report.violations[2].message,
+        "unknown field (Step has no field \"shel\" in any minor); did you mean \"shell\"?"
     );
     assert_eq!(
         report.violations[0].message,

@@ -156,11 +156,14 @@ impl<'a> Walker<'a> {
             match def.fields.get(entry.key.as_str()) {
                 Some(field) => self.field(entry, field, def),
                 None if self.strict => {
-                    let message = format!(
+                    let mut message = format!(
                         "unknown field ({} has no field {:?} in any minor)",
                         short(name),
                         entry.key
                     );
+                    if let Some(suggestion) = closest_field(def, &entry.key, self.target) {
+                        let _ = write!(message, "; did you mean {suggestion:?}?");
+                    }
                     self.report(
                         Severity::Error,
                         Rule::UnknownField,
@@ -336,6 +339,18 @@ fn stage_name(stage: crate::gates::Stage) -> &'static str {
         crate::gates::Stage::Beta => "beta",
         crate::gates::Stage::Ga => "GA",
     }
+}
+
+/// The field of `def` present in `target` whose name is closest to `key`
+/// (at most two edits away).
+fn closest_field<'d>(def: &'d TypeGate, key: &str, target: Version) -> Option<&'d str> {
+    def.fields
+        .iter()
+        .filter(|(_, field)| field.gate.is_present_in(target))
+        .map(|(name, _)| (strsim::damerau_levenshtein(key, name), name.as_str()))
+        .filter(|(distance, _)| *distance <= 2)
+        .min()
+        .map(|(_, name)| name)
 }
 
 /// The short name of a definition (`io.k8s.api.core.v1.ServiceSpec` → `ServiceSpec`).
