@@ -240,31 +240,33 @@ impl Builder {
                     line,
                     value: node,
                 }),
-                None => match key_text(&node) {
-                    Some(key) => parent.pending_key = Some((key, node.line)),
-                    None => {
-                        let line = node.line;
-                        self.fail(
-                            line,
-                            format!("a mapping key must be a scalar, found {}", node.describe()),
-                        );
-                        if let Some(parent) = self.stack.last_mut() {
+                None => {
+                    let line = node.line;
+                    let describe = node.describe();
+                    match key_text(node.value) {
+                        Some(key) => parent.pending_key = Some((key, line)),
+                        None => {
                             parent.pending_key = Some((String::new(), line));
+                            self.fail(
+                                line,
+                                format!("a mapping key must be a scalar, found {describe}"),
+                            );
                         }
                     }
-                },
+                }
             },
             _ => unreachable!("only collections are open"),
         }
     }
 }
 
-fn key_text(node: &Node) -> Option<String> {
-    match &node.value {
+/// A scalar as a mapping key (moved, not copied); `None` for collections.
+fn key_text(value: Value) -> Option<String> {
+    match value {
         Value::Null => Some(String::new()),
         Value::Bool(b) => Some(b.to_string()),
         Value::Int(i) => Some(i.to_string()),
-        Value::Float(text) | Value::String(text) => Some(text.clone()),
+        Value::Float(text) | Value::String(text) => Some(text),
         Value::Seq(_) | Value::Map(_) => None,
     }
 }

@@ -2,7 +2,6 @@
 //! for every minor they hold in without loss.
 
 use super::{inputs, known_minor, load_tables, write_out, Outcome, UpgradeArgs};
-use std::path::Path;
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::upgrade::{self, Conversion};
@@ -84,7 +83,7 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
     };
     match destination {
         Some(path) => {
-            if let Err(err) = write(path, &yaml) {
+            if let Err(err) = std::fs::write(path, &yaml) {
                 eprintln!("{}: error: cannot write: {err}", path.display());
                 return Outcome::InputError;
             }
@@ -92,10 +91,6 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
         None => write_out(&yaml),
     }
     outcome
-}
-
-fn write(path: &Path, text: &str) -> std::io::Result<()> {
-    std::fs::write(path, text)
 }
 
 fn convert(
