@@ -3,3 +3,4 @@
 
 pub mod gates;
 pub mod json_text;
+pub mod pkl;
