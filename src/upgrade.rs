@@ -8,7 +8,7 @@
 
 use crate::document::{Entry, Node, Value};
 use crate::gates::{type_expr, TypeGate};
-use crate::preflight::{identify, DocumentError};
+use crate::preflight::{identify, DocumentError, Identity};
 use crate::tables::GateTables;
 use crate::Version;
 use std::fmt;
@@ -20,6 +20,9 @@ pub enum ChangeKind {
     Renamed,
     /// The document's own minor field was rewritten.
     VersionBumped,
+    /// The document moved to the apiVersion that serves its kind in the
+    /// other minor (`flowcontrol.apiserver.k8s.io/v1beta3` → `…/v1`).
+    ApiVersionChanged,
     /// A field the other minor does not have; dropped from the output.
     Dropped,
     /// A field whose type differs between the minors; kept as written.
@@ -33,7 +36,10 @@ pub enum ChangeKind {
 impl ChangeKind {
     /// True when the change loses or leaves behind something.
     pub fn is_loss(&self) -> bool {
-        !matches!(self, ChangeKind::Renamed | ChangeKind::VersionBumped)
+        !matches!(
+            self,
+            ChangeKind::Renamed | ChangeKind::VersionBumped | ChangeKind::ApiVersionChanged
+        )
     }
 }
 
@@ -107,24 +113,41 @@ pub fn convert(
         path: Vec::new(),
         changes: Vec::new(),
     };
-    let mut document = match identity
+    let found = identity
         .type_name
-        .and_then(|name| Some((name, tables.ty(name)?)))
-    {
-        Some((name, ty)) => {
-            if !ty.gate.is_present_in(to) {
+        .and_then(|name| Some((name, tables.ty(name)?)));
+    let mut document = match found {
+        Some((name, ty)) if ty.gate.is_present_in(to) => converter.value(root, name, name),
+        Some((name, _)) => match replacement(tables, &identity, to) {
+            Some((api_version, new_name)) => {
+                let mut document = converter.value(root, name, new_name);
+                if let Some(node) = document.get_mut("apiVersion") {
+                    node.value = Value::String(api_version.clone());
+                }
+                converter.change(
+                    ChangeKind::ApiVersionChanged,
+                    Some("apiVersion"),
+                    root.get("apiVersion").map_or(root.line, |node| node.line),
+                    format!(
+                        "{} → {api_version} ({} {} is not served in {to})",
+                        identity.api_version, identity.api_version, identity.kind
+                    ),
+                );
+                document
+            }
+            None => {
                 converter.change(
                     ChangeKind::KindNotServed,
                     None,
                     root.line,
                     format!(
-                        "{} {} is not served in {to}",
-                        identity.api_version, identity.kind
+                        "{} {} is not served in {to}, and no other apiVersion of {} is",
+                        identity.api_version, identity.kind, identity.kind
                     ),
                 );
+                root.clone()
             }
-            converter.value(root, name, name)
-        }
+        },
         None => root.clone(),
     };
     if identity.own_minor.is_some() && from != to {
@@ -147,6 +170,28 @@ pub fn convert(
         document,
         changes,
     })
+}
+
+/// The apiVersion and type serving the document's kind in `to`, when its own
+/// group/version is not served there (Kubernetes-style documents only).
+fn replacement<'t>(
+    tables: &'t GateTables,
+    identity: &Identity,
+    to: Version,
+) -> Option<(String, &'t str)> {
+    if identity.own_minor.is_some() {
+        return None;
+    }
+    let group = identity
+        .api_version
+        .rsplit_once('/')
+        .map_or("", |(group, _)| group);
+    let gvk = tables.served_kind(group, identity.kind, to)?;
+    let name = tables
+        .types_for_gvk(&gvk.group, &gvk.version, &gvk.kind)
+        .iter()
+        .find(|name| tables.ty(name).is_some_and(|ty| ty.gate.is_present_in(to)))?;
+    Some((gvk.api_version(), name.as_str()))
 }
 
 struct Converter<'a> {
@@ -238,10 +283,11 @@ impl Converter<'_> {
     fn entry(&mut self, entry: &Entry, from_def: &TypeGate, def: &TypeGate) -> Option<Entry> {
         let (from, to) = (self.from, self.to);
         let key = entry.key.as_str();
-        let Some(field) = from_def.fields.get(key).or_else(|| def.fields.get(key)) else {
+        let to_field = def.fields.get(key);
+        let Some(field) = from_def.fields.get(key).or(to_field) else {
             return Some(entry.clone());
         };
-        let new_name = if field.gate.is_present_in(to) {
+        let new_name = if to_field.is_some_and(|f| f.gate.is_present_in(to)) {
             key.to_owned()
         } else if let Some(name) = renamed_forward(def, key, from, to) {
             self.change(
@@ -272,9 +318,10 @@ impl Converter<'_> {
             );
             old.from.clone()
         } else {
-            let why = if to < field.gate.introduced_in {
-                format!("introduced in {}", field.gate.introduced_in)
-            } else if let Some(removed) = field.gate.removed_in.filter(|r| to >= *r) {
+            let gate = &to_field.unwrap_or(field).gate;
+            let why = if to < gate.introduced_in {
+                format!("introduced in {}", gate.introduced_in)
+            } else if let Some(removed) = gate.removed_in.filter(|r| to >= *r) {
                 format!("removed in {removed}")
             } else {
                 format!("absent in {to}")
@@ -290,7 +337,8 @@ impl Converter<'_> {
         let to_field = def.fields.get(&new_name).unwrap_or(field);
         let from_ty = field.type_in(from);
         let to_ty = to_field.type_in(to);
-        if from_ty != to_ty {
+        let convertible = compatible(self.tables, from_ty, to_ty);
+        if !convertible {
             self.change(
                 ChangeKind::TypeChanged,
                 Some(key),
@@ -323,7 +371,7 @@ impl Converter<'_> {
             }
         }
         self.path.push(new_name.clone());
-        let value = if from_ty == to_ty {
+        let value = if convertible {
             self.value(&entry.value, from_ty, to_ty)
         } else {
             entry.value.clone()
@@ -335,6 +383,25 @@ impl Converter<'_> {
             value,
         })
     }
+}
+
+/// True when a value of type `from` converts to type `to` field by field:
+/// the same expression, or definitions on both sides (`v1beta3.FlowSchemaSpec`
+/// → `v1.FlowSchemaSpec`), also inside lists and maps.
+fn compatible(tables: &GateTables, from: &str, to: &str) -> bool {
+    if from == to {
+        return true;
+    }
+    if let (Some(from), Some(to)) = (type_expr::array_item(from), type_expr::array_item(to)) {
+        return compatible(tables, from, to);
+    }
+    if let (Some(from), Some(to)) = (type_expr::map_value(from), type_expr::map_value(to)) {
+        return compatible(tables, from, to);
+    }
+    !type_expr::is_builtin(from)
+        && !type_expr::is_builtin(to)
+        && tables.ty(from).is_some_and(|ty| !ty.fields.is_empty())
+        && tables.ty(to).is_some_and(|ty| !ty.fields.is_empty())
 }
 
 /// The field `old` became by a rename after `from`, at or before `to`.

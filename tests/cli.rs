@@ -532,3 +532,39 @@ fn kubernetes_messages_name_the_minor_and_the_replacement() {
         .collect();
     assert!(added.contains(&"io.k8s.api.core.v1.ServiceSpec.trafficDistribution"));
 }
+
+#[test]
+fn kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement() {
+    let Some(gates) =
+        kubernetes_gates("kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement")
+    else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let tmp = tempfile::tempdir().unwrap();
+    for (file, from, to) in [
+        ("flowschema-v1beta3.yaml", "1.31", "1.32"),
+        ("validatingadmissionpolicy-v1beta1.yaml", "1.33", "1.36"),
+    ] {
+        let input = format!("tests/manifests/kubernetes/{file}");
+        let output = tmp.path().join(file);
+        let output = output.to_str().unwrap();
+        let out = vergate(&[
+            "upgrade", "--api", &gates, "--from", from, "--to", to, &input, "-o", output,
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("is not served in {to})")),
+            "{}",
+            stderr(&out)
+        );
+        let check = vergate(&["check", "--strict", "--api", &gates, "--target", to, output]);
+        assert_eq!(code(&check), 0, "{file}: {}", stdout(&check));
+        let check = vergate(&["check", "--strict", "--api", &gates, "--target", to, &input]);
+        assert_eq!(
+            code(&check),
+            1,
+            "{file}: the input itself is not served in {to}"
+        );
+    }
+}
