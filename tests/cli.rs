@@ -568,3 +568,28 @@ fn kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement() {
         );
     }
 }
+
+#[test]
+fn kubernetes_lists_are_checked_item_by_item() {
+    let Some(gates) = kubernetes_gates("kubernetes_lists_are_checked_item_by_item") else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let list = "tests/cli/kubernetes/list.yaml";
+    let out = vergate(&[
+        "check", "--strict", "--api", &gates, "--target", "1.29", list,
+    ]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/list.yaml:17: items[0].spec.trafficDistribution: not available in 1.29 (introduced in 1.30)\n"
+    );
+    let out = vergate(&[
+        "check", "--strict", "--api", &gates, "--target", "1.34", list,
+    ]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/list.yaml:34: items[1].spec.template.spec.containers[0].imagePullPolicy: value \"IfNotPresnt\" is not accepted in 1.34 (accepted: Always, IfNotPresent, Never)\n"
+    );
+}

@@ -19,7 +19,7 @@ mod walk;
 
 pub use violation::{Rule, Severity, Violation};
 
-use crate::document::Node;
+use crate::document::{Node, Value};
 use crate::tables::GateTables;
 use crate::Version;
 use std::fmt;
@@ -152,8 +152,16 @@ pub(crate) fn identify<'a>(
 }
 
 /// Checks one document against the gate tables.
+///
+/// A Kubernetes `v1` `List` (what `kubectl get -o yaml` prints) is checked
+/// item by item, with paths below `items[i]`.
 pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Report, DocumentError> {
     let identity = identify(tables, root)?;
+    if identity.type_name.is_none() && identity.api_version == "v1" && identity.kind == "List" {
+        if let Some(Value::Seq(items)) = root.get("items").map(|node| &node.value) {
+            return check_list(tables, items, options);
+        }
+    }
     let target = match (options.target, identity.own_minor) {
         (Some(target), _) | (None, Some(target)) => target,
         (None, None) => {
@@ -249,6 +257,38 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         kind: identity.kind.to_owned(),
         violations,
     })
+}
+
+/// Checks each item of a `v1` `List`.
+fn check_list(
+    tables: &GateTables,
+    items: &[Node],
+    options: Options,
+) -> Result<Report, DocumentError> {
+    let mut report = Report {
+        target: options.target.unwrap_or_default(),
+        api_version: "v1".into(),
+        kind: "List".into(),
+        violations: Vec::new(),
+    };
+    for (index, item) in items.iter().enumerate() {
+        let item_report = check(tables, item, options).map_err(|err| DocumentError {
+            line: err.line,
+            message: format!("items[{index}]: {}", err.message),
+        })?;
+        report.target = item_report.target;
+        report
+            .violations
+            .extend(item_report.violations.into_iter().map(|mut violation| {
+                violation.path = if violation.path.is_empty() {
+                    format!("items[{index}]")
+                } else {
+                    format!("items[{index}].{}", violation.path)
+                };
+                violation
+            }));
+    }
+    Ok(report)
 }
 
 /// `apps/v1beta1 Deployment is not served in 1.29 (removed in 1.16); use apps/v1`.
