@@ -207,8 +207,8 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
     {
         Some((name, ty)) if ty.gate.is_present_in(target) => walker.value(root, name, root.line),
         Some((_, ty)) => {
-            let (_, why) = walk::absent_message(&ty.gate, target, None);
-            let message = kind_message(tables, &identity, target, &why);
+            let (_, reason) = walk::absent_reason(&ty.gate, target, None);
+            let message = kind_message(tables, &identity, target, Some(&reason));
             walker.violations.push(Violation {
                 severity: Severity::Error,
                 rule: Rule::KindNotServed,
@@ -218,12 +218,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             });
         }
         None if !tables.types_for_kind(identity.kind).is_empty() => {
-            let message = kind_message(
-                tables,
-                &identity,
-                target,
-                &format!("not served in {target}"),
-            );
+            let message = kind_message(tables, &identity, target, None);
             walker.violations.push(Violation {
                 severity: Severity::Error,
                 rule: Rule::KindNotServed,
@@ -291,18 +286,20 @@ fn check_list(
     Ok(report)
 }
 
-/// `apps/v1beta1 Deployment is not served in 1.29 (removed in 1.16); use apps/v1`.
-fn kind_message(tables: &GateTables, identity: &Identity, target: Version, why: &str) -> String {
-    let why = why
-        .strip_prefix(&format!("not available in {target} "))
-        .unwrap_or(why);
+/// `apps/v1beta1 Deployment is not served in 1.29 (removed in 1.16); use
+/// apiVersion apps/v1`; `reason` is known when the type is in the gates.
+fn kind_message(
+    tables: &GateTables,
+    identity: &Identity,
+    target: Version,
+    reason: Option<&str>,
+) -> String {
     let mut message = format!(
         "{} {} is not served in {target}",
         identity.api_version, identity.kind
     );
-    if !why.starts_with("not served") {
-        message.push(' ');
-        message.push_str(why);
+    if let Some(reason) = reason {
+        message.push_str(&format!(" ({reason})"));
     }
     let group = identity
         .api_version

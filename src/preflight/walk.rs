@@ -243,8 +243,8 @@ impl<'a> Walker<'a> {
         match values.get(text) {
             Some(gate) if gate.is_present_in(target) => {}
             Some(gate) => {
-                let (_, why) = absent_message(gate, target, None);
-                let message = format!("value {text:?} is {why}");
+                let (_, reason) = absent_reason(gate, target, None);
+                let message = format!("value {text:?} is not available in {target} ({reason})");
                 self.report(
                     Severity::Error,
                     Rule::ValueNotAvailable,
@@ -277,8 +277,19 @@ impl<'a> Walker<'a> {
 }
 
 /// Why an item with `gate` is absent in `target`: the rule and the message
-/// (`not available in 1.29 (introduced in 1.30, beta, feature gate X)`).
+/// (`not available in 1.29 (introduced in 1.30 as beta, feature gate X)`).
 pub(super) fn absent_message(
+    gate: &Gate,
+    target: Version,
+    renamed: Option<(&str, Version)>,
+) -> (Rule, String) {
+    let (rule, reason) = absent_reason(gate, target, renamed);
+    (rule, format!("not available in {target} ({reason})"))
+}
+
+/// The reason alone: `introduced in 1.30 as beta, feature gate X`,
+/// `removed in 1.32; renamed to y in 1.32`, `present in 1.9, 1.11`.
+pub(super) fn absent_reason(
     gate: &Gate,
     target: Version,
     renamed: Option<(&str, Version)>,
@@ -291,17 +302,14 @@ pub(super) fn absent_message(
         if let Some(feature_gate) = &gate.feature_gate {
             let _ = write!(why, ", feature gate {feature_gate}");
         }
-        return (
-            Rule::NotYetIntroduced,
-            format!("not available in {target} ({why})"),
-        );
+        return (Rule::NotYetIntroduced, why);
     }
     if let Some(removed) = gate.removed_in.filter(|removed| target >= *removed) {
         let mut why = format!("removed in {removed}");
         if let Some((new_name, since)) = renamed {
             let _ = write!(why, "; renamed to {new_name} in {since}");
         }
-        return (Rule::Removed, format!("not available in {target} ({why})"));
+        return (Rule::Removed, why);
     }
     let present: Vec<String> = gate
         .present_in
@@ -311,10 +319,7 @@ pub(super) fn absent_message(
         .collect();
     (
         Rule::NotInMinor,
-        format!(
-            "not available in {target} (present in {})",
-            present.join(", ")
-        ),
+        format!("present in {}", present.join(", ")),
     )
 }
 
