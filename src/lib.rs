@@ -6,8 +6,9 @@
 //! the runtime: schema manifest discovery ([`manifest`]), version resolution
 //! per namespace ([`resolve`]), runtime version resolution
 //! ([`runtime_version`]), glob narrowing ([`globs`]), the local-package swap
-//! ([`local_swap`]), and preflight, upgrade and changelog over the gate tables
-//! ([`preflight`], [`upgrade`], [`changelog`]).
+//! ([`local_swap`]), preflight, upgrade and changelog over the gate tables
+//! ([`preflight`], [`upgrade`], [`changelog`]), and the `#[versioned]`
+//! attribute for hand-written superset types ([`versioned`]).
 
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
 
@@ -21,3 +22,7 @@ pub mod resolve;
 pub mod runtime_version;
 pub mod tables;
 pub mod upgrade;
+pub mod versioned;
+pub use vergate_macros::versioned;
+#[doc(hidden)]
+pub use versioned::__private;
