@@ -2,10 +2,26 @@
 //! from minor to minor.
 //!
 //! This package is what plugin crates and the `vergate` CLI depend on. It
-//! re-exports the shared vocabulary ([`Version`], the gates index).
+//! re-exports the shared vocabulary ([`Version`], the gates index) and holds
+//! the runtime: schema manifest discovery ([`manifest`]), version resolution
+//! per namespace ([`resolve`]), runtime version resolution
+//! ([`runtime_version`]), glob narrowing ([`globs`]), the local-package swap
+//! ([`local_swap`]), preflight, upgrade and changelog over the gate tables
+//! ([`preflight`], [`upgrade`], [`changelog`]), and the `#[versioned]`
+//! attribute for hand-written superset types ([`versioned`]).
 
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
 
+pub mod changelog;
+pub mod document;
+pub mod globs;
+pub mod local_swap;
+pub mod manifest;
+pub mod preflight;
+pub mod resolve;
+pub mod runtime_version;
+pub mod tables;
+pub mod upgrade;
 pub mod versioned;
 pub use vergate_macros::versioned;
 #[doc(hidden)]

@@ -1,0 +1,121 @@
+"""Side-by-side preflight throughput; run by benches/preflight.sh.
+
+Builds N resources from tests/manifests/kubernetes (the files whose
+`# minors:` header includes the target, replicated with varied names), writes
+them as one multi-document YAML file, then times on one core (taskset -c 0):
+`vergate check --strict` (release build, whole process), kubernetes-validate
+--strict on the same file, and the in-process bench (parse + check, check
+alone). Prints a Markdown table of medians.
+"""
+
+import argparse
+import copy
+import glob
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import time
+
+import kubernetes_validate
+import yaml
+
+
+def minors_of(path):
+    header = open(path).readline()
+    match = re.match(r"# minors: 1\.(\d+)\.\.=1\.(\d+)", header)
+    if match:
+        return {f"1.{m}" for m in range(int(match[1]), int(match[2]) + 1)}
+    return {v.strip() for v in header.split(":", 1)[1].split(",")}
+
+
+def make_resources(n, target, path):
+    docs = []
+    for file in sorted(glob.glob("tests/manifests/kubernetes/*.yaml")):
+        if target in minors_of(file):
+            docs += [d for d in yaml.safe_load_all(open(file)) if d]
+    out = []
+    copy_index = 0
+    while len(out) < n:
+        for doc in docs:
+            doc = copy.deepcopy(doc)
+            doc["metadata"]["name"] = f"{doc['metadata']['name']}-{copy_index}"
+            out.append(doc)
+        copy_index += 1
+    out = out[:n]
+    with open(path, "w") as f:
+        yaml.safe_dump_all(out, f, sort_keys=False)
+    return len(docs)
+
+
+def one_core(cmd):
+    return (["taskset", "-c", "0"] + cmd) if shutil.which("taskset") else cmd
+
+
+def timed(cmd, runs):
+    times = []
+    result = None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = subprocess.run(one_core(cmd), capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--resources", type=int, required=True)
+    parser.add_argument("--runs", type=int, required=True)
+    parser.add_argument("--peer-runs", type=int, required=True)
+    parser.add_argument("--target", required=True)
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    n = args.resources
+    path = f"{args.work}/resources.yaml"
+    distinct = make_resources(n, args.target, path)
+    size = sum(1 for _ in open(path, "rb").read().splitlines())
+
+    vergate_cmd = ["target/release/vergate", "check", "--strict", "--api",
+                   "generated/kubernetes", "--target", args.target, path]
+    vergate_s, vergate_run = timed(vergate_cmd, args.runs)
+    assert vergate_run.returncode in (0, 1), vergate_run.stderr
+    vergate_summary = vergate_run.stderr.strip().splitlines()[-1]
+
+    peer_cmd = ["target/bench-preflight/venv/bin/kubernetes-validate", "--strict",
+                "--quiet", "-k", f"{args.target}.0", path]
+    peer_s, peer_run = timed(peer_cmd, args.peer_runs)
+    peer_failures = sum(1 for line in peer_run.stdout.splitlines()
+                        if line.startswith(("ERROR", "FAIL")))
+
+    bench = subprocess.run(
+        one_core(["cargo", "bench", "--quiet", "--bench", "preflight", "--",
+                  "generated/kubernetes", args.target, path, str(args.runs)]),
+        capture_output=True, text=True, check=True)
+    in_process = json.loads(bench.stdout.strip().splitlines()[-1])
+
+    print(f"{n} resources ({distinct} distinct manifests replicated with varied names, "
+          f"{size} lines, {in_process['bytes']} bytes), target {args.target}, one core (taskset -c 0)")
+    print(f"vergate: {vergate_summary}")
+    print(f"kubernetes-validate {kubernetes_validate.__version__}: exit {peer_run.returncode}, "
+          f"{peer_failures} failure lines")
+    print()
+    print("| tool | what is timed | median | resources/s | vs kubernetes-validate |")
+    print("|---|---|---|---|---|")
+    peer_rate = n / peer_s
+    rows = [
+        ("kubernetes-validate --strict", f"whole process, {args.peer_runs} runs", peer_s, peer_rate),
+        ("vergate check --strict", f"whole process (release), {args.runs} runs", vergate_s, n / vergate_s),
+        ("vergate, in process", f"YAML parse + preflight, {args.runs} runs",
+         n / in_process["parse_and_check_per_s"], in_process["parse_and_check_per_s"]),
+        ("vergate, in process", f"preflight of parsed documents, {args.runs} runs",
+         n / in_process["check_only_per_s"], in_process["check_only_per_s"]),
+        ("yaml-rust2, in process", f"YAML events alone (the parser's ceiling), {args.runs} runs",
+         n / in_process["yaml_events_only_per_s"], in_process["yaml_events_only_per_s"]),
+    ]
+    for tool, what, seconds, rate in rows:
+        print(f"| {tool} | {what} | {seconds * 1000:.1f} ms | {rate:,.0f} | {rate / peer_rate:,.0f}× |")
+
+
+if __name__ == "__main__":
+    main()

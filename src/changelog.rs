@@ -1,0 +1,204 @@
+//! The changelog between two minors: what the newer one adds, removes and
+//! deprecates, read from the gate tables.
+
+use crate::gates::Gate;
+use crate::tables::GateTables;
+use crate::Version;
+use serde::Serialize;
+use std::fmt::{self, Write};
+
+/// What changes from `old` to `new`. Every list is sorted by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Changelog {
+    pub api: String,
+    pub old: Version,
+    pub new: Version,
+    /// Kinds served in `new` but not in `old` (`apps/v1 Deployment`).
+    pub kinds_added: Vec<String>,
+    /// Kinds served in `old` but not in `new`.
+    pub kinds_removed: Vec<String>,
+    pub types_added: Vec<String>,
+    pub types_removed: Vec<String>,
+    /// `Type.field` entries.
+    pub fields_added: Vec<Item>,
+    pub fields_removed: Vec<Item>,
+    /// Fields deprecated in `new` and not in `old`.
+    pub fields_deprecated: Vec<Item>,
+    /// Fields whose type differs.
+    pub fields_retyped: Vec<Item>,
+    /// `Type.field=value` (or `Type=value`) entries.
+    pub values_added: Vec<Item>,
+    pub values_removed: Vec<Item>,
+}
+
+/// One changed item and a note (its type, stage, replacement).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Item {
+    pub name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl Changelog {
+    /// True when nothing changes.
+    pub fn is_empty(&self) -> bool {
+        self.sections().iter().all(|(_, items)| items.is_empty())
+    }
+
+    fn sections(&self) -> Vec<(&'static str, Vec<Item>)> {
+        let plain = |names: &[String]| -> Vec<Item> {
+            names
+                .iter()
+                .map(|name| Item {
+                    name: name.clone(),
+                    note: String::new(),
+                })
+                .collect()
+        };
+        vec![
+            ("kinds served", plain(&self.kinds_added)),
+            ("kinds no longer served", plain(&self.kinds_removed)),
+            ("types added", plain(&self.types_added)),
+            ("types removed", plain(&self.types_removed)),
+            ("fields added", self.fields_added.clone()),
+            ("fields removed", self.fields_removed.clone()),
+            ("fields deprecated", self.fields_deprecated.clone()),
+            ("fields whose type changes", self.fields_retyped.clone()),
+            ("enum values added", self.values_added.clone()),
+            ("enum values removed", self.values_removed.clone()),
+        ]
+    }
+}
+
+impl fmt::Display for Changelog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} {} → {}", self.api, self.old, self.new)?;
+        if self.is_empty() {
+            return writeln!(f, "  no changes");
+        }
+        for (title, items) in self.sections() {
+            if items.is_empty() {
+                continue;
+            }
+            writeln!(f, "\n{title} ({}):", items.len())?;
+            for item in items {
+                let mut line = format!("  {}", item.name);
+                if !item.note.is_empty() {
+                    let _ = write!(line, "  ({})", item.note);
+                }
+                writeln!(f, "{line}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The changelog from `old` to `new` (either order works; `new` is what you
+/// move to).
+pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
+    let mut log = Changelog {
+        api: tables.api().to_owned(),
+        old,
+        new,
+        ..Changelog::default()
+    };
+    let appears = |gate: &Gate| !gate.is_present_in(old) && gate.is_present_in(new);
+    let disappears = |gate: &Gate| gate.is_present_in(old) && !gate.is_present_in(new);
+    for (name, ty) in &tables.index().types {
+        let kinds = || {
+            ty.kinds
+                .iter()
+                .map(|k| format!("{} {}", k.api_version(), k.kind))
+        };
+        if appears(&ty.gate) {
+            log.types_added.push(name.clone());
+            log.kinds_added.extend(kinds());
+        } else if disappears(&ty.gate) {
+            log.types_removed.push(name.clone());
+            log.kinds_removed.extend(kinds());
+        }
+        let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
+        if both {
+            for (value, gate) in &ty.values {
+                let item = || Item {
+                    name: format!("{name}={value}"),
+                    note: String::new(),
+                };
+                if appears(gate) {
+                    log.values_added.push(item());
+                } else if disappears(gate) {
+                    log.values_removed.push(item());
+                }
+            }
+        }
+        if !both {
+            // Fields of an added or removed type are covered by the type.
+            continue;
+        }
+        for (field_name, field) in &ty.fields {
+            let full = format!("{name}.{field_name}");
+            let gate = &field.gate;
+            if appears(gate) {
+                let mut note = field.type_in(new).to_owned();
+                if let Some(stage) = gate.stage_in(new) {
+                    let _ = write!(note, ", {}", format!("{stage:?}").to_lowercase());
+                }
+                if let Some(feature_gate) = &gate.feature_gate {
+                    let _ = write!(note, ", feature gate {feature_gate}");
+                }
+                if let Some(rename) = field
+                    .renamed_from
+                    .as_ref()
+                    .filter(|r| r.in_version == new || (old < r.in_version && r.in_version <= new))
+                {
+                    let _ = write!(note, ", renamed from {}", rename.from);
+                }
+                log.fields_added.push(Item { name: full, note });
+                continue;
+            }
+            if disappears(gate) {
+                let note = ty
+                    .fields
+                    .iter()
+                    .find(|(_, other)| {
+                        other.renamed_from.as_ref().is_some_and(|r| {
+                            r.from == *field_name && old < r.in_version && r.in_version <= new
+                        })
+                    })
+                    .map_or_else(String::new, |(other, _)| format!("renamed to {other}"));
+                log.fields_removed.push(Item { name: full, note });
+                continue;
+            }
+            if !(gate.is_present_in(old) && gate.is_present_in(new)) {
+                continue;
+            }
+            if gate.is_deprecated_in(new) && !gate.is_deprecated_in(old) {
+                log.fields_deprecated.push(Item {
+                    name: full.clone(),
+                    note: String::new(),
+                });
+            }
+            let (old_ty, new_ty) = (field.type_in(old), field.type_in(new));
+            if old_ty != new_ty {
+                log.fields_retyped.push(Item {
+                    name: full.clone(),
+                    note: format!("{old_ty} → {new_ty}"),
+                });
+            }
+            for (value, value_gate) in &field.values {
+                let item = || Item {
+                    name: format!("{full}={value}"),
+                    note: String::new(),
+                };
+                if appears(value_gate) {
+                    log.values_added.push(item());
+                } else if disappears(value_gate) {
+                    log.values_removed.push(item());
+                }
+            }
+        }
+    }
+    log.kinds_added.sort();
+    log.kinds_removed.sort();
+    log
+}

@@ -1,0 +1,104 @@
+//! SARIF 2.1.0 output for `vergate check`, for code-scanning dashboards.
+
+use super::check::Results;
+use serde_json::{json, Value};
+use vergate::preflight::{Rule, Severity};
+
+/// The SARIF log of one run: one result per violation; input errors become
+/// tool execution notifications.
+pub fn report(results: &Results) -> Value {
+    let rules: Vec<Value> = Rule::ALL
+        .iter()
+        .map(|rule| {
+            json!({
+                "id": rule.id(),
+                "shortDescription": { "text": rule.description() },
+            })
+        })
+        .collect();
+    let sarif_results: Vec<Value> = results
+        .violations
+        .iter()
+        .map(|found| {
+            let rule = found.violation.rule;
+            let index = Rule::ALL.iter().position(|r| *r == rule).unwrap_or(0);
+            let text = if found.violation.path.is_empty() {
+                found.violation.message.clone()
+            } else {
+                format!("{}: {}", found.violation.path, found.violation.message)
+            };
+            json!({
+                "ruleId": rule.id(),
+                "ruleIndex": index,
+                "level": level(found.violation.severity),
+                "message": { "text": text },
+                "locations": [location(&found.file, found.violation.line)],
+                "properties": {
+                    "apiVersion": found.api_version,
+                    "kind": found.kind,
+                    "target": found.target,
+                    "document": found.document,
+                },
+            })
+        })
+        .collect();
+    let notifications: Vec<Value> = results
+        .errors
+        .iter()
+        .map(|error| {
+            json!({
+                "level": "error",
+                "message": { "text": error.message },
+                "locations": [location(&error.file, error.line)],
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "vergate",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": rules,
+                },
+            },
+            "invocations": [{
+                "executionSuccessful": results.errors.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": sarif_results,
+        }],
+    })
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+fn location(file: &str, line: u32) -> Value {
+    let mut physical = json!({ "artifactLocation": { "uri": uri(file) } });
+    if line > 0 {
+        physical["region"] = json!({ "startLine": line });
+    }
+    json!({ "physicalLocation": physical })
+}
+
+/// A relative URI reference for a path (spaces and `%` escaped).
+fn uri(file: &str) -> String {
+    let mut out = String::with_capacity(file.len());
+    for c in file.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '%' => out.push_str("%25"),
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            _ => out.push(c),
+        }
+    }
+    out
+}

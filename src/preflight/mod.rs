@@ -1,0 +1,317 @@
+//! Preflight: every reason a target minor would refuse a document, found
+//! before anything is sent.
+//!
+//! A document is identified by its `apiVersion` and `kind`:
+//! - Kubernetes style: `apiVersion` is `group/version` (`apps/v1`) or `v1`;
+//!   the type is the one whose `kinds` holds that (group, version, kind). The
+//!   target minor is required.
+//! - Documents that carry their own minor (the demo API: `apiVersion: "1.10"`):
+//!   when `apiVersion` is no served group/version but parses as a minor, it is
+//!   the document's minor and the type is found by `kind` alone. The target
+//!   defaults to that minor; a different explicit target checks the document
+//!   against it and warns that the document says otherwise.
+//!
+//! Then the document is walked through the type expressions of the target's
+//! gates; see [`Rule`] for what is reported.
+
+mod violation;
+mod walk;
+
+pub use violation::{Rule, Severity, Violation};
+
+use crate::document::{Node, Value};
+use crate::tables::GateTables;
+use crate::Version;
+use std::fmt;
+use walk::Walker;
+
+/// How to check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The minor to check against; `None` uses the document's own minor.
+    pub target: Option<Version>,
+    /// Report fields, values and kinds the API does not know at all.
+    pub strict: bool,
+}
+
+/// What preflight found in one document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The minor checked against.
+    pub target: Version,
+    /// The document's `apiVersion` and `kind`.
+    pub api_version: String,
+    pub kind: String,
+    /// The violations, in document order.
+    pub violations: Vec<Violation>,
+}
+
+impl Report {
+    /// True when no violation is an error.
+    pub fn passes(&self) -> bool {
+        self.violations
+            .iter()
+            .all(|violation| violation.severity == Severity::Warning)
+    }
+}
+
+/// Why a document cannot be checked at all (an input error, not a violation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentError {
+    pub line: u32,
+    pub message: String,
+}
+
+impl fmt::Display for DocumentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DocumentError {}
+
+/// How a document names its type.
+pub(crate) struct Identity<'a> {
+    pub api_version: &'a str,
+    pub kind: &'a str,
+    /// The minor the document says it is written for, if it carries one.
+    pub own_minor: Option<Version>,
+    /// The type when the document's group/version/kind is known.
+    pub type_name: Option<&'a str>,
+}
+
+/// Reads `apiVersion` and `kind` and finds the type.
+pub(crate) fn identify<'a>(
+    tables: &'a GateTables,
+    root: &'a Node,
+) -> Result<Identity<'a>, DocumentError> {
+    if root.as_map().is_none() {
+        return Err(DocumentError {
+            line: root.line,
+            message: format!(
+                "the document is {}, not a mapping; each document must be an object with apiVersion and kind",
+                root.describe()
+            ),
+        });
+    }
+    let field = |name: &str| -> Result<&'a str, DocumentError> {
+        match root.get(name) {
+            Some(node) => node.as_str().ok_or_else(|| DocumentError {
+                line: node.line,
+                message: format!("{name} must be a string, found {}", node.describe()),
+            }),
+            None => Err(DocumentError {
+                line: root.line,
+                message: format!(
+                    "the document has no {name}; every document needs apiVersion and kind"
+                ),
+            }),
+        }
+    };
+    let api_version = field("apiVersion")?;
+    let kind = field("kind")?;
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    if let Some(name) = tables.types_for_gvk(group, version, kind).first() {
+        return Ok(Identity {
+            api_version,
+            kind,
+            own_minor: None,
+            type_name: Some(name),
+        });
+    }
+    if let Ok(minor) = api_version.parse::<Version>() {
+        if !tables.has_version(minor) {
+            return Err(DocumentError {
+                line: root.get("apiVersion").map_or(root.line, |node| node.line),
+                message: format!(
+                    "apiVersion {api_version:?}: {} has no minor {minor} (its minors: {})",
+                    tables.api(),
+                    tables.versions_text()
+                ),
+            });
+        }
+        let type_name = tables
+            .types_for_kind(kind)
+            .iter()
+            .find(|(_, name)| tables.ty(name).is_some_and(|t| t.gate.is_present_in(minor)))
+            .or_else(|| tables.types_for_kind(kind).first())
+            .map(|(_, name)| name.as_str());
+        return Ok(Identity {
+            api_version,
+            kind,
+            own_minor: Some(minor),
+            type_name,
+        });
+    }
+    Ok(Identity {
+        api_version,
+        kind,
+        own_minor: None,
+        type_name: None,
+    })
+}
+
+/// Checks one document against the gate tables.
+///
+/// A Kubernetes `v1` `List` (what `kubectl get -o yaml` prints) is checked
+/// item by item, with paths below `items[i]`.
+pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Report, DocumentError> {
+    let identity = identify(tables, root)?;
+    if identity.type_name.is_none() && identity.api_version == "v1" && identity.kind == "List" {
+        if let Some(Value::Seq(items)) = root.get("items").map(|node| &node.value) {
+            return check_list(tables, items, options);
+        }
+    }
+    let target = match (options.target, identity.own_minor) {
+        (Some(target), _) | (None, Some(target)) => target,
+        (None, None) => {
+            return Err(DocumentError {
+                line: root.line,
+                message: format!(
+                    "{} {} does not say which minor it is for; pass --target (one of {})",
+                    identity.api_version,
+                    identity.kind,
+                    tables.versions_text()
+                ),
+            })
+        }
+    };
+    if !tables.has_version(target) {
+        return Err(DocumentError {
+            line: root.line,
+            message: format!(
+                "{} has no minor {target} (its minors: {})",
+                tables.api(),
+                tables.versions_text()
+            ),
+        });
+    }
+    let mut walker = Walker::new(tables, target, options.strict);
+    let api_version_line = root.get("apiVersion").map_or(root.line, |node| node.line);
+    if let Some(own) = identity.own_minor.filter(|own| *own != target) {
+        walker.violations.push(Violation {
+            severity: Severity::Warning,
+            rule: Rule::VersionMismatch,
+            path: "apiVersion".into(),
+            line: api_version_line,
+            message: if own < target {
+                format!("the document is written for {own} but checked against {target}; `vergate upgrade --to {target}` rewrites it")
+            } else {
+                format!("the document is written for {own} but checked against the older {target}")
+            },
+        });
+    }
+    match identity
+        .type_name
+        .and_then(|name| Some((name, tables.ty(name)?)))
+    {
+        Some((name, ty)) if ty.gate.is_present_in(target) => walker.value(root, name, root.line),
+        Some((_, ty)) => {
+            let (_, reason) = walk::absent_reason(&ty.gate, target, None);
+            let message = kind_message(tables, &identity, target, Some(&reason));
+            walker.violations.push(Violation {
+                severity: Severity::Error,
+                rule: Rule::KindNotServed,
+                path: String::new(),
+                line: api_version_line,
+                message,
+            });
+        }
+        None if !tables.types_for_kind(identity.kind).is_empty() => {
+            let message = kind_message(tables, &identity, target, None);
+            walker.violations.push(Violation {
+                severity: Severity::Error,
+                rule: Rule::KindNotServed,
+                path: String::new(),
+                line: api_version_line,
+                message,
+            });
+        }
+        None => walker.violations.push(Violation {
+            severity: if options.strict {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            rule: Rule::UnknownKind,
+            path: String::new(),
+            line: root.get("kind").map_or(root.line, |node| node.line),
+            message: format!(
+                "{} {}: {} has no such kind; not checked",
+                identity.api_version,
+                identity.kind,
+                tables.api()
+            ),
+        }),
+    }
+    let mut violations = walker.violations;
+    violations.sort_by_key(|violation| violation.line);
+    Ok(Report {
+        target,
+        api_version: identity.api_version.to_owned(),
+        kind: identity.kind.to_owned(),
+        violations,
+    })
+}
+
+/// Checks each item of a `v1` `List`.
+fn check_list(
+    tables: &GateTables,
+    items: &[Node],
+    options: Options,
+) -> Result<Report, DocumentError> {
+    let mut report = Report {
+        target: options.target.unwrap_or_default(),
+        api_version: "v1".into(),
+        kind: "List".into(),
+        violations: Vec::new(),
+    };
+    for (index, item) in items.iter().enumerate() {
+        let item_report = check(tables, item, options).map_err(|err| DocumentError {
+            line: err.line,
+            message: format!("items[{index}]: {}", err.message),
+        })?;
+        report.target = item_report.target;
+        report
+            .violations
+            .extend(item_report.violations.into_iter().map(|mut violation| {
+                violation.path = if violation.path.is_empty() {
+                    format!("items[{index}]")
+                } else {
+                    format!("items[{index}].{}", violation.path)
+                };
+                violation
+            }));
+    }
+    Ok(report)
+}
+
+/// `apps/v1beta1 Deployment is not served in 1.29 (removed in 1.16); use
+/// apiVersion apps/v1`; `reason` is known when the type is in the gates.
+fn kind_message(
+    tables: &GateTables,
+    identity: &Identity,
+    target: Version,
+    reason: Option<&str>,
+) -> String {
+    let mut message = format!(
+        "{} {} is not served in {target}",
+        identity.api_version, identity.kind
+    );
+    if let Some(reason) = reason {
+        message.push_str(&format!(" ({reason})"));
+    }
+    let group = identity
+        .api_version
+        .rsplit_once('/')
+        .map_or("", |(group, _)| group);
+    let replacement = identity
+        .own_minor
+        .is_none()
+        .then(|| tables.served_kind(group, identity.kind, target))
+        .flatten();
+    if let Some(replacement) = replacement {
+        message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
+    }
+    message
+}

@@ -1,0 +1,439 @@
+//! Converting a document from one minor to another: renames applied, the
+//! version field bumped, and every loss (a field the other minor does not
+//! have, a type that changed, an enum value it does not accept) reported.
+//!
+//! The conversion works in both directions so that `vergate upgrade --all`
+//! can write a document for older minors too, but only where it is lossless;
+//! a plain upgrade refuses to go to an older minor.
+
+use crate::document::{Entry, Node, Value};
+use crate::gates::{type_expr, TypeGate};
+use crate::preflight::{identify, DocumentError, Identity};
+use crate::tables::GateTables;
+use crate::Version;
+use std::fmt;
+
+/// What a conversion changed or could not carry over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// A field renamed between the two minors; its value is kept.
+    Renamed,
+    /// The document's own minor field was rewritten.
+    VersionBumped,
+    /// The document moved to the apiVersion that serves its kind in the
+    /// other minor (`flowcontrol.apiserver.k8s.io/v1beta3` → `…/v1`).
+    ApiVersionChanged,
+    /// A field the other minor does not have; dropped from the output.
+    Dropped,
+    /// A field whose type differs between the minors; kept as written.
+    TypeChanged,
+    /// An enum value the other minor does not accept; kept as written.
+    ValueNotAccepted,
+    /// The document's kind is not served in the other minor.
+    KindNotServed,
+}
+
+impl ChangeKind {
+    /// True when the change loses or leaves behind something.
+    pub fn is_loss(&self) -> bool {
+        !matches!(
+            self,
+            ChangeKind::Renamed | ChangeKind::VersionBumped | ChangeKind::ApiVersionChanged
+        )
+    }
+}
+
+/// One change, with the path and line in the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub kind: ChangeKind,
+    pub path: String,
+    pub line: u32,
+    pub message: String,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// A converted document and what the conversion did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conversion {
+    pub from: Version,
+    pub to: Version,
+    pub document: Node,
+    pub changes: Vec<Change>,
+}
+
+impl Conversion {
+    /// True when nothing was lost.
+    pub fn is_lossless(&self) -> bool {
+        !self.changes.iter().any(|change| change.kind.is_loss())
+    }
+}
+
+/// Converts `root` to minor `to`. `from` defaults to the document's own minor
+/// (its `apiVersion`, for APIs whose documents carry it).
+pub fn convert(
+    tables: &GateTables,
+    root: &Node,
+    from: Option<Version>,
+    to: Version,
+) -> Result<Conversion, DocumentError> {
+    let identity = identify(tables, root)?;
+    let from = from.or(identity.own_minor).ok_or_else(|| DocumentError {
+        line: root.line,
+        message: format!(
+            "{} {} does not say which minor it is written for; pass --from",
+            identity.api_version, identity.kind
+        ),
+    })?;
+    for version in [from, to] {
+        if !tables.has_version(version) {
+            return Err(DocumentError {
+                line: root.line,
+                message: format!(
+                    "{} has no minor {version} (its minors: {})",
+                    tables.api(),
+                    tables.versions_text()
+                ),
+            });
+        }
+    }
+    let mut converter = Converter {
+        tables,
+        from,
+        to,
+        path: Vec::new(),
+        changes: Vec::new(),
+    };
+    let found = identity
+        .type_name
+        .and_then(|name| Some((name, tables.ty(name)?)));
+    let mut document = match found {
+        Some((name, ty)) if ty.gate.is_present_in(to) => converter.value(root, name, name),
+        Some((name, _)) => match replacement(tables, &identity, to) {
+            Some((api_version, new_name)) => {
+                let mut document = converter.value(root, name, new_name);
+                if let Some(node) = document.get_mut("apiVersion") {
+                    node.value = Value::String(api_version.clone());
+                }
+                converter.change(
+                    ChangeKind::ApiVersionChanged,
+                    Some("apiVersion"),
+                    root.get("apiVersion").map_or(root.line, |node| node.line),
+                    format!(
+                        "{} → {api_version} ({} {} is not served in {to})",
+                        identity.api_version, identity.api_version, identity.kind
+                    ),
+                );
+                document
+            }
+            None => {
+                converter.change(
+                    ChangeKind::KindNotServed,
+                    None,
+                    root.line,
+                    format!(
+                        "{} {} is not served in {to}, and no other apiVersion of {} is",
+                        identity.api_version, identity.kind, identity.kind
+                    ),
+                );
+                root.clone()
+            }
+        },
+        None => root.clone(),
+    };
+    if identity.own_minor.is_some() && from != to {
+        if let Some(node) = document.get_mut("apiVersion") {
+            let line = node.line;
+            node.value = Value::String(to.to_string());
+            converter.change(
+                ChangeKind::VersionBumped,
+                Some("apiVersion"),
+                line,
+                format!("{from} → {to}"),
+            );
+        }
+    }
+    let mut changes = converter.changes;
+    changes.sort_by_key(|change| change.line);
+    Ok(Conversion {
+        from,
+        to,
+        document,
+        changes,
+    })
+}
+
+/// The apiVersion and type serving the document's kind in `to`, when its own
+/// group/version is not served there (Kubernetes-style documents only).
+fn replacement<'t>(
+    tables: &'t GateTables,
+    identity: &Identity,
+    to: Version,
+) -> Option<(String, &'t str)> {
+    if identity.own_minor.is_some() {
+        return None;
+    }
+    let group = identity
+        .api_version
+        .rsplit_once('/')
+        .map_or("", |(group, _)| group);
+    let gvk = tables.served_kind(group, identity.kind, to)?;
+    let name = tables
+        .types_for_gvk(&gvk.group, &gvk.version, &gvk.kind)
+        .iter()
+        .find(|name| tables.ty(name).is_some_and(|ty| ty.gate.is_present_in(to)))?;
+    Some((gvk.api_version(), name.as_str()))
+}
+
+struct Converter<'a> {
+    tables: &'a GateTables,
+    from: Version,
+    to: Version,
+    path: Vec<String>,
+    changes: Vec<Change>,
+}
+
+impl Converter<'_> {
+    fn change(&mut self, kind: ChangeKind, last: Option<&str>, line: u32, message: String) {
+        let mut path = String::new();
+        for step in self.path.iter().map(String::as_str).chain(last) {
+            if !path.is_empty() && !step.starts_with('[') {
+                path.push('.');
+            }
+            path.push_str(step);
+        }
+        self.changes.push(Change {
+            kind,
+            path,
+            line,
+            message,
+        });
+    }
+
+    /// Converts `node`, of type `from_ty` in the old minor and `to_ty` in the new.
+    fn value(&mut self, node: &Node, from_ty: &str, to_ty: &str) -> Node {
+        match (&node.value, type_expr::array_item(to_ty)) {
+            (Value::Seq(items), Some(to_item)) => {
+                let from_item = type_expr::array_item(from_ty).unwrap_or(to_item);
+                let items = items
+                    .iter()
+                    .enumerate()
+                    .map(|(index, item)| {
+                        self.path.push(format!("[{index}]"));
+                        let converted = self.value(item, from_item, to_item);
+                        self.path.pop();
+                        converted
+                    })
+                    .collect();
+                return Node {
+                    value: Value::Seq(items),
+                    line: node.line,
+                };
+            }
+            (Value::Seq(_), None) => return node.clone(),
+            _ => {}
+        }
+        if let (Value::Map(entries), Some(to_value)) = (&node.value, type_expr::map_value(to_ty)) {
+            let from_value = type_expr::map_value(from_ty).unwrap_or(to_value);
+            let entries = entries
+                .iter()
+                .map(|entry| {
+                    self.path.push(entry.key.clone());
+                    let value = self.value(&entry.value, from_value, to_value);
+                    self.path.pop();
+                    Entry {
+                        key: entry.key.clone(),
+                        line: entry.line,
+                        value,
+                    }
+                })
+                .collect();
+            return Node {
+                value: Value::Map(entries),
+                line: node.line,
+            };
+        }
+        let tables = self.tables;
+        match (&node.value, tables.ty(to_ty)) {
+            (Value::Map(entries), Some(def)) if !def.fields.is_empty() => {
+                let from_def = tables.ty(from_ty).unwrap_or(def);
+                let converted = entries
+                    .iter()
+                    .filter_map(|entry| self.entry(entry, from_def, def))
+                    .collect();
+                Node {
+                    value: Value::Map(converted),
+                    line: node.line,
+                }
+            }
+            _ => node.clone(),
+        }
+    }
+
+    /// Converts one entry of an object; `None` when it is dropped.
+    fn entry(&mut self, entry: &Entry, from_def: &TypeGate, def: &TypeGate) -> Option<Entry> {
+        let (from, to) = (self.from, self.to);
+        let key = entry.key.as_str();
+        let to_field = def.fields.get(key);
+        let Some(field) = from_def.fields.get(key).or(to_field) else {
+            return Some(entry.clone());
+        };
+        let new_name = if to_field.is_some_and(|f| f.gate.is_present_in(to)) {
+            key.to_owned()
+        } else if let Some(name) = renamed_forward(def, key, from, to) {
+            self.change(
+                ChangeKind::Renamed,
+                Some(key),
+                entry.line,
+                format!("renamed to {name} (in {})", forward_in(def, &name)),
+            );
+            name
+        } else if let Some(old) = field
+            .renamed_from
+            .as_ref()
+            .filter(|rename| to < rename.in_version)
+            .filter(|rename| {
+                def.fields
+                    .get(&rename.from)
+                    .is_some_and(|f| f.gate.is_present_in(to))
+            })
+        {
+            self.change(
+                ChangeKind::Renamed,
+                Some(key),
+                entry.line,
+                format!(
+                    "renamed to {} (its name before {})",
+                    old.from, old.in_version
+                ),
+            );
+            old.from.clone()
+        } else {
+            let gate = &to_field.unwrap_or(field).gate;
+            let why = if to < gate.introduced_in {
+                format!("introduced in {}", gate.introduced_in)
+            } else if let Some(removed) = gate.removed_in.filter(|r| to >= *r) {
+                format!("removed in {removed}")
+            } else {
+                format!("absent in {to}")
+            };
+            self.change(
+                ChangeKind::Dropped,
+                Some(key),
+                entry.line,
+                format!("dropped: {to} has no such field ({why})"),
+            );
+            return None;
+        };
+        let to_field = def.fields.get(&new_name).unwrap_or(field);
+        let from_ty = field.type_in(from);
+        let to_ty = to_field.type_in(to);
+        let convertible = compatible(self.tables, from_ty, to_ty);
+        if !convertible {
+            self.change(
+                ChangeKind::TypeChanged,
+                Some(key),
+                entry.line,
+                format!("type is {from_ty} in {from} but {to_ty} in {to}; kept as written, edit it by hand"),
+            );
+        }
+        if let Value::String(text) = &entry.value.value {
+            let values = if to_field.values.is_empty() {
+                self.tables
+                    .ty(to_ty)
+                    .map_or(&to_field.values, |ty| &ty.values)
+            } else {
+                &to_field.values
+            };
+            let constrained = values.values().any(|g| g.is_present_in(to));
+            if let Some(gate) = values
+                .get(text)
+                .filter(|g| constrained && !g.is_present_in(to))
+            {
+                self.change(
+                    ChangeKind::ValueNotAccepted,
+                    Some(key),
+                    entry.line,
+                    format!(
+                        "value {text:?} is not accepted in {to} (introduced in {}); kept as written",
+                        gate.introduced_in
+                    ),
+                );
+            }
+        }
+        self.path.push(new_name.clone());
+        let value = if convertible {
+            self.value(&entry.value, from_ty, to_ty)
+        } else {
+            entry.value.clone()
+        };
+        self.path.pop();
+        Some(Entry {
+            key: new_name,
+            line: entry.line,
+            value,
+        })
+    }
+}
+
+/// True when a value of type `from` converts to type `to` field by field:
+/// the same expression, or definitions on both sides (`v1beta3.FlowSchemaSpec`
+/// → `v1.FlowSchemaSpec`), also inside lists and maps.
+fn compatible(tables: &GateTables, from: &str, to: &str) -> bool {
+    if from == to {
+        return true;
+    }
+    if let (Some(from), Some(to)) = (type_expr::array_item(from), type_expr::array_item(to)) {
+        return compatible(tables, from, to);
+    }
+    if let (Some(from), Some(to)) = (type_expr::map_value(from), type_expr::map_value(to)) {
+        return compatible(tables, from, to);
+    }
+    !type_expr::is_builtin(from)
+        && !type_expr::is_builtin(to)
+        && tables.ty(from).is_some_and(|ty| !ty.fields.is_empty())
+        && tables.ty(to).is_some_and(|ty| !ty.fields.is_empty())
+}
+
+/// The field `old` became by a rename after `from`, at or before `to`.
+fn renamed_forward(def: &TypeGate, old: &str, from: Version, to: Version) -> Option<String> {
+    def.fields.iter().find_map(|(name, field)| {
+        field
+            .renamed_from
+            .as_ref()
+            .filter(|r| r.from == old && from < r.in_version && r.in_version <= to)
+            .map(|_| name.clone())
+    })
+}
+
+fn forward_in(def: &TypeGate, name: &str) -> String {
+    def.fields
+        .get(name)
+        .and_then(|field| field.renamed_from.as_ref())
+        .map_or_else(String::new, |rename| rename.in_version.to_string())
+}
+
+/// Writes documents as multi-document YAML.
+pub fn to_yaml(documents: &[&Node]) -> String {
+    let mut out = String::new();
+    for document in documents {
+        let mut text = String::new();
+        let mut emitter = yaml_rust2::YamlEmitter::new(&mut text);
+        emitter.multiline_strings(true);
+        emitter
+            .dump(&document.to_yaml())
+            .expect("writing YAML to a String cannot fail");
+        out.push_str(&text);
+        out.push('\n');
+    }
+    out
+}

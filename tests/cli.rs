@@ -1,0 +1,595 @@
+//! The `vergate` command against the demo API (`generated/demo`, committed)
+//! and the Kubernetes gates (`generated/kubernetes`, rebuilt by CI).
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `vergate` from the repository root.
+fn vergate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vergate"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the vergate binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited normally")
+}
+
+const DEMO: &str = "generated/demo";
+
+#[test]
+fn check_reports_each_violation_with_its_line() {
+    let out = vergate(&["check", "--api", DEMO, "tests/cli/demo/pipeline.yaml"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/demo/pipeline.yaml:14: spec.steps[0].runtime: value \"wasm\" is not available in 1.10 (introduced in 1.11)\n\
+         tests/cli/demo/pipeline.yaml:15: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n"
+    );
+    assert!(stderr(&out).contains("checked 1 document against demo: 2 errors, 0 warnings"));
+}
+
+#[test]
+fn clean_documents_exit_zero_and_warnings_do_not_fail() {
+    let out = vergate(&["check", "--api", DEMO, "tests/cli/demo/clean.yaml"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    let out = vergate(&["check", "--api", DEMO, "tests/cli/demo/release.yaml"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/demo/release.yaml:7: warning: spec.replicas: deprecated since 1.10; renamed to replicaCount in 1.12\n"
+    );
+}
+
+#[test]
+fn an_explicit_target_checks_every_document_against_it() {
+    let out = vergate(&[
+        "check",
+        "--api",
+        DEMO,
+        "--target",
+        "1.10",
+        "tests/cli/demo/release.yaml",
+    ]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    for expected in [
+        "release.yaml:1: warning: apiVersion: the document is written for 1.11 but checked against the older 1.10",
+        "release.yaml:11: spec.canary: not available in 1.10 (introduced in 1.11)",
+        "release.yaml:18: spec.image: missing: required in 1.10",
+        "release.yaml:19: spec.replicaCount: not available in 1.10 (introduced in 1.12)",
+        "release.yaml:20: spec.strategy: value \"BlueGreen\" is not available in 1.10 (introduced in 1.12)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}
+
+#[test]
+fn bad_inputs_give_one_line_each_and_the_rest_is_still_checked() {
+    let out = vergate(&[
+        "check",
+        "--api",
+        DEMO,
+        "tests/cli/bad",
+        "tests/cli/does-not-exist.yaml",
+        "tests/cli/demo/pipeline.yaml",
+    ]);
+    assert_eq!(code(&out), 2);
+    let errors = stderr(&out);
+    let lines: Vec<&str> = errors.lines().filter(|l| l.contains("error:")).collect();
+    assert_eq!(lines.len(), 5, "{errors}");
+    for expected in [
+        "tests/cli/bad/invalid.yaml:4: error: invalid YAML",
+        "tests/cli/bad/list.yaml:1: error: the document is a list, not a mapping",
+        "tests/cli/bad/no-kind.yaml:1: error: the document has no kind",
+        "tests/cli/bad/unknown-minor.yaml:1: error: apiVersion \"1.8\": demo has no minor 1.8 (its minors: 1.9, 1.10, 1.11, 1.12)",
+        "tests/cli/does-not-exist.yaml: error: cannot read",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.starts_with(expected)),
+            "missing {expected:?} in\n{errors}"
+        );
+    }
+    assert_eq!(stdout(&out).lines().count(), 2, "{}", stdout(&out));
+}
+
+#[test]
+fn an_unknown_target_minor_is_a_usage_error() {
+    let out = vergate(&["check", "--api", DEMO, "--target", "1.99", "tests/cli/demo"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "error: --target 1.99: demo has no minor 1.99 (its minors: 1.9, 1.10, 1.11, 1.12)\n"
+    );
+    let out = vergate(&["check", "--api", DEMO, "--target", "1.x", "tests/cli/demo"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("\"x\" is not a number"),
+        "{}",
+        stderr(&out)
+    );
+    let out = vergate(&["check", "--api", "no/such/dir", "tests/cli/demo"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("no/such/dir: cannot read the gates index"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vergate"))
+        .args(["check", "--api", DEMO, "--target", "1.9", "-"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"{\"apiVersion\": \"1.9\", \"kind\": \"Pipeline\",\n \"metadata\": {\"name\": \"j\"},\n \"spec\": {\"steps\": [], \"timeout\": \"1m\"}}\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "<stdin>:3: spec.timeout: not available in 1.9 (introduced in 1.10)\n"
+    );
+}
+
+#[test]
+fn json_output_lists_violations_and_errors() {
+    let out = vergate(&[
+        "check",
+        "--api",
+        DEMO,
+        "--format",
+        "json",
+        "tests/cli/demo/pipeline.yaml",
+        "tests/cli/bad/list.yaml",
+    ]);
+    assert_eq!(code(&out), 2);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["documents"], 2);
+    let first = &json["violations"][0];
+    assert_eq!(first["file"], "tests/cli/demo/pipeline.yaml");
+    assert_eq!(first["line"], 14);
+    assert_eq!(first["rule"], "value-not-available");
+    assert_eq!(first["severity"], "error");
+    assert_eq!(first["path"], "spec.steps[0].runtime");
+    assert_eq!(first["kind"], "Pipeline");
+    assert_eq!(first["target"], "1.10");
+    assert_eq!(json["errors"][0]["file"], "tests/cli/bad/list.yaml");
+}
+
+#[test]
+fn sarif_output_has_rules_results_and_notifications() {
+    let out = vergate(&[
+        "check",
+        "--api",
+        DEMO,
+        "--format",
+        "sarif",
+        "tests/cli/demo/pipeline.yaml",
+        "tests/cli/bad/list.yaml",
+    ]);
+    assert_eq!(code(&out), 2);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let run = &sarif["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let result = &run["results"][0];
+    let index = result["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(rules[index]["id"], result["ruleId"]);
+    assert_eq!(result["ruleId"], "value-not-available");
+    assert_eq!(result["level"], "error");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"],
+        "tests/cli/demo/pipeline.yaml"
+    );
+    assert_eq!(location["region"]["startLine"], 14);
+    assert_eq!(run["invocations"][0]["executionSuccessful"], false);
+    let notification = &run["invocations"][0]["toolExecutionNotifications"][0];
+    assert!(notification["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("not a mapping"));
+}
+
+#[test]
+fn upgrade_applies_renames_and_bumps_the_version() {
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        DEMO,
+        "--to",
+        "1.12",
+        "tests/cli/demo/release.yaml",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let yaml = stdout(&out);
+    assert_eq!(yaml.matches("apiVersion: \"1.12\"").count(), 2, "{yaml}");
+    assert!(yaml.contains("  replicaCount: 3\n"), "{yaml}");
+    assert!(!yaml.contains("replicas:"), "{yaml}");
+    assert!(stderr(&out).contains(
+        "tests/cli/demo/release.yaml:7: spec.replicas: renamed to replicaCount (in 1.12)"
+    ));
+    // The output is a valid 1.12 document.
+    let tmp = tempfile::tempdir().unwrap();
+    let upgraded = tmp.path().join("release-1.12.yaml");
+    std::fs::write(&upgraded, &yaml).unwrap();
+    let check = vergate(&["check", "--api", DEMO, upgraded.to_str().unwrap()]);
+    assert_eq!(code(&check), 0, "{}", stdout(&check));
+}
+
+#[test]
+fn upgrade_reports_losses_and_exits_one() {
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        DEMO,
+        "--to",
+        "1.12",
+        "tests/cli/demo/pipeline.yaml",
+    ]);
+    assert_eq!(code(&out), 1);
+    let errors = stderr(&out);
+    assert!(errors.contains("pipeline.yaml:9: warning: spec.legacyCache: dropped: 1.12 has no such field (removed in 1.11)"), "{errors}");
+    assert!(errors.contains("pipeline.yaml:8: warning: spec.retries: type is integer(int32) in 1.10 but dev.shipyard.build.v1.RetryPolicy in 1.12"), "{errors}");
+    assert!(!stdout(&out).contains("legacyCache"));
+}
+
+#[test]
+fn upgrade_never_goes_to_an_older_minor_nor_overwrites_its_input() {
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        DEMO,
+        "--to",
+        "1.10",
+        "tests/cli/demo/clean.yaml",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("refusing to convert it to the older 1.10"),
+        "{}",
+        stderr(&out)
+    );
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        DEMO,
+        "--from",
+        "1.11",
+        "--to",
+        "1.10",
+        "tests/cli/demo/clean.yaml",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("never goes to an older minor"));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("release.yaml");
+    std::fs::copy(root().join("tests/cli/demo/release.yaml"), &file).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    let path = file.to_str().unwrap();
+    let out = vergate(&["upgrade", "--api", DEMO, "--to", "1.12", path, "-o", path]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("pass --in-place"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    let out = vergate(&["upgrade", "--api", DEMO, "--to", "1.12", "--in-place", path]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("replicaCount: 3"));
+}
+
+#[test]
+fn upgrade_all_writes_every_lossless_minor_ascending() {
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        DEMO,
+        "--all",
+        "tests/cli/demo/clean.yaml",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let yaml = stdout(&out);
+    let versions: Vec<&str> = yaml
+        .lines()
+        .filter_map(|line| line.strip_prefix("apiVersion: "))
+        .collect();
+    assert_eq!(versions, ["\"1.11\"", "\"1.12\""], "{yaml}");
+    let errors = stderr(&out);
+    assert!(
+        errors.contains("skipped 1.9: spec.timeout: dropped"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("skipped 1.10: spec.retries: type is"),
+        "{errors}"
+    );
+    assert!(errors.contains("written for 1.11, 1.12"), "{errors}");
+}
+
+#[test]
+fn diff_lists_what_the_newer_minor_changes() {
+    let out = vergate(&["diff", "1.11", "1.12", "--api", DEMO]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        "demo 1.11 → 1.12\n\n\
+         fields added (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.replicaCount  (integer(int32), renamed from replicas)\n\n\
+         fields removed (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.replicas  (renamed to replicaCount)\n\n\
+         enum values added (1):\n  dev.shipyard.deploy.v1.Strategy=BlueGreen\n"
+    );
+    let out = vergate(&["diff", "1.10", "1.11", "--api", DEMO, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json["types_removed"][0],
+        "dev.shipyard.build.v1.CacheConfig"
+    );
+    assert_eq!(
+        json["fields_retyped"][0]["note"],
+        "integer(int32) → dev.shipyard.build.v1.RetryPolicy"
+    );
+    assert_eq!(
+        json["fields_deprecated"][0]["name"],
+        "dev.shipyard.build.v1.Step.privileged"
+    );
+}
+
+#[test]
+fn versions_lists_the_manifest_and_default() {
+    let tmp = tempfile::tempdir().unwrap();
+    for dir in ["v1.10", "v1.9", "vpcaccess", "v1.11"] {
+        std::fs::create_dir(tmp.path().join(dir)).unwrap();
+    }
+    let path = tmp.path().to_str().unwrap();
+    let out = vergate(&["versions", path]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        format!("{path}: 3 versions, default v1.11\n  v1.9\n  v1.10\n  v1.11  (default)\n")
+    );
+    std::fs::create_dir(tmp.path().join("v1.x")).unwrap();
+    let out = vergate(&["versions", path]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("v1.x"), "{}", stderr(&out));
+    let empty = tempfile::tempdir().unwrap();
+    let out = vergate(&[
+        "versions",
+        empty.path().to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["default"], Value::Null);
+}
+
+/// The Kubernetes gates, or `None` after saying loudly why not (a failure under CI).
+fn kubernetes_gates(test: &str) -> Option<PathBuf> {
+    let dir = root().join("generated/kubernetes");
+    if dir.join("gates.json").is_file() {
+        return Some(dir);
+    }
+    let message = format!(
+        "{test}: generated/kubernetes/gates.json is missing (run `cargo xtask fetch-specs kubernetes --from ../shared/upstream-specs/kubernetes && cargo xtask regen --api kubernetes`); this test did NOT run"
+    );
+    if std::env::var_os("CI").is_some() {
+        panic!("{message}; CI must have it");
+    }
+    eprintln!("\n!!!!!!!! SKIPPED !!!!!!!! {message}\n");
+    None
+}
+
+/// The minors a manifest's `# minors: 1.30..=1.36` header names.
+fn header_minors(path: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let header = text
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("# minors: "))
+        .unwrap_or_else(|| panic!("{}: no `# minors:` header", path.display()));
+    if let Some((low, high)) = header.split_once("..=") {
+        let minor = |v: &str| v.trim().strip_prefix("1.").unwrap().parse::<u32>().unwrap();
+        (minor(low)..=minor(high))
+            .map(|m| format!("1.{m}"))
+            .collect()
+    } else {
+        header.split(',').map(|v| v.trim().to_owned()).collect()
+    }
+}
+
+#[test]
+fn kubernetes_manifests_pass_exactly_in_the_minors_of_their_header() {
+    let Some(gates) =
+        kubernetes_gates("kubernetes_manifests_pass_exactly_in_the_minors_of_their_header")
+    else {
+        return;
+    };
+    let dir = root().join("tests/manifests/kubernetes");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40, "{} manifests", files.len());
+    let mut mismatches = Vec::new();
+    for minor in 28..=36 {
+        let target = format!("1.{minor}");
+        let mut args = vec![
+            "check".to_owned(),
+            "--strict".into(),
+            "--api".into(),
+            gates.display().to_string(),
+            "--target".into(),
+            target.clone(),
+            "--format".into(),
+            "json".into(),
+        ];
+        args.extend(files.iter().map(|f| f.display().to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = vergate(&args);
+        let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(json["errors"], Value::Array(vec![]), "{target}");
+        let mut failing: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for found in json["violations"].as_array().unwrap() {
+            if found["severity"] == "error" {
+                failing
+                    .entry(found["file"].as_str().unwrap().to_owned())
+                    .or_default()
+                    .push(format!("{}: {}", found["path"], found["message"]));
+            }
+        }
+        for file in &files {
+            let name = file.display().to_string();
+            let expected_ok = header_minors(file).contains(&target);
+            match (expected_ok, failing.get(&name)) {
+                (true, Some(violations)) => {
+                    mismatches.push(format!("{name} should pass {target}: {violations:?}"))
+                }
+                (false, None) => mismatches.push(format!("{name} should fail {target}")),
+                _ => {}
+            }
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
+fn kubernetes_messages_name_the_minor_and_the_replacement() {
+    let Some(gates) = kubernetes_gates("kubernetes_messages_name_the_minor_and_the_replacement")
+    else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let out = vergate(&[
+        "check",
+        "--api",
+        &gates,
+        "--target",
+        "1.29",
+        "tests/manifests/kubernetes/service-traffic-distribution.yaml",
+    ]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/manifests/kubernetes/service-traffic-distribution.yaml:11: spec.trafficDistribution: not available in 1.29 (introduced in 1.30)\n"
+    );
+    let out = vergate(&[
+        "check",
+        "--api",
+        &gates,
+        "--target",
+        "1.32",
+        "tests/manifests/kubernetes/flowschema-v1beta3.yaml",
+    ]);
+    assert_eq!(code(&out), 1);
+    assert!(stdout(&out).contains(
+        "flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is not served in 1.32 (removed in 1.32); use apiVersion flowcontrol.apiserver.k8s.io/v1"
+    ), "{}", stdout(&out));
+    let out = vergate(&[
+        "check",
+        "--api",
+        &gates,
+        "tests/manifests/kubernetes/lease.yaml",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("pass --target"), "{}", stderr(&out));
+    let out = vergate(&["diff", "1.29", "1.30", "--api", &gates, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let added: Vec<&str> = json["fields_added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["name"].as_str().unwrap())
+        .collect();
+    assert!(added.contains(&"io.k8s.api.core.v1.ServiceSpec.trafficDistribution"));
+}
+
+#[test]
+fn kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement() {
+    let Some(gates) =
+        kubernetes_gates("kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement")
+    else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let tmp = tempfile::tempdir().unwrap();
+    for (file, from, to) in [
+        ("flowschema-v1beta3.yaml", "1.31", "1.32"),
+        ("validatingadmissionpolicy-v1beta1.yaml", "1.33", "1.36"),
+    ] {
+        let input = format!("tests/manifests/kubernetes/{file}");
+        let output = tmp.path().join(file);
+        let output = output.to_str().unwrap();
+        let out = vergate(&[
+            "upgrade", "--api", &gates, "--from", from, "--to", to, &input, "-o", output,
+        ]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("is not served in {to})")),
+            "{}",
+            stderr(&out)
+        );
+        let check = vergate(&["check", "--strict", "--api", &gates, "--target", to, output]);
+        assert_eq!(code(&check), 0, "{file}: {}", stdout(&check));
+        let check = vergate(&["check", "--strict", "--api", &gates, "--target", to, &input]);
+        assert_eq!(
+            code(&check),
+            1,
+            "{file}: the input itself is not served in {to}"
+        );
+    }
+}
+
+#[test]
+fn kubernetes_lists_are_checked_item_by_item() {
+    let Some(gates) = kubernetes_gates("kubernetes_lists_are_checked_item_by_item") else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let list = "tests/cli/kubernetes/list.yaml";
+    let out = vergate(&[
+        "check", "--strict", "--api", &gates, "--target", "1.29", list,
+    ]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/list.yaml:17: items[0].spec.trafficDistribution: not available in 1.29 (introduced in 1.30)\n"
+    );
+    let out = vergate(&[
+        "check", "--strict", "--api", &gates, "--target", "1.34", list,
+    ]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/list.yaml:34: items[1].spec.template.spec.containers[0].imagePullPolicy: value \"IfNotPresnt\" is not accepted in 1.34 (accepted: Always, IfNotPresent, Never)\n"
+    );
+}

@@ -1,0 +1,231 @@
+//! Preflight, upgrade and changelog through the library API, on the demo
+//! API's committed gates (`generated/demo/gates.json`).
+
+use vergate::changelog;
+use vergate::document::{self, Node};
+use vergate::preflight::{self, Options, Rule, Severity};
+use vergate::tables::GateTables;
+use vergate::upgrade::{self, ChangeKind};
+use vergate::Version;
+
+fn tables() -> GateTables {
+    GateTables::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/demo"))
+        .unwrap()
+}
+
+fn v(text: &str) -> Version {
+    text.parse().unwrap()
+}
+
+fn doc(yaml: &str) -> Node {
+    let parsed = document::parse(yaml);
+    assert!(parsed.error.is_none(), "{:?}", parsed.error);
+    parsed.documents.into_iter().next().unwrap().root
+}
+
+fn rules(report: &preflight::Report) -> Vec<(Rule, &str, u32)> {
+    report
+        .violations
+        .iter()
+        .map(|violation| (violation.rule, violation.path.as_str(), violation.line))
+        .collect()
+}
+
+const RELEASE_1_10: &str = r#"apiVersion: "1.10"
+kind: Release
+metadata:
+  name: web
+spec:
+  image: web:1
+  replicas: 2
+  target: {cluster: prod}
+  canary: {weight: 5}
+  healthCheck: {path: /healthz, port: http}
+"#;
+
+#[test]
+fn each_rule_with_its_path_and_line() {
+    let tables = tables();
+    let report = preflight::check(&tables, &doc(RELEASE_1_10), Options::default()).unwrap();
+    assert_eq!(report.target, v("1.10"));
+    assert_eq!(
+        rules(&report),
+        [
+            (Rule::Deprecated, "spec.replicas", 7),
+            (Rule::NotYetIntroduced, "spec.canary", 9),
+            (Rule::WrongType, "spec.healthCheck.port", 10),
+        ]
+    );
+    assert_eq!(report.violations[0].severity, Severity::Warning);
+    assert_eq!(
+        report.violations[1].message,
+        "not available in 1.10 (introduced in 1.11)"
+    );
+    assert_eq!(
+        report.violations[2].message,
+        "expected an integer (integer(int32) in 1.10), found a string"
+    );
+    assert!(!report.passes());
+}
+
+#[test]
+fn removed_fields_name_their_rename() {
+    let tables = tables();
+    let options = Options {
+        target: Some(v("1.12")),
+        strict: false,
+    };
+    let report = preflight::check(&tables, &doc(RELEASE_1_10), options).unwrap();
+    let removed = report
+        .violations
+        .iter()
+        .find(|violation| violation.rule == Rule::Removed)
+        .unwrap();
+    assert_eq!(removed.path, "spec.replicas");
+    assert_eq!(
+        removed.message,
+        "not available in 1.12 (removed in 1.12; renamed to replicaCount in 1.12)"
+    );
+    let mismatch = &report.violations[0];
+    assert_eq!(mismatch.rule, Rule::VersionMismatch);
+    assert!(mismatch.message.contains("vergate upgrade --to 1.12"));
+}
+
+#[test]
+fn strict_mode_reports_unknown_fields_values_and_kinds() {
+    let tables = tables();
+    let yaml = "apiVersion: \"1.12\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps:\n    - {name: a, runtime: rkt, colour: red, shel: sh}\n";
+    let lenient = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
+    assert!(lenient.violations.is_empty(), "{:?}", lenient.violations);
+    let strict = Options {
+        target: None,
+        strict: true,
+    };
+    let report = preflight::check(&tables, &doc(yaml), strict).unwrap();
+    assert_eq!(
+        rules(&report),
+        [
+            (Rule::ValueNotAvailable, "spec.steps[0].runtime", 6),
+            (Rule::UnknownField, "spec.steps[0].colour", 6),
+            (Rule::UnknownField, "spec.steps[0].shel", 6),
+        ]
+    );
+    assert_eq!(
+        report.violations[2].message,
+        "unknown field (Step has no field \"shel\" in any minor); did you mean \"shell\"?"
+    );
+    assert_eq!(
+        report.violations[0].message,
+        "value \"rkt\" is not accepted in 1.12 (accepted: docker, podman, wasm)"
+    );
+    let unknown = doc("apiVersion: \"1.12\"\nkind: Artifact\n");
+    let report = preflight::check(&tables, &unknown, Options::default()).unwrap();
+    assert_eq!(report.violations[0].rule, Rule::UnknownKind);
+    assert_eq!(report.violations[0].severity, Severity::Warning);
+    let report = preflight::check(&tables, &unknown, strict).unwrap();
+    assert_eq!(report.violations[0].severity, Severity::Error);
+}
+
+#[test]
+fn documents_that_cannot_be_checked_say_why() {
+    let tables = tables();
+    let err = |yaml: &str, options: Options| {
+        preflight::check(&tables, &doc(yaml), options)
+            .unwrap_err()
+            .message
+    };
+    assert!(err("[1, 2]", Options::default()).contains("not a mapping"));
+    assert!(err("kind: Pipeline\n", Options::default()).contains("has no apiVersion"));
+    assert!(
+        err("apiVersion: 1.10\nkind: Pipeline\n", Options::default())
+            .contains("apiVersion must be a string, found a number")
+    );
+    assert!(err("apiVersion: v1\nkind: Service\n", Options::default()).contains("pass --target"));
+    let options = Options {
+        target: Some(v("1.99")),
+        strict: false,
+    };
+    assert!(err(RELEASE_1_10, options).contains("demo has no minor 1.99"));
+}
+
+#[test]
+fn upgrade_renames_bumps_and_reports_losses() {
+    let tables = tables();
+    let conversion = upgrade::convert(&tables, &doc(RELEASE_1_10), None, v("1.12")).unwrap();
+    let kinds: Vec<(&ChangeKind, &str)> = conversion
+        .changes
+        .iter()
+        .map(|change| (&change.kind, change.path.as_str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (&ChangeKind::VersionBumped, "apiVersion"),
+            (&ChangeKind::Renamed, "spec.replicas"),
+        ]
+    );
+    assert!(conversion.is_lossless());
+    let spec = conversion.document.get("spec").unwrap();
+    assert_eq!(spec.get("replicaCount").unwrap().to_json(), 2);
+    assert!(spec.get("replicas").is_none());
+    assert_eq!(
+        conversion.document.get("apiVersion").unwrap().as_str(),
+        Some("1.12")
+    );
+    // And back: the rename is undone, the 1.12-only enum value is a loss.
+    let newer = doc("apiVersion: \"1.12\"\nkind: Release\nmetadata: {name: r}\nspec: {replicaCount: 4, strategy: BlueGreen, target: {cluster: c}}\n");
+    let back = upgrade::convert(&tables, &newer, None, v("1.11")).unwrap();
+    assert_eq!(
+        back.document
+            .get("spec")
+            .unwrap()
+            .get("replicas")
+            .unwrap()
+            .to_json(),
+        4
+    );
+    assert!(!back.is_lossless());
+    let value = back
+        .changes
+        .iter()
+        .find(|change| change.kind == ChangeKind::ValueNotAccepted)
+        .unwrap();
+    assert_eq!(value.path, "spec.strategy");
+}
+
+#[test]
+fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
+    let tables = tables();
+    let log = changelog::diff(&tables, v("1.10"), v("1.11"));
+    assert_eq!(
+        log.types_added,
+        [
+            "dev.shipyard.build.v1.RetryPolicy",
+            "dev.shipyard.deploy.v1.Canary"
+        ]
+    );
+    assert_eq!(log.types_removed, ["dev.shipyard.build.v1.CacheConfig"]);
+    let names = |items: &[changelog::Item]| -> Vec<String> {
+        items.iter().map(|item| item.name.clone()).collect()
+    };
+    assert_eq!(
+        names(&log.fields_added),
+        [
+            "dev.shipyard.build.v1.Step.shell",
+            "dev.shipyard.deploy.v1.ReleaseSpec.canary"
+        ]
+    );
+    assert_eq!(
+        names(&log.fields_removed),
+        ["dev.shipyard.build.v1.PipelineSpec.legacyCache"]
+    );
+    assert_eq!(
+        names(&log.fields_deprecated),
+        ["dev.shipyard.build.v1.Step.privileged"]
+    );
+    assert_eq!(
+        names(&log.values_added),
+        ["dev.shipyard.build.v1.Step.runtime=wasm"]
+    );
+    assert!(changelog::diff(&tables, v("1.12"), v("1.12")).is_empty());
+}
