@@ -72,10 +72,10 @@ fn an_explicit_target_checks_every_document_against_it() {
     let text = stdout(&out);
     for expected in [
         "release.yaml:1: warning: apiVersion: the document is written for 1.11 but checked against the older 1.10",
-        "release.yaml:11: spec.canary: not available in 1.10 (introduced in 1.11)",
+        "release.yaml:11: spec.canary: not available in 1.10 (introduced in 1.11 as alpha, feature gate CanaryReleases)",
         "release.yaml:18: spec.image: missing: required in 1.10",
         "release.yaml:19: spec.replicaCount: not available in 1.10 (introduced in 1.12)",
-        "release.yaml:20: spec.strategy: value \"BlueGreen\" is not available in 1.10 (introduced in 1.12)",
+        "release.yaml:20: spec.strategy: value \"BlueGreen\" is not available in 1.10 (introduced in 1.12 as alpha, feature gate BlueGreenReleases)",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
@@ -500,7 +500,7 @@ fn kubernetes_messages_name_the_minor_and_the_replacement() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
-        "tests/manifests/kubernetes/service-traffic-distribution.yaml:11: spec.trafficDistribution: not available in 1.29 (introduced in 1.30)\n"
+        "tests/manifests/kubernetes/service-traffic-distribution.yaml:11: spec.trafficDistribution: not available in 1.29 (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
     );
     let out = vergate(&[
         "check",
@@ -582,7 +582,7 @@ fn kubernetes_lists_are_checked_item_by_item() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
-        "tests/cli/kubernetes/list.yaml:17: items[0].spec.trafficDistribution: not available in 1.29 (introduced in 1.30)\n"
+        "tests/cli/kubernetes/list.yaml:17: items[0].spec.trafficDistribution: not available in 1.29 (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
     );
     let out = vergate(&[
         "check", "--strict", "--api", &gates, "--target", "1.34", list,
