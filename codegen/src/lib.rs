@@ -32,6 +32,8 @@ pub mod emit;
 pub mod output;
 
 #[cfg(feature = "emit")]
+pub mod from_rust;
+#[cfg(feature = "emit")]
 pub mod regen;
 
 pub use error::{Error, Result, Warning};

@@ -46,6 +46,35 @@ pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
     Ok(tree)
 }
 
+/// The trees a plugin that writes its types in Rust needs besides the Rust:
+/// gates.json, Pkl and JSON Schema (`cargo xtask regen --from-rust`).
+pub fn emit_schema_trees(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
+    let mut tree = FileTree::new();
+    emit::gates::emit(model, &mut tree)?;
+    emit::pkl::emit(model, config, &mut tree)?;
+    Ok(tree)
+}
+
+/// Reads a plugin crate's versioned modules and syncs each one's schema trees
+/// to `out_root/<module>/`.
+pub fn regen_from_rust(
+    crate_dir: &Path,
+    out_root: &Path,
+    mode: Mode,
+) -> Result<Vec<(crate::from_rust::VersionedModule, SyncReport)>> {
+    let modules = crate::from_rust::read_crate(crate_dir)?;
+    let mut trees = Vec::with_capacity(modules.len());
+    for module in &modules {
+        trees.push(emit_schema_trees(&module.model, &module.config)?);
+    }
+    let mut reports = Vec::with_capacity(modules.len());
+    for (module, tree) in modules.into_iter().zip(trees) {
+        let report = output::sync(&tree, &out_root.join(&module.name), mode)?;
+        reports.push((module, report));
+    }
+    Ok(reports)
+}
+
 /// Builds `api` and syncs the result to `out_dir` (`generated/<api>/`).
 /// Any error happens before the first write, so a failed regen leaves the
 /// previous output exactly as it was.

@@ -29,6 +29,13 @@ enum Command {
         /// Write nothing; fail and list the files when generated/ would change.
         #[arg(long)]
         check: bool,
+        /// Read a plugin crate's `#[vergate::versioned]` modules instead of
+        /// upstream specs, and write their gates.json, Pkl and JSON Schema trees.
+        #[arg(long, value_name = "CRATE_DIR", conflicts_with = "api")]
+        from_rust: Option<PathBuf>,
+        /// With --from-rust: where to write (default: <CRATE_DIR>/generated).
+        #[arg(long, requires = "from_rust")]
+        out: Option<PathBuf>,
     },
     /// Fetch an API's minors (from the URLs in api.toml, an HTTP mirror, or a
     /// local directory), verifying each sha256 before writing anything.
@@ -48,7 +55,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let root = project_root();
     let result = match cli.command {
-        Command::Regen { api, check } => regen::run(&root, api.as_deref(), check),
+        Command::Regen {
+            api,
+            check,
+            from_rust: Some(crate_dir),
+            out,
+        } => {
+            let _ = api;
+            regen::run_from_rust(&crate_dir, out.as_deref(), check)
+        }
+        Command::Regen { api, check, .. } => regen::run(&root, api.as_deref(), check),
         Command::FetchSpecs {
             api,
             from,

@@ -81,3 +81,46 @@ pub fn run(root: &Path, only: Option<&str>, check: bool) -> Result<()> {
     }
     Ok(())
 }
+
+/// `cargo xtask regen --from-rust <crate dir> [--out DIR] [--check]`.
+pub fn run_from_rust(crate_dir: &Path, out: Option<&Path>, check: bool) -> Result<()> {
+    let out_root = out.map_or_else(|| crate_dir.join("generated"), Path::to_owned);
+    let mode = if check { Mode::Check } else { Mode::Write };
+    let reports = regen::regen_from_rust(crate_dir, &out_root, mode)
+        .with_context(|| format!("reading {}", crate_dir.display()))?;
+    let mut stale = false;
+    for (module, report) in &reports {
+        let versions: Vec<String> = module
+            .model
+            .versions
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let verb = if check { "would change" } else { "wrote" };
+        eprintln!(
+            "{} ({}): {} minors ({}), {} types; {verb} {}: {report}",
+            module.name,
+            module.file.display(),
+            versions.len(),
+            versions.join(", "),
+            module.model.types.len(),
+            out_root.join(&module.name).display(),
+        );
+        if check && !report.is_clean() {
+            stale = true;
+            for path in report.differing() {
+                eprintln!(
+                    "  stale: {}",
+                    out_root.join(&module.name).join(path).display()
+                );
+            }
+        }
+    }
+    if stale {
+        bail!(
+            "the trees are stale; run `cargo xtask regen --from-rust {}`",
+            crate_dir.display()
+        );
+    }
+    Ok(())
+}
