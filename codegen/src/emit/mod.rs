@@ -2,4 +2,5 @@
 //! in-memory [`FileTree`](crate::output::FileTree).
 
 pub mod gates;
+pub mod json_schema;
 pub mod json_text;
