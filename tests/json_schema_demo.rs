@@ -41,7 +41,12 @@ impl Demo {
 fn documents() -> Vec<(String, String, Value)> {
     let dir = support::root().join("tests/json_schema/demo");
     let found = check::files_in(&dir, "yaml");
-    assert_eq!(found.len(), 8, "two documents per minor in {}", dir.display());
+    assert_eq!(
+        found.len(),
+        8,
+        "two documents per minor in {}",
+        dir.display()
+    );
     found
         .iter()
         .map(|path| {
@@ -121,10 +126,7 @@ fn each_minor_accepts_its_documents_in_both_trees() {
         for dir in [minor.clone(), format!("{minor}-strict")] {
             let path = format!("json/{dir}/{file}");
             let found = errors(&demo.validator(&path), &document);
-            assert!(
-                found.is_empty(),
-                "{minor} {file} fails {path}: {found:?}"
-            );
+            assert!(found.is_empty(), "{minor} {file} fails {path}: {found:?}");
         }
     }
 }
@@ -139,11 +141,16 @@ fn strict_trees_refuse_fields_of_other_minors() {
         .unwrap();
     let mut as_1_11 = release.clone();
     as_1_11["apiVersion"] = json!("1.11");
-    let found = errors(&demo.validator(&format!("json/v1.11-strict/{file}")), &as_1_11);
+    let found = errors(
+        &demo.validator(&format!("json/v1.11-strict/{file}")),
+        &as_1_11,
+    );
     let paths: Vec<&str> = found.iter().map(|(path, _)| path.as_str()).collect();
     assert!(paths.contains(&"/spec"), "{found:?}");
     assert!(
-        found.iter().any(|(_, message)| message.contains("replicaCount")),
+        found
+            .iter()
+            .any(|(_, message)| message.contains("replicaCount")),
         "{found:?}"
     );
     assert!(paths.contains(&"/spec/strategy"), "BlueGreen: {found:?}");
@@ -190,7 +197,10 @@ fn combined_schema_picks_the_minor_by_api_version() {
     }
     let mut missing = release.clone();
     missing.as_object_mut().unwrap().remove("apiVersion");
-    assert!(!combined.is_valid(&missing), "a document without apiVersion passed");
+    assert!(
+        !combined.is_valid(&missing),
+        "a document without apiVersion passed"
+    );
     // A document of 1.12 relabelled 1.11 fails: 1.11 has no replicaCount.
     assert!(!combined.is_valid(&with(json!("1.11"))));
     // An unknown kind fails.
@@ -207,7 +217,10 @@ fn combined_schema_picks_the_minor_by_api_version() {
         branch = &branch["else"];
     }
     assert_eq!(branch, &Value::Bool(false));
-    assert_eq!(minors, [json!("1.9"), json!("1.10"), json!("1.11"), json!("1.12")]);
+    assert_eq!(
+        minors,
+        [json!("1.9"), json!("1.10"), json!("1.11"), json!("1.12")]
+    );
 }
 
 #[test]
@@ -216,7 +229,10 @@ fn gates_ride_along_in_x_vergate() {
     let spec = &demo.file("json/v1.12/release-deploy-v1.json")["$defs"]
         ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"];
     assert_eq!(spec["canary"]["x-vergate"]["introduced_in"], "1.11");
-    assert_eq!(spec["replicaCount"]["x-vergate"]["renamed_from"]["from"], "replicas");
+    assert_eq!(
+        spec["replicaCount"]["x-vergate"]["renamed_from"]["from"],
+        "replicas"
+    );
     assert_eq!(spec["maxUnavailable"]["type"], json!(["integer", "string"]));
     let old = &demo.file("json/v1.10/release-deploy-v1.json")["$defs"]
         ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"]["replicas"];
@@ -224,7 +240,10 @@ fn gates_ride_along_in_x_vergate() {
     assert_eq!(old["x-vergate"]["removed_in"], "1.12");
     let canary = &demo.file("json/openapi/v1.12.json")["components"]["schemas"]
         ["dev.shipyard.deploy.v1.Canary"]["properties"]["weight"];
-    assert_eq!((canary["minimum"].clone(), canary["maximum"].clone()), (json!(1), json!(99)));
+    assert_eq!(
+        (canary["minimum"].clone(), canary["maximum"].clone()),
+        (json!(1), json!(99))
+    );
 }
 
 #[test]
@@ -232,5 +251,8 @@ fn gates_ride_along_in_x_vergate() {
 fn the_meta_schema_check_can_fail() {
     // OpenAPI 3.0's boolean exclusiveMinimum is not 2020-12: the emitter
     // rewrites it, and the check would catch it if it did not.
-    check::check_meta("openapi-3.0", &json!({"minimum": 1, "exclusiveMinimum": true}));
+    check::check_meta(
+        "openapi-3.0",
+        &json!({"minimum": 1, "exclusiveMinimum": true}),
+    );
 }

@@ -254,13 +254,15 @@ impl Converter<'_> {
                 GROUP_VERSION_KIND => meta.kinds = self.kinds(value, &at()),
                 RENAMED_FROM => match value {
                     Value::String(from) => meta.renamed_from = Some(from.clone()),
-                    other => return Err(self.error(
-                        &at(),
-                        format!(
+                    other => {
+                        return Err(self.error(
+                            &at(),
+                            format!(
                             "{RENAMED_FROM} must be the previous wire name as a string, found {}",
                             kind_of(other)
                         ),
-                    )),
+                        ))
+                    }
                 },
                 key if key.starts_with("x-") => {
                     meta.extensions.insert(key.to_owned(), value.to_string());

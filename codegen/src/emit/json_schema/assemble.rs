@@ -136,9 +136,10 @@ mod tests {
         let mut property = Property::new(Schema::Ref("a.B".into()));
         property.description = Some("line one\nline \"two\"".into());
         object.properties.insert("b".into(), property);
-        object
-            .properties
-            .insert("list".into(), Property::new(Schema::Array(Box::new(Schema::Any))));
+        object.properties.insert(
+            "list".into(),
+            Property::new(Schema::Array(Box::new(Schema::Any))),
+        );
         minor
             .definitions
             .insert("a.A".into(), Definition::new("a.A", Schema::Object(object)));

@@ -121,10 +121,8 @@ fn required_const(field: &str, value: &str) -> Value {
 
 /// Nested if/then/else over `(if, then)` pairs whose last `else` is `false`.
 fn chain(branches: Vec<(Value, Value)>) -> Value {
-    branches
-        .into_iter()
-        .rev()
-        .fold(Value::Bool(false), |otherwise, (condition, then)| {
-            json!({"if": condition, "then": then, "else": otherwise})
-        })
+    branches.into_iter().rev().fold(
+        Value::Bool(false),
+        |otherwise, (condition, then)| json!({"if": condition, "then": then, "else": otherwise}),
+    )
 }

@@ -161,9 +161,6 @@ mod tests {
             serde_json::json!([1, 2])
         );
         let string = Schema::String { format: None };
-        assert_eq!(
-            typed_enum(&["1".into()], &string),
-            serde_json::json!(["1"])
-        );
+        assert_eq!(typed_enum(&["1".into()], &string), serde_json::json!(["1"]));
     }
 }

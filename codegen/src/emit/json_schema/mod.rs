@@ -125,11 +125,5 @@ pub fn strict_tree(model: &GatedModel, minor: &MinorModel) -> Result<Vec<(String
         gates: &gates,
     };
     let rendered = RenderedDefinitions::new(minor, &style);
-    standalone::files(
-        &model.api,
-        minor,
-        &rendered,
-        &minor_dir(minor, true),
-        true,
-    )
+    standalone::files(&model.api, minor, &rendered, &minor_dir(minor, true), true)
 }
