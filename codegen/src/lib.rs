@@ -19,6 +19,8 @@ pub mod model;
 #[cfg(feature = "load")]
 pub mod api;
 #[cfg(feature = "load")]
+pub mod fetch;
+#[cfg(feature = "load")]
 pub mod load;
 
 #[cfg(feature = "emit")]

@@ -121,16 +121,23 @@ impl std::fmt::Display for SyncReport {
     }
 }
 
-/// Makes `dir` hold exactly `tree`: writes new and changed files (through a
-/// temporary file and a rename, so no reader sees half a file), removes files
-/// the tree no longer has, and leaves unchanged files untouched (same bytes,
-/// same mtime). In [`Mode::Check`] nothing is written.
+/// Makes `dir` hold exactly `tree`.
+///
+/// The new tree is built aside, in a sibling staging directory: unchanged
+/// files are hard-linked from the current tree (same bytes, same mtime, so
+/// cargo does not rebuild what did not change), new and changed files are
+/// written there. Then the staging directory is swapped in whole. A reader
+/// never sees a half-written tree, and a failure before the swap leaves `dir`
+/// exactly as it was. When nothing differs, nothing is touched.
+///
+/// In [`Mode::Check`] nothing is written; the report says what would change.
 pub fn sync(tree: &FileTree, dir: &Path, mode: Mode) -> Result<SyncReport> {
+    recover_interrupted_swap(dir)?;
     let existing = list_files(dir)?;
     let mut report = SyncReport::default();
     for (path, bytes) in tree.iter() {
-        let full = dir.join(path);
         if existing.contains_key(path) {
+            let full = dir.join(path);
             let current = std::fs::read(&full).map_err(|source| io(&full, "reading", source))?;
             if current == bytes {
                 report.unchanged += 1;
@@ -140,24 +147,100 @@ pub fn sync(tree: &FileTree, dir: &Path, mode: Mode) -> Result<SyncReport> {
         } else {
             report.added.push(path.to_owned());
         }
-        if mode == Mode::Write {
-            write_atomically(&full, bytes)?;
+    }
+    report.removed = existing
+        .keys()
+        .filter(|path| tree.get(path).is_none())
+        .cloned()
+        .collect();
+    if mode == Mode::Write && !report.is_clean() {
+        swap_in(tree, dir, &report)?;
+    }
+    Ok(report)
+}
+
+/// The sibling directories used while swapping `dir`.
+fn sibling(dir: &Path, suffix: &str) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    dir.with_file_name(format!(".{name}.{suffix}"))
+}
+
+fn swap_in(tree: &FileTree, dir: &Path, report: &SyncReport) -> Result<()> {
+    let staging = sibling(dir, "staging");
+    let previous = sibling(dir, "previous");
+    for leftover in [&staging, &previous] {
+        if leftover.exists() {
+            std::fs::remove_dir_all(leftover)
+                .map_err(|source| io(leftover, "removing a leftover", source))?;
         }
     }
-    for path in existing.keys() {
-        if tree.get(path).is_none() {
-            report.removed.push(path.clone());
-            if mode == Mode::Write {
-                let full = dir.join(path);
-                std::fs::remove_file(&full)
-                    .map_err(|source| io(&full, "removing a stale file", source))?;
+    let built = build_staging(tree, dir, &staging, report);
+    if let Err(err) = built {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(err);
+    }
+    if dir.exists() {
+        std::fs::rename(dir, &previous)
+            .map_err(|source| io(dir, "moving the previous tree aside", source))?;
+    }
+    if let Err(source) = std::fs::rename(&staging, dir) {
+        // Put the previous tree back before reporting.
+        let _ = std::fs::rename(&previous, dir);
+        return Err(io(dir, "swapping in the new tree", source));
+    }
+    if previous.exists() {
+        std::fs::remove_dir_all(&previous)
+            .map_err(|source| io(&previous, "removing the previous tree", source))?;
+    }
+    Ok(())
+}
+
+fn build_staging(tree: &FileTree, dir: &Path, staging: &Path, report: &SyncReport) -> Result<()> {
+    let fresh: std::collections::BTreeSet<&PathBuf> =
+        report.added.iter().chain(&report.changed).collect();
+    for (path, bytes) in tree.iter() {
+        let target = staging.join(path);
+        let parent = target.parent().expect("output files live in a directory");
+        std::fs::create_dir_all(parent)
+            .map_err(|source| io(parent, "creating a directory", source))?;
+        if fresh.contains(&path.to_path_buf()) {
+            std::fs::write(&target, bytes).map_err(|source| io(&target, "writing", source))?;
+        } else {
+            let current = dir.join(path);
+            if std::fs::hard_link(&current, &target).is_err() {
+                // A file system without hard links: copy, keeping the mtime.
+                std::fs::copy(&current, &target)
+                    .map_err(|source| io(&target, "copying", source))?;
+                let mtime = std::fs::metadata(&current)
+                    .and_then(|meta| meta.modified())
+                    .map_err(|source| io(&current, "reading the mtime", source))?;
+                let file = std::fs::File::options()
+                    .write(true)
+                    .open(&target)
+                    .map_err(|source| io(&target, "opening", source))?;
+                file.set_modified(mtime)
+                    .map_err(|source| io(&target, "setting the mtime", source))?;
             }
         }
     }
-    if mode == Mode::Write {
-        remove_empty_dirs(dir)?;
+    if tree.is_empty() {
+        std::fs::create_dir_all(staging)
+            .map_err(|source| io(staging, "creating a directory", source))?;
     }
-    Ok(report)
+    Ok(())
+}
+
+/// A swap cut off between its two renames leaves the previous tree aside and
+/// no tree in place: put it back.
+fn recover_interrupted_swap(dir: &Path) -> Result<()> {
+    let previous = sibling(dir, "previous");
+    if previous.is_dir() && !dir.exists() {
+        std::fs::rename(&previous, dir)
+            .map_err(|source| io(dir, "restoring the previous tree", source))?;
+    }
+    Ok(())
 }
 
 fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
@@ -166,18 +249,6 @@ fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
         action,
         source,
     }
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let parent = path.parent().expect("output files live in a directory");
-    std::fs::create_dir_all(parent).map_err(|source| io(parent, "creating a directory", source))?;
-    let file_name = path
-        .file_name()
-        .expect("output files have names")
-        .to_string_lossy();
-    let temporary = parent.join(format!(".{file_name}.vergate-tmp"));
-    std::fs::write(&temporary, bytes).map_err(|source| io(&temporary, "writing", source))?;
-    std::fs::rename(&temporary, path).map_err(|source| io(path, "replacing", source))
 }
 
 /// Lists the regular files below `dir`, relative to it. A missing directory
@@ -206,23 +277,6 @@ fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, ()>> {
         }
     }
     Ok(files)
-}
-
-fn remove_empty_dirs(dir: &Path) -> Result<bool> {
-    if !dir.is_dir() {
-        return Ok(false);
-    }
-    let mut empty = true;
-    for entry in std::fs::read_dir(dir).map_err(|source| io(dir, "listing", source))? {
-        let path = entry.map_err(|source| io(dir, "listing", source))?.path();
-        if path.is_dir() && remove_empty_dirs(&path)? {
-            std::fs::remove_dir(&path)
-                .map_err(|source| io(&path, "removing an empty directory", source))?;
-        } else {
-            empty = false;
-        }
-    }
-    Ok(empty)
 }
 
 #[cfg(test)]
@@ -280,5 +334,29 @@ mod tests {
             .unwrap();
         assert_eq!(keep_mtime, after, "unchanged files are not rewritten");
         assert!(sync(&next, &dir, Mode::Write).unwrap().is_clean());
+        let siblings: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            siblings,
+            ["out"],
+            "no staging or previous tree is left behind"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_swap_is_recovered() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let mut tree = FileTree::new();
+        tree.insert("a.txt", b"a".to_vec()).unwrap();
+        sync(&tree, &dir, Mode::Write).unwrap();
+        std::fs::rename(&dir, tmp.path().join(".out.previous")).unwrap();
+        let report = sync(&tree, &dir, Mode::Check).unwrap();
+        assert!(
+            report.is_clean(),
+            "the previous tree was put back: {report}"
+        );
     }
 }

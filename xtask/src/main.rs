@@ -2,8 +2,8 @@
 //!
 //! - `cargo xtask regen [--api NAME] [--check]` regenerates `generated/<api>/`
 //!   for every API whose specs are present (or one API);
-//! - `cargo xtask fetch-specs <api> --from DIR` copies an API's minors from a
-//!   local mirror into `upstream-specs/<api>/`, verifying every sha256.
+//! - `cargo xtask fetch-specs <api> [--from DIR | --base-url URL]` fetches an
+//!   API's minors into `upstream-specs/<api>/`, verifying every sha256.
 
 mod fetch;
 mod regen;
@@ -30,13 +30,17 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Copy an API's minors from a local mirror, verifying each sha256.
+    /// Fetch an API's minors (from the URLs in api.toml, an HTTP mirror, or a
+    /// local directory), verifying each sha256 before writing anything.
     FetchSpecs {
         /// The API (a directory name under upstream-specs/).
         api: String,
-        /// A directory holding v<X.Y>/<spec file> for the minors in api.toml.
+        /// A local directory holding v<X.Y>/<spec file> for the minors in api.toml.
+        #[arg(long, conflicts_with = "base_url")]
+        from: Option<PathBuf>,
+        /// An HTTP(S) mirror laid out as <base-url>/v<X.Y>/<spec file>.
         #[arg(long)]
-        from: PathBuf,
+        base_url: Option<String>,
     },
 }
 
@@ -45,7 +49,11 @@ fn main() -> ExitCode {
     let root = project_root();
     let result = match cli.command {
         Command::Regen { api, check } => regen::run(&root, api.as_deref(), check),
-        Command::FetchSpecs { api, from } => fetch::run(&root, &api, &from),
+        Command::FetchSpecs {
+            api,
+            from,
+            base_url,
+        } => fetch::run(&root, &api, from.as_deref(), base_url.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -231,7 +231,7 @@ mod tests {
     fn ordering_is_numeric() {
         assert!(v("1.9") < v("1.10"));
         assert!(v("1.10") < v("2.0"));
-        let mut versions = vec![v("1.10"), v("1.9"), v("1.28"), v("0.99")];
+        let mut versions = [v("1.10"), v("1.9"), v("1.28"), v("0.99")];
         versions.sort();
         let shown: Vec<String> = versions.iter().map(ToString::to_string).collect();
         assert_eq!(shown, ["0.99", "1.9", "1.10", "1.28"]);

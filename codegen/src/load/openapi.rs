@@ -95,19 +95,30 @@ pub fn convert(
 }
 
 /// Checks that a definition name can safely become a file or module name.
+///
+/// Names must match OpenAPI 3's rule for component keys,
+/// `^[a-zA-Z0-9.\-_]+$` (OpenAPI 2 specs such as Kubernetes' follow it too),
+/// and may not be `.`/`..` or have an empty dot-separated segment. This keeps
+/// path separators, NUL, control and invisible characters out of every
+/// emitter's file and module names.
 pub fn check_definition_name(path: &Path, pointer: &str, name: &str) -> Result<()> {
+    let bad_char = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')));
     let problem = if name.is_empty() {
-        Some("it is empty")
-    } else if name == "." || name == ".." {
-        Some("it is a relative directory name")
-    } else if name.contains('/') || name.contains('\\') {
-        Some("it contains a path separator")
-    } else if name.contains('\0') {
-        Some("it contains a NUL character")
-    } else if name.chars().any(char::is_control) {
-        Some("it contains a control character")
-    } else if name.split('.').any(|segment| segment.is_empty()) {
-        Some("it has an empty dot-separated segment")
+        Some("it is empty".to_owned())
+    } else if let Some(c) = bad_char {
+        let what = match c {
+            '/' | '\\' => "a path separator".to_owned(),
+            '\0' => "a NUL character".to_owned(),
+            c if c.is_control() => format!("the control character U+{:04X}", c as u32),
+            c => format!("the character {c:?} (U+{:04X})", c as u32),
+        };
+        Some(format!("it contains {what}; names may use only A-Z a-z 0-9 . - _ (OpenAPI's rule for component names)"))
+    } else if name.split('.').any(str::is_empty) {
+        Some(
+            "it has an empty dot-separated segment (`..`, or a leading or trailing dot)".to_owned(),
+        )
     } else {
         None
     };

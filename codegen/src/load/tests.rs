@@ -259,7 +259,18 @@ fn wrong_types_are_errors_with_pointers() {
 
 #[test]
 fn unsafe_definition_names_are_errors() {
-    for name in ["../../x", "/etc/x", "a\\u0000b", "..", ""] {
+    for name in [
+        "../../x",
+        "/etc/x",
+        "a\\u0000b",
+        "..",
+        "",
+        "a..b",
+        ".hidden",
+        "Ünïcode",
+        "evil\\u202etxt",
+        "a b",
+    ] {
         let err = error_of(&v2_with(&format!(r#"{{"{name}": {{"type": "string"}}}}"#)));
         assert!(
             err.contains("cannot become a file or module name"),

@@ -1,0 +1,318 @@
+//! The bad-input suite: hostile specs give one clear error (or warnings with
+//! their file and JSON pointer), never a panic, never a partial tree, nothing
+//! written outside `generated/<api>/`, and the previous output intact.
+//!
+//! Fixtures live in `tests/hostile/<case>/` (the minors' spec files only: the
+//! harness writes each case's api.toml with the right digests); the nesting
+//! and size cases are generated on the fly.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use vergate_codegen::api::{sha256_hex, Api};
+use vergate_codegen::output::Mode;
+use vergate_codegen::regen;
+
+/// What a case must give.
+enum Expect {
+    /// An error whose message contains every fragment.
+    Error(&'static [&'static str]),
+    /// Success, with warnings whose texts contain these fragments (in order).
+    Warnings(&'static [&'static str]),
+}
+
+use Expect::{Error, Warnings};
+
+const CASES: &[(&str, Expect)] = &[
+    ("truncated-json", Error(&["v1.0/spec.json:", "invalid JSON: EOF while parsing", "^"])),
+    ("yaml-anchor-bomb", Error(&["v1.0/spec.yaml:", "invalid YAML", "repetition limit exceeded"])),
+    ("definitions-as-array", Error(&["v1.0/spec.json#/definitions: expected an object", "found an array"])),
+    ("components-as-string", Error(&["v1.0/spec.yaml", "unexpected document shape"])),
+    ("properties-as-string", Error(&["spec.json#/definitions/a.v1.Thing/properties: `properties` must be a JSON object", "found a string"])),
+    ("property-as-number", Error(&["spec.json#/definitions/a.v1.Thing/properties/name: a property must be a JSON object"])),
+    ("required-as-string", Error(&["spec.json#/definitions/a.v1.Thing/required: required must be an array"])),
+    ("items-as-string", Error(&["#/definitions/a.v1.Thing/properties/tags/items: a schema must be a JSON object"])),
+    ("enum-as-object", Error(&["#/definitions/a.v1.Thing/properties/mode/enum: enum must be an array"])),
+    ("type-as-number", Error(&["#/definitions/a.v1.Thing/type: type must be a string"])),
+    ("definition-as-boolean", Error(&["#/definitions/a.v1.Thing: a definition must be a JSON object"])),
+    ("dangling-ref", Error(&["#/definitions/a.v1.Thing/properties/owner/$ref", "points to no definition", "a.v1.Nobody"])),
+    ("cyclic-ref", Error(&["#/definitions/a.v1.A", "cycle of references"])),
+    ("cyclic-pointer-ref", Error(&["cycle of references"])),
+    ("remote-ref", Error(&["#/definitions/a.v1.Thing/properties/owner/$ref", "points outside this document", "never fetches"])),
+    ("file-ref", Error(&["#/definitions/a.v1.Thing/$ref", "points outside this document"])),
+    ("duplicate-minors", Error(&["v1.0", "v1.0.0", "are the same minor 1.0"])),
+    ("bad-version-directory", Error(&["v1.x", "\"x\" is not a number"])),
+    ("non-version-directories", Warnings(&[])),
+    ("empty-corpus", Error(&["no v<X.Y> spec directories"])),
+    ("single-minor", Warnings(&[])),
+    ("not-openapi", Error(&["v1.0/spec.json", "neither `swagger"])),
+    ("name-path-separator", Error(&["\"../../escape\" cannot become a file or module name", "path separator"])),
+    ("name-absolute", Error(&["\"/etc/x\" cannot become a file or module name"])),
+    ("name-nul", Error(&["cannot become a file or module name", "NUL"])),
+    ("name-odd-unicode", Error(&["cannot become a file or module name", "U+202E"])),
+    (
+        "unmodeled-constructs",
+        Warnings(&[
+            "spec.yaml#/components/schemas/a.v1.Thing/properties/both/allOf: `allOf` with 2 members",
+            "spec.yaml#/components/schemas/a.v1.Thing/properties/either/oneOf: `oneOf` is not modeled",
+            "spec.yaml#/components/schemas/a.v1.Thing/properties/kinds/x-kubernetes-group-version-kind: expected a list",
+            "spec.yaml#/components/schemas/a.v1.Thing/properties/loose/type: a list of several types",
+        ]),
+    ),
+    ("colliding-property-names", Warnings(&[])),
+    ("conflicting-files", Error(&["\"a.v1.Shared\"", "differs between", "a.json", "b.json"])),
+    ("rename-contradicts-specs", Error(&["v1.1/spec.json#/definitions/a.v1.Thing/properties/label", "renamed from \"title\""])),
+    ("nasty-descriptions", Warnings(&[])),
+];
+
+/// A throwaway project: `upstream-specs/<case>/` and a previous
+/// `generated/<case>/` to prove untouched.
+struct Project {
+    root: tempfile::TempDir,
+    case: String,
+}
+
+impl Project {
+    fn new(case: &str, populate: impl FnOnce(&Path)) -> Project {
+        let root = tempfile::tempdir().unwrap();
+        let api_dir = root.path().join("upstream-specs").join(case);
+        std::fs::create_dir_all(&api_dir).unwrap();
+        populate(&api_dir);
+        write_api_toml(&api_dir, case);
+        let previous = root.path().join("generated").join(case);
+        std::fs::create_dir_all(previous.join("pkl")).unwrap();
+        std::fs::write(previous.join("gates.json"), "{\"previous\": true}\n").unwrap();
+        std::fs::write(previous.join("pkl/Old.pkl"), "// previous output\n").unwrap();
+        Project {
+            root,
+            case: case.to_owned(),
+        }
+    }
+
+    fn out_dir(&self) -> PathBuf {
+        self.root.path().join("generated").join(&self.case)
+    }
+
+    /// Every file below the project root, with its bytes.
+    fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut files = BTreeMap::new();
+        let mut pending = vec![self.root.path().to_owned()];
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else {
+                    let bytes = std::fs::read(&path).unwrap();
+                    files.insert(
+                        path.strip_prefix(self.root.path()).unwrap().to_owned(),
+                        bytes,
+                    );
+                }
+            }
+        }
+        files
+    }
+
+    /// Runs a regen; returns its error text or its warnings.
+    fn regen(&self) -> Result<Vec<String>, String> {
+        let api = Api::open(&self.root.path().join("upstream-specs").join(&self.case))
+            .map_err(|e| e.to_string())?;
+        regen::regen(&api, &self.out_dir(), Mode::Write)
+            .map(|(built, _)| built.warnings.iter().map(ToString::to_string).collect())
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Writes api.toml recording the digest of every spec file present.
+fn write_api_toml(api_dir: &Path, case: &str) {
+    let mut toml = format!(
+        "name = \"{case}\"\npkl_package = \"hostile\"\nversion_field = \"hostileVersion\"\nspec_files = [\"*.json\", \"*.yaml\"]\n"
+    );
+    let mut minors: Vec<_> = std::fs::read_dir(api_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    minors.sort();
+    for minor in minors {
+        let dir_name = minor.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(version) = dir_name.parse::<vergate::Version>() else {
+            continue;
+        };
+        let mut files: Vec<_> = std::fs::read_dir(&minor)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for file in files {
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            let digest = sha256_hex(&std::fs::read(&file).unwrap());
+            // v1.0 and v1.0.0 are the same minor: record it once.
+            let header = format!("[minors.\"{version}\".files.\"{name}\"]");
+            if !toml.contains(&header) {
+                toml.push_str(&format!("\n{header}\nsha256 = \"{digest}\"\n"));
+            }
+        }
+    }
+    std::fs::write(api_dir.join("api.toml"), toml).unwrap();
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Runs one case and checks the invariants every case shares.
+fn check(project: &Project, expect: &Expect) {
+    let before = project.snapshot();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| project.regen()));
+    let outcome = outcome.unwrap_or_else(|_| panic!("{}: regen panicked", project.case));
+    let after = project.snapshot();
+    let outside = |files: &BTreeMap<PathBuf, Vec<u8>>| -> BTreeMap<PathBuf, Vec<u8>> {
+        let generated = Path::new("generated").join(&project.case);
+        files
+            .iter()
+            .filter(|(path, _)| !path.starts_with(&generated))
+            .map(|(p, b)| (p.clone(), b.clone()))
+            .collect()
+    };
+    assert_eq!(
+        outside(&before),
+        outside(&after),
+        "{}: something was written outside generated/<api>/",
+        project.case
+    );
+    match (expect, outcome) {
+        (Error(fragments), Err(message)) => {
+            for fragment in *fragments {
+                assert!(
+                    message.contains(fragment),
+                    "{}: error lacks {fragment:?}:\n{message}",
+                    project.case
+                );
+            }
+            assert_eq!(
+                before, after,
+                "{}: a failed regen changed the previous output",
+                project.case
+            );
+        }
+        (Error(_), Ok(warnings)) => panic!(
+            "{}: expected an error, got success with {warnings:?}",
+            project.case
+        ),
+        (Warnings(fragments), Ok(warnings)) => {
+            assert_eq!(
+                warnings.len(),
+                fragments.len(),
+                "{}: warnings {warnings:#?}",
+                project.case
+            );
+            for (warning, fragment) in warnings.iter().zip(*fragments) {
+                assert!(
+                    warning.contains(fragment),
+                    "{}: warning {warning:?} lacks {fragment:?}",
+                    project.case
+                );
+            }
+            assert!(
+                project.out_dir().join("gates.json").is_file(),
+                "{}: no gates.json",
+                project.case
+            );
+            assert!(
+                !project.out_dir().join("pkl/Old.pkl").exists(),
+                "{}: stale output survived",
+                project.case
+            );
+        }
+        (Warnings(_), Err(message)) => panic!("{}: expected success, got: {message}", project.case),
+    }
+}
+
+#[test]
+fn every_committed_case() {
+    let fixtures = support::root().join("tests/hostile");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = CASES.iter().map(|(name, _)| (*name).to_owned()).collect();
+    listed.sort();
+    assert_eq!(
+        on_disk, listed,
+        "every fixture has an expectation and every expectation a fixture"
+    );
+    for (case, expect) in CASES {
+        let project = Project::new(case, |api_dir| copy_dir(&fixtures.join(case), api_dir));
+        check(&project, expect);
+    }
+}
+
+#[test]
+fn nesting_ten_thousand_deep() {
+    let project = Project::new("deep-nesting", |api_dir| {
+        let depth = 10_000;
+        let mut text = String::from("{\"swagger\": \"2.0\", \"definitions\": {\"a.v1.Deep\": ");
+        text.push_str(&"{\"type\": \"array\", \"items\": ".repeat(depth));
+        text.push_str("{\"type\": \"string\"}");
+        text.push_str(&"}".repeat(depth));
+        text.push_str("}}");
+        std::fs::create_dir_all(api_dir.join("v1.0")).unwrap();
+        std::fs::write(api_dir.join("v1.0/spec.json"), text).unwrap();
+    });
+    check(
+        &project,
+        &Error(&["v1.0/spec.json:1:", "recursion limit exceeded"]),
+    );
+}
+
+#[test]
+fn a_fifty_megabyte_spec() {
+    let project = Project::new("large", |api_dir| {
+        std::fs::create_dir_all(api_dir.join("v1.0")).unwrap();
+        let mut definitions = serde_json::Map::new();
+        let description = "A long description that repeats. ".repeat(40);
+        let mut index = 0;
+        let mut size = 0;
+        while size < 50 * 1024 * 1024 {
+            let mut properties = serde_json::Map::new();
+            for field in 0..10 {
+                properties.insert(
+                    format!("field{field}"),
+                    serde_json::json!({"type": "string", "description": description}),
+                );
+            }
+            let definition = serde_json::json!({"type": "object", "properties": properties});
+            size += definition.to_string().len();
+            definitions.insert(format!("big.v1.Type{index}"), definition);
+            index += 1;
+        }
+        let spec = serde_json::json!({"swagger": "2.0", "definitions": definitions});
+        std::fs::write(api_dir.join("v1.0/spec.json"), spec.to_string()).unwrap();
+    });
+    let api = Api::open(&project.root.path().join("upstream-specs/large")).unwrap();
+    // Loading and merging a 50 MB spec; the emitters are covered elsewhere.
+    let loaded = vergate_codegen::load::load_api(&api).unwrap();
+    assert!(loaded[0].model.definitions.len() > 3_000);
+    let model = vergate_codegen::model::GatedModel::merge(
+        "large",
+        loaded.into_iter().map(|m| m.model).collect(),
+    )
+    .unwrap();
+    assert_eq!(
+        model.types.len(),
+        model.minors.values().next().unwrap().definitions.len()
+    );
+}
