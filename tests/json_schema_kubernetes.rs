@@ -15,7 +15,6 @@ mod support;
 use check::{check_schema, errors, json_files, yaml_documents};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use vergate::Version;
@@ -113,7 +112,8 @@ fn indexes_list_exactly_the_kind_files() {
 /// A manifest file: its documents and the minors its header names.
 struct Manifest {
     path: PathBuf,
-    minors: RangeInclusive<Version>,
+    /// Exactly the minors whose specs have every field the file uses.
+    minors: BTreeSet<Version>,
     documents: Vec<Value>,
 }
 
@@ -135,14 +135,25 @@ fn read_manifest(path: &Path) -> Manifest {
     let header = text
         .lines()
         .find_map(|line| line.strip_prefix("# minors:"))
-        .unwrap_or_else(|| panic!("{}: no `# minors: A..=B` line", path.display()));
-    let (first, last) = header
-        .trim()
-        .split_once("..=")
-        .unwrap_or_else(|| panic!("{}: `# minors:{header}` is not A..=B", path.display()));
+        .unwrap_or_else(|| panic!("{}: no `# minors: A..=B` (or `A, B`) line", path.display()));
+    let parse = |text: &str| -> Version {
+        text.trim()
+            .parse()
+            .unwrap_or_else(|err| panic!("{}: `# minors:{header}`: {err}", path.display()))
+    };
+    let listed: BTreeSet<Version> = match header.split_once("..=") {
+        Some((first, last)) => {
+            let range = parse(first)..=parse(last);
+            minors()
+                .into_iter()
+                .filter(|minor| range.contains(minor))
+                .collect()
+        }
+        None => header.split(',').map(parse).collect(),
+    };
     Manifest {
         path: path.to_owned(),
-        minors: first.parse().unwrap()..=last.parse().unwrap(),
+        minors: listed,
         documents: yaml_documents(path),
     }
 }

@@ -23,7 +23,10 @@ fn stamps(dir: &Path) -> BTreeMap<PathBuf, (u64, i64, i64)> {
                 pending.push(path);
             } else {
                 let meta = std::fs::metadata(&path).unwrap();
-                found.insert(path.strip_prefix(dir).unwrap().to_owned(), (meta.ino(), meta.mtime(), meta.mtime_nsec()));
+                found.insert(
+                    path.strip_prefix(dir).unwrap().to_owned(),
+                    (meta.ino(), meta.mtime(), meta.mtime_nsec()),
+                );
             }
         }
     }
@@ -44,30 +47,48 @@ fn adding_v1_36_rewrites_only_what_changed() {
     let (_, first) = regen::regen(&api, &out_dir, Mode::Write).unwrap();
     assert!(first.changed.is_empty() && first.removed.is_empty());
     let before = stamps(&out_dir);
-    let old_bytes: BTreeMap<PathBuf, Vec<u8>> =
-        before.keys().map(|p| (p.clone(), std::fs::read(out_dir.join(p)).unwrap())).collect();
+    let old_bytes: BTreeMap<PathBuf, Vec<u8>> = before
+        .keys()
+        .map(|p| (p.clone(), std::fs::read(out_dir.join(p)).unwrap()))
+        .collect();
 
     std::os::unix::fs::symlink(specs.join("v1.36"), api_dir.path().join("v1.36")).unwrap();
     let api = Api::open(api_dir.path()).unwrap();
     let (built, report) = regen::regen(&api, &out_dir, Mode::Write).unwrap();
-    assert!(report.removed.is_empty(), "adding a minor removes nothing: {:?}", report.removed);
+    assert!(
+        report.removed.is_empty(),
+        "adding a minor removes nothing: {:?}",
+        report.removed
+    );
     for path in &report.added {
         let shown = path.display().to_string();
-        assert!(shown.contains("1.36") || shown.contains("1_36"), "{shown} was added but is not 1.36's");
+        assert!(
+            shown.contains("1.36") || shown.contains("1_36"),
+            "{shown} was added but is not 1.36's"
+        );
     }
     assert!(report.changed.iter().any(|p| p == Path::new("gates.json")));
 
     // Every changed file changed because of 1.36: its new text mentions it.
     for path in &report.changed {
         let text = String::from_utf8_lossy(built.tree.get(path).unwrap());
-        assert!(text.contains("1.36"), "{} changed but says nothing about 1.36", path.display());
+        assert!(
+            text.contains("1.36"),
+            "{} changed but says nothing about 1.36",
+            path.display()
+        );
     }
     // Unchanged files were not rewritten: same inode, same mtime.
     let after = stamps(&out_dir);
     let mut kept = 0;
     for (path, stamp) in &before {
         if !report.changed.contains(path) {
-            assert_eq!(after.get(path), Some(stamp), "{} was rewritten", path.display());
+            assert_eq!(
+                after.get(path),
+                Some(stamp),
+                "{} was rewritten",
+                path.display()
+            );
             assert_eq!(std::fs::read(out_dir.join(path)).unwrap(), old_bytes[path]);
             kept += 1;
         }
