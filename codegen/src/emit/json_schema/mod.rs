@@ -22,7 +22,8 @@ mod standalone;
 mod vergate_keyword;
 
 pub use convert::QUANTITY;
-pub use naming::kind_file;
+pub use naming::{definition_file, kind_file};
+pub use standalone::Selection;
 pub use vergate_keyword::KEYWORD as GATE_KEYWORD;
 
 use crate::api::ApiConfig;
@@ -87,7 +88,15 @@ fn minor_files(
             gates,
         };
         let rendered = RenderedDefinitions::new(minor, &style);
-        for (name, bytes) in standalone::files(&model.api, minor, &rendered, &dir, strict)? {
+        let files = standalone::files(
+            &model.api,
+            minor,
+            &rendered,
+            &dir,
+            strict,
+            Selection::Kinds,
+        )?;
+        for (name, bytes) in files {
             out.push((format!("{dir}/{name}"), bytes));
         }
     }
@@ -113,9 +122,15 @@ pub fn minor_dir(minor: &MinorModel, strict: bool) -> String {
     format!("{DIR}/{}{suffix}", minor.version.dir_name())
 }
 
-/// The standalone strict tree of one minor alone (kind files, `index.json`,
-/// `_definitions.json`), by file name: what the benchmark writes.
-pub fn strict_tree(model: &GatedModel, minor: &MinorModel) -> Result<Vec<(String, Vec<u8>)>> {
+/// The standalone strict tree of one minor alone (`index.json`,
+/// `_definitions.json` and the files `selection` asks for), by file name.
+/// With [`Selection::EveryDefinition`] it has the file set of the ecosystem's
+/// full trees; the benchmark compares it with openapi2jsonschema's.
+pub fn strict_tree(
+    model: &GatedModel,
+    minor: &MinorModel,
+    selection: Selection,
+) -> Result<Vec<(String, Vec<u8>)>> {
     let gates = GateKeywords::new(model);
     let style = Style {
         minor: minor.version,
@@ -125,5 +140,5 @@ pub fn strict_tree(model: &GatedModel, minor: &MinorModel) -> Result<Vec<(String
         gates: &gates,
     };
     let rendered = RenderedDefinitions::new(minor, &style);
-    standalone::files(&model.api, minor, &rendered, &minor_dir(minor, true), true)
+    standalone::files(&model.api, minor, &rendered, &minor_dir(minor, true), true, selection)
 }

@@ -16,6 +16,24 @@ pub fn kind_file(gvk: &GroupVersionKind) -> String {
     name.to_lowercase()
 }
 
+/// The name the ecosystem's full trees (openapi2jsonschema `--kubernetes
+/// --expanded`) give a definition that is no resource kind:
+/// `<short name>-<third-last segment>-<second-last segment>.json`,
+/// lowercased, with the `core` and `api` segments left out
+/// (`io.k8s.api.core.v1.PodSpec` → `podspec-v1.json`,
+/// `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta` → `objectmeta-meta-v1.json`).
+pub fn definition_file(name: &str) -> String {
+    let segments: Vec<&str> = name.split('.').collect();
+    let file = match segments.as_slice() {
+        [.., group, version, short] if matches!(*group, "core" | "api") => {
+            format!("{short}-{version}.json")
+        }
+        [.., group, version, short] => format!("{short}-{group}-{version}.json"),
+        _ => format!("{name}.json"),
+    };
+    file.to_lowercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +60,11 @@ mod tests {
         assert_eq!(
             kind_file(&gvk("build.shipyard.dev", "v1", "Pipeline")),
             "pipeline-build-v1.json"
+        );
+        assert_eq!(definition_file("io.k8s.api.core.v1.PodSpec"), "podspec-v1.json");
+        assert_eq!(
+            definition_file("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
+            "objectmeta-meta-v1.json"
         );
     }
 }
