@@ -55,8 +55,8 @@ fn run() -> Result<usize, String> {
     } else {
         Selection::Kinds
     };
-    let files = strict_tree(&model, &model.minors[&version], selection)
-        .map_err(|err| err.to_string())?;
+    let files =
+        strict_tree(&model, &model.minors[&version], selection).map_err(|err| err.to_string())?;
     let out = PathBuf::from(out);
     std::fs::create_dir_all(&out).map_err(|err| format!("{}: {err}", out.display()))?;
     for (name, bytes) in &files {

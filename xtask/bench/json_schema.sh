@@ -15,7 +15,9 @@ root=$PWD
 minor=${1:-1.34}
 runs=${2:-5}
 spec=$root/upstream-specs/kubernetes/v$minor/swagger.json
-work=$root/target/bench/json-schema
+# openapi2jsonschema resolves its references against `$PWD/<output>`, so
+# its output directory must be relative.
+work=target/bench/json-schema
 venv=$root/target/bench/venv
 
 if [[ ! -f $spec ]]; then

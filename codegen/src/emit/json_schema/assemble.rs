@@ -11,7 +11,7 @@ use super::convert::{self, Style};
 use crate::emit::json_text::{compare_keys, to_sorted_pretty};
 use crate::model::MinorModel;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// The key definitions live under.
 pub const DEFS: &str = "$defs";
@@ -19,92 +19,129 @@ pub const DEFS: &str = "$defs";
 /// One minor's definitions in one style, each rendered as a `$defs` entry.
 #[derive(Debug)]
 pub struct RenderedDefinitions {
-    /// Definition name → its schema text, indented for depth 2, no final newline.
-    texts: BTreeMap<String, String>,
-    /// Definition name → the definitions it refers to directly.
-    references: BTreeMap<String, Vec<String>>,
+    /// Definitions in the order [`to_sorted_pretty`] writes their keys.
+    entries: Vec<Entry>,
+    /// Definition name → its index in `entries`.
+    index: HashMap<String, usize>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    /// `"name": ` followed by the schema text indented for depth 2, no final newline.
+    text: String,
+    /// The entries it refers to directly.
+    references: Vec<usize>,
 }
 
 impl RenderedDefinitions {
     /// Renders every definition of `minor` in `style`.
     pub fn new(minor: &MinorModel, style: &Style) -> Self {
-        let mut texts = BTreeMap::new();
-        let mut references = BTreeMap::new();
-        for (name, definition) in &minor.definitions {
-            let value = convert::definition(definition, style);
-            texts.insert(name.clone(), indented(&value, 2));
-            let direct = convert::references(&definition.schema)
-                .into_iter()
-                .map(str::to_owned)
-                .collect();
-            references.insert(name.clone(), direct);
-        }
-        RenderedDefinitions { texts, references }
-    }
-
-    /// Every definition name, sorted.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.texts.keys().map(String::as_str)
-    }
-
-    /// `root` and every definition reachable from it.
-    pub fn closure<'a>(&'a self, root: &'a str) -> Vec<&'a str> {
-        let mut seen = std::collections::BTreeSet::from([root]);
-        let mut pending = vec![root];
-        while let Some(name) = pending.pop() {
-            for next in self.references.get(name).into_iter().flatten() {
-                if seen.insert(next.as_str()) {
-                    pending.push(next);
-                }
-            }
-        }
-        seen.into_iter().collect()
-    }
-
-    /// A document whose `$defs` holds `names` and whose other top-level keys
-    /// are `rest`, as [`to_sorted_pretty`] would write it.
-    pub fn document<'a>(
-        &self,
-        names: impl IntoIterator<Item = &'a str>,
-        rest: &Map<String, Value>,
-    ) -> String {
-        let mut names: Vec<&str> = names.into_iter().collect();
+        let mut names: Vec<&String> = minor.definitions.keys().collect();
         names.sort_by(|a, b| compare_keys(a, b));
-        let length: usize = names.iter().map(|name| self.texts[*name].len() + 64).sum();
-        let mut defs = String::with_capacity(length + 16);
-        if names.is_empty() {
-            defs.push_str("{}");
-        } else {
-            defs.push('{');
-            for (index, name) in names.iter().enumerate() {
-                if index > 0 {
-                    defs.push(',');
+        let index: HashMap<String, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(position, name)| ((*name).clone(), position))
+            .collect();
+        let entries = names
+            .iter()
+            .map(|name| {
+                let definition = &minor.definitions[*name];
+                let mut text = String::new();
+                push_key(&mut text, name);
+                text.push_str(&indented(&convert::definition(definition, style), 2));
+                let references = convert::references(&definition.schema)
+                    .into_iter()
+                    .filter_map(|target| index.get(target).copied())
+                    .collect();
+                Entry { text, references }
+            })
+            .collect();
+        RenderedDefinitions { entries, index }
+    }
+
+    /// Every definition, in key order.
+    pub fn all(&self) -> Vec<usize> {
+        (0..self.entries.len()).collect()
+    }
+
+    /// The definition `root` and every definition reachable from it, in key
+    /// order; empty when the minor has no definition `root`.
+    pub fn closure(&self, root: &str) -> Vec<usize> {
+        let Some(&start) = self.index.get(root) else {
+            return Vec::new();
+        };
+        let mut seen = vec![false; self.entries.len()];
+        seen[start] = true;
+        let mut pending = vec![start];
+        let mut found = vec![start];
+        while let Some(current) = pending.pop() {
+            for &next in &self.entries[current].references {
+                if !seen[next] {
+                    seen[next] = true;
+                    pending.push(next);
+                    found.push(next);
                 }
-                defs.push_str("\n    ");
-                push_key(&mut defs, name);
-                defs.push_str(&self.texts[*name]);
             }
-            defs.push_str("\n  }");
         }
-        let mut entries: Vec<(&str, String)> = rest
+        found.sort_unstable();
+        found
+    }
+
+    /// A document whose `$defs` holds the `definitions` (from [`closure`] or
+    /// [`all`]) and whose other top-level keys are `rest`, as
+    /// [`to_sorted_pretty`] would write it.
+    ///
+    /// [`closure`]: RenderedDefinitions::closure
+    /// [`all`]: RenderedDefinitions::all
+    pub fn document(&self, definitions: &[usize], rest: &Map<String, Value>) -> String {
+        let mut entries: Vec<(&str, Option<String>)> = rest
             .iter()
             .filter(|(key, _)| key.as_str() != DEFS)
-            .map(|(key, value)| (key.as_str(), indented(value, 1)))
+            .map(|(key, value)| (key.as_str(), Some(indented(value, 1))))
             .collect();
-        entries.push((DEFS, defs));
+        entries.push((DEFS, None));
         entries.sort_by(|(a, _), (b, _)| compare_keys(a, b));
-        let mut out = String::with_capacity(length + 1024);
+        let length: usize = definitions
+            .iter()
+            .map(|&entry| self.entries[entry].text.len() + 6)
+            .chain(
+                entries
+                    .iter()
+                    .flat_map(|(_, text)| text.as_ref().map(|t| t.len() + 64)),
+            )
+            .sum();
+        let mut out = String::with_capacity(length + 32);
         out.push('{');
-        for (index, (key, text)) in entries.iter().enumerate() {
-            if index > 0 {
+        for (position, (key, text)) in entries.iter().enumerate() {
+            if position > 0 {
                 out.push(',');
             }
             out.push_str("\n  ");
             push_key(&mut out, key);
-            out.push_str(text);
+            match text {
+                Some(text) => out.push_str(text),
+                None => self.push_definitions(&mut out, definitions),
+            }
         }
         out.push_str("\n}\n");
         out
+    }
+
+    fn push_definitions(&self, out: &mut String, definitions: &[usize]) {
+        if definitions.is_empty() {
+            out.push_str("{}");
+            return;
+        }
+        out.push('{');
+        for (position, &entry) in definitions.iter().enumerate() {
+            if position > 0 {
+                out.push(',');
+            }
+            out.push_str("\n    ");
+            out.push_str(&self.entries[entry].text);
+        }
+        out.push_str("\n  }");
     }
 }
 
@@ -156,19 +193,20 @@ mod tests {
             gates: &gates,
         };
         let rendered = RenderedDefinitions::new(&minor, &style);
-        assert_eq!(rendered.closure("a.A"), ["a.A", "a.B"]);
+        assert_eq!(rendered.closure("a.A"), [0, 1]);
+        assert_eq!(rendered.closure("a.B"), [1]);
         let mut rest = Map::new();
         rest.insert("$ref".into(), Value::String("#/$defs/a.A".into()));
         rest.insert("$comment".into(), Value::String("x".into()));
         rest.insert("title".into(), serde_json::json!({"nested": [1]}));
-        let text = rendered.document(rendered.closure("a.A"), &rest);
+        let text = rendered.document(&rendered.closure("a.A"), &rest);
         let parsed: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(text, to_sorted_pretty(&parsed));
         assert_eq!(
             parsed["$defs"]["a.A"]["additionalProperties"],
             Value::Bool(false)
         );
-        let empty = rendered.document([], &Map::new());
+        let empty = rendered.document(&[], &Map::new());
         assert_eq!(empty, "{\n  \"$defs\": {}\n}\n");
     }
 }

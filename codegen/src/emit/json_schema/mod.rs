@@ -37,6 +37,9 @@ use vergate_keyword::GateKeywords;
 /// The `$schema` of every generated schema.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
+/// Generated files: (path, bytes).
+pub type Files = Vec<(String, Vec<u8>)>;
+
 /// The emitter's directory inside `generated/<api>/`.
 pub const DIR: &str = "json";
 
@@ -44,7 +47,7 @@ pub const DIR: &str = "json";
 pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
     let gates = GateKeywords::new(model);
     let field = config.document_version_field.as_deref();
-    let per_minor: Vec<Result<Vec<(String, Vec<u8>)>>> = std::thread::scope(|scope| {
+    let per_minor: Vec<Result<Files>> = std::thread::scope(|scope| {
         let handles: Vec<_> = model
             .minors
             .values()
@@ -75,7 +78,7 @@ fn minor_files(
     minor: &MinorModel,
     field: Option<&str>,
     gates: &GateKeywords,
-) -> Result<Vec<(String, Vec<u8>)>> {
+) -> Result<Files> {
     let mut out = Vec::new();
     for strict in [false, true] {
         let dir = minor_dir(minor, strict);
@@ -88,14 +91,8 @@ fn minor_files(
             gates,
         };
         let rendered = RenderedDefinitions::new(minor, &style);
-        let files = standalone::files(
-            &model.api,
-            minor,
-            &rendered,
-            &dir,
-            strict,
-            Selection::Kinds,
-        )?;
+        let files =
+            standalone::files(&model.api, minor, &rendered, &dir, strict, Selection::Kinds)?;
         for (name, bytes) in files {
             out.push((format!("{dir}/{name}"), bytes));
         }
@@ -126,11 +123,7 @@ pub fn minor_dir(minor: &MinorModel, strict: bool) -> String {
 /// `_definitions.json` and the files `selection` asks for), by file name.
 /// With [`Selection::EveryDefinition`] it has the file set of the ecosystem's
 /// full trees; the benchmark compares it with openapi2jsonschema's.
-pub fn strict_tree(
-    model: &GatedModel,
-    minor: &MinorModel,
-    selection: Selection,
-) -> Result<Vec<(String, Vec<u8>)>> {
+pub fn strict_tree(model: &GatedModel, minor: &MinorModel, selection: Selection) -> Result<Files> {
     let gates = GateKeywords::new(model);
     let style = Style {
         minor: minor.version,
@@ -140,5 +133,12 @@ pub fn strict_tree(
         gates: &gates,
     };
     let rendered = RenderedDefinitions::new(minor, &style);
-    standalone::files(&model.api, minor, &rendered, &minor_dir(minor, true), true, selection)
+    standalone::files(
+        &model.api,
+        minor,
+        &rendered,
+        &minor_dir(minor, true),
+        true,
+        selection,
+    )
 }

@@ -61,7 +61,10 @@ mod tests {
             kind_file(&gvk("build.shipyard.dev", "v1", "Pipeline")),
             "pipeline-build-v1.json"
         );
-        assert_eq!(definition_file("io.k8s.api.core.v1.PodSpec"), "podspec-v1.json");
+        assert_eq!(
+            definition_file("io.k8s.api.core.v1.PodSpec"),
+            "podspec-v1.json"
+        );
         assert_eq!(
             definition_file("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
             "objectmeta-meta-v1.json"

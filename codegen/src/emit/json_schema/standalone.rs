@@ -4,7 +4,7 @@
 
 use super::assemble::RenderedDefinitions;
 use super::naming::{definition_file, kind_file};
-use super::DRAFT_2020_12;
+use super::{Files, DRAFT_2020_12};
 use crate::emit::json_text::to_sorted_pretty;
 use crate::error::{Error, Result};
 use crate::model::MinorModel;
@@ -78,7 +78,7 @@ pub fn files(
     dir: &str,
     strict: bool,
     selection: Selection,
-) -> Result<Vec<(String, Vec<u8>)>> {
+) -> Result<Files> {
     let kinds = kind_files(minor, dir)?;
     let mut others: BTreeMap<String, &str> = BTreeMap::new();
     if selection == Selection::EveryDefinition {
@@ -115,19 +115,22 @@ pub fn files(
             "x-kubernetes-group-version-kind".into(),
             json!([{"group": kind.gvk.group, "version": kind.gvk.version, "kind": kind.gvk.kind}]),
         );
-        let text = rendered.document(rendered.closure(kind.definition), &rest);
+        let text = rendered.document(&rendered.closure(kind.definition), &rest);
         out.push((kind.file.clone(), text.into_bytes()));
     }
     for (file, definition) in others {
         let mut rest = Map::new();
         rest.insert("$comment".into(), Value::String(comment.clone()));
         rest.insert("$schema".into(), Value::String(DRAFT_2020_12.into()));
-        rest.insert("$ref".into(), Value::String(format!("#/$defs/{definition}")));
+        rest.insert(
+            "$ref".into(),
+            Value::String(format!("#/$defs/{definition}")),
+        );
         rest.insert(
             "title".into(),
             Value::String(format!("{definition} ({api} {})", minor.version)),
         );
-        let text = rendered.document(rendered.closure(definition), &rest);
+        let text = rendered.document(&rendered.closure(definition), &rest);
         out.push((file, text.into_bytes()));
     }
     let index: Vec<Value> = kinds
@@ -152,7 +155,7 @@ pub fn files(
     let mut rest = Map::new();
     rest.insert("$comment".into(), Value::String(comment));
     rest.insert("$schema".into(), Value::String(DRAFT_2020_12.into()));
-    let definitions = rendered.document(rendered.names(), &rest);
+    let definitions = rendered.document(&rendered.all(), &rest);
     out.push((DEFINITIONS.into(), definitions.into_bytes()));
     Ok(out)
 }
