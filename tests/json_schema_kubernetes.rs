@@ -21,7 +21,6 @@ use vergate::Version;
 use vergate_codegen::api::Api;
 use vergate_codegen::emit::json_schema::kind_file;
 use vergate_codegen::model::GroupVersionKind;
-use vergate_codegen::regen;
 
 /// The generated `json/` files of all nine minors, built once per test binary.
 fn trees(test: &str) -> Option<&'static BTreeMap<String, Value>> {
@@ -30,8 +29,7 @@ fn trees(test: &str) -> Option<&'static BTreeMap<String, Value>> {
     Some(FILES.get_or_init(|| {
         let dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
         let api = Api::open(dir.path()).unwrap();
-        let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
-        json_files(&built.tree, "json/")
+        json_files(&check::emit(&api), "json/")
     }))
 }
 

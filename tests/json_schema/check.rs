@@ -5,8 +5,23 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
+use vergate_codegen::api::Api;
+use vergate_codegen::emit::json_schema;
 use vergate_codegen::emit::json_text::to_sorted_pretty;
+use vergate_codegen::load;
+use vergate_codegen::model::GatedModel;
 use vergate_codegen::output::FileTree;
+
+/// Loads every minor of `api` and runs the JSON Schema emitter alone (the
+/// other emitters are not needed here).
+pub fn emit(api: &Api) -> FileTree {
+    let loaded = load::load_api(api).unwrap_or_else(|err| panic!("{err}"));
+    let minors = loaded.into_iter().map(|minor| minor.model).collect();
+    let model = GatedModel::merge(api.name(), minors).unwrap_or_else(|err| panic!("{err}"));
+    let mut tree = FileTree::new();
+    json_schema::emit(&model, &api.config, &mut tree).unwrap_or_else(|err| panic!("{err}"));
+    tree
+}
 
 /// The JSON files of a tree below `prefix`, parsed, by path. Each must be
 /// exactly what the project's deterministic JSON writer gives for it.

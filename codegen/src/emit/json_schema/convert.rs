@@ -72,11 +72,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Value {
     insert_keywords(&mut out, &definition.keywords);
     let deprecated = style
         .gates
-        .of_type(&definition.name)
-        .and_then(|gate| gate.get("deprecated_in"))
-        .and_then(Value::as_str)
-        .and_then(|since| since.parse::<Version>().ok())
-        .is_some_and(|since| style.minor >= since);
+        .type_deprecated_in(&definition.name, style.minor);
     if definition.deprecated || deprecated {
         out.insert("deprecated".into(), Value::Bool(true));
     }
@@ -120,16 +116,13 @@ fn property_schema(owner: &Definition, name: &str, property: &Property, style: &
         }
     }
     insert_keywords(&mut out, &property.keywords);
-    let gate = style.gates.of_field(&owner.name, name);
-    let deprecated = gate
-        .and_then(|gate| gate.get("deprecated_in"))
-        .and_then(Value::as_str)
-        .and_then(|since| since.parse::<Version>().ok())
-        .is_some_and(|since| style.minor >= since);
+    let deprecated = style
+        .gates
+        .field_deprecated_in(&owner.name, name, style.minor);
     if property.deprecated || deprecated {
         out.insert("deprecated".into(), Value::Bool(true));
     }
-    if let Some(gate) = gate {
+    if let Some(gate) = style.gates.of_field(&owner.name, name) {
         out.insert(KEYWORD.into(), gate.clone());
     }
     if is_nullable(&property.keywords) {

@@ -22,7 +22,14 @@ pub struct GateKeywords {
 #[derive(Debug, Default)]
 struct TypeKeywords {
     own: Option<Value>,
-    fields: BTreeMap<String, Value>,
+    deprecated_in: Option<Version>,
+    fields: BTreeMap<String, FieldKeyword>,
+}
+
+#[derive(Debug)]
+struct FieldKeyword {
+    value: Value,
+    deprecated_in: Option<Version>,
 }
 
 impl GateKeywords {
@@ -53,9 +60,20 @@ impl GateKeywords {
                     .fields
                     .iter()
                     .filter(|(_, field)| !is_plain_field(field, corpus))
-                    .map(|(field_name, field)| (field_name.clone(), field_value(field, corpus)))
+                    .map(|(field_name, field)| {
+                        let keyword = FieldKeyword {
+                            value: field_value(field, corpus),
+                            deprecated_in: field.lifecycle.deprecated_in,
+                        };
+                        (field_name.clone(), keyword)
+                    })
                     .collect();
-                (name.clone(), TypeKeywords { own, fields })
+                let keywords = TypeKeywords {
+                    own,
+                    deprecated_in: lifecycle.lifecycle.deprecated_in,
+                    fields,
+                };
+                (name.clone(), keywords)
             })
             .collect();
         GateKeywords { types }
@@ -68,7 +86,25 @@ impl GateKeywords {
 
     /// The keyword value of a field, if its gate is worth writing.
     pub fn of_field(&self, type_name: &str, field: &str) -> Option<&Value> {
-        self.types.get(type_name)?.fields.get(field)
+        Some(&self.types.get(type_name)?.fields.get(field)?.value)
+    }
+
+    /// True when the type is deprecated in `minor`.
+    pub fn type_deprecated_in(&self, type_name: &str, minor: Version) -> bool {
+        self.types
+            .get(type_name)
+            .and_then(|keywords| keywords.deprecated_in)
+            .is_some_and(|since| minor >= since)
+    }
+
+    /// True when the field is deprecated in `minor` (a deprecated field
+    /// always has a keyword, since its gate says more than "present").
+    pub fn field_deprecated_in(&self, type_name: &str, field: &str, minor: Version) -> bool {
+        self.types
+            .get(type_name)
+            .and_then(|keywords| keywords.fields.get(field))
+            .and_then(|keyword| keyword.deprecated_in)
+            .is_some_and(|since| minor >= since)
     }
 }
 
