@@ -6,6 +6,7 @@
 //! runtime can both depend on it cheaply. Enable the `serde` feature for
 //! (de)serialization.
 
+pub mod alias;
 mod version;
 mod version_set;
 

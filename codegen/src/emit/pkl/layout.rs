@@ -1,0 +1,339 @@
+//! Where every definition lives inside a minor's subtree `v<X.Y>/`.
+//!
+//! - **Types modules**: one per definition namespace, named by its last two
+//!   segments when the last is an API version (`io.k8s.api.core.v1` →
+//!   `core/v1.pkl`), by its last segment otherwise
+//!   (`io.k8s.apimachinery.pkg.api.resource` → `resource.pkl`). Namespaces
+//!   that would share a path take more segments until they do not. Paths are
+//!   chosen over every minor at once, so a namespace has the same path in
+//!   every subtree.
+//! - **Resource modules**: a definition served as exactly one kind, with
+//!   `apiVersion` and `kind` properties, is a module of its own. The
+//!   preferred served version of a kind (GA over beta over alpha, higher
+//!   first) lives at `<group>/<Kind>.pkl`; the others at
+//!   `<group>/<version>/<Kind>.pkl` (`autoscaling/v1/HorizontalPodAutoscaler.pkl`).
+
+use crate::error::{Error, Result};
+use crate::model::{Definition, GatedModel, MinorModel};
+use std::collections::{BTreeMap, BTreeSet};
+use vergate_core::gates::GroupVersionKind;
+use vergate_core::VersionSet;
+
+/// Where a definition is found in one minor's subtree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// A class or typealias `name` inside the types module `module`.
+    Member { module: String, name: String },
+    /// The resource module `module` itself (its module class).
+    Module { module: String },
+}
+
+impl Location {
+    /// The module path (relative to `v<X.Y>/`, without `.pkl`).
+    pub fn module(&self) -> &str {
+        match self {
+            Location::Member { module, .. } | Location::Module { module } => module,
+        }
+    }
+}
+
+/// The namespace paths of a whole API, the same for every minor.
+#[derive(Clone, Debug)]
+pub struct NamespacePaths {
+    paths: BTreeMap<String, String>,
+    /// The minors in which each namespace defines something.
+    presence: BTreeMap<String, VersionSet>,
+}
+
+impl NamespacePaths {
+    /// Chooses a module path for every namespace any minor defines.
+    pub fn new(model: &GatedModel) -> NamespacePaths {
+        let namespaces: BTreeSet<&str> = model.types.keys().map(|n| namespace_of(n)).collect();
+        let split: Vec<Vec<&str>> = namespaces
+            .iter()
+            .map(|ns| ns.split('.').filter(|s| !s.is_empty()).collect())
+            .collect();
+        let mut take: Vec<usize> = split
+            .iter()
+            .map(|segments| match segments.last() {
+                Some(last) if is_api_version(last) && segments.len() > 1 => 2,
+                _ => 1,
+            })
+            .collect();
+        loop {
+            let paths: Vec<String> = split
+                .iter()
+                .zip(&take)
+                .map(|(s, n)| join_last(s, *n))
+                .collect();
+            let mut seen: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+            for (index, path) in paths.iter().enumerate() {
+                seen.entry(path).or_default().push(index);
+            }
+            let mut grew = false;
+            for group in seen.values().filter(|g| g.len() > 1) {
+                for &index in group {
+                    if take[index] < split[index].len() {
+                        take[index] += 1;
+                        grew = true;
+                    }
+                }
+            }
+            if !grew {
+                let paths = namespaces
+                    .iter()
+                    .zip(paths)
+                    .map(|(ns, path)| ((*ns).to_owned(), path))
+                    .collect();
+                let mut presence: BTreeMap<String, VersionSet> = BTreeMap::new();
+                for (name, ty) in &model.types {
+                    presence
+                        .entry(namespace_of(name).to_owned())
+                        .or_default()
+                        .extend(ty.lifecycle.presence.iter());
+                }
+                return NamespacePaths { paths, presence };
+            }
+        }
+    }
+
+    /// The minors in which `namespace` defines something.
+    pub fn presence(&self, namespace: &str) -> VersionSet {
+        self.presence.get(namespace).cloned().unwrap_or_default()
+    }
+
+    /// The types module of a definition's namespace.
+    pub fn module_of(&self, definition_name: &str) -> &str {
+        &self.paths[namespace_of(definition_name)]
+    }
+}
+
+/// One minor's modules and where each of its definitions is.
+#[derive(Debug)]
+pub struct MinorLayout<'m> {
+    /// Types modules by path, each with its classes and typealiases.
+    pub type_modules: BTreeMap<String, Vec<&'m Definition>>,
+    /// Resource modules by path.
+    pub resources: BTreeMap<String, Resource<'m>>,
+    /// Every definition's location, by definition name.
+    pub locations: BTreeMap<&'m str, Location>,
+}
+
+/// A resource module: the definition and the kind it is served as.
+#[derive(Debug)]
+pub struct Resource<'m> {
+    pub definition: &'m Definition,
+    pub kind: &'m GroupVersionKind,
+    /// True when this is the preferred served version of the kind.
+    pub preferred: bool,
+}
+
+impl<'m> MinorLayout<'m> {
+    /// Places every definition of `minor`.
+    pub fn new(minor: &'m MinorModel, paths: &NamespacePaths) -> Result<MinorLayout<'m>> {
+        let mut type_modules: BTreeMap<String, Vec<&Definition>> = BTreeMap::new();
+        let mut locations = BTreeMap::new();
+        // Resources grouped by (directory, kind), to pick the preferred version.
+        let mut kinds: BTreeMap<(String, &str), Vec<ServedVersion<'m>>> = BTreeMap::new();
+        for definition in minor.definitions.values() {
+            let module = paths.module_of(&definition.name);
+            match served_kind(definition) {
+                Some(kind) => {
+                    let (dir, version) = match module.rsplit_once('/') {
+                        Some((dir, last)) if is_api_version(last) => (dir, last),
+                        _ => (module, ""),
+                    };
+                    kinds
+                        .entry((dir.to_owned(), kind.kind.as_str()))
+                        .or_default()
+                        .push((version.to_owned(), definition, kind));
+                }
+                None => {
+                    type_modules
+                        .entry(module.to_owned())
+                        .or_default()
+                        .push(definition);
+                    locations.insert(
+                        definition.name.as_str(),
+                        Location::Member {
+                            module: module.to_owned(),
+                            name: definition.short_name().to_owned(),
+                        },
+                    );
+                }
+            }
+        }
+        let mut resources = BTreeMap::new();
+        for ((dir, kind), mut versions) in kinds {
+            versions.sort_by_key(|(version, ..)| std::cmp::Reverse(version_priority(version)));
+            for (index, (version, definition, gvk)) in versions.into_iter().enumerate() {
+                let preferred = index == 0;
+                let module = if preferred || version.is_empty() {
+                    format!("{dir}/{kind}")
+                } else {
+                    format!("{dir}/{version}/{kind}")
+                };
+                if resources.contains_key(&module) || type_modules.contains_key(&module) {
+                    return Err(Error::Spec {
+                        path: definition.source.path.clone(),
+                        pointer: definition.source.pointer.clone(),
+                        message: format!(
+                            "minor {}: {} would be the Pkl module {module}.pkl, which another definition already is; \
+                             two kinds of one group directory need different versions",
+                            minor.version, definition.name
+                        ),
+                    });
+                }
+                locations.insert(
+                    definition.name.as_str(),
+                    Location::Module {
+                        module: module.clone(),
+                    },
+                );
+                resources.insert(
+                    module,
+                    Resource {
+                        definition,
+                        kind: gvk,
+                        preferred,
+                    },
+                );
+            }
+        }
+        Ok(MinorLayout {
+            type_modules,
+            resources,
+            locations,
+        })
+    }
+
+    /// Every module path of the subtree, sorted.
+    pub fn modules(&self) -> Vec<&str> {
+        let mut all: Vec<&str> = self
+            .type_modules
+            .keys()
+            .chain(self.resources.keys())
+            .map(String::as_str)
+            .collect();
+        all.sort_unstable();
+        all
+    }
+}
+
+/// One served version of a kind: (version segment, definition, kind).
+type ServedVersion<'m> = (String, &'m Definition, &'m GroupVersionKind);
+
+/// The kind a definition is a resource module of: served as exactly one
+/// kind, and an object with `apiVersion` and `kind` properties.
+pub fn served_kind(definition: &Definition) -> Option<&GroupVersionKind> {
+    let object = definition.object()?;
+    match definition.kinds.as_slice() {
+        [kind]
+            if object.properties.contains_key("apiVersion")
+                && object.properties.contains_key("kind") =>
+        {
+            Some(kind)
+        }
+        _ => None,
+    }
+}
+
+/// The namespace of a definition name: everything before its last dot.
+pub fn namespace_of(name: &str) -> &str {
+    name.rsplit_once('.').map_or("", |(namespace, _)| namespace)
+}
+
+/// True for API version segments: `v1`, `v2beta1`, `v1alpha3`.
+pub fn is_api_version(segment: &str) -> bool {
+    parse_api_version(segment).is_some()
+}
+
+/// Kubernetes' version priority: GA over beta over alpha, then by major,
+/// then by the pre-release number. Unparsable versions sort lowest.
+fn version_priority(segment: &str) -> (u8, u32, u32) {
+    parse_api_version(segment).unwrap_or((0, 0, 0))
+}
+
+fn parse_api_version(segment: &str) -> Option<(u8, u32, u32)> {
+    let rest = segment.strip_prefix('v')?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let major: u32 = rest[..digits].parse().ok()?;
+    let tail = &rest[digits..];
+    if tail.is_empty() {
+        return Some((3, major, 0));
+    }
+    let (stage, number) = if let Some(n) = tail.strip_prefix("beta") {
+        (2, n)
+    } else if let Some(n) = tail.strip_prefix("alpha") {
+        (1, n)
+    } else {
+        return None;
+    };
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((stage, major, number.parse().ok()?))
+}
+
+fn join_last(segments: &[&str], n: usize) -> String {
+    let start = segments.len().saturating_sub(n);
+    let path = segments[start..].join("/");
+    if path.is_empty() {
+        "types".to_owned()
+    } else {
+        path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_versions_and_priority() {
+        for yes in ["v1", "v2", "v1beta1", "v2alpha3"] {
+            assert!(is_api_version(yes), "{yes}");
+        }
+        for no in ["v", "v1.34", "vbeta1", "v1beta", "core", "v1gamma1"] {
+            assert!(!is_api_version(no), "{no}");
+        }
+        let mut versions = ["v1alpha1", "v1", "v2beta2", "v1beta1", "v2", "v1beta3"];
+        versions.sort_by_key(|v| std::cmp::Reverse(version_priority(v)));
+        assert_eq!(
+            versions,
+            ["v2", "v1", "v2beta2", "v1beta3", "v1beta1", "v1alpha1"]
+        );
+    }
+
+    #[test]
+    fn namespace_paths() {
+        use crate::model::{Definition, MinorModel, Schema};
+        let mut minor = MinorModel::new(vergate_core::Version::new(1, 0));
+        for name in [
+            "io.k8s.api.core.v1.Pod",
+            "io.k8s.api.apps.v1.Deployment",
+            "io.k8s.apimachinery.pkg.api.resource.Quantity",
+            "io.k8s.api.resource.v1.ResourceClaim",
+            "a.x.core.v1.Other",
+            "Bare",
+        ] {
+            minor
+                .definitions
+                .insert(name.into(), Definition::new(name, Schema::Any));
+        }
+        let model = GatedModel::merge("t", vec![minor]).unwrap();
+        let paths = NamespacePaths::new(&model);
+        assert_eq!(paths.module_of("io.k8s.api.apps.v1.Deployment"), "apps/v1");
+        assert_eq!(paths.module_of("io.k8s.api.core.v1.Pod"), "api/core/v1");
+        assert_eq!(paths.module_of("a.x.core.v1.Other"), "x/core/v1");
+        assert_eq!(
+            paths.module_of("io.k8s.apimachinery.pkg.api.resource.Quantity"),
+            "resource"
+        );
+        assert_eq!(
+            paths.module_of("io.k8s.api.resource.v1.ResourceClaim"),
+            "resource/v1"
+        );
+        assert_eq!(paths.module_of("Bare"), "types");
+    }
+}

@@ -1,0 +1,277 @@
+//! The Pkl package `generated/<api>/pkl/`:
+//!
+//! ```text
+//! PklProject            the package (name from api.toml's `pkl_package`)
+//! shared.pkl            MinorVersion, SupportedVersion, Stage, the annotation class
+//! target.pkl            Config with api.toml's `version_field`
+//! v<X.Y>/PklProject     the minor's directory as a project that depends on the root
+//! v<X.Y>/<group>/<version>.pkl        the types of one namespace (classes, typealiases)
+//! v<X.Y>/<group>/<Kind>.pkl           a resource, its preferred served version
+//! v<X.Y>/<group>/<version>/<Kind>.pkl the other served versions of a kind
+//! examples/PklProject   a user project that depends on the package
+//! examples/v<X.Y>.pkl   a working user file per minor
+//! ```
+//!
+//! Each subtree holds exactly the definitions of its minor; gated items carry
+//! the annotation class of shared.pkl. See docs/pkl.md.
+
+mod escape;
+mod example;
+mod gate;
+pub mod layout;
+mod module;
+mod templates;
+
+pub use escape::{doc_comment, pkl_string};
+
+use crate::api::ApiConfig;
+use crate::emit::json_text::to_sorted_pretty;
+use crate::error::Result;
+use crate::model::GatedModel;
+use crate::output::FileTree;
+use layout::{MinorLayout, NamespacePaths};
+use module::Subtree;
+use serde::Serialize;
+use vergate_core::Version;
+
+/// The directory of the package inside `generated/<api>/`.
+pub const PKL_DIR: &str = "pkl";
+
+/// The host part of the package's `package://` URI. The package is meant to
+/// be used as a local project dependency; publishing picks a real one.
+const BASE_HOST: &str = "pkg.vergate.invalid";
+
+/// Adds `pkl/` to the tree.
+pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
+    let settings = Settings::new(model, config);
+    for (path, bytes) in root_files(model, &settings)? {
+        tree.insert(format!("{PKL_DIR}/{path}"), bytes)?;
+    }
+    let paths = NamespacePaths::new(model);
+    let versions: Vec<Version> = model.versions.clone();
+    // Two halves of the minors on two threads: rendering dominates.
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, versions.len().max(1));
+    let chunk = versions.len().div_ceil(threads).max(1);
+    let results: Vec<Result<Files>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = versions
+            .chunks(chunk)
+            .map(|minors| {
+                let paths = &paths;
+                let settings = &settings;
+                scope.spawn(move || {
+                    let mut files = Vec::new();
+                    for version in minors {
+                        files.extend(minor_files(model, *version, paths, settings)?);
+                    }
+                    Ok(files)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a Pkl emitter thread panicked"))
+            .collect()
+    });
+    for files in results {
+        for (path, bytes) in files? {
+            tree.insert(format!("{PKL_DIR}/{path}"), bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// Output files by path relative to `pkl/`.
+type Files = Vec<(String, Vec<u8>)>;
+
+/// What api.toml says that the Pkl output needs.
+struct Settings {
+    api: String,
+    package: String,
+    version_field: String,
+    annotation_class: String,
+    description: String,
+}
+
+impl Settings {
+    fn new(model: &GatedModel, config: &ApiConfig) -> Settings {
+        Settings {
+            api: model.api.clone(),
+            package: config.pkl_package.clone(),
+            version_field: config.version_field.clone(),
+            annotation_class: config
+                .annotation_class
+                .clone()
+                .unwrap_or_else(|| "ApiVersion".to_owned()),
+            description: config
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("{} schemas, one subtree per minor.", model.api)),
+        }
+    }
+
+    /// The package's version: the newest minor, as `X.Y.0`.
+    fn package_version(&self, model: &GatedModel) -> String {
+        let newest = model.newest().unwrap_or_default();
+        format!("{}.{}.0", newest.major(), newest.minor())
+    }
+}
+
+#[derive(Serialize)]
+struct RootData<'a> {
+    api: &'a str,
+    package: &'a str,
+    versions: Vec<String>,
+    newest: String,
+    oldest: String,
+    annotation_class: &'a str,
+    version_field: &'a str,
+    base_uri: String,
+    package_version: String,
+    zip_url: String,
+    description: &'a str,
+}
+
+#[derive(Serialize)]
+struct SubprojectData<'a> {
+    api: &'a str,
+    package: &'a str,
+    purpose: String,
+    root: &'a str,
+}
+
+fn root_files(model: &GatedModel, settings: &Settings) -> Result<Files> {
+    let versions: Vec<String> = model.versions.iter().map(ToString::to_string).collect();
+    let package_version = settings.package_version(model);
+    let base_uri = format!("package://{BASE_HOST}/{}", settings.package);
+    let data = RootData {
+        api: &settings.api,
+        package: &settings.package,
+        newest: versions.last().cloned().unwrap_or_default(),
+        oldest: versions.first().cloned().unwrap_or_default(),
+        versions,
+        annotation_class: &settings.annotation_class,
+        version_field: &settings.version_field,
+        zip_url: format!(
+            "https://{BASE_HOST}/{}@{package_version}.zip",
+            settings.package
+        ),
+        base_uri,
+        package_version,
+        description: &settings.description,
+    };
+    let examples = SubprojectData {
+        api: &settings.api,
+        package: &settings.package,
+        purpose: "The project of the examples: one working user file per minor.".into(),
+        root: "../PklProject",
+    };
+    let mut files = vec![
+        (
+            "PklProject".to_owned(),
+            templates::render("PklProject.tera", &data)?,
+        ),
+        (
+            "shared.pkl".to_owned(),
+            templates::render("shared.pkl.tera", &data)?,
+        ),
+        (
+            "target.pkl".to_owned(),
+            templates::render("target.pkl.tera", &data)?,
+        ),
+        (
+            "examples/PklProject".to_owned(),
+            templates::render("subproject.tera", &examples)?,
+        ),
+        (
+            "examples/PklProject.deps.json".to_owned(),
+            deps_json(model, settings, ".."),
+        ),
+    ];
+    files.sort();
+    Ok(files)
+}
+
+/// `PklProject.deps.json` of a project whose only dependency is the package
+/// root at `path`: what `pkl project resolve` writes (a test checks that).
+fn deps_json(model: &GatedModel, settings: &Settings, path: &str) -> Vec<u8> {
+    let version = settings.package_version(model);
+    let major = version.split('.').next().unwrap_or("0");
+    let base = format!("{BASE_HOST}/{}", settings.package);
+    let value = serde_json::json!({
+        "schemaVersion": 1,
+        "resolvedDependencies": {
+            format!("package://{base}@{major}"): {
+                "type": "local",
+                "uri": format!("projectpackage://{base}@{version}"),
+                "path": path,
+            }
+        }
+    });
+    to_sorted_pretty(&value).into_bytes()
+}
+
+/// Every file of one minor: its subtree and its example.
+fn minor_files(
+    model: &GatedModel,
+    version: Version,
+    paths: &NamespacePaths,
+    settings: &Settings,
+) -> Result<Files> {
+    let minor = &model.minors[&version];
+    let layout = MinorLayout::new(minor, paths)?;
+    let dir = version.dir_name();
+    let subtree = Subtree {
+        model,
+        version,
+        layout: &layout,
+        paths,
+        package: &settings.package,
+        annotation_class: &settings.annotation_class,
+    };
+    let mut files = Vec::new();
+    let project = SubprojectData {
+        api: &settings.api,
+        package: &settings.package,
+        purpose: format!(
+            "The subtree of {} {version}: only what that minor accepts.",
+            settings.api
+        ),
+        root: "../PklProject",
+    };
+    files.push((
+        format!("{dir}/PklProject"),
+        templates::render("subproject.tera", &project)?,
+    ));
+    files.push((
+        format!("{dir}/PklProject.deps.json"),
+        deps_json(model, settings, ".."),
+    ));
+    for (module, definitions) in &layout.type_modules {
+        let data = subtree.types_module(module, definitions)?;
+        files.push((
+            format!("{dir}/{module}.pkl"),
+            templates::render("module.pkl.tera", &data)?,
+        ));
+    }
+    for (module, resource) in &layout.resources {
+        let data = subtree.resource_module(module, resource.definition)?;
+        files.push((
+            format!("{dir}/{module}.pkl"),
+            templates::render("module.pkl.tera", &data)?,
+        ));
+    }
+    let example = example::example(
+        &settings.api,
+        &settings.package,
+        &settings.version_field,
+        minor,
+        &layout,
+    );
+    files.push((
+        format!("examples/{dir}.pkl"),
+        templates::render("example.pkl.tera", &example)?,
+    ));
+    Ok(files)
+}

@@ -1,0 +1,490 @@
+//! One Pkl module of a minor's subtree as template data: its imports (with
+//! collision-aware aliases), classes, typealiases and, for a resource
+//! module, its own properties.
+
+use super::escape::pkl_string;
+use super::gate::Gate;
+use super::layout::{Location, MinorLayout, NamespacePaths};
+use crate::error::{Error, Result};
+use crate::model::{Definition, GatedModel, Property, Schema};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use vergate_core::alias::{can_quote_pkl_identifier, import_aliases, pkl_identifier, sanitize};
+use vergate_core::Version;
+
+/// What every module of one minor's subtree shares.
+pub struct Subtree<'a> {
+    pub model: &'a GatedModel,
+    pub version: Version,
+    pub layout: &'a MinorLayout<'a>,
+    pub paths: &'a NamespacePaths,
+    /// The Pkl package name (`k8s`).
+    pub package: &'a str,
+    /// The annotation class in shared.pkl (`K8sVersion`).
+    pub annotation_class: &'a str,
+}
+
+/// The template data of one module.
+#[derive(Debug, Serialize)]
+pub struct ModuleData {
+    pub api: String,
+    pub version: String,
+    pub doc: String,
+    pub gate: Gate,
+    /// The `module` clause's name (`k8s.v1_34.core.Service`).
+    pub name: String,
+    pub imports: Vec<Import>,
+    /// The annotation to write gates with (`shared.K8sVersion`).
+    pub annotation: String,
+    pub classes: Vec<ClassData>,
+    pub typealiases: Vec<TypeAliasData>,
+    /// A resource module's own properties.
+    pub properties: Vec<PropertyData>,
+}
+
+/// `import "<path>" as <alias>`.
+#[derive(Debug, Serialize)]
+pub struct Import {
+    pub path: String,
+    pub alias: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ClassData {
+    pub doc: String,
+    pub gate: Gate,
+    pub name: String,
+    pub properties: Vec<PropertyData>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TypeAliasData {
+    pub doc: String,
+    pub gate: Gate,
+    pub name: String,
+    pub ty: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PropertyData {
+    pub doc: String,
+    pub gate: Gate,
+    /// The wire name; the template quotes it with `pkl_ident`.
+    pub name: String,
+    pub ty: String,
+    /// `fixed` (a resource's `apiVersion` and `kind`).
+    pub fixed: bool,
+}
+
+/// The pkl:base names the emitted types use; a definition of that name would
+/// shadow them in its module.
+const BASE_TYPES: &[&str] = &[
+    "Any", "Boolean", "Dynamic", "Int", "Int32", "Listing", "Mapping", "Number", "String",
+];
+
+impl<'a> Subtree<'a> {
+    /// The path every import header names a module by (`@k8s/v1.34/core/v1.pkl`),
+    /// which the aliases are computed from.
+    fn canonical(&self, module: &str) -> String {
+        format!("@{}/{}/{module}.pkl", self.package, self.version.dir_name())
+    }
+
+    /// The data of the types module `module`.
+    pub fn types_module(&self, module: &str, definitions: &[&Definition]) -> Result<ModuleData> {
+        let mut builder = Builder::new(self, module);
+        for definition in definitions {
+            builder.collect_definition(definition)?;
+        }
+        builder.finish_imports(definitions.iter().map(|d| d.short_name().to_owned()))?;
+        let mut classes = Vec::new();
+        let mut typealiases = Vec::new();
+        for definition in definitions {
+            let lifecycle = &self.model.types[&definition.name].lifecycle;
+            let gate = Gate::of(lifecycle, self.version, &self.model.versions);
+            let doc = definition.description.clone().unwrap_or_default();
+            let name = definition.short_name().to_owned();
+            check_name(&name, definition)?;
+            match &definition.schema {
+                Schema::Object(object) if !object.properties.is_empty() => {
+                    classes.push(ClassData {
+                        doc,
+                        gate,
+                        name,
+                        properties: builder.properties(definition)?,
+                    });
+                }
+                schema => typealiases.push(TypeAliasData {
+                    doc,
+                    gate,
+                    name,
+                    ty: builder.alias_target(schema, &definition.enum_values, definition)?,
+                }),
+            }
+        }
+        let namespace = super::layout::namespace_of(&definitions[0].name);
+        let lifecycle = crate::model::Lifecycle {
+            presence: self.paths.presence(namespace),
+            ..Default::default()
+        };
+        Ok(ModuleData {
+            doc: format!(
+                "The types of `{namespace}` in {} {}.",
+                self.model.api, self.version
+            ),
+            gate: Gate::of(&lifecycle, self.version, &self.model.versions),
+            classes,
+            typealiases,
+            properties: Vec::new(),
+            ..builder.into_data()
+        })
+    }
+
+    /// The data of the resource module `module`.
+    pub fn resource_module(&self, module: &str, definition: &Definition) -> Result<ModuleData> {
+        let resource = &self.layout.resources[module];
+        let mut builder = Builder::new(self, module);
+        builder.collect_definition(definition)?;
+        let object = definition.object().expect("resources are objects");
+        builder.finish_imports(object.properties.keys().cloned())?;
+        let mut properties = builder.properties(definition)?;
+        for property in &mut properties {
+            let fixed = match property.name.as_str() {
+                "apiVersion" => Some(resource.kind.api_version()),
+                "kind" => Some(resource.kind.kind.clone()),
+                "output" => {
+                    return Err(spec_error(
+                        definition,
+                        "a resource property named `output` would replace the Pkl module's \
+                         output; vergate cannot emit this resource as a module"
+                            .into(),
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(value) = fixed {
+                property.ty = pkl_string(&value);
+                property.fixed = true;
+            }
+        }
+        let lifecycle = &self.model.types[&definition.name].lifecycle;
+        let mut doc = definition.description.clone().unwrap_or_default();
+        if !resource.preferred {
+            doc.push_str(&format!(
+                "\n\nServed as `{}`; not the preferred version of {} in {}.",
+                resource.kind.api_version(),
+                resource.kind.kind,
+                self.version
+            ));
+        }
+        Ok(ModuleData {
+            doc,
+            gate: Gate::of(lifecycle, self.version, &self.model.versions),
+            properties,
+            ..builder.into_data()
+        })
+    }
+}
+
+/// Collects a module's imports, then renders its type expressions.
+struct Builder<'s, 'a> {
+    subtree: &'s Subtree<'a>,
+    module: String,
+    /// Modules referenced, by module path ("" is shared.pkl).
+    referenced: BTreeSet<String>,
+    aliases: BTreeMap<String, String>,
+}
+
+const SHARED: &str = "";
+
+impl<'s, 'a> Builder<'s, 'a> {
+    fn new(subtree: &'s Subtree<'a>, module: &str) -> Self {
+        let mut referenced = BTreeSet::new();
+        referenced.insert(SHARED.to_owned());
+        Builder {
+            subtree,
+            module: module.to_owned(),
+            referenced,
+            aliases: BTreeMap::new(),
+        }
+    }
+
+    fn collect_definition(&mut self, definition: &Definition) -> Result<()> {
+        let mut schemas: Vec<&Schema> = vec![&definition.schema];
+        if let Schema::Object(object) = &definition.schema {
+            schemas.extend(object.properties.values().map(|p| &p.schema));
+            schemas.extend(object.additional.as_deref());
+        }
+        for schema in schemas {
+            if let Some(name) = schema.referenced() {
+                let location = self.locate(name, definition)?;
+                if location.module() != self.module {
+                    self.referenced.insert(location.module().to_owned());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Computes the aliases; `members` are the names the module defines,
+    /// which no alias may take.
+    fn finish_imports(&mut self, members: impl Iterator<Item = String>) -> Result<()> {
+        let modules: Vec<&String> = self.referenced.iter().collect();
+        let canonical: Vec<String> = modules
+            .iter()
+            .map(|module| {
+                if module.is_empty() {
+                    format!("@{}/shared.pkl", self.subtree.package)
+                } else {
+                    self.subtree.canonical(module)
+                }
+            })
+            .collect();
+        let aliases = import_aliases(&canonical);
+        let members: BTreeSet<String> = members.collect();
+        for (module, alias) in modules.into_iter().zip(aliases) {
+            if members.contains(&alias) {
+                return Err(Error::Config {
+                    path: format!(
+                        "generated/{}/pkl/{}/{}.pkl",
+                        self.subtree.model.api,
+                        self.subtree.version.dir_name(),
+                        self.module
+                    )
+                    .into(),
+                    message: format!(
+                        "the import alias `{alias}` (for {module:?}) is also a member of the module; \
+                         rename the definition or its namespace"
+                    ),
+                });
+            }
+            self.aliases.insert(module.clone(), alias);
+        }
+        Ok(())
+    }
+
+    fn into_data(self) -> ModuleData {
+        let imports = self
+            .aliases
+            .iter()
+            .map(|(module, alias)| Import {
+                path: relative_path(&self.module, module),
+                alias: pkl_identifier(alias).into_owned(),
+            })
+            .collect();
+        let version = self.subtree.version;
+        let mut name = vec![sanitize(self.subtree.package), version.ident()];
+        name.extend(self.module.split('/').map(sanitize));
+        ModuleData {
+            api: self.subtree.model.api.clone(),
+            version: version.to_string(),
+            doc: String::new(),
+            gate: Gate::default(),
+            name: name
+                .iter()
+                .map(|part| pkl_identifier(part).into_owned())
+                .collect::<Vec<_>>()
+                .join("."),
+            imports,
+            annotation: format!(
+                "{}.{}",
+                pkl_identifier(&self.aliases[SHARED]),
+                self.subtree.annotation_class
+            ),
+            classes: Vec::new(),
+            typealiases: Vec::new(),
+            properties: Vec::new(),
+        }
+    }
+
+    fn locate(&self, name: &str, from: &Definition) -> Result<&'a Location> {
+        self.subtree.layout.locations.get(name).ok_or_else(|| {
+            spec_error(
+                from,
+                format!(
+                    "refers to {name:?}, which minor {} does not define",
+                    self.subtree.version
+                ),
+            )
+        })
+    }
+
+    fn properties(&self, definition: &Definition) -> Result<Vec<PropertyData>> {
+        let object = definition.object().expect("only objects have properties");
+        let fields = &self.subtree.model.types[&definition.name].fields;
+        object
+            .properties
+            .iter()
+            .map(|(name, property)| {
+                if !can_quote_pkl_identifier(name) {
+                    return Err(spec_error(
+                        definition,
+                        format!("property {name:?} holds a backtick or a line break, which no Pkl identifier can"),
+                    ));
+                }
+                let required = object.required.contains(name);
+                let field = &fields[name];
+                let mut doc = property.description.clone().unwrap_or_default();
+                if let Some(rename) = &field.renamed_from {
+                    if !doc.is_empty() {
+                        doc.push_str("\n\n");
+                    }
+                    doc.push_str(&format!(
+                        "Renamed from `{}` in {}.",
+                        rename.from, rename.in_version
+                    ));
+                }
+                Ok(PropertyData {
+                    doc,
+                    gate: Gate::of(
+                        &field.lifecycle,
+                        self.subtree.version,
+                        &self.subtree.model.versions,
+                    ),
+                    name: name.clone(),
+                    ty: self.property_type(property, required, definition)?,
+                    fixed: false,
+                })
+            })
+            .collect()
+    }
+
+    fn property_type(
+        &self,
+        property: &Property,
+        required: bool,
+        from: &Definition,
+    ) -> Result<String> {
+        let ty = self.type_expr(&property.schema, &property.enum_values, from)?;
+        Ok(if required || ty == "Any" {
+            ty
+        } else if ty.contains('|') {
+            format!("({ty})?")
+        } else {
+            format!("{ty}?")
+        })
+    }
+
+    /// The right-hand side of a definition's typealias.
+    fn alias_target(
+        &self,
+        schema: &Schema,
+        enum_values: &[String],
+        from: &Definition,
+    ) -> Result<String> {
+        match schema {
+            Schema::Object(object) => match &object.additional {
+                Some(values) => Ok(format!(
+                    "Mapping<String, {}>",
+                    self.type_expr(values, &[], from)?
+                )),
+                None => Ok("Dynamic".into()),
+            },
+            other => self.type_expr(other, enum_values, from),
+        }
+    }
+
+    fn type_expr(
+        &self,
+        schema: &Schema,
+        enum_values: &[String],
+        from: &Definition,
+    ) -> Result<String> {
+        Ok(match schema {
+            Schema::Boolean => "Boolean".into(),
+            Schema::Integer { format } if format.as_deref() == Some("int32") => "Int32".into(),
+            Schema::Integer { .. } => "Int".into(),
+            Schema::Number { .. } => "Number".into(),
+            Schema::String { .. } if !enum_values.is_empty() => enum_values
+                .iter()
+                .map(|value| pkl_string(value))
+                .collect::<Vec<_>>()
+                .join("|"),
+            Schema::String { .. } => "String".into(),
+            Schema::IntOrString => "Int|String".into(),
+            Schema::Array(items) => format!("Listing<{}>", self.type_expr(items, &[], from)?),
+            Schema::Map(values) => {
+                format!("Mapping<String, {}>", self.type_expr(values, &[], from)?)
+            }
+            Schema::Object(_) => "Dynamic".into(),
+            Schema::Any => "Any".into(),
+            Schema::Ref(name) => match self.locate(name, from)? {
+                Location::Member { module, name } if *module == self.module => {
+                    pkl_identifier(name).into_owned()
+                }
+                Location::Member { module, name } => {
+                    format!("{}.{}", self.alias(module), pkl_identifier(name))
+                }
+                Location::Module { module } if *module == self.module => "module".into(),
+                Location::Module { module } => self.alias(module),
+            },
+        })
+    }
+
+    fn alias(&self, module: &str) -> String {
+        pkl_identifier(&self.aliases[module]).into_owned()
+    }
+}
+
+fn check_name(name: &str, definition: &Definition) -> Result<()> {
+    if BASE_TYPES.contains(&name) {
+        return Err(spec_error(
+            definition,
+            format!("a type named `{name}` would shadow Pkl's own `{name}` in its module"),
+        ));
+    }
+    if !can_quote_pkl_identifier(name) {
+        return Err(spec_error(
+            definition,
+            "the type's name holds a backtick or a line break, which no Pkl identifier can".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn spec_error(definition: &Definition, message: String) -> Error {
+    Error::Spec {
+        path: definition.source.path.clone(),
+        pointer: definition.source.pointer.clone(),
+        message: format!("{}: {message}", definition.name),
+    }
+}
+
+/// The import path from module `from` to module `to` (both relative to the
+/// minor's directory, without `.pkl`); `to` = "" is the root's shared.pkl.
+pub fn relative_path(from: &str, to: &str) -> String {
+    let from_dir: Vec<&str> = from.split('/').collect::<Vec<_>>();
+    let from_dir = &from_dir[..from_dir.len() - 1];
+    if to.is_empty() {
+        return format!("{}shared.pkl", "../".repeat(from_dir.len() + 1));
+    }
+    let target: Vec<&str> = to.split('/').collect();
+    let common = from_dir
+        .iter()
+        .zip(&target[..target.len() - 1])
+        .take_while(|(a, b)| a == b)
+        .count();
+    format!(
+        "{}{}.pkl",
+        "../".repeat(from_dir.len() - common),
+        target[common..].join("/")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative_path;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(relative_path("core/Service", "core/v1"), "v1.pkl");
+        assert_eq!(relative_path("core/Service", "meta/v1"), "../meta/v1.pkl");
+        assert_eq!(
+            relative_path("autoscaling/v1/HPA", "autoscaling/v1"),
+            "../v1.pkl"
+        );
+        assert_eq!(relative_path("core/v1", "resource"), "../resource.pkl");
+        assert_eq!(relative_path("resource", "core/v1"), "core/v1.pkl");
+        assert_eq!(relative_path("core/v1", ""), "../../shared.pkl");
+        assert_eq!(relative_path("intstr", ""), "../shared.pkl");
+    }
+}

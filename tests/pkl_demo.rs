@@ -1,0 +1,197 @@
+//! The committed demo package `generated/demo/pkl/`, judged by the real pkl
+//! CLI: every module of every minor evaluates, the examples evaluate, and a
+//! field exists exactly in the subtrees of the minors that accept it.
+
+mod pkl;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const MINORS: [&str; 4] = ["v1.9", "v1.10", "v1.11", "v1.12"];
+
+fn package_dir() -> PathBuf {
+    pkl::root().join("generated/demo/pkl")
+}
+
+#[test]
+fn every_module_of_every_minor_evaluates() {
+    let Some(pkl) = pkl::pkl("every_module_of_every_minor_evaluates") else {
+        return;
+    };
+    let project = pkl::user_project(&pkl, "shipyard", &package_dir());
+    let mut files = Vec::new();
+    for minor in MINORS {
+        let modules = pkl::modules_below(&package_dir().join(minor));
+        assert!(
+            modules.contains(&"build/Pipeline.pkl".to_owned())
+                && modules.contains(&"deploy/Release.pkl".to_owned()),
+            "{minor}: {modules:?}"
+        );
+        let file = format!("all_{minor}.pkl");
+        std::fs::write(
+            project.path().join(&file),
+            pkl::import_all_module(&format!("@shipyard/{minor}"), &modules),
+        )
+        .unwrap();
+        files.push(file);
+    }
+    let root_modules = ["target.pkl", "shared.pkl"].map(String::from);
+    std::fs::write(
+        project.path().join("all_root.pkl"),
+        pkl::import_all_module("@shipyard", &root_modules),
+    )
+    .unwrap();
+    files.push("all_root.pkl".into());
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let output = pkl.eval_json(project.path(), &names);
+    // One JSON document per module; the gated ones carry their annotation.
+    assert!(
+        output.contains(r#""introducedIn": "1.10""#),
+        "annotations are rendered:\n{output}"
+    );
+}
+
+#[test]
+fn examples_evaluate_and_render_every_kind() {
+    let Some(pkl) = pkl::pkl("examples_evaluate_and_render_every_kind") else {
+        return;
+    };
+    let examples = package_dir().join("examples");
+    for minor in MINORS {
+        let file = format!("{minor}.pkl");
+        let json: Value = serde_json::from_str(&pkl.eval_json(&examples, &[&file])).unwrap();
+        assert_eq!(
+            json["config"]["shipyardVersion"],
+            minor.trim_start_matches('v')
+        );
+        let kinds: Vec<&str> = json["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["kind"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds, ["Pipeline", "Release"], "{minor}");
+        assert_eq!(
+            json["resources"][1]["apiVersion"], "deploy.shipyard.dev/v1",
+            "{minor}"
+        );
+    }
+}
+
+#[test]
+fn generated_deps_json_is_what_pkl_resolves() {
+    let Some(pkl) = pkl::pkl("generated_deps_json_is_what_pkl_resolves") else {
+        return;
+    };
+    let copy = tempfile::tempdir().unwrap();
+    copy_dir(&package_dir(), copy.path());
+    for project in ["examples", "v1.12"] {
+        let dir = copy.path().join(project);
+        let committed = std::fs::read(dir.join("PklProject.deps.json")).unwrap();
+        std::fs::remove_file(dir.join("PklProject.deps.json")).unwrap();
+        pkl.resolve(&dir);
+        let resolved: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("PklProject.deps.json")).unwrap())
+                .unwrap();
+        let committed: Value = serde_json::from_slice(&committed).unwrap();
+        assert_eq!(committed, resolved, "{project}/PklProject.deps.json");
+    }
+}
+
+/// A user file amending a resource module of `minor`.
+fn amend(pkl: &pkl::Pkl, project: &Path, minor: &str, module: &str, body: &str) -> (bool, String) {
+    let file = format!(
+        "user_{}_{}.pkl",
+        minor.replace('.', "_"),
+        module.replace('/', "_")
+    );
+    std::fs::write(
+        project.join(&file),
+        format!("amends \"@shipyard/{minor}/{module}.pkl\"\n\n{body}\n"),
+    )
+    .unwrap();
+    let output = pkl.eval(project, &[&file]);
+    let text = if output.status.success() {
+        String::from_utf8(output.stdout).unwrap()
+    } else {
+        String::from_utf8(output.stderr).unwrap()
+    };
+    (output.status.success(), text)
+}
+
+#[test]
+fn a_field_exists_only_in_the_minors_that_accept_it() {
+    let Some(pkl) = pkl::pkl("a_field_exists_only_in_the_minors_that_accept_it") else {
+        return;
+    };
+    let project = pkl::user_project(&pkl, "shipyard", &package_dir());
+    let project = project.path();
+    // Added in 1.10.
+    let timeout = r#"metadata { name = "p" }
+spec { timeout = "30m" }"#;
+    let (ok, text) = amend(&pkl, project, "v1.10", "build/Pipeline", timeout);
+    assert!(ok, "{text}");
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["apiVersion"], "build.shipyard.dev/v1");
+    assert_eq!(json["kind"], "Pipeline");
+    assert_eq!(json["spec"]["timeout"], "30m");
+    let (ok, text) = amend(&pkl, project, "v1.9", "build/Pipeline", timeout);
+    assert!(
+        !ok && text.contains("Cannot find property `timeout`"),
+        "{text}"
+    );
+
+    // Removed in 1.11.
+    let legacy = r#"metadata { name = "p" }
+spec { legacyCache { path = "/cache" } }"#;
+    let (ok, text) = amend(&pkl, project, "v1.10", "build/Pipeline", legacy);
+    assert!(ok, "{text}");
+    let (ok, text) = amend(&pkl, project, "v1.11", "build/Pipeline", legacy);
+    assert!(
+        !ok && text.contains("Cannot find property `legacyCache`"),
+        "{text}"
+    );
+
+    // An enum value added in 1.12; int-or-string; a recursive type.
+    let release = r#"metadata { name = "r" }
+spec {
+  target { cluster = "c" }
+  strategy = "BlueGreen"
+  maxUnavailable = "25%"
+}"#;
+    let (ok, text) = amend(&pkl, project, "v1.12", "deploy/Release", release);
+    assert!(ok, "{text}");
+    let (ok, text) = amend(&pkl, project, "v1.11", "deploy/Release", release);
+    assert!(!ok && text.contains("but got `\"BlueGreen\"`"), "{text}");
+    let nested = r#"metadata { name = "p" }
+spec { steps { new { name = "outer"; steps { new { name = "inner"; type = "script" } } } } }"#;
+    let (ok, text) = amend(&pkl, project, "v1.12", "build/Pipeline", nested);
+    assert!(ok, "{text}");
+    assert!(text.contains("\"inner\""), "{text}");
+
+    // apiVersion and kind are fixed.
+    let (ok, text) = amend(
+        &pkl,
+        project,
+        "v1.12",
+        "build/Pipeline",
+        "kind = \"Release\"\nmetadata { name = \"p\" }",
+    );
+    assert!(
+        !ok && text.contains("Cannot assign to fixed property `kind`"),
+        "{text}"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
