@@ -36,6 +36,57 @@ struct Entry {
 impl RenderedDefinitions {
     /// Renders every definition of `minor` in `style`.
     pub fn new(minor: &MinorModel, style: &Style) -> Self {
+        Self::render(minor, style, |_, text| text)
+    }
+
+    /// Renders every definition of `minor` in the plain `style` once and
+    /// derives the strict rendering from the same text: strict differs only
+    /// by `"additionalProperties": false` at the top of closable definitions
+    /// ([`convert::is_closable`]), and that key sorts before every other key
+    /// a definition's top level can have, so it goes right after the brace.
+    pub fn plain_and_strict(minor: &MinorModel, style: &Style) -> (Self, Self) {
+        debug_assert!(
+            !style.strict,
+            "the strict rendering is derived from the plain one"
+        );
+        let mut strict_texts = Vec::with_capacity(minor.definitions.len());
+        let plain = Self::render(minor, style, |definition, text| {
+            let strict = if convert::is_closable(definition) {
+                let brace = text
+                    .find("{\n")
+                    .expect("a closable definition is a non-empty object");
+                let body = brace + "{\n      ".len();
+                let mut strict = String::with_capacity(text.len() + 40);
+                strict.push_str(&text[..body]);
+                strict.push_str("\"additionalProperties\": false,\n      ");
+                strict.push_str(&text[body..]);
+                strict
+            } else {
+                text.clone()
+            };
+            strict_texts.push(strict);
+            text
+        });
+        let strict = RenderedDefinitions {
+            entries: plain
+                .entries
+                .iter()
+                .zip(strict_texts)
+                .map(|(entry, text)| Entry {
+                    text,
+                    references: entry.references.clone(),
+                })
+                .collect(),
+            index: plain.index.clone(),
+        };
+        (plain, strict)
+    }
+
+    fn render(
+        minor: &MinorModel,
+        style: &Style,
+        mut finish: impl FnMut(&crate::model::Definition, String) -> String,
+    ) -> Self {
         let mut names: Vec<&String> = minor.definitions.keys().collect();
         names.sort_by(|a, b| compare_keys(a, b));
         let index: HashMap<String, usize> = names
@@ -54,7 +105,10 @@ impl RenderedDefinitions {
                     .into_iter()
                     .filter_map(|target| index.get(target).copied())
                     .collect();
-                Entry { text, references }
+                Entry {
+                    text: finish(definition, text),
+                    references,
+                }
             })
             .collect();
         RenderedDefinitions { entries, index }
@@ -193,6 +247,16 @@ mod tests {
             gates: &gates,
         };
         let rendered = RenderedDefinitions::new(&minor, &style);
+        let plain_style = Style {
+            strict: false,
+            ..style
+        };
+        let (plain, derived) = RenderedDefinitions::plain_and_strict(&minor, &plain_style);
+        let texts = |r: &RenderedDefinitions| -> Vec<String> {
+            r.entries.iter().map(|e| e.text.clone()).collect()
+        };
+        assert_eq!(texts(&derived), texts(&rendered));
+        assert_ne!(texts(&plain), texts(&rendered));
         assert_eq!(rendered.closure("a.A"), [0, 1]);
         assert_eq!(rendered.closure("a.B"), [1]);
         let mut rest = Map::new();

@@ -56,7 +56,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Value {
                     Value::Object(shape(additional, style)),
                 );
             }
-            None if style.strict && !object.properties.is_empty() => {
+            None if style.strict && is_closable(definition) => {
                 out.insert("additionalProperties".into(), Value::Bool(false));
             }
             _ => {}
@@ -83,6 +83,15 @@ pub fn definition(definition: &Definition, style: &Style) -> Value {
         allow_null(&mut out);
     }
     Value::Object(out)
+}
+
+/// True when the strict style closes the definition with
+/// `additionalProperties: false`: an object that has properties and says
+/// nothing about other keys. Objects occur only at the top of a definition
+/// (inline ones are hoisted), so this is the only place strict differs.
+pub fn is_closable(definition: &Definition) -> bool {
+    matches!(&definition.schema, Schema::Object(object)
+        if !object.properties.is_empty() && object.additional.is_none())
 }
 
 fn property_schema(owner: &Definition, name: &str, property: &Property, style: &Style) -> Value {

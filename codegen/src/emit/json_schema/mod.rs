@@ -80,19 +80,24 @@ fn minor_files(
     gates: &GateKeywords,
 ) -> Result<Files> {
     let mut out = Vec::new();
-    for strict in [false, true] {
-        let dir = minor_dir(minor, strict);
-        let ref_base = "#/$defs/";
-        let style = Style {
-            minor: minor.version,
-            strict,
-            ref_base,
-            document_version_field: field,
-            gates,
-        };
-        let rendered = RenderedDefinitions::new(minor, &style);
-        let files =
-            standalone::files(&model.api, minor, &rendered, &dir, strict, Selection::Kinds)?;
+    let style = Style {
+        minor: minor.version,
+        strict: false,
+        ref_base: "#/$defs/",
+        document_version_field: field,
+        gates,
+    };
+    let (plain, strict) = RenderedDefinitions::plain_and_strict(minor, &style);
+    for (rendered, is_strict) in [(plain, false), (strict, true)] {
+        let dir = minor_dir(minor, is_strict);
+        let files = standalone::files(
+            &model.api,
+            minor,
+            &rendered,
+            &dir,
+            is_strict,
+            Selection::Kinds,
+        )?;
         for (name, bytes) in files {
             out.push((format!("{dir}/{name}"), bytes));
         }
