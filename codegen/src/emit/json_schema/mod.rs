@@ -109,8 +109,7 @@ fn minor_files(
         document_version_field: field,
         gates,
     };
-    let title = config.description.as_deref().unwrap_or(&config.name);
-    let text = openapi::document(&model.api, title, minor, &style);
+    let text = openapi::document(config, minor, &style);
     out.push((
         format!("{DIR}/openapi/{}.json", minor.version.dir_name()),
         text.into_bytes(),
