@@ -108,12 +108,25 @@ impl GateKeywords {
     }
 }
 
-/// A field's gate without its `type` (the schema beside it says that).
+/// A field's gate without its `type` (the schema beside it says that). When
+/// the field is required in some of its minors only, `optional_in` lists the
+/// others beside `required_in`, so the keyword names every minor in which
+/// required-ness changes.
 fn field_value(field: &FieldLifecycle, corpus: &[Version]) -> Value {
     let gate: FieldGate = field.to_gate(corpus);
     let mut value = serde_json::to_value(gate).expect("a gate always serializes");
     if let Value::Object(map) = &mut value {
         map.remove("type");
+        if !field.required.is_empty() && field.required != field.lifecycle.presence {
+            let optional: Vec<Value> = field
+                .lifecycle
+                .presence
+                .iter()
+                .filter(|version| !field.required.contains(*version))
+                .map(|version| Value::String(version.to_string()))
+                .collect();
+            map.insert("optional_in".into(), Value::Array(optional));
+        }
     }
     value
 }
