@@ -5,3 +5,8 @@
 //! re-exports the shared vocabulary ([`Version`], the gates index).
 
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
+
+pub mod versioned;
+pub use vergate_macros::versioned;
+#[doc(hidden)]
+pub use versioned::__private;

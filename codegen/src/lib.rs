@@ -15,6 +15,7 @@
 
 pub mod error;
 pub mod model;
+pub mod rust;
 
 #[cfg(feature = "load")]
 pub mod api;

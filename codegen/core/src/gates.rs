@@ -7,11 +7,11 @@
 //! item is in the newest minor).
 
 use crate::Version;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The whole index of one API.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GatesIndex {
     /// The API's name from api.toml (`kubernetes`).
     pub api: String,
@@ -22,7 +22,8 @@ pub struct GatesIndex {
 }
 
 /// The lifecycle keys shared by types, fields and enum values.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gate {
     /// The first minor it is present in (the corpus' first minor when it is
     /// there from the start).
@@ -30,23 +31,41 @@ pub struct Gate {
     /// The first minor after its last presence; `None` if present in the newest.
     pub removed_in: Option<Version>,
     /// The exact minors it is present in, only when presence has a gap.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub present_in: Option<Vec<Version>>,
     /// The first minor in which it is deprecated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub deprecated_in: Option<Version>,
     /// Its stage by the minor each stage starts in (`{"1.30": "alpha"}`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub stage: BTreeMap<Version, Stage>,
     /// The feature gate that guards it while it is not GA.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub feature_gate: Option<String>,
     /// A reference such as a KEP URL.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub reference: Option<String>,
     /// Which of the keys above were inferred from prose (descriptions) rather
     /// than read from the specs' structure or from annotations.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub inferred: Vec<String>,
 }
 
@@ -77,8 +96,9 @@ impl Gate {
 }
 
 /// A maturity stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Stage {
     /// Off unless its feature gate is enabled.
     Alpha,
@@ -89,44 +109,70 @@ pub enum Stage {
 }
 
 /// A type's gate, its fields' gates and its enum values' gates.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TypeGate {
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
     /// The (group, version, kind) triples this type is served as.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub kinds: Vec<GroupVersionKind>,
     /// Gates of the type's properties, by wire name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub fields: BTreeMap<String, FieldGate>,
     /// Gates of the type's own enum values, when the type is an enum.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub values: BTreeMap<String, Gate>,
 }
 
 /// A field's gate plus what changes about it from minor to minor.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldGate {
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
     /// The field's type in the newest minor it is present in, as a type
     /// expression (see [`TypeExpr`](crate::gates#type-expressions)).
-    #[serde(rename = "type")]
+    #[cfg_attr(feature = "serde", serde(rename = "type"))]
     pub ty: String,
     /// The minors in which the field is required.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub required_in: Vec<Version>,
     /// The minors in which the field's type differs from its previous presence.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
     pub type_changed_in: Vec<Version>,
     /// The type by the minor it starts in, only when it changes.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub type_history: BTreeMap<Version, String>,
     /// The field's previous wire name, when it was renamed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub renamed_from: Option<Rename>,
     /// Gates of the field's enum values.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
     pub values: BTreeMap<String, Gate>,
 }
 
@@ -146,17 +192,19 @@ impl FieldGate {
 }
 
 /// A rename: the field had wire name `from` before minor `in`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rename {
     /// The previous wire name.
     pub from: String,
     /// The first minor with the new name.
-    #[serde(rename = "in")]
+    #[cfg_attr(feature = "serde", serde(rename = "in"))]
     pub in_version: Version,
 }
 
 /// One (group, version, kind) a type is served as; the core group is `""`.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GroupVersionKind {
     pub group: String,
     pub version: String,
@@ -231,6 +279,7 @@ mod tests {
         assert!(!gappy.is_present_in(v("1.29")));
     }
 
+    #[cfg(feature = "serde")]
     #[test]
     fn round_trip_keeps_removed_in_null() {
         let mut fields = BTreeMap::new();

@@ -10,8 +10,8 @@ pub mod alias;
 mod version;
 mod version_set;
 
-#[cfg(feature = "serde")]
 pub mod gates;
+pub mod table;
 
 pub use version::{is_version_dir, ParseVersionError, Version};
 pub use version_set::VersionSet;

@@ -1,0 +1,370 @@
+//! Conversions between adjacent minors. A direction in which nothing can be
+//! lost is `From`; any other is `TryFrom`, whose error names every field and
+//! enum value that would have been dropped. Both go through the runtime's
+//! `Migrate` trait so nested versioned values are converted (and their drops
+//! recorded, with their paths) too.
+//!
+//! A pair is convertible when every field both minors have keeps its type and
+//! optionality, every field only the target has is optional, and the same
+//! holds for every definition the fields refer to; other pairs get no impl.
+
+use super::layout::Layout;
+use crate::model::{Definition, GatedModel, ObjectSchema};
+use proc_macro2::TokenStream;
+use quote::quote;
+use std::collections::BTreeSet;
+use vergate_core::Version;
+
+/// A direction: definition name, source minor, target minor.
+type Direction = (String, Version, Version);
+
+/// Which directions get a conversion and which of them are lossless.
+pub(crate) struct Plan {
+    convertible: BTreeSet<Direction>,
+    lossless: BTreeSet<Direction>,
+}
+
+/// How one field of the target is filled from the source.
+enum Fill<'a> {
+    /// From the source field of this wire name.
+    From(&'a str),
+    /// The target's field is new: `None`.
+    Absent,
+}
+
+impl Plan {
+    /// Plans every direction between adjacent minors of `model`.
+    pub(crate) fn new(model: &GatedModel) -> Plan {
+        let mut local = Vec::new();
+        for pair in model.versions.windows(2) {
+            for (from, to) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+                let (source, target) = (&model.minors[&from], &model.minors[&to]);
+                for (name, definition) in &source.definitions {
+                    let Some(other) = target.definitions.get(name) else {
+                        continue;
+                    };
+                    if let Some(shape) = compare(model, definition, other, from, to) {
+                        local.push(((name.clone(), from, to), shape));
+                    }
+                }
+            }
+        }
+        let convertible = fixed_point(
+            local
+                .iter()
+                .map(|(dir, shape)| (dir.clone(), shape.refs.clone())),
+        );
+        let lossless = fixed_point(
+            local
+                .iter()
+                .filter(|(dir, shape)| shape.lossless && convertible.contains(dir))
+                .map(|(dir, shape)| (dir.clone(), shape.refs.clone())),
+        );
+        Plan {
+            convertible,
+            lossless,
+        }
+    }
+
+    /// The conversions from `definition` in `version` to its adjacent minors.
+    pub(crate) fn impls(
+        &self,
+        model: &GatedModel,
+        layout: &dyn Layout,
+        version: Version,
+        definition: &Definition,
+    ) -> TokenStream {
+        let neighbours = model.versions.windows(2).filter_map(|pair| match pair {
+            [a, b] if *a == version => Some(*b),
+            [a, b] if *b == version => Some(*a),
+            _ => None,
+        });
+        neighbours
+            .filter(|to| {
+                self.convertible
+                    .contains(&(definition.name.clone(), version, *to))
+            })
+            .map(|to| {
+                let lossless = self
+                    .lossless
+                    .contains(&(definition.name.clone(), version, to));
+                conversion(model, layout, definition, version, to, lossless)
+            })
+            .collect()
+    }
+}
+
+/// What one direction needs locally.
+struct Shape {
+    lossless: bool,
+    /// The (definition, from, to) directions its fields need.
+    refs: Vec<Direction>,
+}
+
+/// Drops every direction whose needed directions are not kept, until stable.
+fn fixed_point(
+    candidates: impl Iterator<Item = (Direction, Vec<Direction>)>,
+) -> BTreeSet<Direction> {
+    let candidates: Vec<(Direction, Vec<Direction>)> = candidates.collect();
+    let mut kept: BTreeSet<Direction> = candidates.iter().map(|(dir, _)| dir.clone()).collect();
+    loop {
+        let before = kept.len();
+        for (dir, refs) in &candidates {
+            if kept.contains(dir) && !refs.iter().all(|r| kept.contains(r)) {
+                kept.remove(dir);
+            }
+        }
+        if kept.len() == before {
+            return kept;
+        }
+    }
+}
+
+fn compare(
+    model: &GatedModel,
+    source: &Definition,
+    target: &Definition,
+    from: Version,
+    to: Version,
+) -> Option<Shape> {
+    let name = target.name.as_str();
+    let directions =
+        |refs: Vec<String>| -> Vec<Direction> { refs.into_iter().map(|r| (r, from, to)).collect() };
+    match (source.object(), target.object()) {
+        (Some(source_object), Some(target_object)) => {
+            let mut refs = Vec::new();
+            let mut used = BTreeSet::new();
+            for (wire, property) in &target_object.properties {
+                match fill(model, name, wire, source_object) {
+                    Fill::From(source_wire) => {
+                        let source_property = &source_object.properties[source_wire];
+                        let same_type = source_property.schema == property.schema;
+                        let same_required = source_object.required.contains(source_wire)
+                            == target_object.required.contains(wire);
+                        if !same_type || !same_required {
+                            return None;
+                        }
+                        used.insert(source_wire);
+                        if let Some(referenced) = property.schema.referenced() {
+                            refs.push(referenced.to_owned());
+                        }
+                    }
+                    Fill::Absent if target_object.required.contains(wire) => return None,
+                    Fill::Absent => {}
+                }
+            }
+            let lossless = source_object
+                .properties
+                .keys()
+                .all(|wire| used.contains(wire.as_str()));
+            Some(Shape {
+                lossless,
+                refs: directions(refs),
+            })
+        }
+        (None, None) if !source.enum_values.is_empty() && !target.enum_values.is_empty() => {
+            let lossless = source
+                .enum_values
+                .iter()
+                .all(|value| target.enum_values.contains(value));
+            Some(Shape {
+                lossless,
+                refs: Vec::new(),
+            })
+        }
+        (None, None) if source.schema == target.schema && source.enum_values.is_empty() => {
+            let refs = source
+                .schema
+                .referenced()
+                .map(str::to_owned)
+                .into_iter()
+                .collect();
+            Some(Shape {
+                lossless: target.enum_values.is_empty(),
+                refs: directions(refs),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Where target field `wire` of `type_name` comes from in the source object:
+/// the same wire name, or the other end of a rename.
+fn fill<'a>(
+    model: &'a GatedModel,
+    type_name: &str,
+    wire: &'a str,
+    source: &'a ObjectSchema,
+) -> Fill<'a> {
+    if source.properties.contains_key(wire) {
+        return Fill::From(wire);
+    }
+    let fields = &model.types[type_name].fields;
+    if let Some(rename) = &fields[wire].renamed_from {
+        if let Some((source_wire, _)) = source.properties.get_key_value(&rename.from) {
+            return Fill::From(source_wire);
+        }
+    }
+    for source_wire in source.properties.keys() {
+        let renamed_to_us = fields[source_wire]
+            .renamed_from
+            .as_ref()
+            .is_some_and(|rename| rename.from == wire);
+        if renamed_to_us {
+            return Fill::From(source_wire);
+        }
+    }
+    Fill::Absent
+}
+
+fn conversion(
+    model: &GatedModel,
+    layout: &dyn Layout,
+    definition: &Definition,
+    from: Version,
+    to: Version,
+    lossless: bool,
+) -> TokenStream {
+    let rt = layout.runtime();
+    let name = &definition.name;
+    let ident = layout.type_ident(name);
+    let target = layout.other_minor_path(name, from, to);
+    let target_definition = &model.minors[&to].definitions[name];
+    let body = match (definition.object(), target_definition.object()) {
+        (Some(source), Some(target_object)) => {
+            migrate_object(model, layout, name, source, target_object, &target)
+        }
+        _ if !definition.enum_values.is_empty() => {
+            migrate_enum(layout, name, definition, target_definition, &target)
+        }
+        _ => {
+            let inner = if definition.schema.referenced().is_some() {
+                quote!(#rt::versioned::Migrate::migrate(self.0, cx))
+            } else {
+                quote!(self.0)
+            };
+            quote!(#target(#inner))
+        }
+    };
+    let (from_major, from_minor, to_major, to_minor) =
+        (from.major(), from.minor(), to.major(), to.minor());
+    let public = if lossless {
+        quote! {
+            #[allow(deprecated)]
+            impl ::core::convert::From<#ident> for #target {
+                fn from(value: #ident) -> Self {
+                    #rt::versioned::Migrate::migrate(value, &mut #rt::versioned::Migration::default())
+                }
+            }
+        }
+    } else {
+        quote! {
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<#ident> for #target {
+                type Error = #rt::versioned::ConversionError;
+                fn try_from(value: #ident) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = #rt::versioned::Migration::default();
+                    let converted = #rt::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        #name,
+                        #rt::Version::new(#from_major, #from_minor),
+                        #rt::Version::new(#to_major, #to_minor),
+                    )
+                }
+            }
+        }
+    };
+    quote! {
+        #[allow(deprecated)]
+        impl #rt::versioned::Migrate<#target> for #ident {
+            fn migrate(self, cx: &mut #rt::versioned::Migration) -> #target {
+                let _ = &cx;
+                #body
+            }
+        }
+        #public
+    }
+}
+
+fn migrate_object(
+    model: &GatedModel,
+    layout: &dyn Layout,
+    name: &str,
+    source: &ObjectSchema,
+    target_object: &ObjectSchema,
+    target: &TokenStream,
+) -> TokenStream {
+    let rt = layout.runtime();
+    let mut used = BTreeSet::new();
+    let mut inits = Vec::new();
+    for (wire, property) in &target_object.properties {
+        let field = layout.field_ident(name, wire);
+        match fill(model, name, wire, source) {
+            Fill::From(source_wire) => {
+                used.insert(source_wire.to_owned());
+                let source_field = layout.field_ident(name, source_wire);
+                let value = if property.schema.referenced().is_some() {
+                    quote! {
+                        cx.field(#source_wire, |cx| #rt::versioned::Migrate::migrate(self.#source_field, cx))
+                    }
+                } else {
+                    quote!(self.#source_field)
+                };
+                inits.push(quote!(#field: #value));
+            }
+            Fill::Absent => inits.push(quote!(#field: ::core::option::Option::None)),
+        }
+    }
+    let drops = source
+        .properties
+        .keys()
+        .filter(|wire| !used.contains(*wire))
+        .map(|wire| {
+            let field = layout.field_ident(name, wire);
+            if source.required.contains(wire) {
+                quote!(cx.drop_field(#wire);)
+            } else {
+                quote! {
+                    if self.#field.is_some() {
+                        cx.drop_field(#wire);
+                    }
+                }
+            }
+        });
+    quote! {
+        #(#drops)*
+        #target { #(#inits),* }
+    }
+}
+
+fn migrate_enum(
+    layout: &dyn Layout,
+    name: &str,
+    source: &Definition,
+    target_definition: &Definition,
+    target: &TokenStream,
+) -> TokenStream {
+    let ident = layout.type_ident(name);
+    let placeholder = layout.variant_ident(name, &target_definition.enum_values[0]);
+    let arms = source.enum_values.iter().map(|value| {
+        let variant = layout.variant_ident(name, value);
+        if target_definition.enum_values.contains(value) {
+            quote!(#ident::#variant => #target::#variant,)
+        } else {
+            // The conversion fails (`Migration::finish`), so the placeholder
+            // never reaches the caller.
+            quote! {
+                #ident::#variant => {
+                    cx.drop_value(#value);
+                    #target::#placeholder
+                }
+            }
+        }
+    });
+    quote! {
+        match self {
+            #(#arms)*
+        }
+    }
+}

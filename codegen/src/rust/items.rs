@@ -1,0 +1,212 @@
+//! One definition of one minor as a Rust item: a struct for an object, an
+//! enum of unit variants for a string enum, a newtype for anything else; with
+//! serde wire names, `#[deprecated]` from the minor it is deprecated in, doc
+//! comments that carry the gate, and the `Versioned` impl.
+
+use super::expand::Options;
+use super::layout::Layout;
+use super::schema::json_schema;
+use crate::model::{Definition, GatedModel, Lifecycle, ObjectSchema, Stage};
+use proc_macro2::TokenStream;
+use quote::quote;
+use vergate_core::Version;
+
+/// The struct or enum of `definition` as minor `version` has it.
+pub(crate) fn type_item(
+    model: &GatedModel,
+    layout: &dyn Layout,
+    version: Version,
+    definition: &Definition,
+) -> TokenStream {
+    let lifecycle = &model.types[&definition.name].lifecycle;
+    let ident = layout.type_ident(&definition.name);
+    let attrs = layout.type_attrs(&definition.name);
+    let rt = layout.runtime();
+    let serde_crate = format!("{rt}::__private::serde").replace(' ', "");
+    let docs = doc_attrs(
+        definition.description.as_deref(),
+        lifecycle,
+        &model.versions,
+    );
+    let deprecated = deprecated_attr(lifecycle, version);
+    let head = quote! {
+        #docs
+        #deprecated
+        #attrs
+        #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
+        #[serde(crate = #serde_crate)]
+    };
+    if let Some(object) = definition.object() {
+        let fields = fields(model, layout, version, definition, object);
+        quote! {
+            #head
+            pub struct #ident {
+                #fields
+            }
+        }
+    } else if !definition.enum_values.is_empty() {
+        let variants = definition.enum_values.iter().map(|value| {
+            let variant = layout.variant_ident(&definition.name, value);
+            let lifecycle = &model.types[&definition.name].values[value];
+            let variant_docs = doc_attrs(None, lifecycle, &model.versions);
+            let deprecated = deprecated_attr(lifecycle, version);
+            quote! {
+                #variant_docs
+                #deprecated
+                #[serde(rename = #value)]
+                #variant,
+            }
+        });
+        quote! {
+            #head
+            pub enum #ident {
+                #(#variants)*
+            }
+        }
+    } else {
+        let inner = layout.rust_type(&definition.schema);
+        quote! {
+            #head
+            #[serde(transparent)]
+            pub struct #ident(pub #inner);
+        }
+    }
+}
+
+fn fields(
+    model: &GatedModel,
+    layout: &dyn Layout,
+    version: Version,
+    definition: &Definition,
+    object: &ObjectSchema,
+) -> TokenStream {
+    let type_lifecycle = &model.types[&definition.name];
+    object
+        .properties
+        .iter()
+        .map(|(wire, property)| {
+            let ident = layout.field_ident(&definition.name, wire);
+            let ty = layout.field_type(&definition.name, wire, &property.schema, version);
+            let lifecycle = &type_lifecycle.fields[wire].lifecycle;
+            let docs = doc_attrs(property.description.as_deref(), lifecycle, &model.versions);
+            let deprecated = deprecated_attr(lifecycle, version);
+            if object.required.contains(wire) {
+                quote! {
+                    #docs
+                    #deprecated
+                    #[serde(rename = #wire)]
+                    pub #ident: #ty,
+                }
+            } else {
+                quote! {
+                    #docs
+                    #deprecated
+                    #[serde(rename = #wire, default, skip_serializing_if = "::core::option::Option::is_none")]
+                    pub #ident: ::core::option::Option<#ty>,
+                }
+            }
+        })
+        .collect()
+}
+
+/// `impl Versioned`: the type's name, minor, gate table and JSON Schema.
+pub(crate) fn versioned_impl(
+    model: &GatedModel,
+    layout: &dyn Layout,
+    version: Version,
+    definition: &Definition,
+    options: &Options,
+) -> TokenStream {
+    let rt = layout.runtime();
+    let ident = layout.type_ident(&definition.name);
+    let name = &definition.name;
+    let (major, minor) = (version.major(), version.minor());
+    let gates = layout.gates_path();
+    let table = layout.gates_ident(&definition.name);
+    let schema = json_schema(model, version, &definition.name, options.closed_schemas);
+    quote! {
+        #[allow(deprecated)]
+        impl #rt::versioned::Versioned for #ident {
+            const NAME: &'static str = #name;
+            const VERSION: #rt::Version = #rt::Version::new(#major, #minor);
+            const GATES: &'static #rt::versioned::TypeTable = &#gates::#table;
+            const JSON_SCHEMA: &'static str = #schema;
+        }
+    }
+}
+
+fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
+    match lifecycle.deprecated_in {
+        Some(since) if version >= since => {
+            // `since` would have to be semver (clippy::deprecated_semver).
+            let note = format!("deprecated since {since}");
+            quote!(#[deprecated(note = #note)])
+        }
+        _ => TokenStream::new(),
+    }
+}
+
+/// The description followed by a line on the gate, as `#[doc]` attributes.
+fn doc_attrs(description: Option<&str>, lifecycle: &Lifecycle, corpus: &[Version]) -> TokenStream {
+    let mut text = description.unwrap_or_default().trim().to_owned();
+    if let Some(note) = gate_note(lifecycle, corpus) {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(&note);
+    }
+    if text.is_empty() {
+        return TokenStream::new();
+    }
+    text.lines()
+        .map(|line| {
+            let line = format!(" {line}");
+            quote!(#[doc = #line])
+        })
+        .collect()
+}
+
+/// "Introduced in 1.30. Removed in 1.33. Deprecated since 1.31. Alpha in
+/// 1.30, beta in 1.31 (feature gate `X`). See <url>.", each part only when
+/// it says something.
+pub(crate) fn gate_note(lifecycle: &Lifecycle, corpus: &[Version]) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(first) = lifecycle.introduced_in() {
+        if corpus.first().is_some_and(|oldest| first > *oldest) {
+            parts.push(format!("Introduced in {first}."));
+        }
+    }
+    if let Some(removed) = lifecycle.removed_in(corpus) {
+        parts.push(format!("Removed in {removed}."));
+    }
+    if let Some(since) = lifecycle.deprecated_in {
+        parts.push(format!("Deprecated since {since}."));
+    }
+    if !lifecycle.stage.is_empty() {
+        let stages: Vec<String> = lifecycle
+            .stage
+            .iter()
+            .map(|(since, stage)| format!("{} in {since}", stage_word(*stage)))
+            .collect();
+        let mut sentence = stages.join(", ");
+        sentence[..1].make_ascii_uppercase();
+        if let Some(gate) = &lifecycle.feature_gate {
+            sentence.push_str(&format!(" (feature gate `{gate}`)"));
+        }
+        parts.push(format!("{sentence}."));
+    } else if let Some(gate) = &lifecycle.feature_gate {
+        parts.push(format!("Feature gate `{gate}`."));
+    }
+    if let Some(reference) = &lifecycle.reference {
+        parts.push(format!("See <{reference}>."));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+fn stage_word(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Alpha => "alpha",
+        Stage::Beta => "beta",
+        Stage::Ga => "GA",
+    }
+}

@@ -1,0 +1,163 @@
+//! [`Layout`]: the naming and layout policy the engine asks whenever it has
+//! to name a type, a field, a variant or a path. The derive uses the names
+//! the user wrote ([`crate::rust::annotated`]); spec-driven output derives
+//! them from wire names with the defaults here.
+
+use crate::model::Schema;
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use vergate_core::Version;
+
+/// How the engine names and places what it emits.
+pub trait Layout {
+    /// The path of the runtime crate in generated code.
+    fn runtime(&self) -> TokenStream {
+        quote!(::vergate)
+    }
+
+    /// The Rust name of the definition `name`.
+    fn type_ident(&self, name: &str) -> Ident {
+        ident(
+            &name
+                .rsplit('.')
+                .next()
+                .unwrap_or(name)
+                .to_upper_camel_case(),
+        )
+    }
+
+    /// The Rust name of field `wire` of definition `type_name`.
+    fn field_ident(&self, type_name: &str, wire: &str) -> Ident {
+        let _ = type_name;
+        ident(&wire.to_snake_case())
+    }
+
+    /// The Rust name of the enum value `value` of definition `type_name`.
+    fn variant_ident(&self, type_name: &str, value: &str) -> Ident {
+        let _ = type_name;
+        ident(&value.to_upper_camel_case())
+    }
+
+    /// The path, from inside a minor's module, of definition `name` of the
+    /// same minor.
+    fn type_path(&self, name: &str) -> TokenStream {
+        let ident = self.type_ident(name);
+        quote!(#ident)
+    }
+
+    /// The path, from inside minor `from`'s module, of definition `name` in
+    /// minor `to`.
+    fn other_minor_path(&self, name: &str, from: Version, to: Version) -> TokenStream {
+        let _ = from;
+        let module = format_ident!("{}", to.ident());
+        let ident = self.type_ident(name);
+        quote!(super::#module::#ident)
+    }
+
+    /// The name of the static gate table of definition `name`.
+    fn gates_ident(&self, name: &str) -> Ident {
+        format_ident!(
+            "{}",
+            self.type_ident(name)
+                .to_string()
+                .trim_start_matches("r#")
+                .to_shouty_snake_case()
+        )
+    }
+
+    /// The path, from inside a minor's module, of the module holding the
+    /// shared gate tables.
+    fn gates_path(&self) -> TokenStream {
+        quote!(super::gates)
+    }
+
+    /// The Rust type of field `wire` in `version`, without the `Option` the
+    /// engine wraps optional fields in.
+    fn field_type(
+        &self,
+        type_name: &str,
+        wire: &str,
+        schema: &Schema,
+        version: Version,
+    ) -> TokenStream {
+        let _ = (type_name, wire, version);
+        self.rust_type(schema)
+    }
+
+    /// The Rust type of a schema.
+    fn rust_type(&self, schema: &Schema) -> TokenStream {
+        let rt = self.runtime();
+        match schema {
+            Schema::Ref(name) => self.type_path(name),
+            Schema::Boolean => quote!(bool),
+            Schema::Integer { format } if format.as_deref() == Some("int32") => quote!(i32),
+            Schema::Integer { .. } => quote!(i64),
+            Schema::Number { format } if format.as_deref() == Some("float") => quote!(f32),
+            Schema::Number { .. } => quote!(f64),
+            Schema::String { .. } => quote!(::std::string::String),
+            Schema::Array(item) => {
+                let item = self.rust_type(item);
+                quote!(::std::vec::Vec<#item>)
+            }
+            Schema::Map(value) => {
+                let value = self.rust_type(value);
+                quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+            }
+            Schema::IntOrString | Schema::Object(_) | Schema::Any => {
+                quote!(#rt::__private::serde_json::Value)
+            }
+        }
+    }
+
+    /// Attributes put on every per-minor copy of definition `name` (derives,
+    /// lint levels).
+    fn type_attrs(&self, name: &str) -> TokenStream {
+        let _ = name;
+        TokenStream::new()
+    }
+}
+
+/// The default [`Layout`]: names from wire names, one flat module per minor.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DefaultLayout;
+
+impl Layout for DefaultLayout {}
+
+/// An identifier for `name`, raw when `name` is a keyword (`r#type`); a
+/// leading digit gets an underscore.
+pub fn ident(name: &str) -> Ident {
+    let name = if name.starts_with(|c: char| c.is_ascii_digit()) || name.is_empty() {
+        format!("_{name}")
+    } else {
+        name.to_owned()
+    };
+    match name.as_str() {
+        "self" | "Self" | "super" | "crate" => format_ident!("{name}_"),
+        _ => syn::parse_str::<Ident>(&name)
+            .unwrap_or_else(|_| Ident::new_raw(&name, Span::call_site())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        let layout = DefaultLayout;
+        assert_eq!(
+            layout.type_ident("io.k8s.api.core.v1.ServiceSpec"),
+            "ServiceSpec"
+        );
+        assert_eq!(
+            layout.field_ident("T", "trafficDistribution"),
+            "traffic_distribution"
+        );
+        assert_eq!(layout.field_ident("T", "type").to_string(), "r#type");
+        assert_eq!(layout.field_ident("T", "self").to_string(), "self_");
+        assert_eq!(layout.variant_ident("T", "PreferClose"), "PreferClose");
+        let ty = layout.rust_type(&Schema::Array(Box::new(Schema::Ref("a.Container".into()))));
+        assert_eq!(ty.to_string(), ":: std :: vec :: Vec < Container >");
+    }
+}

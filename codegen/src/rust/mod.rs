@@ -1,0 +1,25 @@
+//! The Rust expansion engine, shared by both front doors: the derive macro
+//! ([`annotated`], reached through `vergate-macros`) and the spec-driven Rust
+//! output. It turns a [`GatedModel`](crate::model::GatedModel) and a
+//! [`Layout`] into one `TokenStream` per minor plus the items the minors
+//! share ([`expand`]).
+//!
+//! This module needs only syn, quote, proc-macro2 and heck, so the proc macro
+//! depends on this crate with `default-features = false` and nothing heavier.
+
+pub mod annotated;
+mod convert;
+mod expand;
+mod items;
+mod json;
+mod layout;
+mod schema;
+mod table;
+
+pub use expand::{expand, Expansion, Options};
+pub use json::Json;
+pub use layout::{ident, DefaultLayout, Layout};
+pub use schema::json_schema;
+
+#[cfg(test)]
+mod tests;

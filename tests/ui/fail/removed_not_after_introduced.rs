@@ -1,0 +1,10 @@
+#[vergate::versioned(minors = "1.28..=1.36")]
+pub mod api {
+    pub struct ServiceSpec {
+        #[introduced_in("1.32")]
+        #[removed_in("1.30")]
+        pub traffic_distribution: Option<String>,
+    }
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+#[vergate::versioned(minors = "1.28..=1.36")]
+pub mod api {
+    pub struct ServiceSpec {
+        #[introduced_in("1.40")]
+        pub traffic_distribution: Option<String>,
+    }
+}
+
+fn main() {}
