@@ -2,5 +2,6 @@
 //! in-memory [`FileTree`](crate::output::FileTree).
 
 pub mod gates;
+pub mod json_schema;
 pub mod json_text;
 pub mod pkl;

@@ -1,0 +1,276 @@
+//! Standalone documents assembled from definitions rendered once per minor.
+//!
+//! A minor's Kubernetes tree holds hundreds of files that share most of their
+//! `$defs` (every workload kind carries the whole PodSpec closure). Each
+//! definition is therefore serialized once, already indented as a `$defs`
+//! entry, and each file is the concatenation of the entries it needs. The
+//! bytes are exactly what [`to_sorted_pretty`] writes for the whole document
+//! (checked by this module's tests and by the integration tests).
+
+use super::convert::{self, Style};
+use crate::emit::json_text::{compare_keys, to_sorted_pretty};
+use crate::model::MinorModel;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// The key definitions live under.
+pub const DEFS: &str = "$defs";
+
+/// One minor's definitions in one style, each rendered as a `$defs` entry.
+#[derive(Debug)]
+pub struct RenderedDefinitions {
+    /// Definitions in the order [`to_sorted_pretty`] writes their keys.
+    entries: Vec<Entry>,
+    /// Definition name → its index in `entries`.
+    index: HashMap<String, usize>,
+}
+
+#[derive(Debug)]
+struct Entry {
+    /// `"name": ` followed by the schema text indented for depth 2, no final newline.
+    text: String,
+    /// The entries it refers to directly.
+    references: Vec<usize>,
+}
+
+impl RenderedDefinitions {
+    /// Renders every definition of `minor` in `style`.
+    pub fn new(minor: &MinorModel, style: &Style) -> Self {
+        Self::render(minor, style, |_, text| text)
+    }
+
+    /// Renders every definition of `minor` in the plain `style` once and
+    /// derives the strict rendering from the same text: strict differs only
+    /// by `"additionalProperties": false` at the top of closable definitions
+    /// ([`convert::is_closable`]), and that key sorts before every other key
+    /// a definition's top level can have, so it goes right after the brace.
+    pub fn plain_and_strict(minor: &MinorModel, style: &Style) -> (Self, Self) {
+        debug_assert!(
+            !style.strict,
+            "the strict rendering is derived from the plain one"
+        );
+        let mut strict_texts = Vec::with_capacity(minor.definitions.len());
+        let plain = Self::render(minor, style, |definition, text| {
+            let strict = if convert::is_closable(definition) {
+                let brace = text
+                    .find("{\n")
+                    .expect("a closable definition is a non-empty object");
+                let body = brace + "{\n      ".len();
+                let mut strict = String::with_capacity(text.len() + 40);
+                strict.push_str(&text[..body]);
+                strict.push_str("\"additionalProperties\": false,\n      ");
+                strict.push_str(&text[body..]);
+                strict
+            } else {
+                text.clone()
+            };
+            strict_texts.push(strict);
+            text
+        });
+        let strict = RenderedDefinitions {
+            entries: plain
+                .entries
+                .iter()
+                .zip(strict_texts)
+                .map(|(entry, text)| Entry {
+                    text,
+                    references: entry.references.clone(),
+                })
+                .collect(),
+            index: plain.index.clone(),
+        };
+        (plain, strict)
+    }
+
+    fn render(
+        minor: &MinorModel,
+        style: &Style,
+        mut finish: impl FnMut(&crate::model::Definition, String) -> String,
+    ) -> Self {
+        let mut names: Vec<&String> = minor.definitions.keys().collect();
+        names.sort_by(|a, b| compare_keys(a, b));
+        let index: HashMap<String, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(position, name)| ((*name).clone(), position))
+            .collect();
+        let entries = names
+            .iter()
+            .map(|name| {
+                let definition = &minor.definitions[*name];
+                let mut text = String::new();
+                push_key(&mut text, name);
+                text.push_str(&indented(&convert::definition(definition, style), 2));
+                let references = convert::references(&definition.schema)
+                    .into_iter()
+                    .filter_map(|target| index.get(target).copied())
+                    .collect();
+                Entry {
+                    text: finish(definition, text),
+                    references,
+                }
+            })
+            .collect();
+        RenderedDefinitions { entries, index }
+    }
+
+    /// Every definition, in key order.
+    pub fn all(&self) -> Vec<usize> {
+        (0..self.entries.len()).collect()
+    }
+
+    /// The definition `root` and every definition reachable from it, in key
+    /// order; empty when the minor has no definition `root`.
+    pub fn closure(&self, root: &str) -> Vec<usize> {
+        let Some(&start) = self.index.get(root) else {
+            return Vec::new();
+        };
+        let mut seen = vec![false; self.entries.len()];
+        seen[start] = true;
+        let mut pending = vec![start];
+        let mut found = vec![start];
+        while let Some(current) = pending.pop() {
+            for &next in &self.entries[current].references {
+                if !seen[next] {
+                    seen[next] = true;
+                    pending.push(next);
+                    found.push(next);
+                }
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+
+    /// A document whose `$defs` holds the `definitions` (from [`closure`] or
+    /// [`all`]) and whose other top-level keys are `rest`, as
+    /// [`to_sorted_pretty`] would write it.
+    ///
+    /// [`closure`]: RenderedDefinitions::closure
+    /// [`all`]: RenderedDefinitions::all
+    pub fn document(&self, definitions: &[usize], rest: &Map<String, Value>) -> String {
+        let mut entries: Vec<(&str, Option<String>)> = rest
+            .iter()
+            .filter(|(key, _)| key.as_str() != DEFS)
+            .map(|(key, value)| (key.as_str(), Some(indented(value, 1))))
+            .collect();
+        entries.push((DEFS, None));
+        entries.sort_by(|(a, _), (b, _)| compare_keys(a, b));
+        let length: usize = definitions
+            .iter()
+            .map(|&entry| self.entries[entry].text.len() + 6)
+            .chain(
+                entries
+                    .iter()
+                    .flat_map(|(_, text)| text.as_ref().map(|t| t.len() + 64)),
+            )
+            .sum();
+        let mut out = String::with_capacity(length + 32);
+        out.push('{');
+        for (position, (key, text)) in entries.iter().enumerate() {
+            if position > 0 {
+                out.push(',');
+            }
+            out.push_str("\n  ");
+            push_key(&mut out, key);
+            match text {
+                Some(text) => out.push_str(text),
+                None => self.push_definitions(&mut out, definitions),
+            }
+        }
+        out.push_str("\n}\n");
+        out
+    }
+
+    fn push_definitions(&self, out: &mut String, definitions: &[usize]) {
+        if definitions.is_empty() {
+            out.push_str("{}");
+            return;
+        }
+        out.push('{');
+        for (position, &entry) in definitions.iter().enumerate() {
+            if position > 0 {
+                out.push(',');
+            }
+            out.push_str("\n    ");
+            out.push_str(&self.entries[entry].text);
+        }
+        out.push_str("\n  }");
+    }
+}
+
+fn push_key(out: &mut String, key: &str) {
+    out.push_str(&Value::String(key.to_owned()).to_string());
+    out.push_str(": ");
+}
+
+/// `value` as [`to_sorted_pretty`] writes it at `depth`, without the final
+/// newline.
+fn indented(value: &Value, depth: usize) -> String {
+    let text = to_sorted_pretty(value);
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    let indent = "  ".repeat(depth);
+    text.replace('\n', &format!("\n{indent}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emit::json_schema::vergate_keyword::GateKeywords;
+    use crate::model::{Definition, ObjectSchema, Property, Schema};
+    use vergate_core::Version;
+
+    #[test]
+    fn assembled_documents_are_sorted_pretty() {
+        let mut minor = MinorModel::new(Version::new(1, 2));
+        let mut object = ObjectSchema::default();
+        let mut property = Property::new(Schema::Ref("a.B".into()));
+        property.description = Some("line one\nline \"two\"".into());
+        object.properties.insert("b".into(), property);
+        object.properties.insert(
+            "list".into(),
+            Property::new(Schema::Array(Box::new(Schema::Any))),
+        );
+        minor
+            .definitions
+            .insert("a.A".into(), Definition::new("a.A", Schema::Object(object)));
+        minor.definitions.insert(
+            "a.B".into(),
+            Definition::new("a.B", Schema::String { format: None }),
+        );
+        let gates = GateKeywords::default();
+        let style = Style {
+            minor: minor.version,
+            strict: true,
+            ref_base: "#/$defs/",
+            document_version_field: None,
+            gates: &gates,
+        };
+        let rendered = RenderedDefinitions::new(&minor, &style);
+        let plain_style = Style {
+            strict: false,
+            ..style
+        };
+        let (plain, derived) = RenderedDefinitions::plain_and_strict(&minor, &plain_style);
+        let texts = |r: &RenderedDefinitions| -> Vec<String> {
+            r.entries.iter().map(|e| e.text.clone()).collect()
+        };
+        assert_eq!(texts(&derived), texts(&rendered));
+        assert_ne!(texts(&plain), texts(&rendered));
+        assert_eq!(rendered.closure("a.A"), [0, 1]);
+        assert_eq!(rendered.closure("a.B"), [1]);
+        let mut rest = Map::new();
+        rest.insert("$ref".into(), Value::String("#/$defs/a.A".into()));
+        rest.insert("$comment".into(), Value::String("x".into()));
+        rest.insert("title".into(), serde_json::json!({"nested": [1]}));
+        let text = rendered.document(&rendered.closure("a.A"), &rest);
+        let parsed: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(text, to_sorted_pretty(&parsed));
+        assert_eq!(
+            parsed["$defs"]["a.A"]["additionalProperties"],
+            Value::Bool(false)
+        );
+        let empty = rendered.document(&[], &Map::new());
+        assert_eq!(empty, "{\n  \"$defs\": {}\n}\n");
+    }
+}

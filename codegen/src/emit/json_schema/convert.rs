@@ -1,0 +1,233 @@
+//! One definition of one minor as a JSON Schema 2020-12 value.
+
+use super::keywords::{allow_null, insert_keywords, is_nullable, typed_enum};
+use super::vergate_keyword::{GateKeywords, KEYWORD};
+use crate::model::{Definition, Property, Schema};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use vergate_core::Version;
+
+/// Kubernetes' quantity (`"500m"`, `"1Gi"`); written as a string or a number,
+/// as the Kubernetes tooling accepts both.
+pub const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+
+/// How definitions are written: for which minor, strict or not, and where
+/// references point.
+#[derive(Clone, Copy, Debug)]
+pub struct Style<'a> {
+    pub minor: Version,
+    /// `additionalProperties: false` on every object that has properties.
+    pub strict: bool,
+    /// What a definition's name is appended to in a `$ref` (`#/$defs/`).
+    pub ref_base: &'a str,
+    /// The property that carries the document's minor, when the API has one
+    /// (api.toml's `document_version_field`).
+    pub document_version_field: Option<&'a str>,
+    pub gates: &'a GateKeywords,
+}
+
+/// The schema of `definition` in `style`.
+pub fn definition(definition: &Definition, style: &Style) -> Value {
+    let mut out = if definition.name == QUANTITY {
+        type_union(&["number", "string"])
+    } else {
+        shape(&definition.schema, style)
+    };
+    if let Schema::Object(object) = &definition.schema {
+        if !object.properties.is_empty() {
+            let properties: Map<String, Value> = object
+                .properties
+                .iter()
+                .map(|(name, property)| {
+                    let value = property_schema(definition, name, property, style);
+                    (name.clone(), value)
+                })
+                .collect();
+            out.insert("properties".into(), Value::Object(properties));
+            if !object.required.is_empty() {
+                let required = object.required.iter().cloned().map(Value::String);
+                out.insert("required".into(), Value::Array(required.collect()));
+            }
+        }
+        match &object.additional {
+            Some(additional) if !matches!(**additional, Schema::Any) => {
+                out.insert(
+                    "additionalProperties".into(),
+                    Value::Object(shape(additional, style)),
+                );
+            }
+            None if style.strict && is_closable(definition) => {
+                out.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            _ => {}
+        }
+    }
+    describe(&mut out, definition.description.as_deref());
+    if !definition.enum_values.is_empty() {
+        out.insert(
+            "enum".into(),
+            typed_enum(&definition.enum_values, &definition.schema),
+        );
+    }
+    insert_keywords(&mut out, &definition.keywords);
+    let deprecated = style
+        .gates
+        .type_deprecated_in(&definition.name, style.minor);
+    if definition.deprecated || deprecated {
+        out.insert("deprecated".into(), Value::Bool(true));
+    }
+    if let Some(gate) = style.gates.of_type(&definition.name) {
+        out.insert(KEYWORD.into(), gate.clone());
+    }
+    if is_nullable(&definition.keywords) {
+        allow_null(&mut out);
+    }
+    Value::Object(out)
+}
+
+/// True when the strict style closes the definition with
+/// `additionalProperties: false`: an object that has properties and says
+/// nothing about other keys. Objects occur only at the top of a definition
+/// (inline ones are hoisted), so this is the only place strict differs.
+pub fn is_closable(definition: &Definition) -> bool {
+    matches!(&definition.schema, Schema::Object(object)
+        if !object.properties.is_empty() && object.additional.is_none())
+}
+
+fn property_schema(owner: &Definition, name: &str, property: &Property, style: &Style) -> Value {
+    let mut out = match fixed_value(owner, name, style) {
+        Some(fixed) => {
+            let mut out = Map::new();
+            out.insert("type".into(), Value::String("string".into()));
+            out.extend(fixed);
+            out
+        }
+        None => {
+            let mut out = shape(&property.schema, style);
+            if !property.enum_values.is_empty() {
+                let values = typed_enum(&property.enum_values, &property.schema);
+                match out.get_mut("items") {
+                    Some(Value::Object(items)) if matches!(property.schema, Schema::Array(_)) => {
+                        items.insert("enum".into(), values);
+                    }
+                    _ => {
+                        out.insert("enum".into(), values);
+                    }
+                }
+            }
+            out
+        }
+    };
+    describe(&mut out, property.description.as_deref());
+    if let Some(default) = &property.default {
+        if let Ok(value) = serde_json::from_str(default) {
+            out.insert("default".into(), value);
+        }
+    }
+    insert_keywords(&mut out, &property.keywords);
+    let deprecated = style
+        .gates
+        .field_deprecated_in(&owner.name, name, style.minor);
+    if property.deprecated || deprecated {
+        out.insert("deprecated".into(), Value::Bool(true));
+    }
+    if let Some(gate) = style.gates.of_field(&owner.name, name) {
+        out.insert(KEYWORD.into(), gate.clone());
+    }
+    if is_nullable(&property.keywords) {
+        allow_null(&mut out);
+    }
+    Value::Object(out)
+}
+
+/// The values `apiVersion`, `kind` and the document version field are held
+/// to in a resource kind: `const` for one value, `enum` for several.
+fn fixed_value(owner: &Definition, name: &str, style: &Style) -> Option<Map<String, Value>> {
+    if owner.kinds.is_empty() {
+        return None;
+    }
+    let values: BTreeSet<String> = if style.document_version_field == Some(name) {
+        BTreeSet::from([style.minor.to_string()])
+    } else if name == "apiVersion" {
+        owner.kinds.iter().map(|gvk| gvk.api_version()).collect()
+    } else if name == "kind" {
+        owner.kinds.iter().map(|gvk| gvk.kind.clone()).collect()
+    } else {
+        return None;
+    };
+    let mut out = Map::new();
+    let mut values: Vec<Value> = values.into_iter().map(Value::String).collect();
+    if values.len() == 1 {
+        out.insert("const".into(), values.remove(0));
+    } else {
+        out.insert("enum".into(), Value::Array(values));
+    }
+    Some(out)
+}
+
+/// The type keywords of a schema (no documentation).
+fn shape(schema: &Schema, style: &Style) -> Map<String, Value> {
+    let mut out = Map::new();
+    let mut typed = |name: &str, format: &Option<String>| {
+        out.insert("type".into(), Value::String(name.into()));
+        if let Some(format) = format {
+            out.insert("format".into(), Value::String(format.clone()));
+        }
+    };
+    match schema {
+        Schema::Ref(name) => {
+            out.insert(
+                "$ref".into(),
+                Value::String(format!("{}{name}", style.ref_base)),
+            );
+        }
+        Schema::Boolean => typed("boolean", &None),
+        Schema::Integer { format } => typed("integer", format),
+        Schema::Number { format } => typed("number", format),
+        Schema::String { format } => typed("string", format),
+        Schema::IntOrString => return type_union(&["integer", "string"]),
+        Schema::Array(item) => {
+            typed("array", &None);
+            out.insert("items".into(), Value::Object(shape(item, style)));
+        }
+        Schema::Map(value) => {
+            typed("object", &None);
+            if !matches!(**value, Schema::Any) {
+                out.insert(
+                    "additionalProperties".into(),
+                    Value::Object(shape(value, style)),
+                );
+            }
+        }
+        Schema::Object(_) => typed("object", &None),
+        Schema::Any => {}
+    }
+    out
+}
+
+fn type_union(types: &[&str]) -> Map<String, Value> {
+    let mut out = Map::new();
+    let types = types.iter().map(|t| Value::String((*t).into())).collect();
+    out.insert("type".into(), Value::Array(types));
+    out
+}
+
+fn describe(out: &mut Map<String, Value>, description: Option<&str>) {
+    if let Some(text) = description {
+        out.insert("description".into(), Value::String(text.to_owned()));
+    }
+}
+
+/// The definitions `schema` refers to directly (looking through arrays,
+/// maps and an object's properties).
+pub fn references(schema: &Schema) -> Vec<&str> {
+    match schema {
+        Schema::Object(object) => object
+            .properties
+            .values()
+            .filter_map(|property| property.schema.referenced())
+            .chain(object.additional.as_deref().and_then(Schema::referenced))
+            .collect(),
+        other => other.referenced().into_iter().collect(),
+    }
+}

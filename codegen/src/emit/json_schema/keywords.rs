@@ -1,0 +1,166 @@
+//! Validation and annotation keywords kept by the model (as JSON text),
+//! translated from OpenAPI 2/3.0 spelling to JSON Schema 2020-12, and enum
+//! values typed for the schema they constrain.
+
+use crate::model::Schema;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Adds the kept keywords to `target`. OpenAPI 3.0's boolean
+/// `exclusiveMinimum`/`exclusiveMaximum` become 2020-12's numeric ones,
+/// `example` becomes `examples`, and `nullable` is left to [`is_nullable`].
+pub fn insert_keywords(target: &mut Map<String, Value>, keywords: &BTreeMap<String, String>) {
+    let parsed = |text: &String| serde_json::from_str::<Value>(text).ok();
+    for (key, text) in keywords {
+        let Some(value) = parsed(text) else { continue };
+        match key.as_str() {
+            "nullable" => {}
+            "example" if !keywords.contains_key("examples") => {
+                target.insert("examples".into(), Value::Array(vec![value]));
+            }
+            "example" => {}
+            "examples" if !value.is_array() => {}
+            "exclusiveMinimum" | "exclusiveMaximum" => match value {
+                Value::Number(_) => {
+                    target.insert(key.clone(), value);
+                }
+                Value::Bool(true) => {
+                    let bound = if key == "exclusiveMinimum" {
+                        "minimum"
+                    } else {
+                        "maximum"
+                    };
+                    if let Some(limit) = keywords.get(bound).and_then(parsed) {
+                        target.insert(key.clone(), limit);
+                    }
+                }
+                _ => {}
+            },
+            "minimum" | "maximum" => {
+                let exclusive = if key == "minimum" {
+                    "exclusiveMinimum"
+                } else {
+                    "exclusiveMaximum"
+                };
+                let moved = keywords.get(exclusive).map(String::as_str) == Some("true");
+                if !moved {
+                    target.insert(key.clone(), value);
+                }
+            }
+            _ => {
+                target.insert(key.clone(), value);
+            }
+        }
+    }
+}
+
+/// True when OpenAPI 3.0's `nullable: true` is among the keywords.
+pub fn is_nullable(keywords: &BTreeMap<String, String>) -> bool {
+    keywords.get("nullable").map(String::as_str) == Some("true")
+}
+
+/// Lets a schema also accept `null`: a `type` grows a `"null"` member (and
+/// an `enum` a `null` value); anything else is wrapped in `anyOf`.
+pub fn allow_null(schema: &mut Map<String, Value>) {
+    let null = Value::String("null".into());
+    match schema.get_mut("type") {
+        Some(Value::String(single)) => {
+            let single = Value::String(std::mem::take(single));
+            schema.insert("type".into(), Value::Array(vec![single, null]));
+        }
+        Some(Value::Array(types)) => {
+            if !types.contains(&null) {
+                types.push(null);
+            }
+        }
+        _ => {
+            let inner = std::mem::take(schema);
+            let mut null_schema = Map::new();
+            null_schema.insert("type".into(), null);
+            schema.insert(
+                "anyOf".into(),
+                Value::Array(vec![Value::Object(inner), Value::Object(null_schema)]),
+            );
+            return;
+        }
+    }
+    if let Some(Value::Array(values)) = schema.get_mut("enum") {
+        values.push(Value::Null);
+    }
+}
+
+/// Enum values as JSON values of the schema's type: the model keeps them as
+/// strings, so `"1"` of an integer enum becomes `1`.
+pub fn typed_enum(values: &[String], schema: &Schema) -> Value {
+    let textual = matches!(schema, Schema::String { .. } | Schema::Ref(_));
+    Value::Array(
+        values
+            .iter()
+            .map(|value| {
+                if textual {
+                    return Value::String(value.clone());
+                }
+                serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.clone()))
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keywords(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn openapi_30_bounds_become_2020_12() {
+        let mut target = Map::new();
+        insert_keywords(
+            &mut target,
+            &keywords(&[
+                ("minimum", "1"),
+                ("exclusiveMinimum", "true"),
+                ("maximum", "99"),
+                ("exclusiveMaximum", "false"),
+                ("example", "5"),
+                ("pattern", "\"^a$\""),
+            ]),
+        );
+        assert_eq!(
+            Value::Object(target),
+            serde_json::json!({"exclusiveMinimum": 1, "maximum": 99, "examples": [5], "pattern": "^a$"})
+        );
+    }
+
+    #[test]
+    fn null_is_added_to_types_enums_and_refs() {
+        let mut typed = serde_json::json!({"type": "string", "enum": ["a"]});
+        allow_null(typed.as_object_mut().unwrap());
+        assert_eq!(
+            typed,
+            serde_json::json!({"type": ["string", "null"], "enum": ["a", null]})
+        );
+        let mut reference = serde_json::json!({"$ref": "#/$defs/X"});
+        allow_null(reference.as_object_mut().unwrap());
+        assert_eq!(
+            reference,
+            serde_json::json!({"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn enum_values_take_the_schema_type() {
+        let integer = Schema::Integer { format: None };
+        assert_eq!(
+            typed_enum(&["1".into(), "2".into()], &integer),
+            serde_json::json!([1, 2])
+        );
+        let string = Schema::String { format: None };
+        assert_eq!(typed_enum(&["1".into()], &string), serde_json::json!(["1"]));
+    }
+}

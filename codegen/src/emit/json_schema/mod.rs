@@ -1,0 +1,148 @@
+//! The JSON Schema emitter: `generated/<api>/json/`.
+//!
+//! - `v<X.Y>/`: one standalone JSON Schema 2020-12 per resource kind
+//!   (`deployment-apps-v1.json`, `service-v1.json`), everything it refers to
+//!   under `$defs`, plus `index.json` and `_definitions.json`;
+//! - `v<X.Y>-strict/`: the same with `additionalProperties: false` on every
+//!   object that has properties, so a field the minor lacks is an error;
+//! - `openapi/v<X.Y>.json`: the minor as an OpenAPI 3.1 document;
+//! - `<pkl_package>.schema.json`, for APIs whose documents carry their minor
+//!   (`document_version_field`): one schema for every minor.
+//!
+//! Each minor's subtree holds exactly that minor's definitions; gates go in
+//! an `x-vergate` keyword. See docs/json-schema.md.
+
+mod assemble;
+mod combined;
+mod convert;
+mod keywords;
+mod naming;
+mod openapi;
+mod standalone;
+mod vergate_keyword;
+
+pub use convert::QUANTITY;
+pub use naming::{definition_file, kind_file};
+pub use standalone::Selection;
+pub use vergate_keyword::KEYWORD as GATE_KEYWORD;
+
+use crate::api::ApiConfig;
+use crate::error::Result;
+use crate::model::{GatedModel, MinorModel};
+use crate::output::FileTree;
+use assemble::RenderedDefinitions;
+use convert::Style;
+use vergate_keyword::GateKeywords;
+
+/// The `$schema` of every generated schema.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Generated files: (path, bytes).
+pub type Files = Vec<(String, Vec<u8>)>;
+
+/// The emitter's directory inside `generated/<api>/`.
+pub const DIR: &str = "json";
+
+/// Adds `json/` to the tree.
+pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
+    let gates = GateKeywords::new(model);
+    let field = config.document_version_field.as_deref();
+    let per_minor: Vec<Result<Files>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = model
+            .minors
+            .values()
+            .map(|minor| scope.spawn(|| minor_files(model, config, minor, field, &gates)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| handle.join().expect("a JSON Schema worker panicked"))
+            .collect()
+    });
+    for files in per_minor {
+        for (path, bytes) in files? {
+            tree.insert(path, bytes)?;
+        }
+    }
+    if let Some(field) = field {
+        let file = format!("{DIR}/{}", combined::file_name(&config.pkl_package));
+        let text = combined::document(model, field, &gates, &file)?;
+        tree.insert(file, text.into_bytes())?;
+    }
+    Ok(())
+}
+
+/// Every file of one minor: its plain and strict trees and its OpenAPI export.
+fn minor_files(
+    model: &GatedModel,
+    config: &ApiConfig,
+    minor: &MinorModel,
+    field: Option<&str>,
+    gates: &GateKeywords,
+) -> Result<Files> {
+    let mut out = Vec::new();
+    let style = Style {
+        minor: minor.version,
+        strict: false,
+        ref_base: "#/$defs/",
+        document_version_field: field,
+        gates,
+    };
+    let (plain, strict) = RenderedDefinitions::plain_and_strict(minor, &style);
+    for (rendered, is_strict) in [(plain, false), (strict, true)] {
+        let dir = minor_dir(minor, is_strict);
+        let files = standalone::files(
+            &model.api,
+            minor,
+            &rendered,
+            &dir,
+            is_strict,
+            Selection::Kinds,
+        )?;
+        for (name, bytes) in files {
+            out.push((format!("{dir}/{name}"), bytes));
+        }
+    }
+    let style = Style {
+        minor: minor.version,
+        strict: false,
+        ref_base: openapi::COMPONENTS,
+        document_version_field: field,
+        gates,
+    };
+    let text = openapi::document(config, minor, &style);
+    out.push((
+        format!("{DIR}/openapi/{}.json", minor.version.dir_name()),
+        text.into_bytes(),
+    ));
+    Ok(out)
+}
+
+/// `json/v<X.Y>` or `json/v<X.Y>-strict`.
+pub fn minor_dir(minor: &MinorModel, strict: bool) -> String {
+    let suffix = if strict { "-strict" } else { "" };
+    format!("{DIR}/{}{suffix}", minor.version.dir_name())
+}
+
+/// The standalone strict tree of one minor alone (`index.json`,
+/// `_definitions.json` and the files `selection` asks for), by file name.
+/// With [`Selection::EveryDefinition`] it has the file set of the ecosystem's
+/// full trees; the benchmark compares it with openapi2jsonschema's.
+pub fn strict_tree(model: &GatedModel, minor: &MinorModel, selection: Selection) -> Result<Files> {
+    let gates = GateKeywords::new(model);
+    let style = Style {
+        minor: minor.version,
+        strict: true,
+        ref_base: "#/$defs/",
+        document_version_field: None,
+        gates: &gates,
+    };
+    let rendered = RenderedDefinitions::new(minor, &style);
+    standalone::files(
+        &model.api,
+        minor,
+        &rendered,
+        &minor_dir(minor, true),
+        true,
+        selection,
+    )
+}

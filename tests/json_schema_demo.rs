@@ -1,0 +1,256 @@
+//! The demo API's JSON Schema output, judged by a real validator: every
+//! schema is valid 2020-12, each minor's documents pass its own schemas and
+//! the combined `shipyard.schema.json`, and documents of another minor, of
+//! no minor, or using a field their minor lacks fail.
+
+#[path = "json_schema/check.rs"]
+mod check;
+mod support;
+
+use check::{check_schema, errors, json_files, yaml_documents};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use vergate_codegen::api::Api;
+
+struct Demo {
+    files: BTreeMap<String, Value>,
+}
+
+fn demo() -> Demo {
+    let api = Api::open(&support::root().join("upstream-specs/demo")).unwrap();
+    Demo {
+        files: json_files(&check::emit(&api), "json/"),
+    }
+}
+
+impl Demo {
+    fn file(&self, path: &str) -> &Value {
+        self.files
+            .get(path)
+            .unwrap_or_else(|| panic!("no {path}; files: {:?}", self.files.keys()))
+    }
+
+    fn validator(&self, path: &str) -> jsonschema::Validator {
+        check_schema(path, self.file(path))
+    }
+}
+
+/// The demo documents: (minor, kind file, document).
+fn documents() -> Vec<(String, String, Value)> {
+    let dir = support::root().join("tests/json_schema/demo");
+    let found = check::files_in(&dir, "yaml");
+    assert_eq!(
+        found.len(),
+        8,
+        "two documents per minor in {}",
+        dir.display()
+    );
+    found
+        .iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let (minor, kind) = name.split_once('-').unwrap();
+            let file = match kind {
+                "pipeline" => "pipeline-build-v1.json",
+                "release" => "release-deploy-v1.json",
+                other => panic!("unexpected demo document kind {other}"),
+            };
+            let mut documents = yaml_documents(path);
+            assert_eq!(documents.len(), 1, "{}", path.display());
+            (minor.to_owned(), file.to_owned(), documents.remove(0))
+        })
+        .collect()
+}
+
+#[test]
+fn every_schema_is_valid_2020_12() {
+    let demo = demo();
+    let mut schemas = 0;
+    for (path, value) in &demo.files {
+        if path.ends_with("/index.json") {
+            continue;
+        }
+        if path.starts_with("json/openapi/") {
+            assert_eq!(value["openapi"], "3.1.0", "{path}");
+            for (name, schema) in value["components"]["schemas"].as_object().unwrap() {
+                let mut wrapped = json!({"$ref": format!("#/components/schemas/{name}")});
+                wrapped["components"] = value["components"].clone();
+                check::check_meta(&format!("{path}#/components/schemas/{name}"), schema);
+                check_schema(&format!("{path} ({name})"), &wrapped);
+                schemas += 1;
+            }
+            continue;
+        }
+        assert_eq!(
+            value["$schema"], "https://json-schema.org/draft/2020-12/schema",
+            "{path}"
+        );
+        check_schema(path, value);
+        schemas += 1;
+    }
+    assert!(schemas > 40, "only {schemas} schemas checked");
+}
+
+#[test]
+fn index_lists_exactly_the_kind_files() {
+    let demo = demo();
+    for minor in ["v1.9", "v1.10", "v1.11", "v1.12"] {
+        for dir in [format!("json/{minor}"), format!("json/{minor}-strict")] {
+            let index = demo.file(&format!("{dir}/index.json"));
+            let listed: Vec<&str> = index["kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|kind| kind["file"].as_str().unwrap())
+                .collect();
+            assert_eq!(listed, ["pipeline-build-v1.json", "release-deploy-v1.json"]);
+            let present: Vec<&str> = demo
+                .files
+                .keys()
+                .filter_map(|path| path.strip_prefix(&format!("{dir}/")))
+                .filter(|name| !name.starts_with('_') && *name != "index.json")
+                .collect();
+            assert_eq!(present, listed, "{dir}");
+            assert_eq!(index["kinds"][0]["group"], "build.shipyard.dev");
+            assert_eq!(index["kinds"][1]["kind"], "Release");
+        }
+    }
+}
+
+#[test]
+fn each_minor_accepts_its_documents_in_both_trees() {
+    let demo = demo();
+    for (minor, file, document) in documents() {
+        for dir in [minor.clone(), format!("{minor}-strict")] {
+            let path = format!("json/{dir}/{file}");
+            let found = errors(&demo.validator(&path), &document);
+            assert!(found.is_empty(), "{minor} {file} fails {path}: {found:?}");
+        }
+    }
+}
+
+#[test]
+fn strict_trees_refuse_fields_of_other_minors() {
+    let demo = demo();
+    // 1.12's Release uses replicaCount (new in 1.12) and BlueGreen (new in 1.12).
+    let (_, file, release) = documents()
+        .into_iter()
+        .find(|(minor, file, _)| minor == "v1.12" && file.starts_with("release"))
+        .unwrap();
+    let mut as_1_11 = release.clone();
+    as_1_11["apiVersion"] = json!("1.11");
+    let found = errors(
+        &demo.validator(&format!("json/v1.11-strict/{file}")),
+        &as_1_11,
+    );
+    let paths: Vec<&str> = found.iter().map(|(path, _)| path.as_str()).collect();
+    assert!(paths.contains(&"/spec"), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|(_, message)| message.contains("replicaCount")),
+        "{found:?}"
+    );
+    assert!(paths.contains(&"/spec/strategy"), "BlueGreen: {found:?}");
+    // The plain tree lets the unknown field through (that is what strict is for),
+    // but still refuses the enum value 1.11 lacks.
+    let plain = errors(&demo.validator(&format!("json/v1.11/{file}")), &as_1_11);
+    assert_eq!(
+        plain.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(),
+        ["/spec/strategy"],
+        "{plain:?}"
+    );
+    // apiVersion is held to the minor of the file.
+    let found = errors(&demo.validator(&format!("json/v1.11/{file}")), &release);
+    assert!(
+        found.iter().any(|(path, _)| path == "/apiVersion"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn combined_schema_picks_the_minor_by_api_version() {
+    let demo = demo();
+    let combined = demo.validator("json/shipyard.schema.json");
+    let documents = documents();
+    for (minor, file, document) in &documents {
+        let found = errors(&combined, document);
+        assert!(found.is_empty(), "{minor} {file}: {found:?}");
+    }
+    let (_, _, release) = documents
+        .iter()
+        .find(|(minor, file, _)| minor == "v1.12" && file.starts_with("release"))
+        .unwrap();
+    let with = |version: Value| {
+        let mut document = release.clone();
+        document["apiVersion"] = version;
+        document
+    };
+    // A minor the API does not have, or none at all, fails.
+    for unknown in [json!("1.13"), json!("1.8"), json!("v1.12"), json!(1.1)] {
+        assert!(
+            !combined.is_valid(&with(unknown.clone())),
+            "apiVersion {unknown} passed"
+        );
+    }
+    let mut missing = release.clone();
+    missing.as_object_mut().unwrap().remove("apiVersion");
+    assert!(
+        !combined.is_valid(&missing),
+        "a document without apiVersion passed"
+    );
+    // A document of 1.12 relabelled 1.11 fails: 1.11 has no replicaCount.
+    assert!(!combined.is_valid(&with(json!("1.11"))));
+    // An unknown kind fails.
+    let mut unknown_kind = release.clone();
+    unknown_kind["kind"] = json!("Rollback");
+    assert!(!combined.is_valid(&unknown_kind));
+    // Every `if` requires the version field, and the chain ends in `false`.
+    let root = demo.file("json/shipyard.schema.json");
+    let mut branch = root;
+    let mut minors = Vec::new();
+    while let Some(condition) = branch.get("if") {
+        assert_eq!(condition["required"], json!(["apiVersion"]), "{condition}");
+        minors.push(condition["properties"]["apiVersion"]["const"].clone());
+        branch = &branch["else"];
+    }
+    assert_eq!(branch, &Value::Bool(false));
+    assert_eq!(
+        minors,
+        [json!("1.9"), json!("1.10"), json!("1.11"), json!("1.12")]
+    );
+}
+
+#[test]
+fn gates_ride_along_in_x_vergate() {
+    let demo = demo();
+    let spec = &demo.file("json/v1.12/release-deploy-v1.json")["$defs"]
+        ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"];
+    assert_eq!(spec["canary"]["x-vergate"]["introduced_in"], "1.11");
+    assert_eq!(
+        spec["replicaCount"]["x-vergate"]["renamed_from"]["from"],
+        "replicas"
+    );
+    assert_eq!(spec["maxUnavailable"]["type"], json!(["integer", "string"]));
+    let old = &demo.file("json/v1.10/release-deploy-v1.json")["$defs"]
+        ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"]["replicas"];
+    assert_eq!(old["deprecated"], true);
+    assert_eq!(old["x-vergate"]["removed_in"], "1.12");
+    let canary = &demo.file("json/openapi/v1.12.json")["components"]["schemas"]
+        ["dev.shipyard.deploy.v1.Canary"]["properties"]["weight"];
+    assert_eq!(
+        (canary["minimum"].clone(), canary["maximum"].clone()),
+        (json!(1), json!(99))
+    );
+}
+
+#[test]
+#[should_panic(expected = "is not a valid JSON Schema 2020-12")]
+fn the_meta_schema_check_can_fail() {
+    // OpenAPI 3.0's boolean exclusiveMinimum is not 2020-12: the emitter
+    // rewrites it, and the check would catch it if it did not.
+    check::check_meta(
+        "openapi-3.0",
+        &json!({"minimum": 1, "exclusiveMinimum": true}),
+    );
+}
