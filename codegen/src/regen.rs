@@ -37,14 +37,9 @@ pub fn build(api: &Api) -> Result<Built> {
 }
 
 /// Runs every emitter over the gated model. Each emitter adds its own
-/// subtree (`gates.json`, `rust/`, `pkl/`, `json/`).
+/// subtree (`gates.json`, `pkl/`, `json/`, `rust/`).
 pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    let _ = config;
-    let mut tree = FileTree::new();
-    emit::gates::emit(model, &mut tree)?;
-    emit::pkl::emit(model, config, &mut tree)?;
-    emit::json_schema::emit(model, config, &mut tree)?;
-    Ok(tree)
+    emit_schema_trees(model, config)
 }
 
 /// The trees a plugin that writes its types in Rust needs besides the Rust:
@@ -53,6 +48,7 @@ pub fn emit_schema_trees(model: &GatedModel, config: &ApiConfig) -> Result<FileT
     let mut tree = FileTree::new();
     emit::gates::emit(model, &mut tree)?;
     emit::pkl::emit(model, config, &mut tree)?;
+    emit::json_schema::emit(model, config, &mut tree)?;
     Ok(tree)
 }
 
