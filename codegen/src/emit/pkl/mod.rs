@@ -92,6 +92,7 @@ struct Settings {
     version_field: String,
     annotation_class: String,
     description: String,
+    document_version_field: Option<String>,
 }
 
 impl Settings {
@@ -108,6 +109,7 @@ impl Settings {
                 .description
                 .clone()
                 .unwrap_or_else(|| format!("{} schemas, one subtree per minor.", model.api)),
+            document_version_field: config.document_version_field.clone(),
         }
     }
 
@@ -229,6 +231,7 @@ fn minor_files(
         paths,
         package: &settings.package,
         annotation_class: &settings.annotation_class,
+        document_version_field: settings.document_version_field.as_deref(),
     };
     let mut files = Vec::new();
     let project = SubprojectData {

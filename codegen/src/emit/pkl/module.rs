@@ -22,6 +22,10 @@ pub struct Subtree<'a> {
     pub package: &'a str,
     /// The annotation class in shared.pkl (`K8sVersion`).
     pub annotation_class: &'a str,
+    /// When documents carry their own minor (api.toml's
+    /// `document_version_field`), the field that holds it: a resource module
+    /// fixes it to this minor instead of the group/version.
+    pub document_version_field: Option<&'a str>,
 }
 
 /// The template data of one module.
@@ -149,6 +153,7 @@ impl<'a> Subtree<'a> {
         let mut properties = builder.properties(definition)?;
         for property in &mut properties {
             let fixed = match property.name.as_str() {
+                name if Some(name) == self.document_version_field => Some(self.version.to_string()),
                 "apiVersion" => Some(resource.kind.api_version()),
                 "kind" => Some(resource.kind.kind.clone()),
                 "output" => {
