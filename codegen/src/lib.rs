@@ -33,6 +33,8 @@ pub mod output;
 
 #[cfg(feature = "emit")]
 pub mod from_rust;
+#[cfg(feature = "publish")]
+pub mod publish;
 #[cfg(feature = "emit")]
 pub mod regen;
 

@@ -6,6 +6,7 @@
 //!   API's minors into `upstream-specs/<api>/`, verifying every sha256.
 
 mod fetch;
+mod publish;
 mod regen;
 
 use clap::{Parser, Subcommand};
@@ -37,6 +38,16 @@ enum Command {
         #[arg(long, requires = "from_rust")]
         out: Option<PathBuf>,
     },
+    /// Pack generated/<api>/ for publishing: the Pkl package and each minor's
+    /// subtree (zip + metadata with its sha256), the JSON trees as tarballs,
+    /// and a SHA256SUMS manifest. Publishing twice gives identical archives.
+    Publish {
+        /// The API (a directory name under generated/).
+        api: String,
+        /// Where to write (default: target/publish/<api>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Fetch an API's minors (from the URLs in api.toml, an HTTP mirror, or a
     /// local directory), verifying each sha256 before writing anything.
     FetchSpecs {
@@ -65,6 +76,7 @@ fn main() -> ExitCode {
             regen::run_from_rust(&crate_dir, out.as_deref(), check)
         }
         Command::Regen { api, check, .. } => regen::run(&root, api.as_deref(), check),
+        Command::Publish { api, out } => publish::run(&root, &api, out.as_deref()),
         Command::FetchSpecs {
             api,
             from,

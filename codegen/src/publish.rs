@@ -1,0 +1,294 @@
+//! Packing a generated API for publishing, reproducibly: the same tree gives
+//! byte-identical archives.
+//!
+//! Into `out/` it writes:
+//!
+//! - `pkl/<pkg>@<version>.zip` and its metadata `pkl/<pkg>@<version>`: the Pkl
+//!   package (root + every `v<X.Y>` subtree), made by the real
+//!   `pkl project package`, exactly as Pkl packages are published;
+//! - `pkl/<pkg>@<version>-v<X.Y>.zip` and its metadata: each minor's subtree
+//!   alone, for installs that ship one minor;
+//! - `json/<dir>.tar.gz` for every JSON tree (`v1.34`, `v1.34-strict`,
+//!   `openapi`), and the combined schema when there is one;
+//! - `SHA256SUMS`, in `sha256sum` format, over everything above.
+
+use crate::api::sha256_hex;
+use crate::error::{Error, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vergate_core::is_version_dir;
+
+/// What [`publish`] wrote, relative to its output directory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Published {
+    pub artifacts: Vec<PathBuf>,
+}
+
+/// The date every archive entry carries (the one `pkl project package` uses).
+const ENTRY_DATE: (u16, u8, u8) = (1980, 2, 1);
+
+/// Packs `generated_dir` (`generated/<api>/`) into `out`, which is emptied
+/// first. `pkl` is the pkl CLI used for the Pkl package.
+pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published> {
+    let pkl_dir = generated_dir.join("pkl");
+    let json_dir = generated_dir.join("json");
+    for required in [&pkl_dir, &json_dir] {
+        if !required.is_dir() {
+            return Err(Error::Config {
+                path: required.clone(),
+                message: "missing; run `cargo xtask regen` first".into(),
+            });
+        }
+    }
+    if out.exists() {
+        std::fs::remove_dir_all(out)
+            .map_err(|source| io(out, "emptying the output directory", source))?;
+    }
+    std::fs::create_dir_all(out.join("pkl"))
+        .map_err(|source| io(out, "creating the output directory", source))?;
+    std::fs::create_dir_all(out.join("json"))
+        .map_err(|source| io(out, "creating the output directory", source))?;
+
+    let (package, version) = pkl_package(pkl, &pkl_dir, &out.join("pkl"))?;
+    for minor in subdirs(&pkl_dir)?
+        .into_iter()
+        .filter(|name| is_version_dir(name))
+    {
+        let stem = format!("{package}@{version}-{minor}");
+        let zip_path = out.join("pkl").join(format!("{stem}.zip"));
+        let files = zip_dir(&pkl_dir.join(&minor), &zip_path)?;
+        let bytes = std::fs::read(&zip_path).map_err(|source| io(&zip_path, "reading", source))?;
+        let metadata = serde_json::json!({
+            "name": package,
+            "version": version,
+            "minor": minor,
+            "files": files,
+            "zipChecksums": {"sha256": sha256_hex(&bytes)},
+        });
+        let text = crate::emit::json_text::to_sorted_pretty(&metadata);
+        write(&out.join("pkl").join(&stem), text.as_bytes())?;
+    }
+    for tree in subdirs(&json_dir)? {
+        tar_gz_dir(
+            &json_dir.join(&tree),
+            &out.join("json").join(format!("{tree}.tar.gz")),
+        )?;
+    }
+    for file in files_in(&json_dir)? {
+        let bytes = std::fs::read(json_dir.join(&file))
+            .map_err(|source| io(&json_dir.join(&file), "reading", source))?;
+        write(&out.join("json").join(&file), &bytes)?;
+    }
+    let artifacts = list_relative(out)?;
+    let sums: String = artifacts
+        .iter()
+        .map(|path| {
+            let bytes = std::fs::read(out.join(path)).expect("just written");
+            format!("{}  {}\n", sha256_hex(&bytes), path.display())
+        })
+        .collect();
+    write(&out.join("SHA256SUMS"), sums.as_bytes())?;
+    let mut artifacts = artifacts;
+    artifacts.push(PathBuf::from("SHA256SUMS"));
+    Ok(Published { artifacts })
+}
+
+/// Runs `pkl project package` on a copy of the Pkl tree (so nothing is written
+/// into `generated/`) and returns the package's name and version.
+fn pkl_package(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<(String, String)> {
+    let scratch = tempfile_dir(out)?;
+    copy_dir(pkl_dir, &scratch)?;
+    let home = scratch.join(".pkl-home");
+    let output = Command::new(pkl)
+        .args([
+            "project",
+            "package",
+            "--skip-publish-check",
+            "--output-path",
+        ])
+        .arg(out)
+        .arg(&scratch)
+        .env("HOME", &home)
+        .output()
+        .map_err(|source| {
+            io(
+                pkl,
+                "running the pkl CLI (set VERGATE_PKL or install it, see docs/pkl.md)",
+                source,
+            )
+        })?;
+    let _ = std::fs::remove_dir_all(&scratch);
+    if !output.status.success() {
+        return Err(Error::Config {
+            path: pkl_dir.to_owned(),
+            message: format!(
+                "`pkl project package` failed:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            ),
+        });
+    }
+    // pkl writes `<name>@<version>`, its zip and `.sha256` files; our own
+    // checksum manifest replaces the latter.
+    let mut metadata = None;
+    for name in files_in(out)? {
+        let text = name.to_string_lossy().into_owned();
+        if text.ends_with(".sha256") {
+            std::fs::remove_file(out.join(&name))
+                .map_err(|source| io(&out.join(&name), "removing", source))?;
+        } else if !text.ends_with(".zip") {
+            metadata = Some(text);
+        }
+    }
+    let metadata = metadata.ok_or_else(|| Error::Config {
+        path: out.to_owned(),
+        message: "`pkl project package` wrote no package metadata".into(),
+    })?;
+    let (name, version) = metadata.split_once('@').ok_or_else(|| Error::Config {
+        path: out.join(&metadata),
+        message: "unexpected package metadata name (expected <name>@<version>)".into(),
+    })?;
+    Ok((name.to_owned(), version.to_owned()))
+}
+
+fn tempfile_dir(near: &Path) -> Result<PathBuf> {
+    let dir = near
+        .parent()
+        .unwrap_or(near)
+        .join(format!(".pkl-package-{}", std::process::id()));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|source| io(&dir, "removing", source))?;
+    }
+    std::fs::create_dir_all(&dir).map_err(|source| io(&dir, "creating", source))?;
+    Ok(dir)
+}
+
+/// Zips `dir` with sorted entries, fixed dates and modes; returns the file count.
+fn zip_dir(dir: &Path, target: &Path) -> Result<usize> {
+    let files = list_relative(dir)?;
+    let file = std::fs::File::create(target).map_err(|source| io(target, "creating", source))?;
+    let mut zip = zip::ZipWriter::new(file);
+    let (year, month, day) = ENTRY_DATE;
+    let date = zip::DateTime::from_date_and_time(year, month, day, 0, 0, 0).expect("a valid date");
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(date)
+        .unix_permissions(0o644);
+    for path in &files {
+        let name = path.to_string_lossy().replace('\\', "/");
+        zip.start_file(name, options)
+            .map_err(|err| zip_error(target, err))?;
+        let bytes = std::fs::read(dir.join(path))
+            .map_err(|source| io(&dir.join(path), "reading", source))?;
+        zip.write_all(&bytes)
+            .map_err(|source| io(target, "writing", source))?;
+    }
+    zip.finish().map_err(|err| zip_error(target, err))?;
+    Ok(files.len())
+}
+
+/// A gzipped tar of `dir` with sorted entries, zero mtimes and fixed modes.
+fn tar_gz_dir(dir: &Path, target: &Path) -> Result<()> {
+    let file = std::fs::File::create(target).map_err(|source| io(target, "creating", source))?;
+    let gzip = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(file, flate2::Compression::default());
+    let mut tar = tar::Builder::new(gzip);
+    tar.mode(tar::HeaderMode::Deterministic);
+    let prefix = dir.file_name().map(PathBuf::from).unwrap_or_default();
+    for path in list_relative(dir)? {
+        let bytes = std::fs::read(dir.join(&path))
+            .map_err(|source| io(&dir.join(&path), "reading", source))?;
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(0);
+        header.set_entry_type(tar::EntryType::Regular);
+        tar.append_data(&mut header, prefix.join(&path), bytes.as_slice())
+            .map_err(|source| io(target, "writing", source))?;
+    }
+    let gzip = tar
+        .into_inner()
+        .map_err(|source| io(target, "writing", source))?;
+    gzip.finish()
+        .map_err(|source| io(target, "writing", source))?;
+    Ok(())
+}
+
+fn zip_error(path: &Path, err: zip::result::ZipError) -> Error {
+    Error::Config {
+        path: path.to_owned(),
+        message: format!("writing the zip: {err}"),
+    }
+}
+
+fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
+    Error::Io {
+        path: path.to_owned(),
+        action,
+        source,
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|source| io(path, "writing", source))
+}
+
+fn entries(dir: &Path) -> Result<Vec<(String, bool)>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|source| io(dir, "listing", source))? {
+        let entry = entry.map_err(|source| io(dir, "listing", source))?;
+        let is_dir = entry
+            .file_type()
+            .map_err(|source| io(&entry.path(), "inspecting", source))?
+            .is_dir();
+        found.push((entry.file_name().to_string_lossy().into_owned(), is_dir));
+    }
+    found.sort();
+    Ok(found)
+}
+
+fn subdirs(dir: &Path) -> Result<Vec<String>> {
+    Ok(entries(dir)?
+        .into_iter()
+        .filter(|(_, d)| *d)
+        .map(|(n, _)| n)
+        .collect())
+}
+
+fn files_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    Ok(entries(dir)?
+        .into_iter()
+        .filter(|(_, d)| !*d)
+        .map(|(n, _)| PathBuf::from(n))
+        .collect())
+}
+
+/// Every file below `dir`, relative, sorted.
+fn list_relative(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut pending = vec![PathBuf::new()];
+    while let Some(relative) = pending.pop() {
+        for (name, is_dir) in entries(&dir.join(&relative))? {
+            if is_dir {
+                pending.push(relative.join(name));
+            } else {
+                out.push(relative.join(name));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    for path in list_relative(from)? {
+        let target = to.join(&path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| io(parent, "creating", source))?;
+        }
+        std::fs::copy(from.join(&path), &target)
+            .map_err(|source| io(&target, "copying", source))?;
+    }
+    Ok(())
+}
