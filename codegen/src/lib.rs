@@ -37,6 +37,8 @@ pub mod from_rust;
 pub mod publish;
 #[cfg(feature = "emit")]
 pub mod regen;
+#[cfg(feature = "emit")]
+pub mod stamp;
 
 pub use error::{Error, Result, Warning};
 pub use vergate_core::{Version, VersionSet};

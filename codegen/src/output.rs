@@ -272,7 +272,9 @@ fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, ()>> {
                 pending.push(path);
             } else {
                 let relative = path.strip_prefix(dir).expect("listed below dir").to_owned();
-                files.insert(relative, ());
+                if relative.as_os_str() != crate::stamp::STAMP_FILE {
+                    files.insert(relative, ());
+                }
             }
         }
     }

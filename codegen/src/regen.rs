@@ -80,3 +80,24 @@ pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport
     let report = output::sync(&built.tree, out_dir, mode)?;
     Ok((built, report))
 }
+
+/// What [`regen_unless_fresh`] did.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Inputs, tool and outputs are as the last regen left them: nothing ran.
+    Fresh,
+    /// The flow ran; the report says what it wrote.
+    Ran(Box<Built>, SyncReport),
+}
+
+/// Like [`regen`] in write mode, but skips all work when the regen stamp
+/// says nothing changed since the last successful regen, and records a new
+/// stamp after one.
+pub fn regen_unless_fresh(api: &Api, out_dir: &Path) -> Result<Outcome> {
+    if crate::stamp::Stamp::is_fresh(api, out_dir)? {
+        return Ok(Outcome::Fresh);
+    }
+    let (built, report) = regen(api, out_dir, Mode::Write)?;
+    crate::stamp::Stamp::record(api, out_dir)?;
+    Ok(Outcome::Ran(Box::new(built), report))
+}

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Instant;
 use vergate_codegen::api::{self, Api};
 use vergate_codegen::output::Mode;
-use vergate_codegen::regen;
+use vergate_codegen::regen::{self, Outcome};
 
 pub fn run(root: &Path, only: Option<&str>, check: bool) -> Result<()> {
     let specs_root = root.join("upstream-specs");
@@ -46,8 +46,22 @@ pub fn run(root: &Path, only: Option<&str>, check: bool) -> Result<()> {
         }
         let started = Instant::now();
         let out_dir = root.join("generated").join(api.name());
-        let (built, report) = regen::regen(api, &out_dir, mode)
-            .with_context(|| format!("regenerating {}", api.name()))?;
+        let context = || format!("regenerating {}", api.name());
+        let (built, report) = if check {
+            regen::regen(api, &out_dir, mode).with_context(context)?
+        } else {
+            match regen::regen_unless_fresh(api, &out_dir).with_context(context)? {
+                Outcome::Fresh => {
+                    eprintln!(
+                        "{}: up to date (specs, annotations, tool and output unchanged since the last regen) in {:.2?}",
+                        api.name(),
+                        started.elapsed()
+                    );
+                    continue;
+                }
+                Outcome::Ran(built, report) => (*built, report),
+            }
+        };
         for warning in &built.warnings {
             eprintln!("{warning}");
         }
