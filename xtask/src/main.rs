@@ -64,17 +64,51 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let root = project_root();
-    let result = match cli.command {
+    // Paths the user gave are relative to where they ran cargo; resolve them
+    // before working from the repository root, so that every path in a
+    // message reads `upstream-specs/…`, `generated/…`.
+    let absolute = |path: PathBuf| std::path::absolute(&path).unwrap_or(path);
+    let command = match cli.command {
         Command::Regen {
             api,
             check,
+            from_rust,
+            out,
+        } => Command::Regen {
+            api,
+            check,
+            from_rust: from_rust.map(absolute),
+            out: out.map(absolute),
+        },
+        Command::Publish { api, out } => Command::Publish {
+            api,
+            out: out.map(absolute),
+        },
+        Command::FetchSpecs {
+            api,
+            from,
+            base_url,
+        } => Command::FetchSpecs {
+            api,
+            from: from.map(absolute),
+            base_url,
+        },
+    };
+    if let Err(err) = std::env::set_current_dir(project_root()) {
+        eprintln!(
+            "error: cannot work from {}: {err}",
+            project_root().display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let root = PathBuf::new();
+    let result = match command {
+        Command::Regen {
             from_rust: Some(crate_dir),
             out,
-        } => {
-            let _ = api;
-            regen::run_from_rust(&crate_dir, out.as_deref(), check)
-        }
+            check,
+            ..
+        } => regen::run_from_rust(&crate_dir, out.as_deref(), check),
         Command::Regen { api, check, .. } => regen::run(&root, api.as_deref(), check),
         Command::Publish { api, out } => publish::run(&root, &api, out.as_deref()),
         Command::FetchSpecs {
