@@ -59,7 +59,7 @@ fn each_rule_with_its_path_and_line() {
     assert_eq!(report.violations[0].severity, Severity::Warning);
     assert_eq!(
         report.violations[1].message,
-        "not available in 1.10 (introduced in 1.11)"
+        "not available in 1.10 (introduced in 1.11 as alpha, feature gate CanaryReleases)"
     );
     assert_eq!(
         report.violations[2].message,
