@@ -6,6 +6,7 @@
 //! harness writes each case's api.toml with the right digests); the nesting
 //! and size cases are generated on the fly.
 
+mod pkl;
 mod support;
 
 use std::collections::BTreeMap;
@@ -315,4 +316,65 @@ fn a_fifty_megabyte_spec() {
         model.types.len(),
         model.minors.values().next().unwrap().definitions.len()
     );
+}
+
+/// Descriptions, defaults and enum values full of Pkl, Rust, JSON and
+/// template escapes come out as valid output: every JSON file parses, and the
+/// real pkl CLI evaluates every module of the Pkl subtree and renders the
+/// texts back unchanged.
+#[test]
+fn nasty_texts_stay_valid_in_every_output() {
+    let fixtures = support::root().join("tests/hostile");
+    let project = Project::new("nasty-descriptions", |api_dir| {
+        copy_dir(&fixtures.join("nasty-descriptions"), api_dir)
+    });
+    project.regen().unwrap();
+    let out = project.out_dir();
+    let mut json_files = 0;
+    for (path, bytes) in project.snapshot() {
+        if path.extension().is_some_and(|e| e == "json") && path.starts_with("generated") {
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+                .unwrap_or_else(|err| panic!("{} is not JSON: {err}", path.display()));
+            json_files += 1;
+        }
+    }
+    assert!(json_files > 5, "{json_files}");
+    let spec: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(fixtures.join("nasty-descriptions/v1.0/spec.json")).unwrap(),
+    )
+    .unwrap();
+    let nasty = spec["definitions"]["a.v1.Thing"]["description"]
+        .as_str()
+        .unwrap();
+    let schema: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("json/v1.0/thing-a-v1.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        schema["$defs"]["a.v1.Thing"]["description"], nasty,
+        "JSON keeps the text exactly"
+    );
+
+    let Some(pkl) = pkl::pkl("nasty_texts_stay_valid_in_every_output") else {
+        return;
+    };
+    let user = pkl::user_project(&pkl, "hostile", &out.join("pkl"));
+    let modules = pkl::modules_below(&out.join("pkl/v1.0"));
+    std::fs::write(
+        user.path().join("all.pkl"),
+        pkl::import_all_module("@hostile/v1.0", &modules),
+    )
+    .unwrap();
+    pkl.eval_json(user.path(), &["all.pkl"]);
+    // The default value renders back as written.
+    std::fs::write(
+        user.path().join("thing.pkl"),
+        "amends \"@hostile/v1.0/a/Thing.pkl\"\n",
+    )
+    .unwrap();
+    let rendered: serde_json::Value =
+        serde_json::from_str(&pkl.eval_json(user.path(), &["thing.pkl"])).unwrap();
+    assert_eq!(rendered["kind"], "Thing");
+    if let Some(default) = rendered.get("pattern") {
+        assert_eq!(default, nasty, "the default renders back unchanged");
+    }
 }
