@@ -8,6 +8,7 @@ use crate::load;
 use crate::model::GatedModel;
 use crate::output::{self, FileTree, Mode, SyncReport};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// The gated model and output tree of one API, before anything is written.
 #[derive(Debug)]
@@ -15,41 +16,92 @@ pub struct Built {
     pub model: GatedModel,
     pub tree: FileTree,
     pub warnings: Vec<Warning>,
+    pub timings: Timings,
 }
+
+/// How long each phase of a build took, in order.
+#[derive(Clone, Debug, Default)]
+pub struct Timings(pub Vec<(&'static str, Duration)>);
+
+impl Timings {
+    fn time<T>(&mut self, phase: &'static str, run: impl FnOnce() -> T) -> T {
+        let started = Instant::now();
+        let result = run();
+        self.0.push((phase, started.elapsed()));
+        result
+    }
+}
+
+impl std::fmt::Display for Timings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (index, (phase, took)) in self.0.iter().enumerate() {
+            let sep = if index == 0 { "" } else { ", " };
+            write!(f, "{sep}{phase} {:.0?}", took)?;
+        }
+        Ok(())
+    }
+}
+
+/// An emitter: a pure function of the gated model adding one subtree.
+type Emitter = fn(&GatedModel, &ApiConfig, &mut FileTree) -> Result<()>;
+
+/// The trees every API gets, whatever its front door: gates.json, Pkl and
+/// JSON Schema.
+const SCHEMA_TREES: [(&str, Emitter); 3] = [
+    ("gates.json", |model, _, tree| {
+        emit::gates::emit(model, tree)
+    }),
+    ("pkl", emit::pkl::emit),
+    ("json", emit::json_schema::emit),
+];
 
 /// Loads, merges and emits everything for `api`, in memory.
 pub fn build(api: &Api) -> Result<Built> {
-    let loaded = load::load_api(api)?;
+    let mut timings = Timings::default();
+    let loaded = timings.time("load", || load::load_api(api))?;
     let mut warnings = Vec::new();
     let mut minors = Vec::with_capacity(loaded.len());
     for minor in loaded {
         warnings.extend(minor.warnings);
         minors.push(minor.model);
     }
-    let mut model = GatedModel::merge(api.name(), minors)?;
-    crate::annotations::apply(&mut model, &api.dir)?;
-    let tree = emit_all(&model, &api.config)?;
+    let model = timings.time("merge", || -> Result<GatedModel> {
+        let mut model = GatedModel::merge(api.name(), minors)?;
+        crate::annotations::apply(&mut model, &api.dir)?;
+        Ok(model)
+    })?;
+    let tree = run_emitters(&model, &api.config, &SCHEMA_TREES, &mut timings)?;
     Ok(Built {
         model,
         tree,
         warnings,
+        timings,
     })
+}
+
+fn run_emitters(
+    model: &GatedModel,
+    config: &ApiConfig,
+    emitters: &[(&'static str, Emitter)],
+    timings: &mut Timings,
+) -> Result<FileTree> {
+    let mut tree = FileTree::new();
+    for (name, emitter) in emitters {
+        timings.time(name, || emitter(model, config, &mut tree))?;
+    }
+    Ok(tree)
 }
 
 /// Runs every emitter over the gated model. Each emitter adds its own
 /// subtree (`gates.json`, `pkl/`, `json/`, `rust/`).
 pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    emit_schema_trees(model, config)
+    run_emitters(model, config, &SCHEMA_TREES, &mut Timings::default())
 }
 
 /// The trees a plugin that writes its types in Rust needs besides the Rust:
 /// gates.json, Pkl and JSON Schema (`cargo xtask regen --from-rust`).
 pub fn emit_schema_trees(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    let mut tree = FileTree::new();
-    emit::gates::emit(model, &mut tree)?;
-    emit::pkl::emit(model, config, &mut tree)?;
-    emit::json_schema::emit(model, config, &mut tree)?;
-    Ok(tree)
+    run_emitters(model, config, &SCHEMA_TREES, &mut Timings::default())
 }
 
 /// Reads a plugin crate's versioned modules and syncs each one's schema trees
@@ -76,8 +128,10 @@ pub fn regen_from_rust(
 /// Any error happens before the first write, so a failed regen leaves the
 /// previous output exactly as it was.
 pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport)> {
-    let built = build(api)?;
-    let report = output::sync(&built.tree, out_dir, mode)?;
+    let mut built = build(api)?;
+    let report = built
+        .timings
+        .time("sync", || output::sync(&built.tree, out_dir, mode))?;
     Ok((built, report))
 }
 

@@ -34,6 +34,9 @@ enum Command {
         /// upstream specs, and write their gates.json, Pkl and JSON Schema trees.
         #[arg(long, value_name = "CRATE_DIR", conflicts_with = "api")]
         from_rust: Option<PathBuf>,
+        /// Print how long each phase took (load, merge, each emitter, sync).
+        #[arg(long)]
+        timings: bool,
         /// With --from-rust: where to write (default: <CRATE_DIR>/generated).
         #[arg(long, requires = "from_rust")]
         out: Option<PathBuf>,
@@ -72,11 +75,13 @@ fn main() -> ExitCode {
         Command::Regen {
             api,
             check,
+            timings,
             from_rust,
             out,
         } => Command::Regen {
             api,
             check,
+            timings,
             from_rust: from_rust.map(absolute),
             out: out.map(absolute),
         },
@@ -109,7 +114,12 @@ fn main() -> ExitCode {
             check,
             ..
         } => regen::run_from_rust(&crate_dir, out.as_deref(), check),
-        Command::Regen { api, check, .. } => regen::run(&root, api.as_deref(), check),
+        Command::Regen {
+            api,
+            check,
+            timings,
+            ..
+        } => regen::run(&root, api.as_deref(), check, timings),
         Command::Publish { api, out } => publish::run(&root, &api, out.as_deref()),
         Command::FetchSpecs {
             api,

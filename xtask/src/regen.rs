@@ -7,7 +7,7 @@ use vergate_codegen::api::{self, Api};
 use vergate_codegen::output::Mode;
 use vergate_codegen::regen::{self, Outcome};
 
-pub fn run(root: &Path, only: Option<&str>, check: bool) -> Result<()> {
+pub fn run(root: &Path, only: Option<&str>, check: bool, timings: bool) -> Result<()> {
     let specs_root = root.join("upstream-specs");
     let apis = api::discover(&specs_root)?;
     let selected: Vec<&Api> = match only {
@@ -80,6 +80,9 @@ pub fn run(root: &Path, only: Option<&str>, check: bool) -> Result<()> {
             built.model.types.len(),
             started.elapsed()
         );
+        if timings {
+            eprintln!("  timings: {}", built.timings);
+        }
         if check && !report.is_clean() {
             for path in report.differing() {
                 eprintln!("  stale: generated/{}/{}", api.name(), path.display());
