@@ -51,6 +51,13 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Run a benchmark script of xtask/bench/ (not a test): derive,
+    /// json-schema, preflight, regen or rust. Each compares with its peer tool
+    /// side by side where there is one; see docs/benchmarks.md.
+    Bench {
+        /// Which benchmark.
+        name: String,
+    },
     /// Fetch an API's minors (from the URLs in api.toml, an HTTP mirror, or a
     /// local directory), verifying each sha256 before writing anything.
     FetchSpecs {
@@ -85,6 +92,7 @@ fn main() -> ExitCode {
             from_rust: from_rust.map(absolute),
             out: out.map(absolute),
         },
+        Command::Bench { name } => Command::Bench { name },
         Command::Publish { api, out } => Command::Publish {
             api,
             out: out.map(absolute),
@@ -121,6 +129,7 @@ fn main() -> ExitCode {
             ..
         } => regen::run(&root, api.as_deref(), check, timings),
         Command::Publish { api, out } => publish::run(&root, &api, out.as_deref()),
+        Command::Bench { name } => bench(&name),
         Command::FetchSpecs {
             api,
             from,
@@ -142,4 +151,23 @@ fn project_root() -> PathBuf {
         .parent()
         .expect("xtask lives one level below the repository root")
         .to_owned()
+}
+
+/// Runs `xtask/bench/<name>.sh` from the repository root.
+fn bench(name: &str) -> anyhow::Result<()> {
+    let script = Path::new("xtask/bench").join(format!("{}.sh", name.replace('-', "_")));
+    if !script.is_file() {
+        let mut known: Vec<String> = std::fs::read_dir("xtask/bench")?
+            .flatten()
+            .filter_map(|entry| {
+                let file = entry.file_name().to_string_lossy().into_owned();
+                file.strip_suffix(".sh").map(|stem| stem.replace('_', "-"))
+            })
+            .collect();
+        known.sort();
+        anyhow::bail!("no benchmark {name:?}; known: {}", known.join(", "));
+    }
+    let status = std::process::Command::new("bash").arg(&script).status()?;
+    anyhow::ensure!(status.success(), "{} failed ({status})", script.display());
+    Ok(())
 }

@@ -2,14 +2,14 @@
 # Preflight throughput, side by side in one run on the same files:
 # `vergate check --strict` against kubernetes-validate (PyPI) in strict mode.
 #
-#   benches/preflight.sh            # 3000 resources, target 1.34
-#   N=5000 RUNS=5 benches/preflight.sh
+#   cargo xtask bench preflight            # 3000 resources, target 1.34
+#   N=5000 RUNS=5 cargo xtask bench preflight
 #
 # Needs generated/kubernetes (cargo xtask fetch-specs kubernetes --from
 # ../shared/upstream-specs/kubernetes && cargo xtask regen --api kubernetes).
 # Installs kubernetes-validate into a venv under target/. Not part of .ci/run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 N=${N:-3000}
 RUNS=${RUNS:-5}
 PEER_RUNS=${PEER_RUNS:-3}
@@ -28,5 +28,5 @@ fi
 cargo build --quiet --release --bin vergate
 cargo bench --quiet --bench preflight --no-run
 
-exec "$work/venv/bin/python" benches/preflight_compare.py \
+exec "$work/venv/bin/python" xtask/bench/preflight_compare.py \
     --resources "$N" --runs "$RUNS" --peer-runs "$PEER_RUNS" --target "$TARGET" --work "$work"

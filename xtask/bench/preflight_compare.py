@@ -1,4 +1,4 @@
-"""Side-by-side preflight throughput; run by benches/preflight.sh.
+"""Side-by-side preflight throughput; run by xtask/bench/preflight.sh (cargo xtask bench preflight).
 
 Builds N resources from tests/manifests/kubernetes (the files whose
 `# minors:` header includes the target, replicated with varied names), writes
