@@ -50,6 +50,13 @@ impl Supported {
         Some(Supported::range(*min, *max))
     }
 
+    /// The minors of a gates index, with the deprecations api.toml recorded.
+    pub fn of_index(index: &crate::gates::GatesIndex) -> Option<Supported> {
+        let mut supported = Supported::of_versions(&index.versions)?;
+        supported.deprecated = index.deprecated_versions.clone();
+        Some(supported)
+    }
+
     /// Marks `version` deprecated; `note` says why or what to do.
     pub fn deprecate(mut self, version: Version, note: impl Into<String>) -> Supported {
         self.deprecated.insert(version, note.into());
@@ -307,6 +314,18 @@ mod tests {
             err.contains("1.29") && err.contains("supports 1.31 to 1.36"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn deprecations_come_from_the_gates_index() {
+        let text = r#"{"api": "demo", "versions": ["1.9", "1.10"], "deprecated_versions": {"1.9": "leaves support"}, "types": {}}"#;
+        let index: crate::gates::GatesIndex = serde_json::from_str(text).unwrap();
+        let supported = Supported::of_index(&index).unwrap();
+        assert_eq!(
+            (supported.min, supported.max),
+            (Version::new(1, 9), Version::new(1, 10))
+        );
+        assert_eq!(supported.deprecated[&Version::new(1, 9)], "leaves support");
     }
 
     #[test]

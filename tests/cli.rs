@@ -593,3 +593,35 @@ fn kubernetes_lists_are_checked_item_by_item() {
         "tests/cli/kubernetes/list.yaml:34: items[1].spec.template.spec.containers[0].imagePullPolicy: value \"IfNotPresnt\" is not accepted in 1.34 (accepted: Always, IfNotPresent, Never)\n"
     );
 }
+
+#[test]
+fn a_deprecated_target_minor_warns_with_api_tomls_note() {
+    let output = vergate(&[
+        "check",
+        "--api",
+        "generated/demo",
+        "--target",
+        "1.9",
+        "tests/cli/demo/clean.yaml",
+    ]);
+    assert!(
+        stderr(&output).contains(
+            "warning: --target 1.9: demo 1.9 is deprecated: Shipyard 1.9 leaves support with 1.13"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    let output = vergate(&[
+        "check",
+        "--api",
+        "generated/demo",
+        "--target",
+        "1.12",
+        "tests/cli/demo/clean.yaml",
+    ]);
+    assert!(
+        !stderr(&output).contains("deprecated:"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -41,7 +41,12 @@ pub struct ApiConfig {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MinorEntry {
+    /// Set when the minor is deprecated: why, or what users should do. It
+    /// goes into gates.json; `vergate check` and runtime resolution warn.
+    #[serde(default)]
+    pub deprecated: Option<String>,
     /// Spec files by name.
+    #[serde(default)]
     pub files: BTreeMap<String, SpecFile>,
 }
 

@@ -48,9 +48,7 @@ type Emitter = fn(&GatedModel, &ApiConfig, &mut FileTree) -> Result<()>;
 /// The trees every API gets, whatever its front door: gates.json, Pkl and
 /// JSON Schema.
 const SCHEMA_TREES: [(&str, Emitter); 3] = [
-    ("gates.json", |model, _, tree| {
-        emit::gates::emit(model, tree)
-    }),
+    ("gates.json", emit::gates::emit),
     ("pkl", emit::pkl::emit),
     ("json", emit::json_schema::emit),
 ];

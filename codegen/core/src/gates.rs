@@ -17,6 +17,13 @@ pub struct GatesIndex {
     pub api: String,
     /// Every minor of the corpus, ascending.
     pub versions: Vec<Version>,
+    /// The minors api.toml marks deprecated, with the note saying why or what
+    /// to do (`"end of upstream support; upgrade with vergate upgrade"`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub deprecated_versions: BTreeMap<Version, String>,
     /// Every type by its definition name.
     pub types: BTreeMap<String, TypeGate>,
 }

@@ -83,6 +83,7 @@ impl GatedModel {
         GatesIndex {
             api: self.api.clone(),
             versions: self.versions.clone(),
+            deprecated_versions: BTreeMap::new(),
             types: self
                 .types
                 .iter()
