@@ -160,19 +160,6 @@ fn write_api_toml(api_dir: &Path, case: &str) {
     std::fs::write(api_dir.join("api.toml"), toml).unwrap();
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
 /// Runs one case and checks the invariants every case shares.
 fn check(project: &Project, expect: &Expect) {
     let before = project.snapshot();
@@ -256,7 +243,9 @@ fn every_committed_case() {
         "every fixture has an expectation and every expectation a fixture"
     );
     for (case, expect) in CASES {
-        let project = Project::new(case, |api_dir| copy_dir(&fixtures.join(case), api_dir));
+        let project = Project::new(case, |api_dir| {
+            support::copy_dir(&fixtures.join(case), api_dir)
+        });
         check(&project, expect);
     }
 }
@@ -326,7 +315,7 @@ fn a_fifty_megabyte_spec() {
 fn nasty_texts_stay_valid_in_every_output() {
     let fixtures = support::root().join("tests/hostile");
     let project = Project::new("nasty-descriptions", |api_dir| {
-        copy_dir(&fixtures.join("nasty-descriptions"), api_dir)
+        support::copy_dir(&fixtures.join("nasty-descriptions"), api_dir)
     });
     project.regen().unwrap();
     let out = project.out_dir();

@@ -3,6 +3,7 @@
 //! field exists exactly in the subtrees of the minors that accept it.
 
 mod pkl;
+mod support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -87,7 +88,7 @@ fn generated_deps_json_is_what_pkl_resolves() {
         return;
     };
     let copy = tempfile::tempdir().unwrap();
-    copy_dir(&package_dir(), copy.path());
+    support::copy_dir(&package_dir(), copy.path());
     for project in ["examples", "v1.12"] {
         let dir = copy.path().join(project);
         let committed = std::fs::read(dir.join("PklProject.deps.json")).unwrap();
@@ -184,17 +185,4 @@ spec { steps { new { name = "outer"; steps { new { name = "inner"; type = "scrip
         !ok && text.contains("Cannot assign to fixed property `kind`"),
         "{text}"
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
 }

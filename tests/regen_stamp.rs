@@ -7,19 +7,6 @@ use std::path::Path;
 use vergate_codegen::api::Api;
 use vergate_codegen::regen::{regen_unless_fresh, Outcome};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
 fn ran(api_dir: &Path, out: &Path) -> bool {
     let api = Api::open(api_dir).unwrap();
     matches!(regen_unless_fresh(&api, out).unwrap(), Outcome::Ran(..))
@@ -37,7 +24,7 @@ fn touch(path: &Path) {
 fn only_a_change_makes_regen_run() {
     let tmp = tempfile::tempdir().unwrap();
     let api_dir = tmp.path().join("demo");
-    copy_dir(&support::root().join("upstream-specs/demo"), &api_dir);
+    support::copy_dir(&support::root().join("upstream-specs/demo"), &api_dir);
     let out = tmp.path().join("out");
 
     assert!(ran(&api_dir, &out), "the first regen runs");

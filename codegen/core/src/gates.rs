@@ -79,13 +79,12 @@ pub struct Gate {
 impl Gate {
     /// True when the item is present in `version`.
     pub fn is_present_in(&self, version: Version) -> bool {
-        match &self.present_in {
-            Some(minors) => minors.contains(&version),
-            None => {
-                version >= self.introduced_in
-                    && self.removed_in.is_none_or(|removed| version < removed)
-            }
-        }
+        crate::gate_admits(
+            version,
+            self.introduced_in,
+            self.removed_in,
+            self.present_in.as_deref(),
+        )
     }
 
     /// True when the item is deprecated in `version`.

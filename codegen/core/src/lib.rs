@@ -14,4 +14,4 @@ pub mod gates;
 pub mod table;
 
 pub use version::{is_version_dir, ParseVersionError, Version};
-pub use version_set::VersionSet;
+pub use version_set::{gate_admits, VersionSet};

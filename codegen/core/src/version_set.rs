@@ -81,6 +81,21 @@ impl Extend<Version> for VersionSet {
     }
 }
 
+/// The presence rule of a gate, shared by the gates index and the derive's
+/// static tables: the exact minors when presence has a gap, otherwise from
+/// `introduced_in` up to (not including) `removed_in`.
+pub fn gate_admits(
+    version: Version,
+    introduced_in: Version,
+    removed_in: Option<Version>,
+    present_in: Option<&[Version]>,
+) -> bool {
+    match present_in {
+        Some(minors) => minors.contains(&version),
+        None => version >= introduced_in && removed_in.is_none_or(|removed| version < removed),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
