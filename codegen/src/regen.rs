@@ -42,6 +42,7 @@ pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
     let mut tree = FileTree::new();
     emit::gates::emit(model, &mut tree)?;
     emit::pkl::emit(model, config, &mut tree)?;
+    emit::rust::emit(model, config, &mut tree)?;
     Ok(tree)
 }
 

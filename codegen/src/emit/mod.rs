@@ -4,3 +4,4 @@
 pub mod gates;
 pub mod json_text;
 pub mod pkl;
+pub mod rust;
