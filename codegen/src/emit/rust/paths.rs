@@ -12,7 +12,11 @@
 //!   (`io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta` → `meta::v1`);
 //! - any other namespace is its last segment
 //!   (`io.k8s.apimachinery.pkg.api.resource.Quantity` → `resource`);
-//! - namespaces that would share a module take one more namespace segment in
+//! - when a group label would put two namespaces in one module (the meta
+//!   types `APIGroup` and `Status` are served in the core group too), the
+//!   namespace whose own segment differs from the label falls back to its
+//!   segment (`meta::v1`, not `core::v1`);
+//! - namespaces that still share a module take one more namespace segment in
 //!   front of the group (`foo_bar::v1`), until they do not.
 //!
 //! Segments are snake_case ASCII; `prelude` and Rust keywords are escaped.
@@ -168,12 +172,38 @@ fn unique(names: &[String], candidate: impl Fn(&str) -> String) -> Vec<Ident> {
 
 /// The module path of every namespace.
 fn module_paths(model: &GatedModel) -> BTreeMap<&str, Vec<String>> {
-    let groups = namespace_groups(model);
+    let mut groups = namespace_groups(model);
     let namespaces: BTreeSet<&str> = model.types.keys().map(|n| namespace_of(n)).collect();
     let split: BTreeMap<&str, Vec<&str>> = namespaces
         .iter()
         .map(|ns| (*ns, ns.split('.').filter(|s| !s.is_empty()).collect()))
         .collect();
+    // A group label that clashes gives way to the namespace's own segment.
+    loop {
+        let mut holders: BTreeMap<Vec<String>, Vec<&str>> = BTreeMap::new();
+        for ns in &namespaces {
+            holders
+                .entry(path_of(&split[ns], groups.get(ns).copied(), 0))
+                .or_default()
+                .push(ns);
+        }
+        let borrowed: Vec<&str> = holders
+            .values()
+            .filter(|clash| clash.len() > 1)
+            .flatten()
+            .copied()
+            .filter(|ns| {
+                let own = path_of(&split[ns], None, 0);
+                groups.contains_key(ns) && path_of(&split[ns], groups.get(ns).copied(), 0) != own
+            })
+            .collect();
+        if borrowed.is_empty() {
+            break;
+        }
+        for ns in borrowed {
+            groups.remove(ns);
+        }
+    }
     // How many extra namespace segments each namespace takes in front.
     let mut extra: BTreeMap<&str, usize> = namespaces.iter().map(|ns| (*ns, 0)).collect();
     loop {
