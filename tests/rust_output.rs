@@ -140,8 +140,9 @@ fn manifests() -> Vec<Manifest> {
     for path in entries {
         let text = std::fs::read_to_string(&path).unwrap();
         let header = text.lines().next().unwrap_or_default();
-        let minors = parse_minors(header)
-            .unwrap_or_else(|| panic!("{}: first line is not a `# minors:` header", path.display()));
+        let minors = parse_minors(header).unwrap_or_else(|| {
+            panic!("{}: first line is not a `# minors:` header", path.display())
+        });
         let documents = serde_yaml_ng::Deserializer::from_str(&text)
             .map(|doc| serde::Deserialize::deserialize(doc).unwrap())
             .collect();
@@ -168,7 +169,11 @@ fn parse_minors(header: &str) -> Option<Vec<u32>> {
 /// `v1` → `core::v1` (docs/rust.md, "Layout").
 fn kind_path(api_version: &str, kind: &str) -> String {
     let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
-    let label = group.split('.').next().filter(|l| !l.is_empty()).unwrap_or("core");
+    let label = group
+        .split('.')
+        .next()
+        .filter(|l| !l.is_empty())
+        .unwrap_or("core");
     format!("{label}::{version}::{kind}")
 }
 
@@ -199,20 +204,30 @@ fn the_kubernetes_crate_builds_with_one_minor() {
 /// field named where a field is the reason).
 #[test]
 fn manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere() {
-    let Some(krate) = kubernetes_crate("manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere") else {
+    let Some(krate) =
+        kubernetes_crate("manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere")
+    else {
         return;
     };
     let root = support::root();
     let manifests = manifests();
-    assert!(manifests.len() >= 30, "expected the manifests of tests/manifests/kubernetes");
+    assert!(
+        manifests.len() >= 30,
+        "expected the manifests of tests/manifests/kubernetes"
+    );
     // The (apiVersion, kind)s each minor has: those of the manifests valid
     // in it (a manifest outside its range may name a kind a minor lacks).
-    let mut kinds_of: std::collections::BTreeMap<u32, std::collections::BTreeSet<(String, String)>> =
-        Default::default();
+    let mut kinds_of: std::collections::BTreeMap<
+        u32,
+        std::collections::BTreeSet<(String, String)>,
+    > = Default::default();
     for manifest in &manifests {
         for minor in &manifest.minors {
             for document in &manifest.documents {
-                kinds_of.entry(*minor).or_default().insert(document_kind(document));
+                kinds_of
+                    .entry(*minor)
+                    .or_default()
+                    .insert(document_kind(document));
             }
         }
     }
@@ -257,7 +272,10 @@ fn manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere() {
     );
     let work = root.join("target/generated/kubernetes");
     let dir = work.join("manifests");
-    let features: Vec<String> = KUBERNETES_MINORS.iter().map(|m| format!("\"v1_{m}\"")).collect();
+    let features: Vec<String> = KUBERNETES_MINORS
+        .iter()
+        .map(|m| format!("\"v1_{m}\""))
+        .collect();
     let deps = format!(
         "vergate-kubernetes = {{ path = \"{}\", features = [{}] }}\nvergate = {{ path = \"{}\" }}\nserde = \"1\"\nserde_json = \"1\"\n",
         toml_path(&krate),
@@ -303,19 +321,28 @@ fn manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere() {
             Some(("ok", json)) if valid => {
                 let back: serde_json::Value = serde_json::from_str(json).unwrap();
                 if !same_json(&back, document) {
-                    failures.push(format!("{at}: round trip differs:\n  in:  {document}\n  out: {back}"));
+                    failures.push(format!(
+                        "{at}: round trip differs:\n  in:  {document}\n  out: {back}"
+                    ));
                 } else {
                     round_trips += 1;
                 }
             }
-            Some(("ok", _)) => failures.push(format!("{at}: decoded strictly, but the header says 1.{minor} lacks part of it")),
+            Some(("ok", _)) => failures.push(format!(
+                "{at}: decoded strictly, but the header says 1.{minor} lacks part of it"
+            )),
             Some(("err", err)) if valid => failures.push(format!("{at}: {err}")),
             Some(("err", _)) => rejections += 1,
             _ if line == "absent" && !valid => rejections += 1,
             _ => failures.push(format!("{at}: unexpected harness output {line:?}")),
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     // The example of the issue: trafficDistribution arrives in 1.30.
     let traffic = cases
         .iter()
@@ -344,7 +371,11 @@ fn colliding_property_names_get_distinct_fields() {
         if !entry.file_type().unwrap().is_dir() {
             continue;
         }
-        let minor = entry.file_name().to_string_lossy().trim_start_matches('v').to_owned();
+        let minor = entry
+            .file_name()
+            .to_string_lossy()
+            .trim_start_matches('v')
+            .to_owned();
         for file in std::fs::read_dir(entry.path()).unwrap() {
             let file = file.unwrap();
             let digest = vergate_codegen::api::sha256_hex(&std::fs::read(file.path()).unwrap());
@@ -360,13 +391,21 @@ fn colliding_property_names_get_distinct_fields() {
     let out = tmp.path().join("generated/collide");
     vergate_codegen::regen::regen(&api, &out, vergate_codegen::output::Mode::Write)
         .unwrap_or_else(|err| panic!("{err}"));
-    let shapes = std::fs::read_dir(out.join("rust/src/shapes")).unwrap().next().unwrap().unwrap().path();
+    let shapes = std::fs::read_dir(out.join("rust/src/shapes"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let text = std::fs::read_to_string(&shapes).unwrap();
     for field in ["pub foo_bar:", "pub foo_bar_2:", "pub foo_bar_3:"] {
         assert!(text.contains(field), "{field} missing in:\n{text}");
     }
     let dir = tmp.path().join("harness");
-    let deps = format!("vergate-collide = {{ path = \"{}\" }}\n", toml_path(&out.join("rust")));
+    let deps = format!(
+        "vergate-collide = {{ path = \"{}\" }}\n",
+        toml_path(&out.join("rust"))
+    );
     harness(&dir, &deps, "fn main() {}\n");
     cargo(&dir, &root.join("target/generated/collide"), &["build"]);
 }
@@ -382,7 +421,8 @@ fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x.iter().all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
         }
         _ => a == b,
     }

@@ -2,7 +2,6 @@
 //! `build.rs` (see `build.rs`) instead of depending on `generated/demo/rust`.
 
 /// The demo API (Shipyard): `demo::v1_12::build::v1::Pipeline`, …
-#[allow(clippy::all)]
 pub mod demo {
     include!(concat!(env!("OUT_DIR"), "/demo.rs"));
 }

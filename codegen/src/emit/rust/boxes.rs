@@ -105,15 +105,26 @@ mod tests {
         let r = |name: &str| Schema::Ref(name.into());
         let mut minor = MinorModel::new(Version::new(1, 0));
         for definition in [
-            object("Props", &[("not", r("Props")), ("items", Schema::Array(Box::new(r("Props"))))]),
+            object(
+                "Props",
+                &[
+                    ("not", r("Props")),
+                    ("items", Schema::Array(Box::new(r("Props")))),
+                ],
+            ),
             object("A", &[("b", r("B")), ("leaf", r("Leaf"))]),
             object("B", &[("a", r("A"))]),
             object("Leaf", &[]),
         ] {
-            minor.definitions.insert(definition.name.clone(), definition);
+            minor
+                .definitions
+                .insert(definition.name.clone(), definition);
         }
         let boxed = boxed_fields(&minor);
-        let pairs: Vec<(&str, &str)> = boxed.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = boxed
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
         assert_eq!(pairs, [("A", "b"), ("B", "a"), ("Props", "not")]);
     }
 }

@@ -1,7 +1,7 @@
 //! [`Builder`]: the Rust output from a plugin's `build.rs`.
 
-use super::render::Plan;
 use super::format;
+use super::render::Plan;
 use crate::api::Api;
 use crate::error::{Error, Result};
 use crate::load;
@@ -14,13 +14,11 @@ use std::path::{Path, PathBuf};
 /// `build.rs`:
 ///
 /// ```no_run
-/// // build.rs
-/// fn main() {
-///     vergate_codegen::emit::rust::Builder::new("specs/demo")
-///         .module_path("crate::demo")
-///         .generate()
-///         .unwrap_or_else(|err| panic!("{err}"));
-/// }
+/// // build.rs: `fn main` of the build script
+/// vergate_codegen::emit::rust::Builder::new("specs/demo")
+///     .module_path("crate::demo")
+///     .generate()
+///     .unwrap_or_else(|err| panic!("{err}"));
 /// ```
 ///
 /// ```ignore
@@ -79,7 +77,10 @@ impl Builder {
     /// Loads the specs, writes the file and returns its path.
     pub fn generate(self) -> Result<PathBuf> {
         let api = Api::open(&self.spec_dir)?;
-        println!("cargo:rerun-if-changed={}", self.spec_dir.join("api.toml").display());
+        println!(
+            "cargo:rerun-if-changed={}",
+            self.spec_dir.join("api.toml").display()
+        );
         for minor in api.present_minors()? {
             for file in api.spec_files(&minor)? {
                 println!("cargo:rerun-if-changed={}", file.display());
@@ -104,7 +105,10 @@ impl Builder {
                 message: "OUT_DIR is not set; call Builder::generate from a build script, or set Builder::out_dir".into(),
             })?,
         };
-        let path = out_dir.join(self.file_name.unwrap_or_else(|| format!("{}.rs", model.api)));
+        let path = out_dir.join(
+            self.file_name
+                .unwrap_or_else(|| format!("{}.rs", model.api)),
+        );
         write_if_changed(&path, text.as_bytes())?;
         Ok(path)
     }

@@ -78,7 +78,13 @@ impl Layout for SpecLayout<'_> {
         }
     }
 
-    fn field_type(&self, type_name: &str, wire: &str, schema: &Schema, version: Version) -> TokenStream {
+    fn field_type(
+        &self,
+        type_name: &str,
+        wire: &str,
+        schema: &Schema,
+        version: Version,
+    ) -> TokenStream {
         let ty = self.rust_type(schema);
         if self.boxes.contains(version, type_name, wire) {
             quote!(::std::boxed::Box<#ty>)

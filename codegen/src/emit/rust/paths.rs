@@ -64,7 +64,7 @@ impl Names {
         for names in by_module.values() {
             let last = |name: &str| name.rsplit('.').next().unwrap_or(name).to_owned();
             let lasts: Vec<String> = names.iter().map(|name| last(name)).collect();
-            for (name, ident) in names.iter().zip(unique(&lasts, |s| type_candidate(s))) {
+            for (name, ident) in names.iter().zip(unique(&lasts, type_candidate)) {
                 types.insert((*name).to_owned(), ident);
             }
         }
@@ -72,10 +72,10 @@ impl Names {
         let mut variants = BTreeMap::new();
         for (name, ty) in &model.types {
             let wires: Vec<String> = ty.fields.keys().cloned().collect();
-            let idents = unique(&wires, |s| field_candidate(s));
+            let idents = unique(&wires, field_candidate);
             fields.insert(name.clone(), wires.into_iter().zip(idents).collect());
             let values: Vec<String> = ty.values.keys().cloned().collect();
-            let idents = unique(&values, |s| type_candidate(s));
+            let idents = unique(&values, type_candidate);
             variants.insert(name.clone(), values.into_iter().zip(idents).collect());
         }
         Names {
@@ -167,7 +167,9 @@ fn unique(names: &[String], candidate: impl Fn(&str) -> String) -> Vec<Ident> {
         };
         out[index] = Some(chosen);
     }
-    out.into_iter().map(|i| i.expect("every name is assigned")).collect()
+    out.into_iter()
+        .map(|i| i.expect("every name is assigned"))
+        .collect()
 }
 
 /// The module path of every namespace.
@@ -251,7 +253,11 @@ fn path_of(segments: &[&str], group: Option<&str>, extra: usize) -> Vec<String> 
 
 fn segment(raw: &str) -> String {
     let snake = ascii_words(raw).to_snake_case();
-    let snake = if snake.is_empty() { "_".to_owned() } else { snake };
+    let snake = if snake.is_empty() {
+        "_".to_owned()
+    } else {
+        snake
+    };
     if RESERVED_SEGMENTS.contains(&snake.as_str()) {
         return format!("{snake}_");
     }
@@ -294,37 +300,62 @@ mod tests {
     #[test]
     fn module_of_namespace() {
         let path = |segments: &[&str], group| path_of(segments, group, 0);
-        assert_eq!(path(&["io", "k8s", "api", "core", "v1"], Some("core")), ["core", "v1"]);
         assert_eq!(
-            path(&["io", "k8s", "apimachinery", "pkg", "apis", "meta", "v1"], None),
+            path(&["io", "k8s", "api", "core", "v1"], Some("core")),
+            ["core", "v1"]
+        );
+        assert_eq!(
+            path(
+                &["io", "k8s", "apimachinery", "pkg", "apis", "meta", "v1"],
+                None
+            ),
             ["meta", "v1"]
         );
         assert_eq!(
-            path(&["io", "k8s", "api", "networking", "v1"], Some("networking")),
+            path(
+                &["io", "k8s", "api", "networking", "v1"],
+                Some("networking")
+            ),
             ["networking", "v1"]
         );
         assert_eq!(
-            path(&["io", "k8s", "apimachinery", "pkg", "api", "resource"], None),
+            path(
+                &["io", "k8s", "apimachinery", "pkg", "api", "resource"],
+                None
+            ),
             ["resource"]
         );
-        assert_eq!(path_of(&["x", "foo", "bar", "v1"], None, 1), ["foo_bar", "v1"]);
+        assert_eq!(
+            path_of(&["x", "foo", "bar", "v1"], None, 1),
+            ["foo_bar", "v1"]
+        );
         assert_eq!(path(&["a", "prelude"], None), ["prelude_"]);
         assert_eq!(path(&["a", "type"], None), ["r#type"]);
     }
 
     #[test]
     fn colliding_names_get_suffixes() {
-        let names: Vec<String> = ["foo-bar", "fooBar", "foo_bar", "type", "self", "$ref", "x-foo"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let names: Vec<String> = [
+            "foo-bar", "fooBar", "foo_bar", "type", "self", "$ref", "x-foo",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let idents: Vec<String> = unique(&names, field_candidate)
             .iter()
             .map(ToString::to_string)
             .collect();
         assert_eq!(
             idents,
-            ["foo_bar_2", "foo_bar_3", "foo_bar", "r#type", "self_", "r#ref", "x_foo"]
+            [
+                "foo_bar_2",
+                "foo_bar_3",
+                "foo_bar",
+                "r#type",
+                "self_",
+                "r#ref",
+                "x_foo"
+            ]
         );
     }
 }

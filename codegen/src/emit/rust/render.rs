@@ -112,9 +112,7 @@ impl<'a> Plan<'a> {
             version.ident()
         );
         let feature = version.ident();
-        let cfg = self
-            .features
-            .then(|| quote!(#[cfg(feature = #feature)]));
+        let cfg = self.features.then(|| quote!(#[cfg(feature = #feature)]));
         quote! {
             #[doc = #doc]
             #cfg
@@ -171,7 +169,13 @@ impl<'a> Plan<'a> {
                     .iter()
                     .map(|s| s.trim_start_matches("r#").to_owned())
                     .collect();
-                segments.push(self.names.type_ident(name).to_string().trim_start_matches("r#").to_owned());
+                segments.push(
+                    self.names
+                        .type_ident(name)
+                        .to_string()
+                        .trim_start_matches("r#")
+                        .to_owned(),
+                );
                 segments.join("/")
             })
             .collect();

@@ -45,15 +45,21 @@ impl Shapes {
                 texts.push(format!("{}\n{}", definition.name, item));
             }
         }
-        let index: HashMap<(Version, &str), usize> =
-            nodes.iter().enumerate().map(|(i, node)| (*node, i)).collect();
+        let index: HashMap<(Version, &str), usize> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| (*node, i))
+            .collect();
         let refs: Vec<Vec<usize>> = nodes
             .iter()
             .map(|(version, name)| {
                 let definition = &model.minors[version].definitions[*name];
                 let own = definition.schema.referenced();
                 let fields = definition.object().into_iter().flat_map(|object| {
-                    object.properties.values().filter_map(|p| p.schema.referenced())
+                    object
+                        .properties
+                        .values()
+                        .filter_map(|p| p.schema.referenced())
                 });
                 own.into_iter()
                     .chain(fields)
@@ -85,13 +91,9 @@ impl Shapes {
     }
 
     /// The number of distinct shapes.
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.minors.len()
-    }
-
-    /// True when there are no shapes.
-    pub fn is_empty(&self) -> bool {
-        self.minors.is_empty()
     }
 
     /// The minors that share the shape `name` has in `version`.

@@ -3,21 +3,21 @@
 //!
 //! Shipyard, a small build-and-release tool whose documents carry their own minor.
 //!
-//! Each minor is a cargo feature (`v1_9`, `v1_10`, `v1_11`, `v1_12`), none exclusive; the default is the newest, `v1_12`. Types whose shape does not change between minors are the same Rust type in each (a re-export).
+//! Each minor is a cargo feature (`v1_9`, `v1_10`, `v1_11`, `v1_12`), none exclusive; the default is the newest, `v1_12`. Types whose shape does not change between minors are the same Rust type in each (a re-export): 27 distinct shapes for 50 per-minor definitions.
 
-/// demo 1.9: every type this minor accepts, by group and version (`v1_9::core::v1::Service`), and all of them in a flat [`prelude`](self::v1_9::prelude).
+/// demo 1.9: every type this minor accepts, by group and version (`v1_9::<group>::<version>::<Type>`), and all of them in a flat [`prelude`](self::v1_9::prelude).
 #[cfg(feature = "v1_9")]
 #[allow(deprecated)]
 pub mod v1_9;
-/// demo 1.10: every type this minor accepts, by group and version (`v1_10::core::v1::Service`), and all of them in a flat [`prelude`](self::v1_10::prelude).
+/// demo 1.10: every type this minor accepts, by group and version (`v1_10::<group>::<version>::<Type>`), and all of them in a flat [`prelude`](self::v1_10::prelude).
 #[cfg(feature = "v1_10")]
 #[allow(deprecated)]
 pub mod v1_10;
-/// demo 1.11: every type this minor accepts, by group and version (`v1_11::core::v1::Service`), and all of them in a flat [`prelude`](self::v1_11::prelude).
+/// demo 1.11: every type this minor accepts, by group and version (`v1_11::<group>::<version>::<Type>`), and all of them in a flat [`prelude`](self::v1_11::prelude).
 #[cfg(feature = "v1_11")]
 #[allow(deprecated)]
 pub mod v1_11;
-/// demo 1.12: every type this minor accepts, by group and version (`v1_12::core::v1::Service`), and all of them in a flat [`prelude`](self::v1_12::prelude).
+/// demo 1.12: every type this minor accepts, by group and version (`v1_12::<group>::<version>::<Type>`), and all of them in a flat [`prelude`](self::v1_12::prelude).
 #[cfg(feature = "v1_12")]
 #[allow(deprecated)]
 pub mod v1_12;
