@@ -6,7 +6,6 @@ use crate::api::Api;
 use crate::error::{Error, Result};
 use crate::load;
 use crate::model::GatedModel;
-use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::path::{Path, PathBuf};
 
@@ -88,16 +87,14 @@ impl Builder {
         }
         let loaded = load::load_api(&api)?;
         let model = GatedModel::merge(api.name(), loaded.into_iter().map(|m| m.model).collect())?;
-        let root: TokenStream = syn::parse_str::<syn::Path>(&self.module_path)
-            .map(|path| quote!(#path))
-            .map_err(|err| Error::Config {
+        let root = syn::parse_str::<syn::Path>(&self.module_path).map_err(|err| Error::Config {
                 path: self.spec_dir.clone(),
                 message: format!(
                     "Builder::module_path({:?}) is not a Rust path ({err}); give the path of the module that include!s the file, like \"crate::demo\"",
                     self.module_path
                 ),
             })?;
-        let text = single_file(&model, root)?;
+        let text = single_file(&model, &root)?;
         let out_dir = match self.out_dir {
             Some(dir) => dir,
             None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| Error::Config {
@@ -116,7 +113,7 @@ impl Builder {
 
 /// The whole output as one file: the root items, every minor's module and
 /// the shapes, inline.
-pub(super) fn single_file(model: &GatedModel, root: TokenStream) -> Result<String> {
+pub(super) fn single_file(model: &GatedModel, root: &syn::Path) -> Result<String> {
     let plan = Plan::new(model, root, false);
     let mut tokens = plan.root_items();
     for version in &model.versions {

@@ -29,6 +29,7 @@
 //! spelled exactly so (else the first in byte order) and take `_2`, `_3`, …
 //! in byte order for the others, over every minor at once.
 
+use super::layout::syn_ident;
 use crate::emit::pkl::layout::{is_api_version, namespace_of};
 use crate::model::GatedModel;
 use crate::rust::ident;
@@ -44,9 +45,11 @@ const RESERVED_SEGMENTS: &[&str] = &["prelude"];
 #[derive(Debug)]
 pub struct Names {
     modules: BTreeMap<String, Vec<String>>,
-    types: BTreeMap<String, Ident>,
-    fields: BTreeMap<String, BTreeMap<String, Ident>>,
-    variants: BTreeMap<String, BTreeMap<String, Ident>>,
+    // Identifiers as text (`r#type`): `Names` is shared between threads,
+    // which proc_macro2's `Ident` cannot be.
+    types: BTreeMap<String, String>,
+    fields: BTreeMap<String, BTreeMap<String, String>>,
+    variants: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 impl Names {
@@ -96,17 +99,17 @@ impl Names {
 
     /// The Rust name of definition `name`.
     pub fn type_ident(&self, name: &str) -> Ident {
-        self.types[name].clone()
+        syn_ident(&self.types[name])
     }
 
     /// The Rust name of field `wire` of definition `type_name`.
     pub fn field_ident(&self, type_name: &str, wire: &str) -> Ident {
-        self.fields[type_name][wire].clone()
+        syn_ident(&self.fields[type_name][wire])
     }
 
     /// The Rust name of enum value `value` of definition `type_name`.
     pub fn variant_ident(&self, type_name: &str, value: &str) -> Ident {
-        self.variants[type_name][value].clone()
+        syn_ident(&self.variants[type_name][value])
     }
 }
 
@@ -126,7 +129,7 @@ fn field_candidate(name: &str) -> String {
 }
 
 /// One identifier per name (in the given order), distinct from each other.
-fn unique(names: &[String], candidate: impl Fn(&str) -> String) -> Vec<Ident> {
+fn unique(names: &[String], candidate: impl Fn(&str) -> String) -> Vec<String> {
     let candidates: Vec<String> = names.iter().map(|n| candidate(n)).collect();
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &candidates {
@@ -150,17 +153,17 @@ fn unique(names: &[String], candidate: impl Fn(&str) -> String) -> Vec<Ident> {
     let mut used: BTreeSet<String> = plain.keys().map(|c| ident(c).to_string()).collect();
     let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|a, b| names[*a].cmp(&names[*b]));
-    let mut out: Vec<Option<Ident>> = vec![None; names.len()];
+    let mut out: Vec<Option<String>> = vec![None; names.len()];
     for index in order {
         let c = candidates[index].as_str();
         if plain[c] == index {
-            out[index] = Some(ident(c));
+            out[index] = Some(ident(c).to_string());
             continue;
         }
         let mut n = 2;
         let chosen = loop {
-            let name = ident(&format!("{c}_{n}"));
-            if used.insert(name.to_string()) {
+            let name = ident(&format!("{c}_{n}")).to_string();
+            if used.insert(name.clone()) {
                 break name;
             }
             n += 1;
@@ -341,10 +344,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let idents: Vec<String> = unique(&names, field_candidate)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let idents = unique(&names, field_candidate);
         assert_eq!(
             idents,
             [

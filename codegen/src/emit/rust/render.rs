@@ -20,15 +20,17 @@ pub struct Plan<'a> {
     pub names: Names,
     pub boxes: Boxes,
     pub shapes: Shapes,
-    /// The Rust path of the output's root module (`crate`, `crate::demo`).
-    pub root: TokenStream,
+    /// The Rust path of the output's root module (`crate`, `crate::demo`),
+    /// as text: a plan is shared between threads, tokens cannot be.
+    pub root: String,
     /// Gate each shape and minor module on the minor's cargo feature.
     pub features: bool,
 }
 
 impl<'a> Plan<'a> {
     /// Names, boxes and shapes of `model`, for output rooted at `root`.
-    pub fn new(model: &'a GatedModel, root: TokenStream, features: bool) -> Plan<'a> {
+    pub fn new(model: &'a GatedModel, root: &syn::Path, features: bool) -> Plan<'a> {
+        let root = quote!(#root).to_string();
         let names = Names::new(model);
         let boxes = Boxes::new(model);
         let shapes = Shapes::new(model, &names, &boxes, &root);
@@ -40,6 +42,11 @@ impl<'a> Plan<'a> {
             root,
             features,
         }
+    }
+
+    /// The root path as tokens.
+    pub fn root_tokens(&self) -> TokenStream {
+        root_tokens(&self.root)
     }
 
     /// The items of the root module, except the module declarations.
@@ -123,7 +130,7 @@ impl<'a> Plan<'a> {
     /// The body of minor `version`'s module: one module per group and
     /// version re-exporting the shapes the minor has, and the prelude.
     pub fn minor_body(&self, version: Version) -> TokenStream {
-        let root = &self.root;
+        let root = &self.root_tokens();
         let shapes_module = format_ident!("{SHAPES_MODULE}");
         let definitions = &self.model.minors[&version].definitions;
         // module path → home → idents
@@ -207,10 +214,11 @@ impl<'a> Plan<'a> {
     /// The body of the shapes module of home minor `home`: every shape first
     /// seen in that minor, by group and version.
     pub fn shapes_body(&self, home: Version, names: &[&str]) -> TokenStream {
+        let root = self.root_tokens();
         let layout = SpecLayout {
             names: &self.names,
             boxes: &self.boxes,
-            root: &self.root,
+            root: &root,
             version: home,
             purpose: Purpose::Emit {
                 shapes: &self.shapes,
@@ -227,6 +235,12 @@ impl<'a> Plan<'a> {
         }
         nest(modules)
     }
+}
+
+/// A root path written by [`Plan::new`] as tokens.
+pub fn root_tokens(root: &str) -> TokenStream {
+    root.parse()
+        .expect("the root is a syn::Path printed by quote, so it parses")
 }
 
 /// Nested `pub mod` items from module paths and their items.
