@@ -12,7 +12,8 @@
 #
 # Needs generated/kubernetes (cargo xtask fetch-specs kubernetes --from
 # ../shared/upstream-specs/kubernetes && cargo xtask regen --api kubernetes),
-# hyperfine and GNU time. RUNS=n sets the run count (default 3).
+# hyperfine and GNU time. RUNS=n sets the run count (default 3);
+# PROFILES="debug" skips the release builds (default "debug release").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work="$root/target/bench-rust"
@@ -64,7 +65,8 @@ peak_mb() { # command (run from scratch)
 }
 
 declare -A clean crate mem
-for profile in debug release; do
+profiles=(${PROFILES:-debug release})
+for profile in "${profiles[@]}"; do
   flag=""; [ "$profile" = release ] && flag="--release"
   # From scratch: the target directory removed before every run.
   args=(); for i in 0 1 2; do
@@ -88,16 +90,26 @@ done
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1])/float(sys.argv[2]):.2f}')" "$1" "$2"; }
 echo "Clean build, dependencies included (median of $runs runs; peak = largest process):"
 echo
-echo "| crate | debug s | × (a) | release s | × (a) | peak MB debug | peak MB release |"
-echo "|---|---|---|---|---|---|---|"
-for i in 0 1 2; do
-  echo "| ${labels[$i]} | ${clean[debug,$i]} | $(ratio "${clean[debug,$i]}" "${clean[debug,0]}") | ${clean[release,$i]} | $(ratio "${clean[release,$i]}" "${clean[release,0]}") | ${mem[debug,$i]} | ${mem[release,$i]} |"
-done
-echo
-echo "The types crate alone, its dependencies already built (median of $runs runs):"
-echo
-echo "| crate | debug s | × (a) | release s | × (a) |"
-echo "|---|---|---|---|---|"
-for i in 0 1 2; do
-  echo "| ${labels[$i]} | ${crate[debug,$i]} | $(ratio "${crate[debug,$i]}" "${crate[debug,0]}") | ${crate[release,$i]} | $(ratio "${crate[release,$i]}" "${crate[release,0]}") |"
+row() { # table, profile, index
+  local -n table=$1
+  echo -n " ${table[$2,$3]} | $(ratio "${table[$2,$3]}" "${table[$2,0]}") |"
+}
+for table in clean crate; do
+  if [ $table = clean ]; then
+    echo "Clean build, dependencies included (median of $runs runs; peak = largest process):"
+  else
+    echo "The types crate alone, its dependencies already built (median of $runs runs):"
+  fi
+  echo
+  head="| crate |"; rule="|---|"
+  for profile in "${profiles[@]}"; do head+=" $profile s | × (a) |"; rule+="---|---|"; done
+  [ $table = clean ] && for profile in "${profiles[@]}"; do head+=" peak MB $profile |"; rule+="---|"; done
+  echo "$head"; echo "$rule"
+  for i in 0 1 2; do
+    line="| ${labels[$i]} |"
+    for profile in "${profiles[@]}"; do line+=$(row $table "$profile" $i); done
+    [ $table = clean ] && for profile in "${profiles[@]}"; do line+=" ${mem[$profile,$i]} |"; done
+    echo "$line"
+  done
+  echo
 done
