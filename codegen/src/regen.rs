@@ -45,6 +45,14 @@ impl std::fmt::Display for Timings {
 /// An emitter: a pure function of the gated model adding one subtree.
 type Emitter = fn(&GatedModel, &ApiConfig, &mut FileTree) -> Result<()>;
 
+/// Every emitter of a spec-driven API: the schema trees, then the Rust crate.
+const ALL: [(&str, Emitter); 4] = [
+    SCHEMA_TREES[0],
+    SCHEMA_TREES[1],
+    SCHEMA_TREES[2],
+    ("rust", emit::rust::emit),
+];
+
 /// The trees every API gets, whatever its front door: gates.json, Pkl and
 /// JSON Schema.
 const SCHEMA_TREES: [(&str, Emitter); 3] = [
@@ -68,7 +76,7 @@ pub fn build(api: &Api) -> Result<Built> {
         crate::annotations::apply(&mut model, &api.dir)?;
         Ok(model)
     })?;
-    let tree = run_emitters(&model, &api.config, &SCHEMA_TREES, &mut timings)?;
+    let tree = run_emitters(&model, &api.config, &ALL, &mut timings)?;
     Ok(Built {
         model,
         tree,
@@ -93,7 +101,7 @@ fn run_emitters(
 /// Runs every emitter over the gated model. Each emitter adds its own
 /// subtree (`gates.json`, `pkl/`, `json/`, `rust/`).
 pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    run_emitters(model, config, &SCHEMA_TREES, &mut Timings::default())
+    run_emitters(model, config, &ALL, &mut Timings::default())
 }
 
 /// The trees a plugin that writes its types in Rust needs besides the Rust:

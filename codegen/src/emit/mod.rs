@@ -5,3 +5,4 @@ pub mod gates;
 pub mod json_schema;
 pub mod json_text;
 pub mod pkl;
+pub mod rust;

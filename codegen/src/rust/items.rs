@@ -11,8 +11,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use vergate_core::Version;
 
-/// The struct or enum of `definition` as minor `version` has it.
-pub(crate) fn type_item(
+/// The struct or enum of `definition` as minor `version` has it: the one
+/// item [`expand`](super::expand) emits per (minor, definition), also used
+/// on its own by output that shares items between minors.
+pub fn type_item(
     model: &GatedModel,
     layout: &dyn Layout,
     version: Version,

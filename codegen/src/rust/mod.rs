@@ -17,6 +17,7 @@ mod schema;
 mod table;
 
 pub use expand::{expand, Expansion, Options};
+pub use items::type_item;
 pub use json::Json;
 pub use layout::{ident, DefaultLayout, Layout};
 pub use schema::json_schema;

@@ -1,0 +1,134 @@
+//! The engine's [`Layout`] for spec-driven output: names from [`Names`],
+//! references resolved to the shape each referenced type has in the minor
+//! being emitted, boxes from [`Boxes`], cargo-feature gates and derives.
+
+use super::boxes::Boxes;
+use super::paths::Names;
+use super::shapes::Shapes;
+use crate::model::Schema;
+use crate::rust::Layout;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use vergate_core::Version;
+
+/// The name of the module, below the output's root, that holds every shape.
+pub const SHAPES_MODULE: &str = "shapes";
+
+/// What the layout is used for.
+#[derive(Clone, Copy)]
+pub enum Purpose<'a> {
+    /// Comparing shapes: a reference is the referenced definition's name.
+    Fingerprint,
+    /// Emitting a shape: a reference is the path of the referenced shape;
+    /// `features` gates each shape on the cargo features of its minors.
+    Emit { shapes: &'a Shapes, features: bool },
+}
+
+/// The layout of one minor's view of the API.
+pub struct SpecLayout<'a> {
+    pub names: &'a Names,
+    pub boxes: &'a Boxes,
+    /// The Rust path of the output's root module (`crate`, `crate::demo`).
+    pub root: &'a TokenStream,
+    pub version: Version,
+    pub purpose: Purpose<'a>,
+}
+
+impl SpecLayout<'_> {
+    /// The path of the shape definition `name` has in `self.version`.
+    pub fn shape_path(&self, shapes: &Shapes, name: &str) -> TokenStream {
+        let root = self.root;
+        let first = format_ident!("{}", shapes.home(self.version, name).ident());
+        let module = self.names.module(name).iter().map(|s| syn_ident(s));
+        let ident = self.names.type_ident(name);
+        let shapes_module = format_ident!("{SHAPES_MODULE}");
+        quote!(#root::#shapes_module::#first::#(#module::)*#ident)
+    }
+}
+
+/// An identifier from a segment that may be raw (`r#type`).
+pub fn syn_ident(segment: &str) -> Ident {
+    match segment.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, proc_macro2::Span::call_site()),
+        None => format_ident!("{segment}"),
+    }
+}
+
+impl Layout for SpecLayout<'_> {
+    fn runtime(&self) -> TokenStream {
+        self.root.clone()
+    }
+
+    fn type_ident(&self, name: &str) -> Ident {
+        self.names.type_ident(name)
+    }
+
+    fn field_ident(&self, type_name: &str, wire: &str) -> Ident {
+        self.names.field_ident(type_name, wire)
+    }
+
+    fn variant_ident(&self, type_name: &str, value: &str) -> Ident {
+        self.names.variant_ident(type_name, value)
+    }
+
+    fn type_path(&self, name: &str) -> TokenStream {
+        match self.purpose {
+            Purpose::Fingerprint => quote!(#name),
+            Purpose::Emit { shapes, .. } => self.shape_path(shapes, name),
+        }
+    }
+
+    fn field_type(
+        &self,
+        type_name: &str,
+        wire: &str,
+        schema: &Schema,
+        version: Version,
+    ) -> TokenStream {
+        let ty = self.rust_type(schema);
+        if self.boxes.contains(version, type_name, wire) {
+            quote!(::std::boxed::Box<#ty>)
+        } else {
+            ty
+        }
+    }
+
+    fn rust_type(&self, schema: &Schema) -> TokenStream {
+        let root = self.root;
+        match schema {
+            Schema::Ref(name) => self.type_path(name),
+            Schema::Boolean => quote!(bool),
+            Schema::Integer { format } if format.as_deref() == Some("int32") => quote!(i32),
+            Schema::Integer { .. } => quote!(i64),
+            Schema::Number { format } if format.as_deref() == Some("float") => quote!(f32),
+            Schema::Number { .. } => quote!(f64),
+            Schema::String { .. } => quote!(::std::string::String),
+            Schema::IntOrString => quote!(#root::IntOrString),
+            Schema::Array(item) => {
+                let item = self.rust_type(item);
+                quote!(::std::vec::Vec<#item>)
+            }
+            Schema::Map(value) => {
+                let value = self.rust_type(value);
+                quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+            }
+            Schema::Object(_) | Schema::Any => quote!(#root::__private::serde_json::Value),
+        }
+    }
+
+    fn type_attrs(&self, name: &str) -> TokenStream {
+        let Purpose::Emit { shapes, features } = self.purpose else {
+            return TokenStream::new();
+        };
+        let cfg = if features {
+            let minors = shapes.minors(self.version, name).iter().map(|v| v.ident());
+            quote!(#[cfg(any(#(feature = #minors),*))])
+        } else {
+            TokenStream::new()
+        };
+        quote! {
+            #cfg
+            #[derive(Clone, Debug, PartialEq)]
+        }
+    }
+}

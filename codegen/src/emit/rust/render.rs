@@ -1,0 +1,271 @@
+//! The output's modules as token streams: the root (the `IntOrString` type,
+//! the serde re-exports), one module per minor (re-exports by group and
+//! version, and a flat prelude) and one module of shapes per home minor.
+
+use super::boxes::Boxes;
+use super::layout::{syn_ident, Purpose, SpecLayout, SHAPES_MODULE};
+use super::paths::Names;
+use super::shapes::Shapes;
+use crate::model::GatedModel;
+use crate::rust::type_item;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+use vergate_core::alias::import_aliases;
+use vergate_core::Version;
+
+/// Everything the renderer needs, computed once per API.
+pub struct Plan<'a> {
+    pub model: &'a GatedModel,
+    pub names: Names,
+    pub boxes: Boxes,
+    pub shapes: Shapes,
+    /// The Rust path of the output's root module (`crate`, `crate::demo`),
+    /// as text: a plan is shared between threads, tokens cannot be.
+    pub root: String,
+    /// Gate each shape and minor module on the minor's cargo feature.
+    pub features: bool,
+}
+
+impl<'a> Plan<'a> {
+    /// Names, boxes and shapes of `model`, for output rooted at `root`.
+    pub fn new(model: &'a GatedModel, root: &syn::Path, features: bool) -> Plan<'a> {
+        let root = quote!(#root).to_string();
+        let names = Names::new(model);
+        let boxes = Boxes::new(model);
+        let shapes = Shapes::new(model, &names, &boxes, &root);
+        Plan {
+            model,
+            names,
+            boxes,
+            shapes,
+            root,
+            features,
+        }
+    }
+
+    /// The root path as tokens.
+    pub fn root_tokens(&self) -> TokenStream {
+        root_tokens(&self.root)
+    }
+
+    /// The items of the root module, except the module declarations.
+    pub fn root_items(&self) -> TokenStream {
+        quote! {
+            /// A value that is an integer or a string (an `int-or-string`: a
+            /// port number or name, a count or a percentage). It serializes
+            /// as the JSON number or string it holds.
+            #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+            pub enum IntOrString {
+                Int(i64),
+                String(::std::string::String),
+            }
+
+            impl __private::serde::Serialize for IntOrString {
+                fn serialize<S: __private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        IntOrString::Int(value) => serializer.serialize_i64(*value),
+                        IntOrString::String(value) => serializer.serialize_str(value),
+                    }
+                }
+            }
+
+            impl<'de> __private::serde::Deserialize<'de> for IntOrString {
+                fn deserialize<D: __private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    struct Visitor;
+                    impl __private::serde::de::Visitor<'_> for Visitor {
+                        type Value = IntOrString;
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str("an integer or a string")
+                        }
+                        fn visit_i64<E: __private::serde::de::Error>(self, value: i64) -> ::core::result::Result<IntOrString, E> {
+                            ::core::result::Result::Ok(IntOrString::Int(value))
+                        }
+                        fn visit_u64<E: __private::serde::de::Error>(self, value: u64) -> ::core::result::Result<IntOrString, E> {
+                            i64::try_from(value).map(IntOrString::Int).map_err(|_| {
+                                E::invalid_value(__private::serde::de::Unexpected::Unsigned(value), &self)
+                            })
+                        }
+                        fn visit_str<E: __private::serde::de::Error>(self, value: &str) -> ::core::result::Result<IntOrString, E> {
+                            ::core::result::Result::Ok(IntOrString::String(value.to_owned()))
+                        }
+                    }
+                    deserializer.deserialize_any(Visitor)
+                }
+            }
+
+            /// The crates generated code names, so that users need not
+            /// depend on them themselves.
+            #[doc(hidden)]
+            pub mod __private {
+                pub use serde;
+                pub use serde_json;
+            }
+        }
+    }
+
+    /// The outer attributes of minor `version`'s module.
+    pub fn minor_attrs(&self, version: Version) -> TokenStream {
+        let doc = format!(
+            " {} {version}: every type this minor accepts, by group and version \
+             (`{}::<group>::<version>::<Type>`), and all of them in a flat [`prelude`](self::{}::prelude).",
+            self.model.api,
+            version.ident(),
+            version.ident()
+        );
+        let feature = version.ident();
+        let cfg = self.features.then(|| quote!(#[cfg(feature = #feature)]));
+        quote! {
+            #[doc = #doc]
+            #cfg
+            #[allow(deprecated)]
+        }
+    }
+
+    /// The body of minor `version`'s module: one module per group and
+    /// version re-exporting the shapes the minor has, and the prelude.
+    pub fn minor_body(&self, version: Version) -> TokenStream {
+        let root = &self.root_tokens();
+        let shapes_module = format_ident!("{SHAPES_MODULE}");
+        let definitions = &self.model.minors[&version].definitions;
+        // module path → home → idents
+        let mut uses: BTreeMap<&[String], BTreeMap<Version, Vec<proc_macro2::Ident>>> =
+            BTreeMap::new();
+        for name in definitions.keys() {
+            uses.entry(self.names.module(name))
+                .or_default()
+                .entry(self.shapes.home(version, name))
+                .or_default()
+                .push(self.names.type_ident(name));
+        }
+        let modules = uses
+            .into_iter()
+            .map(|(module, homes)| {
+                let segments: Vec<_> = module.iter().map(|s| syn_ident(s)).collect();
+                let items = homes.into_iter().map(|(home, idents)| {
+                    let home = format_ident!("{}", home.ident());
+                    quote!(pub use #root::#shapes_module::#home::#(#segments::)*{#(#idents),*};)
+                });
+                (module.to_vec(), quote!(#(#items)*))
+            })
+            .collect();
+        let groups = nest(modules);
+        let prelude = self.prelude(version);
+        quote! {
+            #groups
+            #prelude
+        }
+    }
+
+    /// `pub mod prelude`: every type of the minor under its alias from
+    /// [`import_aliases`] (`Service`; `build_Target_v1` and
+    /// `deploy_Target_v1` where two groups share a name).
+    fn prelude(&self, version: Version) -> TokenStream {
+        let names: Vec<&String> = self.model.minors[&version].definitions.keys().collect();
+        let paths: Vec<String> = names
+            .iter()
+            .map(|name| {
+                let mut segments: Vec<String> = self
+                    .names
+                    .module(name)
+                    .iter()
+                    .map(|s| s.trim_start_matches("r#").to_owned())
+                    .collect();
+                segments.push(
+                    self.names
+                        .type_ident(name)
+                        .to_string()
+                        .trim_start_matches("r#")
+                        .to_owned(),
+                );
+                segments.join("/")
+            })
+            .collect();
+        let aliases = import_aliases(&paths);
+        let uses = names.iter().zip(aliases).map(|(name, alias)| {
+            let segments = self.names.module(name).iter().map(|s| syn_ident(s));
+            let ident = self.names.type_ident(name);
+            let alias = crate::rust::ident(&alias);
+            if alias == ident {
+                quote!(pub use super::#(#segments::)*#ident;)
+            } else {
+                quote!(pub use super::#(#segments::)*#ident as #alias;)
+            }
+        });
+        let doc = format!(
+            " Every type of {} {version} under one name: its own where no other group has it, \
+             qualified by group (and version) where several do.",
+            self.model.api
+        );
+        quote! {
+            #[doc = #doc]
+            #[allow(non_camel_case_types)]
+            pub mod prelude {
+                #(#uses)*
+            }
+        }
+    }
+
+    /// The body of the shapes module of home minor `home`: every shape first
+    /// seen in that minor, by group and version.
+    pub fn shapes_body(&self, home: Version, names: &[&str]) -> TokenStream {
+        let root = self.root_tokens();
+        let layout = SpecLayout {
+            names: &self.names,
+            boxes: &self.boxes,
+            root: &root,
+            version: home,
+            purpose: Purpose::Emit {
+                shapes: &self.shapes,
+                features: self.features,
+            },
+        };
+        let definitions = &self.model.minors[&home].definitions;
+        let mut modules: BTreeMap<Vec<String>, TokenStream> = BTreeMap::new();
+        for name in names {
+            modules
+                .entry(self.names.module(name).to_vec())
+                .or_default()
+                .extend(type_item(self.model, &layout, home, &definitions[*name]));
+        }
+        nest(modules)
+    }
+}
+
+/// A root path written by [`Plan::new`] as tokens.
+pub fn root_tokens(root: &str) -> TokenStream {
+    root.parse()
+        .expect("the root is a syn::Path printed by quote, so it parses")
+}
+
+/// Nested `pub mod` items from module paths and their items.
+fn nest(modules: BTreeMap<Vec<String>, TokenStream>) -> TokenStream {
+    let mut here = TokenStream::new();
+    let mut children: BTreeMap<String, BTreeMap<Vec<String>, TokenStream>> = BTreeMap::new();
+    for (path, items) in modules {
+        match path.split_first() {
+            None => here.extend(items),
+            Some((first, rest)) => {
+                children
+                    .entry(first.clone())
+                    .or_default()
+                    .insert(rest.to_vec(), items);
+            }
+        }
+    }
+    for (name, inner) in children {
+        let ident = syn_ident(&name);
+        let body = nest(inner);
+        here.extend(quote! {
+            pub mod #ident {
+                #body
+            }
+        });
+    }
+    here
+}

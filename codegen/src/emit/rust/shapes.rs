@@ -1,0 +1,164 @@
+//! Shape sharing: which per-minor definitions are the same Rust type.
+//!
+//! Two (minor, definition) pairs share a shape when the engine emits the
+//! same item for both once references are written as definition names, and
+//! every definition they refer to shares a shape too, transitively (cycles
+//! included). This is a partition refinement: start from the items' text,
+//! split classes by the classes their references fall in, until nothing
+//! splits. Each shape is emitted once, in the module of the first minor that
+//! has it (its *home*), and re-exported by every minor that has it.
+
+use super::boxes::Boxes;
+use super::layout::{Purpose, SpecLayout};
+use super::paths::Names;
+use crate::model::GatedModel;
+use crate::rust::type_item;
+use proc_macro2::TokenStream;
+use std::collections::{BTreeMap, HashMap};
+use vergate_core::Version;
+
+/// Every distinct shape and where it is used.
+#[derive(Debug)]
+pub struct Shapes {
+    /// The shape of each (minor, definition).
+    shape_of: HashMap<(Version, String), usize>,
+    /// The minors of each shape, ascending.
+    minors: Vec<Vec<Version>>,
+}
+
+impl Shapes {
+    /// Groups every minor's definitions of `model` into shapes.
+    pub fn new(model: &GatedModel, names: &Names, boxes: &Boxes, root: &str) -> Shapes {
+        let versions: Vec<Version> = model.versions.clone();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, versions.len().max(1));
+        let chunk = versions.len().div_ceil(threads).max(1);
+        // The items' text, minors split over the cores (rendering dominates).
+        let parts: Vec<Vec<((Version, &str), String)>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = versions
+                .chunks(chunk)
+                .map(|minors| scope.spawn(move || fingerprints(model, names, boxes, root, minors)))
+                .collect();
+            workers
+                .into_iter()
+                .map(|worker| worker.join().expect("a fingerprint thread panicked"))
+                .collect()
+        });
+        let (nodes, texts): (Vec<(Version, &str)>, Vec<String>) =
+            parts.into_iter().flatten().unzip();
+        let index: HashMap<(Version, &str), usize> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, node)| (*node, i))
+            .collect();
+        let refs: Vec<Vec<usize>> = nodes
+            .iter()
+            .map(|(version, name)| {
+                let definition = &model.minors[version].definitions[*name];
+                let own = definition.schema.referenced();
+                let fields = definition.object().into_iter().flat_map(|object| {
+                    object
+                        .properties
+                        .values()
+                        .filter_map(|p| p.schema.referenced())
+                });
+                own.into_iter()
+                    .chain(fields)
+                    .filter_map(|target| index.get(&(*version, target)).copied())
+                    .collect()
+            })
+            .collect();
+        let mut class = intern(texts.iter());
+        let mut count = class.iter().max().map_or(0, |max| max + 1);
+        loop {
+            let keys: Vec<(usize, Vec<usize>)> = (0..nodes.len())
+                .map(|i| (class[i], refs[i].iter().map(|r| class[*r]).collect()))
+                .collect();
+            let refined = intern(keys.iter());
+            let refined_count = refined.iter().max().map_or(0, |max| max + 1);
+            class = refined;
+            if refined_count == count {
+                break;
+            }
+            count = refined_count;
+        }
+        let mut minors = vec![Vec::new(); count];
+        let mut shape_of = HashMap::with_capacity(nodes.len());
+        for (i, (version, name)) in nodes.iter().enumerate() {
+            minors[class[i]].push(*version);
+            shape_of.insert((*version, (*name).to_owned()), class[i]);
+        }
+        Shapes { shape_of, minors }
+    }
+
+    /// The number of distinct shapes.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.minors.len()
+    }
+
+    /// The minors that share the shape `name` has in `version`.
+    pub fn minors(&self, version: Version, name: &str) -> &[Version] {
+        &self.minors[self.shape_of[&(version, name.to_owned())]]
+    }
+
+    /// The first minor that has the shape `name` has in `version`.
+    pub fn home(&self, version: Version, name: &str) -> Version {
+        self.minors(version, name)[0]
+    }
+
+    /// The (home, definition) of every shape, in home and name order.
+    pub fn homes(&self) -> BTreeMap<Version, Vec<&str>> {
+        let mut homes: BTreeMap<Version, Vec<&str>> = BTreeMap::new();
+        for ((version, name), shape) in &self.shape_of {
+            if self.minors[*shape][0] == *version {
+                homes.entry(*version).or_default().push(name);
+            }
+        }
+        for names in homes.values_mut() {
+            names.sort_unstable();
+        }
+        homes
+    }
+}
+
+/// The text of every definition's item in `minors`, references written as
+/// definition names.
+fn fingerprints<'m>(
+    model: &'m GatedModel,
+    names: &Names,
+    boxes: &Boxes,
+    root: &str,
+    minors: &[Version],
+) -> Vec<((Version, &'m str), String)> {
+    let root: TokenStream = super::render::root_tokens(root);
+    let mut out = Vec::new();
+    for version in minors {
+        let layout = SpecLayout {
+            names,
+            boxes,
+            root: &root,
+            version: *version,
+            purpose: Purpose::Fingerprint,
+        };
+        for definition in model.minors[version].definitions.values() {
+            let item = type_item(model, &layout, *version, definition);
+            out.push((
+                (*version, definition.name.as_str()),
+                format!("{}\n{}", definition.name, item),
+            ));
+        }
+    }
+    out
+}
+
+/// A dense id per distinct key, in order of first appearance.
+fn intern<K: std::hash::Hash + Eq>(keys: impl Iterator<Item = K>) -> Vec<usize> {
+    let mut ids: HashMap<K, usize> = HashMap::new();
+    keys.map(|key| {
+        let next = ids.len();
+        *ids.entry(key).or_insert(next)
+    })
+    .collect()
+}

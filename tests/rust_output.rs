@@ -1,0 +1,442 @@
+//! The generated Rust crates, judged by rustc: the committed demo crate
+//! builds with every minor under `-D warnings`; the Kubernetes crate
+//! (git-ignored; CI regenerates it before the tests) builds with one minor
+//! and with all nine, and the manifests of `tests/manifests/kubernetes/`
+//! round-trip through each minor they are valid in and fail strict decoding,
+//! naming the field, in the minors that lack one of their fields.
+//!
+//! Each build is a small harness crate under `target/generated/<api>/` that
+//! depends on `generated/<api>/rust` by path, so no Cargo.lock or target/
+//! ever lands inside `generated/`.
+
+mod support;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const KUBERNETES_MINORS: [u32; 9] = [28, 29, 30, 31, 32, 33, 34, 35, 36];
+
+/// Writes a harness crate: a manifest depending on `deps`, and `main.rs`.
+fn harness(dir: &Path, deps: &str, main: &str) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let manifest = format!(
+        "[package]\nname = \"harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [workspace]\n\n[dependencies]\n{deps}"
+    );
+    write_if_changed(&dir.join("Cargo.toml"), &manifest);
+    write_if_changed(&dir.join("src/main.rs"), main);
+}
+
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// `cargo <args>` in the harness with warnings denied; panics with cargo's
+/// output when it fails; returns stdout.
+fn cargo(dir: &Path, target_dir: &Path, args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO"))
+        .args(args)
+        .arg("--quiet")
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(target_dir)
+        .env("RUSTFLAGS", "-D warnings")
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "cargo {args:?} in {} failed:\n{stdout}\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+fn toml_path(path: &Path) -> String {
+    path.display().to_string().replace('\\', "/")
+}
+
+#[test]
+fn the_demo_crate_builds_with_every_minor_and_no_warning() {
+    let root = support::root();
+    let work = root.join("target/generated/demo");
+    let dir = work.join("harness");
+    let deps = format!(
+        "vergate-demo = {{ path = \"{}\", features = [\"v1_9\", \"v1_10\", \"v1_11\", \"v1_12\"] }}\nserde_json = \"1\"\n",
+        toml_path(&root.join("generated/demo/rust"))
+    );
+    // Shapes shared across minors are one type; the two `Target`s are
+    // group-qualified in the prelude; keywords and odd names round-trip.
+    let main = r##"
+use vergate_demo::{v1_9, v1_11, v1_12};
+
+fn same<T>(_: T, _: T) {}
+
+fn main() {
+    let old = v1_9::build::v1::Target { os: None, arch: Some("arm64".into()) };
+    let new: v1_12::build::v1::Target = old.clone();
+    same(old, new);
+    let _: v1_12::prelude::build_Target_v1 = v1_12::build::v1::Target { os: None, arch: None };
+    let _: v1_12::prelude::deploy_Target_v1 = serde_json::from_str("{\"cluster\":\"eu\"}").unwrap();
+    let step: v1_11::build::v1::Step = serde_json::from_str(
+        r#"{"name":"s","type":"script","move":["a"],"steps":[{"name":"inner"}]}"#,
+    )
+    .unwrap();
+    let text = serde_json::to_string(&step).unwrap();
+    assert_eq!(text, r#"{"move":["a"],"name":"s","steps":[{"name":"inner"}],"type":"script"}"#);
+    println!("ok");
+}
+"##;
+    harness(&dir, &deps, main);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
+}
+
+/// `generated/kubernetes/rust`, or `None` after saying why it is missing
+/// (under CI its absence fails the test).
+fn kubernetes_crate(test: &str) -> Option<PathBuf> {
+    let dir = support::root().join("generated/kubernetes/rust");
+    if dir.join("Cargo.toml").is_file() {
+        return Some(dir);
+    }
+    let message = format!(
+        "{test}: {} does not exist; run `cargo xtask fetch-specs kubernetes --from ../shared/upstream-specs/kubernetes && \
+         cargo xtask regen --api kubernetes`; this test did NOT run",
+        dir.display()
+    );
+    if std::env::var_os("CI").is_some() {
+        panic!("{message}; CI must regenerate it first");
+    }
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!("\n!!!!!!!! SKIPPED !!!!!!!! {message}\n\n").as_bytes(),
+    );
+    None
+}
+
+/// One manifest file: its documents (as JSON text) and the minors it is
+/// valid in (its `# minors:` header).
+struct Manifest {
+    name: String,
+    documents: Vec<serde_json::Value>,
+    minors: Vec<u32>,
+}
+
+fn manifests() -> Vec<Manifest> {
+    let dir = support::root().join("tests/manifests/kubernetes");
+    let mut out = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    entries.sort();
+    for path in entries {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header = text.lines().next().unwrap_or_default();
+        let minors = parse_minors(header).unwrap_or_else(|| {
+            panic!("{}: first line is not a `# minors:` header", path.display())
+        });
+        let documents = serde_yaml_ng::Deserializer::from_str(&text)
+            .map(|doc| serde::Deserialize::deserialize(doc).unwrap())
+            .collect();
+        out.push(Manifest {
+            name: path.file_name().unwrap().to_string_lossy().into_owned(),
+            documents,
+            minors,
+        });
+    }
+    out
+}
+
+/// `# minors: 1.30..=1.36` or `# minors: 1.28, 1.30`.
+fn parse_minors(header: &str) -> Option<Vec<u32>> {
+    let spec = header.strip_prefix("# minors:")?.trim();
+    let minor = |s: &str| s.trim().strip_prefix("1.")?.parse::<u32>().ok();
+    if let Some((from, to)) = spec.split_once("..=") {
+        return Some((minor(from)?..=minor(to)?).collect());
+    }
+    spec.split(',').map(minor).collect()
+}
+
+/// The module path of a kind: `networking.k8s.io/v1` → `networking::v1`,
+/// `v1` → `core::v1` (docs/rust.md, "Layout").
+fn kind_path(api_version: &str, kind: &str) -> String {
+    let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+    let label = group
+        .split('.')
+        .next()
+        .filter(|l| !l.is_empty())
+        .unwrap_or("core");
+    format!("{label}::{version}::{kind}")
+}
+
+fn document_kind(document: &serde_json::Value) -> (String, String) {
+    let field = |key: &str| document[key].as_str().unwrap_or_default().to_owned();
+    (field("apiVersion"), field("kind"))
+}
+
+#[test]
+fn the_kubernetes_crate_builds_with_one_minor() {
+    let Some(krate) = kubernetes_crate("the_kubernetes_crate_builds_with_one_minor") else {
+        return;
+    };
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join("one-minor");
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\"] }}\n",
+        toml_path(&krate)
+    );
+    let main = "fn main() {\n    let _ = std::mem::size_of::<vergate_kubernetes::v1_34::core::v1::Service>();\n}\n";
+    harness(&dir, &deps, main);
+    cargo(&dir, &work.join("target"), &["build"]);
+}
+
+/// Every manifest in every minor of v1.28 … v1.36, decoded strictly into
+/// that minor's type: it must round-trip to equal JSON in the minors of its
+/// header and fail in the others where the kind exists (with the unknown
+/// field named where a field is the reason).
+#[test]
+fn manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere() {
+    let Some(krate) =
+        kubernetes_crate("manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere")
+    else {
+        return;
+    };
+    let root = support::root();
+    let manifests = manifests();
+    assert!(
+        manifests.len() >= 30,
+        "expected the manifests of tests/manifests/kubernetes"
+    );
+    // The (apiVersion, kind)s each minor has: those of the manifests valid
+    // in it (a manifest outside its range may name a kind a minor lacks).
+    let mut kinds_of: std::collections::BTreeMap<
+        u32,
+        std::collections::BTreeSet<(String, String)>,
+    > = Default::default();
+    for manifest in &manifests {
+        for minor in &manifest.minors {
+            for document in &manifest.documents {
+                kinds_of
+                    .entry(*minor)
+                    .or_default()
+                    .insert(document_kind(document));
+            }
+        }
+    }
+    let mut main = String::from(
+        "use vergate::versioned::{from_str_strict, StrictError};\n\n\
+         /// Decodes strictly and re-encodes; `None` when the minor has no such kind.\n\
+         fn check(minor: u32, api_version: &str, kind: &str, json: &str) -> Option<Result<serde_json::Value, String>> {\n\
+         \x20   fn go<T: serde::Serialize + serde::de::DeserializeOwned>(json: &str) -> Result<serde_json::Value, String> {\n\
+         \x20       match from_str_strict::<T>(json) {\n\
+         \x20           Ok(value) => Ok(serde_json::to_value(&value).unwrap()),\n\
+         \x20           Err(StrictError::UnknownFields(paths)) => Err(format!(\"unknown: {}\", paths.join(\", \"))),\n\
+         \x20           Err(err) => Err(format!(\"decode: {err}\")),\n\
+         \x20       }\n\
+         \x20   }\n\
+         \x20   Some(match (minor, api_version, kind) {\n",
+    );
+    for (minor, kinds) in &kinds_of {
+        for (api_version, kind) in kinds {
+            let _ = writeln!(
+                main,
+                "        ({minor}, {api_version:?}, {kind:?}) => go::<vergate_kubernetes::v1_{minor}::{}>(json),",
+                kind_path(api_version, kind)
+            );
+        }
+    }
+    main.push_str(
+        "        _ => return None,\n    })\n}\n\n\
+         fn main() {\n\
+         \x20   let input = std::io::read_to_string(std::io::stdin()).unwrap();\n\
+         \x20   for line in input.lines() {\n\
+         \x20       let mut parts = line.splitn(4, '\\t');\n\
+         \x20       let minor: u32 = parts.next().unwrap().parse().unwrap();\n\
+         \x20       let (api_version, kind, json) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());\n\
+         \x20       let out = match check(minor, api_version, kind, json) {\n\
+         \x20           None => \"absent\".to_owned(),\n\
+         \x20           Some(Ok(value)) => format!(\"ok\\t{value}\"),\n\
+         \x20           Some(Err(err)) => format!(\"err\\t{err}\"),\n\
+         \x20       };\n\
+         \x20       println!(\"{}\", out.replace('\\n', \" \"));\n\
+         \x20   }\n\
+         }\n",
+    );
+    let work = root.join("target/generated/kubernetes");
+    let dir = work.join("manifests");
+    let features: Vec<String> = KUBERNETES_MINORS
+        .iter()
+        .map(|m| format!("\"v1_{m}\""))
+        .collect();
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", features = [{}] }}\nvergate = {{ path = \"{}\" }}\nserde = \"1\"\nserde_json = \"1\"\n",
+        toml_path(&krate),
+        features.join(", "),
+        toml_path(root)
+    );
+    harness(&dir, &deps, &main);
+    cargo(&dir, &work.join("target"), &["build"]);
+    // One line per (document, minor): minor, apiVersion, kind, JSON.
+    let mut cases = Vec::new();
+    let mut input = String::new();
+    for manifest in &manifests {
+        for (index, document) in manifest.documents.iter().enumerate() {
+            let (api_version, kind) = document_kind(document);
+            for minor in KUBERNETES_MINORS {
+                let _ = writeln!(input, "{minor}\t{api_version}\t{kind}\t{document}");
+                cases.push((manifest, index, minor, document));
+            }
+        }
+    }
+    let binary = work.join("target/debug/harness");
+    let mut child = Command::new(&binary)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), input.as_bytes()).unwrap();
+    drop(child.stdin.take());
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "the harness failed");
+    let lines: Vec<String> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(lines.len(), cases.len());
+    let mut failures = Vec::new();
+    let (mut round_trips, mut rejections) = (0, 0);
+    for ((manifest, index, minor, document), line) in cases.iter().zip(&lines) {
+        let at = format!("{} (document {index}) in 1.{minor}", manifest.name);
+        let valid = manifest.minors.contains(minor);
+        match line.split_once('\t') {
+            Some(("ok", json)) if valid => {
+                let back: serde_json::Value = serde_json::from_str(json).unwrap();
+                if !same_json(&back, document) {
+                    failures.push(format!(
+                        "{at}: round trip differs:\n  in:  {document}\n  out: {back}"
+                    ));
+                } else {
+                    round_trips += 1;
+                }
+            }
+            Some(("ok", _)) => failures.push(format!(
+                "{at}: decoded strictly, but the header says 1.{minor} lacks part of it"
+            )),
+            Some(("err", err)) if valid => failures.push(format!("{at}: {err}")),
+            Some(("err", _)) => rejections += 1,
+            _ if line == "absent" && !valid => rejections += 1,
+            _ => failures.push(format!("{at}: unexpected harness output {line:?}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // The example of the issue: trafficDistribution arrives in 1.30.
+    let traffic = cases
+        .iter()
+        .zip(&lines)
+        .find(|((m, _, minor, _), _)| m.name == "service-traffic-distribution.yaml" && *minor == 29)
+        .map(|(_, line)| line.as_str());
+    assert_eq!(traffic, Some("err\tunknown: spec.trafficDistribution"));
+    eprintln!("{round_trips} round trips, {rejections} strict rejections");
+}
+
+/// The hostile case `colliding-property-names` (`foo-bar`, `foo_bar` and
+/// `fooBar` in one type) regenerates into a crate that compiles, with three
+/// distinct fields.
+#[test]
+fn colliding_property_names_get_distinct_fields() {
+    let root = support::root();
+    let case = root.join("tests/hostile/colliding-property-names");
+    let tmp = tempfile::tempdir().unwrap();
+    let api_dir = tmp.path().join("upstream-specs/collide");
+    copy_dir(&case, &api_dir);
+    let mut toml = String::from(
+        "name = \"collide\"\npkl_package = \"hostile\"\nversion_field = \"hostileVersion\"\nspec_files = [\"*.json\"]\n",
+    );
+    for entry in std::fs::read_dir(&case).unwrap() {
+        let entry = entry.unwrap();
+        if !entry.file_type().unwrap().is_dir() {
+            continue;
+        }
+        let minor = entry
+            .file_name()
+            .to_string_lossy()
+            .trim_start_matches('v')
+            .to_owned();
+        for file in std::fs::read_dir(entry.path()).unwrap() {
+            let file = file.unwrap();
+            let digest = vergate_codegen::api::sha256_hex(&std::fs::read(file.path()).unwrap());
+            let _ = writeln!(
+                toml,
+                "[minors.\"{minor}\".files.\"{}\"]\nsha256 = \"{digest}\"",
+                file.file_name().to_string_lossy()
+            );
+        }
+    }
+    std::fs::write(api_dir.join("api.toml"), toml).unwrap();
+    let api = vergate_codegen::api::Api::open(&api_dir).unwrap();
+    let out = tmp.path().join("generated/collide");
+    vergate_codegen::regen::regen(&api, &out, vergate_codegen::output::Mode::Write)
+        .unwrap_or_else(|err| panic!("{err}"));
+    let shapes = std::fs::read_dir(out.join("rust/src/shapes"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&shapes).unwrap();
+    for field in ["pub foo_bar:", "pub foo_bar_2:", "pub foo_bar_3:"] {
+        assert!(text.contains(field), "{field} missing in:\n{text}");
+    }
+    let dir = tmp.path().join("harness");
+    let deps = format!(
+        "vergate-collide = {{ path = \"{}\" }}\n",
+        toml_path(&out.join("rust"))
+    );
+    harness(&dir, &deps, "fn main() {}\n");
+    cargo(&dir, &root.join("target/generated/collide"), &["build"]);
+}
+
+/// Equal JSON, numbers compared by value: a `number` field (f64) writes the
+/// `minimum: 0` it read as `0.0`, the same JSON number.
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
