@@ -46,9 +46,10 @@ pub fn apply(model: &mut GatedModel, api_dir: &Path) -> Result<()> {
     apply_text(model, &path, &text)
 }
 
-/// Applies the overlay source `text` (read from `path`).
-pub fn apply_text(model: &mut GatedModel, path: &Path, text: &str) -> Result<()> {
-    let file = syn::parse_file(text).map_err(|err| {
+/// Parses Rust source read from `path`; a syntax error carries its
+/// line:column and a snippet.
+pub(crate) fn parse_rust(path: &Path, text: &str) -> Result<syn::File> {
+    syn::parse_file(text).map_err(|err| {
         let start = err.span().start();
         Error::Syntax {
             path: path.to_owned(),
@@ -57,7 +58,12 @@ pub fn apply_text(model: &mut GatedModel, path: &Path, text: &str) -> Result<()>
             message: format!("not valid Rust: {err}"),
             snippet: crate::error::snippet(text, start.line, start.column + 1),
         }
-    })?;
+    })
+}
+
+/// Applies the overlay source `text` (read from `path`).
+pub fn apply_text(model: &mut GatedModel, path: &Path, text: &str) -> Result<()> {
+    let file = parse_rust(path, text)?;
     let mut overlay = Overlay {
         path: path.to_owned(),
         messages: Vec::new(),

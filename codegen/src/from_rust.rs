@@ -53,16 +53,7 @@ pub fn read_crate(crate_dir: &Path) -> Result<Vec<VersionedModule>> {
             action: "reading Rust source",
             source,
         })?;
-        let parsed = syn::parse_file(&text).map_err(|err| {
-            let start = err.span().start();
-            Error::Syntax {
-                path: file.clone(),
-                line: start.line,
-                column: start.column + 1,
-                message: format!("not valid Rust: {err}"),
-                snippet: crate::error::snippet(&text, start.line, start.column + 1),
-            }
-        })?;
+        let parsed = crate::annotations::parse_rust(&file, &text)?;
         find_modules(&parsed.items, &file, &settings, &mut modules)?;
     }
     if modules.is_empty() {

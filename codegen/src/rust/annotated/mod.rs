@@ -36,16 +36,7 @@ use vergate_core::Version;
 /// Expands an annotated module: one `vX_Y` module per declared minor holding
 /// that minor's types, and a `gates` module with every type's gate table.
 pub fn expand(args: TokenStream, module: &ItemMod) -> syn::Result<TokenStream> {
-    let cx = Ctxt::new();
-    let ast = read(&cx, args, module);
-    cx.check()?;
-    let minors = ast
-        .args
-        .minors
-        .as_ref()
-        .expect("checked: minors are declared");
-    let model = model::gated_model(&ast, minors)
-        .map_err(|err| syn::Error::new_spanned(&module.ident, err))?;
+    let (ast, model) = read_model(args, module)?;
     let expansion = engine(
         &model,
         &layout::DeriveLayout::new(&ast),
@@ -62,6 +53,12 @@ pub fn expand(args: TokenStream, module: &ItemMod) -> syn::Result<TokenStream> {
 /// The gated model of an annotated module: what the xtask needs to emit the
 /// module's other subtrees (gates.json, JSON Schema, Pkl) from Rust sources.
 pub fn gated_model(args: TokenStream, module: &ItemMod) -> syn::Result<GatedModel> {
+    read_model(args, module).map(|(_, model)| model)
+}
+
+/// Reads and checks the module (every mistake at once), then builds its
+/// gated model.
+fn read_model(args: TokenStream, module: &ItemMod) -> syn::Result<(Module<'_>, GatedModel)> {
     let cx = Ctxt::new();
     let ast = read(&cx, args, module);
     cx.check()?;
@@ -70,7 +67,9 @@ pub fn gated_model(args: TokenStream, module: &ItemMod) -> syn::Result<GatedMode
         .minors
         .as_ref()
         .expect("checked: minors are declared");
-    model::gated_model(&ast, minors).map_err(|err| syn::Error::new_spanned(&module.ident, err))
+    let model = model::gated_model(&ast, minors)
+        .map_err(|err| syn::Error::new_spanned(&module.ident, err))?;
+    Ok((ast, model))
 }
 
 /// Parses and checks the module, recording every mistake in `cx`.
