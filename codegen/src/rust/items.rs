@@ -4,16 +4,18 @@
 //! comments that carry the gate, and the `Versioned` impl.
 
 use super::expand::Options;
-use super::layout::Layout;
+use super::expanded;
+use super::layout::{Layout, SerdeImpls};
 use super::schema::json_schema;
 use crate::model::{Definition, GatedModel, Lifecycle, ObjectSchema, Stage};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use vergate_core::Version;
 
 /// The struct or enum of `definition` as minor `version` has it: the one
 /// item [`expand`](super::expand) emits per (minor, definition), also used
-/// on its own by output that shares items between minors.
+/// on its own by output that shares items between minors. Its serde impls
+/// are derived or written out, as [`Layout::serde_impls`] says.
 pub fn type_item(
     model: &GatedModel,
     layout: &dyn Layout,
@@ -22,55 +24,135 @@ pub fn type_item(
 ) -> TokenStream {
     let lifecycle = &model.types[&definition.name].lifecycle;
     let ident = layout.type_ident(&definition.name);
+    let cfg = layout.cfg_attrs(&definition.name);
     let attrs = layout.type_attrs(&definition.name);
     let rt = layout.runtime();
-    let serde_crate = format!("{rt}::__private::serde").replace(' ', "");
-    let docs = doc_attrs(
-        definition.description.as_deref(),
-        lifecycle,
-        &model.versions,
-    );
+    let docs = if layout.docs() {
+        doc_attrs(
+            definition.description.as_deref(),
+            lifecycle,
+            &model.versions,
+        )
+    } else {
+        TokenStream::new()
+    };
     let deprecated = deprecated_attr(lifecycle, version);
+    let derived = layout.serde_impls() == SerdeImpls::Derive;
+    let serde_attrs = if derived {
+        let serde_crate = format!("{rt}::__private::serde").replace(' ', "");
+        quote! {
+            #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
+            #[serde(crate = #serde_crate)]
+        }
+    } else {
+        quote!(#[derive(::core::default::Default)])
+    };
     let head = quote! {
         #docs
         #deprecated
+        #cfg
         #attrs
-        #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
-        #[serde(crate = #serde_crate)]
+        #serde_attrs
     };
     if let Some(object) = definition.object() {
         let fields = fields(model, layout, version, definition, object);
+        let decls = fields.iter().map(|field| field.declaration(derived));
+        let impls = (!derived).then(|| expanded::object(&rt, &ident, &fields));
+        let impls = impls.map(|impls| quote!(#cfg const _: () = { #impls };));
         quote! {
             #head
             pub struct #ident {
-                #fields
+                #(#decls)*
             }
+            #impls
         }
     } else if !definition.enum_values.is_empty() {
-        let variants = definition.enum_values.iter().map(|value| {
-            let variant = layout.variant_ident(&definition.name, value);
-            let lifecycle = &model.types[&definition.name].values[value];
-            let variant_docs = doc_attrs(None, lifecycle, &model.versions);
+        let variants: Vec<(Ident, &str)> = definition
+            .enum_values
+            .iter()
+            .map(|value| (layout.variant_ident(&definition.name, value), value.as_str()))
+            .collect();
+        let decls = variants.iter().enumerate().map(|(index, (variant, value))| {
+            let lifecycle = &model.types[&definition.name].values[*value];
+            let variant_docs = if layout.docs() {
+                doc_attrs(None, lifecycle, &model.versions)
+            } else {
+                TokenStream::new()
+            };
             let deprecated = deprecated_attr(lifecycle, version);
+            let wire = if derived {
+                quote!(#[serde(rename = #value)])
+            } else if index == 0 {
+                quote!(#[default])
+            } else {
+                TokenStream::new()
+            };
             quote! {
                 #variant_docs
                 #deprecated
-                #[serde(rename = #value)]
+                #wire
                 #variant,
             }
         });
+        let impls = (!derived).then(|| expanded::string_enum(&rt, &ident, &variants));
+        let impls = impls.map(|impls| quote!(#cfg const _: () = { #impls };));
         quote! {
             #head
             pub enum #ident {
-                #(#variants)*
+                #(#decls)*
             }
+            #impls
         }
     } else {
         let inner = layout.rust_type(&definition.schema);
+        let transparent = derived.then(|| quote!(#[serde(transparent)]));
+        let impls = (!derived).then(|| expanded::newtype(&rt, &ident));
+        let impls = impls.map(|impls| quote!(#cfg const _: () = { #impls };));
         quote! {
             #head
-            #[serde(transparent)]
+            #transparent
             pub struct #ident(pub #inner);
+            #impls
+        }
+    }
+}
+
+/// One field of an object as the item declares it.
+pub(crate) struct Field {
+    pub ident: Ident,
+    pub wire: String,
+    pub ty: TokenStream,
+    pub required: bool,
+    attrs: TokenStream,
+}
+
+impl Field {
+    /// `pub name: T,` (or `Option<T>` when optional), with its docs and,
+    /// when serde is derived, its serde attributes.
+    fn declaration(&self, derived: bool) -> TokenStream {
+        let Field {
+            ident,
+            wire,
+            ty,
+            required,
+            attrs,
+        } = self;
+        let serde = match (derived, required) {
+            (false, _) => TokenStream::new(),
+            (true, true) => quote!(#[serde(rename = #wire)]),
+            (true, false) => quote! {
+                #[serde(rename = #wire, default, skip_serializing_if = "::core::option::Option::is_none")]
+            },
+        };
+        let ty = if *required {
+            ty.clone()
+        } else {
+            quote!(::core::option::Option<#ty>)
+        };
+        quote! {
+            #attrs
+            #serde
+            pub #ident: #ty,
         }
     }
 }
@@ -81,31 +163,25 @@ fn fields(
     version: Version,
     definition: &Definition,
     object: &ObjectSchema,
-) -> TokenStream {
+) -> Vec<Field> {
     let type_lifecycle = &model.types[&definition.name];
     object
         .properties
         .iter()
         .map(|(wire, property)| {
-            let ident = layout.field_ident(&definition.name, wire);
-            let ty = layout.field_type(&definition.name, wire, &property.schema, version);
             let lifecycle = &type_lifecycle.fields[wire].lifecycle;
-            let docs = doc_attrs(property.description.as_deref(), lifecycle, &model.versions);
-            let deprecated = deprecated_attr(lifecycle, version);
-            if object.required.contains(wire) {
-                quote! {
-                    #docs
-                    #deprecated
-                    #[serde(rename = #wire)]
-                    pub #ident: #ty,
-                }
+            let docs = if layout.docs() {
+                doc_attrs(property.description.as_deref(), lifecycle, &model.versions)
             } else {
-                quote! {
-                    #docs
-                    #deprecated
-                    #[serde(rename = #wire, default, skip_serializing_if = "::core::option::Option::is_none")]
-                    pub #ident: ::core::option::Option<#ty>,
-                }
+                TokenStream::new()
+            };
+            let deprecated = deprecated_attr(lifecycle, version);
+            Field {
+                ident: layout.field_ident(&definition.name, wire),
+                wire: wire.clone(),
+                ty: layout.field_type(&definition.name, wire, &property.schema, version),
+                required: object.required.contains(wire),
+                attrs: quote!(#docs #deprecated),
             }
         })
         .collect()

@@ -110,12 +110,42 @@ pub trait Layout {
         }
     }
 
+    /// How the items' serde impls are written.
+    fn serde_impls(&self) -> SerdeImpls {
+        SerdeImpls::Derive
+    }
+
+    /// Whether items carry doc comments (descriptions and gates).
+    fn docs(&self) -> bool {
+        true
+    }
+
+    /// `#[cfg]` attributes put on the item of definition `name` and on its
+    /// impls.
+    fn cfg_attrs(&self, name: &str) -> TokenStream {
+        let _ = name;
+        TokenStream::new()
+    }
+
     /// Attributes put on every per-minor copy of definition `name` (derives,
     /// lint levels).
     fn type_attrs(&self, name: &str) -> TokenStream {
         let _ = name;
         TokenStream::new()
     }
+}
+
+/// How the engine writes an item's `Serialize` and `Deserialize`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SerdeImpls {
+    /// `#[derive(Serialize, Deserialize)]` through the runtime's serde
+    /// re-export, with `#[serde]` attributes for wire names.
+    Derive,
+    /// Impls written out that call the runtime's `__private::wire` drivers;
+    /// every type also derives `Default` (an enum's default is its first
+    /// value). No proc macro runs on the output, and each type is a few
+    /// lines for the compiler.
+    Expanded,
 }
 
 /// The default [`Layout`]: names from wire names, one flat module per minor.

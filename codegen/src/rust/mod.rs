@@ -10,6 +10,7 @@
 pub mod annotated;
 mod convert;
 mod expand;
+mod expanded;
 mod items;
 mod json;
 mod layout;
@@ -19,7 +20,7 @@ mod table;
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
 pub use json::Json;
-pub use layout::{ident, DefaultLayout, Layout};
+pub use layout::{ident, DefaultLayout, Layout, SerdeImpls};
 pub use schema::json_schema;
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::boxes::Boxes;
 use super::paths::Names;
 use super::shapes::Shapes;
 use crate::model::Schema;
-use crate::rust::Layout;
+use crate::rust::{Layout, SerdeImpls};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use vergate_core::Version;
@@ -63,6 +63,16 @@ impl Layout for SpecLayout<'_> {
         self.names.type_ident(name)
     }
 
+    fn serde_impls(&self) -> SerdeImpls {
+        SerdeImpls::Expanded
+    }
+
+    /// Descriptions are left out of fingerprints: minors whose types differ
+    /// only in wording share one type, documented as the newest minor has it.
+    fn docs(&self) -> bool {
+        matches!(self.purpose, Purpose::Emit { .. })
+    }
+
     fn field_ident(&self, type_name: &str, wire: &str) -> Ident {
         self.names.field_ident(type_name, wire)
     }
@@ -116,19 +126,24 @@ impl Layout for SpecLayout<'_> {
         }
     }
 
+    fn cfg_attrs(&self, name: &str) -> TokenStream {
+        match self.purpose {
+            Purpose::Emit {
+                shapes,
+                features: true,
+            } => {
+                let minors = shapes.minors(self.version, name).iter().map(|v| v.ident());
+                quote!(#[cfg(any(#(feature = #minors),*))])
+            }
+            _ => TokenStream::new(),
+        }
+    }
+
     fn type_attrs(&self, name: &str) -> TokenStream {
-        let Purpose::Emit { shapes, features } = self.purpose else {
-            return TokenStream::new();
-        };
-        let cfg = if features {
-            let minors = shapes.minors(self.version, name).iter().map(|v| v.ident());
-            quote!(#[cfg(any(#(feature = #minors),*))])
-        } else {
-            TokenStream::new()
-        };
-        quote! {
-            #cfg
-            #[derive(Clone, Debug, PartialEq)]
+        let _ = name;
+        match self.purpose {
+            Purpose::Fingerprint => TokenStream::new(),
+            Purpose::Emit { .. } => quote!(#[derive(Clone, Debug, PartialEq)]),
         }
     }
 }

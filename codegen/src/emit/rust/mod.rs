@@ -217,7 +217,7 @@ fn cargo_toml(model: &GatedModel, config: &ApiConfig) -> String {
          default = [\"{newest}\"]\n\
          {features}\n\
          [dependencies]\n\
-         serde = {{ version = \"1\", features = [\"derive\"] }}\n\
+         serde = \"1\"\n\
          serde_json = \"1\"\n"
     )
 }

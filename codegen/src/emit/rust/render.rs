@@ -51,6 +51,7 @@ impl<'a> Plan<'a> {
 
     /// The items of the root module, except the module declarations.
     pub fn root_items(&self) -> TokenStream {
+        let wire = wire_module();
         quote! {
             /// A value that is an integer or a string (an `int-or-string`: a
             /// port number or name, a count or a percentage). It serializes
@@ -59,6 +60,13 @@ impl<'a> Plan<'a> {
             pub enum IntOrString {
                 Int(i64),
                 String(::std::string::String),
+            }
+
+            /// `Int(0)`.
+            impl ::core::default::Default for IntOrString {
+                fn default() -> Self {
+                    IntOrString::Int(0)
+                }
             }
 
             impl __private::serde::Serialize for IntOrString {
@@ -105,6 +113,7 @@ impl<'a> Plan<'a> {
             pub mod __private {
                 pub use serde;
                 pub use serde_json;
+                #wire
             }
         }
     }
@@ -225,15 +234,36 @@ impl<'a> Plan<'a> {
                 features: self.features,
             },
         };
-        let definitions = &self.model.minors[&home].definitions;
         let mut modules: BTreeMap<Vec<String>, TokenStream> = BTreeMap::new();
         for name in names {
+            // Minors of one shape differ at most in wording: the newest's.
+            let newest = *self
+                .shapes
+                .minors(home, name)
+                .last()
+                .expect("a shape has its home minor");
+            let definition = &self.model.minors[&newest].definitions[*name];
             modules
                 .entry(self.names.module(name).to_vec())
                 .or_default()
-                .extend(type_item(self.model, &layout, home, &definitions[*name]));
+                .extend(type_item(self.model, &layout, newest, definition));
         }
         nest(modules)
+    }
+}
+
+/// `mod wire`: the serde drivers the expanded impls call, from
+/// `support/wire.rs` (compiled, with the rest of the output, by the tests).
+fn wire_module() -> TokenStream {
+    let file = syn::parse_file(include_str!("support/wire.rs"))
+        .expect("support/wire.rs is Rust: the demo crate's tests compile it");
+    let attrs = &file.attrs;
+    let items = &file.items;
+    quote! {
+        pub mod wire {
+            #(#attrs)*
+            #(#items)*
+        }
     }
 }
 

@@ -4,126 +4,250 @@ pub mod build {
         /// Builds artifacts from sources.
         #[cfg(any(feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Pipeline {
             /// The Shipyard minor this document is written for.
-            #[serde(rename = "apiVersion")]
             pub api_version: ::std::string::String,
             /// Always Pipeline.
-            #[serde(rename = "kind")]
             pub kind: ::std::string::String,
-            #[serde(rename = "metadata")]
             pub metadata: crate::shapes::v1_9::core::v1::Metadata,
-            #[serde(rename = "spec")]
             pub spec: crate::shapes::v1_10::build::v1::PipelineSpec,
         }
+        #[cfg(any(feature = "v1_10"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Pipeline {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 4usize + crate::__private::wire::present(&[]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Pipeline",
+                        len,
+                    )?;
+                    fields.field("apiVersion", &self.api_version)?;
+                    fields.field("kind", &self.kind)?;
+                    fields.field("metadata", &self.metadata)?;
+                    fields.field("spec", &self.spec)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Pipeline {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Pipeline {
+                const NAME: &'static str = "Pipeline";
+                const FIELDS: &'static [&'static str] = &[
+                    "apiVersion",
+                    "kind",
+                    "metadata",
+                    "spec",
+                ];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.api_version = map.next_value()?,
+                        1usize => self.kind = map.next_value()?,
+                        2usize => self.metadata = map.next_value()?,
+                        3usize => self.spec = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// What a pipeline runs.
         #[cfg(any(feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct PipelineSpec {
             /// What the pipeline publishes.
-            #[serde(
-                rename = "artifacts",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub artifacts: ::core::option::Option<
                 ::std::vec::Vec<crate::shapes::v1_9::build::v1::Artifact>,
             >,
             /// Removed in 1.11.
-            #[serde(
-                rename = "legacyCache",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub legacy_cache: ::core::option::Option<
                 crate::shapes::v1_9::build::v1::CacheConfig,
             >,
             /// How many times a failed step is retried.
-            #[serde(
-                rename = "retries",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub retries: ::core::option::Option<i32>,
             /// The steps, run in order.
-            #[serde(rename = "steps")]
             pub steps: ::std::vec::Vec<crate::shapes::v1_10::build::v1::Step>,
-            #[serde(
-                rename = "target",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub target: ::core::option::Option<crate::shapes::v1_9::build::v1::Target>,
             /// How long the whole pipeline may run, e.g. "30m".
             ///
             /// Introduced in 1.10.
-            #[serde(
-                rename = "timeout",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub timeout: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(any(feature = "v1_10"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for PipelineSpec {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 1usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.artifacts.is_some(),
+                                self.legacy_cache.is_some(),
+                                self.retries.is_some(),
+                                self.target.is_some(),
+                                self.timeout.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "PipelineSpec",
+                        len,
+                    )?;
+                    fields.optional("artifacts", &self.artifacts)?;
+                    fields.optional("legacyCache", &self.legacy_cache)?;
+                    fields.optional("retries", &self.retries)?;
+                    fields.field("steps", &self.steps)?;
+                    fields.optional("target", &self.target)?;
+                    fields.optional("timeout", &self.timeout)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for PipelineSpec {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for PipelineSpec {
+                const NAME: &'static str = "PipelineSpec";
+                const FIELDS: &'static [&'static str] = &[
+                    "artifacts",
+                    "legacyCache",
+                    "retries",
+                    "steps",
+                    "target",
+                    "timeout",
+                ];
+                const REQUIRED: &'static [usize] = &[3usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.artifacts = map.next_value()?,
+                        1usize => self.legacy_cache = map.next_value()?,
+                        2usize => self.retries = map.next_value()?,
+                        3usize => self.steps = map.next_value()?,
+                        4usize => self.target = map.next_value()?,
+                        5usize => self.timeout = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// One unit of work.
         #[cfg(any(feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Step {
             /// Paths moved into the workspace before the step runs.
-            #[serde(
-                rename = "move",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub r#move: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-            #[serde(rename = "name")]
             pub name: ::std::string::String,
             /// Runs the step with extended privileges.
             ///
             /// Deprecated since 1.11.
-            #[serde(
-                rename = "privileged",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub privileged: ::core::option::Option<bool>,
-            #[serde(
-                rename = "runtime",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub runtime: ::core::option::Option<::std::string::String>,
             /// Nested steps, run as a group.
-            #[serde(
-                rename = "steps",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub steps: ::core::option::Option<
                 ::std::vec::Vec<crate::shapes::v1_10::build::v1::Step>,
             >,
             /// What runs the step.
-            #[serde(
-                rename = "type",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub r#type: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(any(feature = "v1_10"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Step {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 1usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.r#move.is_some(),
+                                self.privileged.is_some(),
+                                self.runtime.is_some(),
+                                self.steps.is_some(),
+                                self.r#type.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Step",
+                        len,
+                    )?;
+                    fields.optional("move", &self.r#move)?;
+                    fields.field("name", &self.name)?;
+                    fields.optional("privileged", &self.privileged)?;
+                    fields.optional("runtime", &self.runtime)?;
+                    fields.optional("steps", &self.steps)?;
+                    fields.optional("type", &self.r#type)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Step {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Step {
+                const NAME: &'static str = "Step";
+                const FIELDS: &'static [&'static str] = &[
+                    "move",
+                    "name",
+                    "privileged",
+                    "runtime",
+                    "steps",
+                    "type",
+                ];
+                const REQUIRED: &'static [usize] = &[1usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.r#move = map.next_value()?,
+                        1usize => self.name = map.next_value()?,
+                        2usize => self.privileged = map.next_value()?,
+                        3usize => self.runtime = map.next_value()?,
+                        4usize => self.steps = map.next_value()?,
+                        5usize => self.r#type = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
     }
 }
 pub mod deploy {
@@ -131,71 +255,159 @@ pub mod deploy {
         /// Rolls a built artifact out to a target.
         #[cfg(any(feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Release {
             /// The Shipyard minor this document is written for.
-            #[serde(rename = "apiVersion")]
             pub api_version: ::std::string::String,
             /// Always Release.
-            #[serde(rename = "kind")]
             pub kind: ::std::string::String,
-            #[serde(rename = "metadata")]
             pub metadata: crate::shapes::v1_9::core::v1::Metadata,
-            #[serde(rename = "spec")]
             pub spec: crate::shapes::v1_10::deploy::v1::ReleaseSpec,
         }
+        #[cfg(any(feature = "v1_10"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Release {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 4usize + crate::__private::wire::present(&[]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Release",
+                        len,
+                    )?;
+                    fields.field("apiVersion", &self.api_version)?;
+                    fields.field("kind", &self.kind)?;
+                    fields.field("metadata", &self.metadata)?;
+                    fields.field("spec", &self.spec)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Release {
+                const NAME: &'static str = "Release";
+                const FIELDS: &'static [&'static str] = &[
+                    "apiVersion",
+                    "kind",
+                    "metadata",
+                    "spec",
+                ];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.api_version = map.next_value()?,
+                        1usize => self.kind = map.next_value()?,
+                        2usize => self.metadata = map.next_value()?,
+                        3usize => self.spec = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// What is released where.
         #[cfg(any(feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct ReleaseSpec {
             /// How a rollout decides a new version is healthy.
-            #[serde(
-                rename = "healthCheck",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub health_check: ::core::option::Option<
                 crate::shapes::v1_9::deploy::v1::ReleaseSpecHealthCheck,
             >,
             /// The image to run.
-            #[serde(rename = "image")]
             pub image: ::std::string::String,
             /// Pods that may be down during the rollout, a count or a percentage.
-            #[serde(
-                rename = "maxUnavailable",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub max_unavailable: ::core::option::Option<crate::IntOrString>,
             /// How many copies run. Use replicaCount from 1.12.
             ///
             /// Removed in 1.12. Deprecated since 1.10.
             #[deprecated(note = "deprecated since 1.10")]
-            #[serde(
-                rename = "replicas",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub replicas: ::core::option::Option<i32>,
-            #[serde(
-                rename = "strategy",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub strategy: ::core::option::Option<
                 crate::shapes::v1_9::deploy::v1::Strategy,
             >,
-            #[serde(rename = "target")]
             pub target: crate::shapes::v1_9::deploy::v1::Target,
         }
+        #[cfg(any(feature = "v1_10"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for ReleaseSpec {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 2usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.health_check.is_some(),
+                                self.max_unavailable.is_some(),
+                                self.replicas.is_some(),
+                                self.strategy.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "ReleaseSpec",
+                        len,
+                    )?;
+                    fields.optional("healthCheck", &self.health_check)?;
+                    fields.field("image", &self.image)?;
+                    fields.optional("maxUnavailable", &self.max_unavailable)?;
+                    fields.optional("replicas", &self.replicas)?;
+                    fields.optional("strategy", &self.strategy)?;
+                    fields.field("target", &self.target)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for ReleaseSpec {
+                const NAME: &'static str = "ReleaseSpec";
+                const FIELDS: &'static [&'static str] = &[
+                    "healthCheck",
+                    "image",
+                    "maxUnavailable",
+                    "replicas",
+                    "strategy",
+                    "target",
+                ];
+                const REQUIRED: &'static [usize] = &[1usize, 5usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.health_check = map.next_value()?,
+                        1usize => self.image = map.next_value()?,
+                        2usize => self.max_unavailable = map.next_value()?,
+                        3usize => self.replicas = map.next_value()?,
+                        4usize => self.strategy = map.next_value()?,
+                        5usize => self.target = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
     }
 }

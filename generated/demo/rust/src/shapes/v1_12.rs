@@ -4,98 +4,209 @@ pub mod deploy {
         /// Rolls a built artifact out to a target.
         #[cfg(any(feature = "v1_12"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Release {
             /// The Shipyard minor this document is written for.
-            #[serde(rename = "apiVersion")]
             pub api_version: ::std::string::String,
             /// Always Release.
-            #[serde(rename = "kind")]
             pub kind: ::std::string::String,
-            #[serde(rename = "metadata")]
             pub metadata: crate::shapes::v1_9::core::v1::Metadata,
-            #[serde(rename = "spec")]
             pub spec: crate::shapes::v1_12::deploy::v1::ReleaseSpec,
         }
+        #[cfg(any(feature = "v1_12"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Release {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 4usize + crate::__private::wire::present(&[]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Release",
+                        len,
+                    )?;
+                    fields.field("apiVersion", &self.api_version)?;
+                    fields.field("kind", &self.kind)?;
+                    fields.field("metadata", &self.metadata)?;
+                    fields.field("spec", &self.spec)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Release {
+                const NAME: &'static str = "Release";
+                const FIELDS: &'static [&'static str] = &[
+                    "apiVersion",
+                    "kind",
+                    "metadata",
+                    "spec",
+                ];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.api_version = map.next_value()?,
+                        1usize => self.kind = map.next_value()?,
+                        2usize => self.metadata = map.next_value()?,
+                        3usize => self.spec = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// What is released where.
         #[cfg(any(feature = "v1_12"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct ReleaseSpec {
             /// Introduced in 1.11. Alpha in 1.11, beta in 1.12 (feature gate `CanaryReleases`). See <https://shipyard.example/proposals/17>.
-            #[serde(
-                rename = "canary",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub canary: ::core::option::Option<crate::shapes::v1_11::deploy::v1::Canary>,
             /// How a rollout decides a new version is healthy.
-            #[serde(
-                rename = "healthCheck",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub health_check: ::core::option::Option<
                 crate::shapes::v1_9::deploy::v1::ReleaseSpecHealthCheck,
             >,
             /// The image to run.
-            #[serde(
-                rename = "image",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub image: ::core::option::Option<::std::string::String>,
             /// Pods that may be down during the rollout, a count or a percentage.
-            #[serde(
-                rename = "maxUnavailable",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub max_unavailable: ::core::option::Option<crate::IntOrString>,
             /// How many copies run.
             ///
             /// Introduced in 1.12.
-            #[serde(
-                rename = "replicaCount",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub replica_count: ::core::option::Option<i32>,
-            #[serde(
-                rename = "strategy",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub strategy: ::core::option::Option<
                 crate::shapes::v1_12::deploy::v1::Strategy,
             >,
-            #[serde(rename = "target")]
             pub target: crate::shapes::v1_9::deploy::v1::Target,
         }
+        #[cfg(any(feature = "v1_12"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for ReleaseSpec {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 1usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.canary.is_some(),
+                                self.health_check.is_some(),
+                                self.image.is_some(),
+                                self.max_unavailable.is_some(),
+                                self.replica_count.is_some(),
+                                self.strategy.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "ReleaseSpec",
+                        len,
+                    )?;
+                    fields.optional("canary", &self.canary)?;
+                    fields.optional("healthCheck", &self.health_check)?;
+                    fields.optional("image", &self.image)?;
+                    fields.optional("maxUnavailable", &self.max_unavailable)?;
+                    fields.optional("replicaCount", &self.replica_count)?;
+                    fields.optional("strategy", &self.strategy)?;
+                    fields.field("target", &self.target)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for ReleaseSpec {
+                const NAME: &'static str = "ReleaseSpec";
+                const FIELDS: &'static [&'static str] = &[
+                    "canary",
+                    "healthCheck",
+                    "image",
+                    "maxUnavailable",
+                    "replicaCount",
+                    "strategy",
+                    "target",
+                ];
+                const REQUIRED: &'static [usize] = &[6usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.canary = map.next_value()?,
+                        1usize => self.health_check = map.next_value()?,
+                        2usize => self.image = map.next_value()?,
+                        3usize => self.max_unavailable = map.next_value()?,
+                        4usize => self.replica_count = map.next_value()?,
+                        5usize => self.strategy = map.next_value()?,
+                        6usize => self.target = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// How a release replaces the previous one.
         #[cfg(any(feature = "v1_12"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub enum Strategy {
-            #[serde(rename = "Recreate")]
+            #[default]
             Recreate,
-            #[serde(rename = "RollingUpdate")]
             RollingUpdate,
             /// Introduced in 1.12. Alpha in 1.12 (feature gate `BlueGreenReleases`).
-            #[serde(rename = "BlueGreen")]
             BlueGreen,
         }
+        #[cfg(any(feature = "v1_12"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Strategy {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    serializer
+                        .serialize_str(
+                            match self {
+                                Self::Recreate => "Recreate",
+                                Self::RollingUpdate => "RollingUpdate",
+                                Self::BlueGreen => "BlueGreen",
+                            },
+                        )
+                }
+            }
+            #[allow(deprecated)]
+            impl<'de> crate::__private::serde::Deserialize<'de> for Strategy {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    const VALUES: &[&str] = &["Recreate", "RollingUpdate", "BlueGreen"];
+                    crate::__private::wire::string_enum(deserializer, VALUES)
+                        .map(|index| match index {
+                            0usize => Self::Recreate,
+                            1usize => Self::RollingUpdate,
+                            _ => Self::BlueGreen,
+                        })
+                }
+            }
+        };
     }
 }

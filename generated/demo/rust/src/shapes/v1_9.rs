@@ -11,172 +11,373 @@ pub mod build {
             )
         )]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Artifact {
             /// A reference to an artifact published elsewhere.
-            #[serde(
-                rename = "$ref",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub r#ref: ::core::option::Option<::std::string::String>,
-            #[serde(
-                rename = "path",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub path: ::core::option::Option<::std::string::String>,
             /// A vendor field whose name is not an identifier.
-            #[serde(
-                rename = "x-foo",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub x_foo: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(
+            any(
+                feature = "v1_9",
+                feature = "v1_10",
+                feature = "v1_11",
+                feature = "v1_12"
+            )
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Artifact {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 0usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.r#ref.is_some(),
+                                self.path.is_some(),
+                                self.x_foo.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Artifact",
+                        len,
+                    )?;
+                    fields.optional("$ref", &self.r#ref)?;
+                    fields.optional("path", &self.path)?;
+                    fields.optional("x-foo", &self.x_foo)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Artifact {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Artifact {
+                const NAME: &'static str = "Artifact";
+                const FIELDS: &'static [&'static str] = &["$ref", "path", "x-foo"];
+                const REQUIRED: &'static [usize] = &[];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.r#ref = map.next_value()?,
+                        1usize => self.path = map.next_value()?,
+                        2usize => self.x_foo = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// Where the old build cache lived.
         ///
         /// Removed in 1.11.
         #[cfg(any(feature = "v1_9", feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct CacheConfig {
             /// Removed in 1.11.
-            #[serde(
-                rename = "path",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub path: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(any(feature = "v1_9", feature = "v1_10"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for CacheConfig {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 0usize
+                        + crate::__private::wire::present(&[self.path.is_some()]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "CacheConfig",
+                        len,
+                    )?;
+                    fields.optional("path", &self.path)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for CacheConfig {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for CacheConfig {
+                const NAME: &'static str = "CacheConfig";
+                const FIELDS: &'static [&'static str] = &["path"];
+                const REQUIRED: &'static [usize] = &[];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.path = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// Builds artifacts from sources.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Pipeline {
             /// The Shipyard minor this document is written for.
-            #[serde(rename = "apiVersion")]
             pub api_version: ::std::string::String,
             /// Always Pipeline.
-            #[serde(rename = "kind")]
             pub kind: ::std::string::String,
-            #[serde(rename = "metadata")]
             pub metadata: crate::shapes::v1_9::core::v1::Metadata,
-            #[serde(rename = "spec")]
             pub spec: crate::shapes::v1_9::build::v1::PipelineSpec,
         }
+        #[cfg(any(feature = "v1_9"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Pipeline {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 4usize + crate::__private::wire::present(&[]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Pipeline",
+                        len,
+                    )?;
+                    fields.field("apiVersion", &self.api_version)?;
+                    fields.field("kind", &self.kind)?;
+                    fields.field("metadata", &self.metadata)?;
+                    fields.field("spec", &self.spec)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Pipeline {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Pipeline {
+                const NAME: &'static str = "Pipeline";
+                const FIELDS: &'static [&'static str] = &[
+                    "apiVersion",
+                    "kind",
+                    "metadata",
+                    "spec",
+                ];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.api_version = map.next_value()?,
+                        1usize => self.kind = map.next_value()?,
+                        2usize => self.metadata = map.next_value()?,
+                        3usize => self.spec = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// What a pipeline runs.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct PipelineSpec {
             /// What the pipeline publishes.
-            #[serde(
-                rename = "artifacts",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub artifacts: ::core::option::Option<
                 ::std::vec::Vec<crate::shapes::v1_9::build::v1::Artifact>,
             >,
             /// Removed in 1.11.
-            #[serde(
-                rename = "legacyCache",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub legacy_cache: ::core::option::Option<
                 crate::shapes::v1_9::build::v1::CacheConfig,
             >,
             /// How many times a failed step is retried.
-            #[serde(
-                rename = "retries",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub retries: ::core::option::Option<i32>,
             /// The steps, run in order.
-            #[serde(rename = "steps")]
             pub steps: ::std::vec::Vec<crate::shapes::v1_9::build::v1::Step>,
-            #[serde(
-                rename = "target",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub target: ::core::option::Option<crate::shapes::v1_9::build::v1::Target>,
         }
+        #[cfg(any(feature = "v1_9"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for PipelineSpec {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 1usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.artifacts.is_some(),
+                                self.legacy_cache.is_some(),
+                                self.retries.is_some(),
+                                self.target.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "PipelineSpec",
+                        len,
+                    )?;
+                    fields.optional("artifacts", &self.artifacts)?;
+                    fields.optional("legacyCache", &self.legacy_cache)?;
+                    fields.optional("retries", &self.retries)?;
+                    fields.field("steps", &self.steps)?;
+                    fields.optional("target", &self.target)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for PipelineSpec {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for PipelineSpec {
+                const NAME: &'static str = "PipelineSpec";
+                const FIELDS: &'static [&'static str] = &[
+                    "artifacts",
+                    "legacyCache",
+                    "retries",
+                    "steps",
+                    "target",
+                ];
+                const REQUIRED: &'static [usize] = &[3usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.artifacts = map.next_value()?,
+                        1usize => self.legacy_cache = map.next_value()?,
+                        2usize => self.retries = map.next_value()?,
+                        3usize => self.steps = map.next_value()?,
+                        4usize => self.target = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// One unit of work.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Step {
             /// Paths moved into the workspace before the step runs.
-            #[serde(
-                rename = "move",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub r#move: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-            #[serde(rename = "name")]
             pub name: ::std::string::String,
             /// Runs the step with extended privileges.
             ///
             /// Deprecated since 1.11.
-            #[serde(
-                rename = "privileged",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub privileged: ::core::option::Option<bool>,
-            #[serde(
-                rename = "runtime",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub runtime: ::core::option::Option<::std::string::String>,
-            #[serde(
-                rename = "shell",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub shell: ::core::option::Option<::std::string::String>,
             /// Nested steps, run as a group.
-            #[serde(
-                rename = "steps",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub steps: ::core::option::Option<
                 ::std::vec::Vec<crate::shapes::v1_9::build::v1::Step>,
             >,
             /// What runs the step.
-            #[serde(
-                rename = "type",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub r#type: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(any(feature = "v1_9"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Step {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 1usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.r#move.is_some(),
+                                self.privileged.is_some(),
+                                self.runtime.is_some(),
+                                self.shell.is_some(),
+                                self.steps.is_some(),
+                                self.r#type.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Step",
+                        len,
+                    )?;
+                    fields.optional("move", &self.r#move)?;
+                    fields.field("name", &self.name)?;
+                    fields.optional("privileged", &self.privileged)?;
+                    fields.optional("runtime", &self.runtime)?;
+                    fields.optional("shell", &self.shell)?;
+                    fields.optional("steps", &self.steps)?;
+                    fields.optional("type", &self.r#type)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Step {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Step {
+                const NAME: &'static str = "Step";
+                const FIELDS: &'static [&'static str] = &[
+                    "move",
+                    "name",
+                    "privileged",
+                    "runtime",
+                    "shell",
+                    "steps",
+                    "type",
+                ];
+                const REQUIRED: &'static [usize] = &[1usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.r#move = map.next_value()?,
+                        1usize => self.name = map.next_value()?,
+                        2usize => self.privileged = map.next_value()?,
+                        3usize => self.runtime = map.next_value()?,
+                        4usize => self.shell = map.next_value()?,
+                        5usize => self.steps = map.next_value()?,
+                        6usize => self.r#type = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// The platform a pipeline builds for.
         #[cfg(
             any(
@@ -187,25 +388,66 @@ pub mod build {
             )
         )]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Target {
-            #[serde(
-                rename = "arch",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub arch: ::core::option::Option<::std::string::String>,
-            #[serde(
-                rename = "os",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub os: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(
+            any(
+                feature = "v1_9",
+                feature = "v1_10",
+                feature = "v1_11",
+                feature = "v1_12"
+            )
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Target {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 0usize
+                        + crate::__private::wire::present(
+                            &[self.arch.is_some(), self.os.is_some()],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Target",
+                        len,
+                    )?;
+                    fields.optional("arch", &self.arch)?;
+                    fields.optional("os", &self.os)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Target {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Target {
+                const NAME: &'static str = "Target";
+                const FIELDS: &'static [&'static str] = &["arch", "os"];
+                const REQUIRED: &'static [usize] = &[];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.arch = map.next_value()?,
+                        1usize => self.os = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
     }
 }
 pub mod core {
@@ -220,18 +462,9 @@ pub mod core {
             )
         )]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Metadata {
             /// Free-form labels.
-            #[serde(
-                rename = "labels",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub labels: ::core::option::Option<
                 ::std::collections::BTreeMap<
                     ::std::string::String,
@@ -239,9 +472,61 @@ pub mod core {
                 >,
             >,
             /// The document's name, unique per kind.
-            #[serde(rename = "name")]
             pub name: ::std::string::String,
         }
+        #[cfg(
+            any(
+                feature = "v1_9",
+                feature = "v1_10",
+                feature = "v1_11",
+                feature = "v1_12"
+            )
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Metadata {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 1usize
+                        + crate::__private::wire::present(&[self.labels.is_some()]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Metadata",
+                        len,
+                    )?;
+                    fields.optional("labels", &self.labels)?;
+                    fields.field("name", &self.name)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Metadata {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Metadata {
+                const NAME: &'static str = "Metadata";
+                const FIELDS: &'static [&'static str] = &["labels", "name"];
+                const REQUIRED: &'static [usize] = &[1usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.labels = map.next_value()?,
+                        1usize => self.name = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
     }
 }
 pub mod deploy {
@@ -249,71 +534,159 @@ pub mod deploy {
         /// Rolls a built artifact out to a target.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Release {
             /// The Shipyard minor this document is written for.
-            #[serde(rename = "apiVersion")]
             pub api_version: ::std::string::String,
             /// Always Release.
-            #[serde(rename = "kind")]
             pub kind: ::std::string::String,
-            #[serde(rename = "metadata")]
             pub metadata: crate::shapes::v1_9::core::v1::Metadata,
-            #[serde(rename = "spec")]
             pub spec: crate::shapes::v1_9::deploy::v1::ReleaseSpec,
         }
+        #[cfg(any(feature = "v1_9"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Release {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 4usize + crate::__private::wire::present(&[]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Release",
+                        len,
+                    )?;
+                    fields.field("apiVersion", &self.api_version)?;
+                    fields.field("kind", &self.kind)?;
+                    fields.field("metadata", &self.metadata)?;
+                    fields.field("spec", &self.spec)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Release {
+                const NAME: &'static str = "Release";
+                const FIELDS: &'static [&'static str] = &[
+                    "apiVersion",
+                    "kind",
+                    "metadata",
+                    "spec",
+                ];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.api_version = map.next_value()?,
+                        1usize => self.kind = map.next_value()?,
+                        2usize => self.metadata = map.next_value()?,
+                        3usize => self.spec = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// What is released where.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct ReleaseSpec {
             /// How a rollout decides a new version is healthy.
-            #[serde(
-                rename = "healthCheck",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub health_check: ::core::option::Option<
                 crate::shapes::v1_9::deploy::v1::ReleaseSpecHealthCheck,
             >,
             /// The image to run.
-            #[serde(rename = "image")]
             pub image: ::std::string::String,
             /// Pods that may be down during the rollout, a count or a percentage.
-            #[serde(
-                rename = "maxUnavailable",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub max_unavailable: ::core::option::Option<crate::IntOrString>,
             /// How many copies run.
             ///
             /// Removed in 1.12. Deprecated since 1.10.
-            #[serde(
-                rename = "replicas",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub replicas: ::core::option::Option<i32>,
-            #[serde(
-                rename = "strategy",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub strategy: ::core::option::Option<
                 crate::shapes::v1_9::deploy::v1::Strategy,
             >,
-            #[serde(rename = "target")]
             pub target: crate::shapes::v1_9::deploy::v1::Target,
         }
+        #[cfg(any(feature = "v1_9"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for ReleaseSpec {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 2usize
+                        + crate::__private::wire::present(
+                            &[
+                                self.health_check.is_some(),
+                                self.max_unavailable.is_some(),
+                                self.replicas.is_some(),
+                                self.strategy.is_some(),
+                            ],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "ReleaseSpec",
+                        len,
+                    )?;
+                    fields.optional("healthCheck", &self.health_check)?;
+                    fields.field("image", &self.image)?;
+                    fields.optional("maxUnavailable", &self.max_unavailable)?;
+                    fields.optional("replicas", &self.replicas)?;
+                    fields.optional("strategy", &self.strategy)?;
+                    fields.field("target", &self.target)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for ReleaseSpec {
+                const NAME: &'static str = "ReleaseSpec";
+                const FIELDS: &'static [&'static str] = &[
+                    "healthCheck",
+                    "image",
+                    "maxUnavailable",
+                    "replicas",
+                    "strategy",
+                    "target",
+                ];
+                const REQUIRED: &'static [usize] = &[1usize, 5usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.health_check = map.next_value()?,
+                        1usize => self.image = map.next_value()?,
+                        2usize => self.max_unavailable = map.next_value()?,
+                        3usize => self.replicas = map.next_value()?,
+                        4usize => self.strategy = map.next_value()?,
+                        5usize => self.target = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// How a rollout decides a new version is healthy.
         #[cfg(
             any(
@@ -324,39 +697,107 @@ pub mod deploy {
             )
         )]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct ReleaseSpecHealthCheck {
-            #[serde(
-                rename = "path",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub path: ::core::option::Option<::std::string::String>,
-            #[serde(
-                rename = "port",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub port: ::core::option::Option<i32>,
         }
+        #[cfg(
+            any(
+                feature = "v1_9",
+                feature = "v1_10",
+                feature = "v1_11",
+                feature = "v1_12"
+            )
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for ReleaseSpecHealthCheck {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 0usize
+                        + crate::__private::wire::present(
+                            &[self.path.is_some(), self.port.is_some()],
+                        );
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "ReleaseSpecHealthCheck",
+                        len,
+                    )?;
+                    fields.optional("path", &self.path)?;
+                    fields.optional("port", &self.port)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de>
+            for ReleaseSpecHealthCheck {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for ReleaseSpecHealthCheck {
+                const NAME: &'static str = "ReleaseSpecHealthCheck";
+                const FIELDS: &'static [&'static str] = &["path", "port"];
+                const REQUIRED: &'static [usize] = &[];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.path = map.next_value()?,
+                        1usize => self.port = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
         /// How a release replaces the previous one.
         #[cfg(any(feature = "v1_9", feature = "v1_10", feature = "v1_11"))]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub enum Strategy {
-            #[serde(rename = "Recreate")]
+            #[default]
             Recreate,
-            #[serde(rename = "RollingUpdate")]
             RollingUpdate,
         }
+        #[cfg(any(feature = "v1_9", feature = "v1_10", feature = "v1_11"))]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Strategy {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    serializer
+                        .serialize_str(
+                            match self {
+                                Self::Recreate => "Recreate",
+                                Self::RollingUpdate => "RollingUpdate",
+                            },
+                        )
+                }
+            }
+            #[allow(deprecated)]
+            impl<'de> crate::__private::serde::Deserialize<'de> for Strategy {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    const VALUES: &[&str] = &["Recreate", "RollingUpdate"];
+                    crate::__private::wire::string_enum(deserializer, VALUES)
+                        .map(|index| match index {
+                            0usize => Self::Recreate,
+                            _ => Self::RollingUpdate,
+                        })
+                }
+            }
+        };
         /// The environment a release goes to.
         #[cfg(
             any(
@@ -367,20 +808,63 @@ pub mod deploy {
             )
         )]
         #[derive(Clone, Debug, PartialEq)]
-        #[derive(
-            crate::__private::serde::Serialize,
-            crate::__private::serde::Deserialize
-        )]
-        #[serde(crate = "crate::__private::serde")]
+        #[derive(::core::default::Default)]
         pub struct Target {
-            #[serde(rename = "cluster")]
             pub cluster: ::std::string::String,
-            #[serde(
-                rename = "namespace",
-                default,
-                skip_serializing_if = "::core::option::Option::is_none"
-            )]
             pub namespace: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(
+            any(
+                feature = "v1_9",
+                feature = "v1_10",
+                feature = "v1_11",
+                feature = "v1_12"
+            )
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::__private::serde::Serialize for Target {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let len = 1usize
+                        + crate::__private::wire::present(&[self.namespace.is_some()]);
+                    let mut fields = crate::__private::wire::Fields::begin(
+                        serializer,
+                        "Target",
+                        len,
+                    )?;
+                    fields.field("cluster", &self.cluster)?;
+                    fields.optional("namespace", &self.namespace)?;
+                    fields.end()
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Target {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    crate::__private::wire::object(deserializer)
+                }
+            }
+            #[allow(deprecated)]
+            impl crate::__private::wire::Object for Target {
+                const NAME: &'static str = "Target";
+                const FIELDS: &'static [&'static str] = &["cluster", "namespace"];
+                const REQUIRED: &'static [usize] = &[0usize];
+                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    index: usize,
+                    map: &mut A,
+                ) -> ::core::result::Result<(), A::Error> {
+                    match index {
+                        0usize => self.cluster = map.next_value()?,
+                        1usize => self.namespace = map.next_value()?,
+                        _ => {}
+                    }
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
     }
 }
