@@ -4,11 +4,11 @@
 //! `$defs` (every workload kind carries the whole PodSpec closure). Each
 //! definition is therefore serialized once, already indented as a `$defs`
 //! entry, and each file is the concatenation of the entries it needs. The
-//! bytes are exactly what [`to_sorted_pretty`] writes for the whole document
+//! bytes are exactly what [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) writes for the whole document
 //! (checked by this module's tests and by the integration tests).
 
 use super::convert::{self, Style};
-use crate::emit::json_text::{compare_keys, to_sorted_pretty};
+use crate::emit::json_text::{compare_keys, push_string, write_value};
 use crate::model::MinorModel;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -19,7 +19,7 @@ pub const DEFS: &str = "$defs";
 /// One minor's definitions in one style, each rendered as a `$defs` entry.
 #[derive(Debug)]
 pub struct RenderedDefinitions {
-    /// Definitions in the order [`to_sorted_pretty`] writes their keys.
+    /// Definitions in the order [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) writes their keys.
     entries: Vec<Entry>,
     /// Definition name → its index in `entries`.
     index: HashMap<String, usize>,
@@ -100,7 +100,7 @@ impl RenderedDefinitions {
                 let definition = &minor.definitions[*name];
                 let mut text = String::new();
                 push_key(&mut text, name);
-                text.push_str(&indented(&convert::definition(definition, style), 2));
+                write_value(&mut text, &convert::definition(definition, style), 2);
                 let references = convert::references(&definition.schema)
                     .into_iter()
                     .filter_map(|target| index.get(target).copied())
@@ -144,7 +144,7 @@ impl RenderedDefinitions {
 
     /// A document whose `$defs` holds the `definitions` (from [`closure`] or
     /// [`all`]) and whose other top-level keys are `rest`, as
-    /// [`to_sorted_pretty`] would write it.
+    /// [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) would write it.
     ///
     /// [`closure`]: RenderedDefinitions::closure
     /// [`all`]: RenderedDefinitions::all
@@ -200,23 +200,23 @@ impl RenderedDefinitions {
 }
 
 fn push_key(out: &mut String, key: &str) {
-    out.push_str(&Value::String(key.to_owned()).to_string());
+    push_string(out, key);
     out.push_str(": ");
 }
 
-/// `value` as [`to_sorted_pretty`] writes it at `depth`, without the final
+/// `value` as [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) writes it at `depth`, without the final
 /// newline.
 fn indented(value: &Value, depth: usize) -> String {
-    let text = to_sorted_pretty(value);
-    let text = text.strip_suffix('\n').unwrap_or(&text);
-    let indent = "  ".repeat(depth);
-    text.replace('\n', &format!("\n{indent}"))
+    let mut text = String::new();
+    write_value(&mut text, value, depth);
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::emit::json_schema::vergate_keyword::GateKeywords;
+    use crate::emit::json_text::to_sorted_pretty;
     use crate::model::{Definition, ObjectSchema, Property, Schema};
     use vergate_core::Version;
 
