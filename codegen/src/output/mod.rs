@@ -1,8 +1,16 @@
 //! The output tree: built in memory by the emitters, then synced to disk so
 //! that only files whose bytes change are written and files no longer
 //! produced are removed. Nothing is written until every emitter succeeded.
+//!
+//! - `compare`: the current tree's files and how each new file differs;
+//! - `journal`: writing the differences through a journal, and finishing a
+//!   sync that was cut off.
+
+mod compare;
+mod journal;
 
 use crate::error::{Error, Result};
+use crate::stamp::FileId;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -29,6 +37,22 @@ impl FileTree {
                 message: "two emitters wrote the same output file".into(),
             });
         }
+        Ok(())
+    }
+
+    /// Moves every file of `other` into this tree; a path both trees hold
+    /// is an error, as with [`FileTree::insert`].
+    pub fn merge(&mut self, mut other: FileTree) -> Result<()> {
+        if other.files.len() > self.files.len() {
+            std::mem::swap(&mut self.files, &mut other.files);
+        }
+        if let Some(path) = other.files.keys().find(|p| self.files.contains_key(*p)) {
+            return Err(Error::Config {
+                path: path.clone(),
+                message: "two emitters wrote the same output file".into(),
+            });
+        }
+        self.files.append(&mut other.files);
         Ok(())
     }
 
@@ -121,126 +145,110 @@ impl std::fmt::Display for SyncReport {
     }
 }
 
-/// Makes `dir` hold exactly `tree`.
-///
-/// The new tree is built aside, in a sibling staging directory: unchanged
-/// files are hard-linked from the current tree (same bytes, same mtime, so
-/// cargo does not rebuild what did not change), new and changed files are
-/// written there. Then the staging directory is swapped in whole. A reader
-/// never sees a half-written tree, and a failure before the swap leaves `dir`
-/// exactly as it was. When nothing differs, nothing is touched.
-///
-/// In [`Mode::Check`] nothing is written; the report says what would change.
+/// What [`sync_files`] did, and the identity of every output file after it.
+#[derive(Debug, Default)]
+pub struct Synced {
+    pub report: SyncReport,
+    /// Every file below the output directory once the sync is done (in
+    /// [`Mode::Check`], as it was), with its length and mtime: what the regen
+    /// stamp records.
+    pub files: BTreeMap<PathBuf, FileId>,
+}
+
+/// Makes `dir` hold exactly `tree`. See [`sync_files`].
 pub fn sync(tree: &FileTree, dir: &Path, mode: Mode) -> Result<SyncReport> {
-    recover_interrupted_swap(dir)?;
-    let existing = list_files(dir)?;
+    sync_files(tree, dir, mode).map(|synced| synced.report)
+}
+
+/// Makes `dir` hold exactly `tree`, writing only what differs.
+///
+/// The current tree is listed and compared with `tree` in memory; a file
+/// whose length differs is not even read. When nothing differs, nothing is
+/// touched. Otherwise the bytes of every new and changed file are staged in
+/// a sibling directory with a journal of the writes and removals to make,
+/// and only once the journal is committed is `dir` touched: files no longer
+/// produced are removed (with the directories they leave empty), changed
+/// files are rewritten in place and new ones created. Unchanged files are
+/// never touched, so they keep their bytes, inode and mtime and cargo does
+/// not rebuild what did not change. Any failure before the commit leaves
+/// `dir` exactly as it was; a sync cut off after it is finished from the
+/// journal by the next one. A `dir` that does not exist yet is built aside
+/// whole and renamed into place. See [`journal`] for the costs that chose
+/// this scheme.
+///
+/// In [`Mode::Check`] nothing is written (an interrupted sync is still
+/// finished first); the report says what would change.
+pub fn sync_files(tree: &FileTree, dir: &Path, mode: Mode) -> Result<Synced> {
+    journal::recover(dir)?;
+    let existing = compare::list(dir)?;
+    let statuses = compare::classify(tree, dir, &existing)?;
     let mut report = SyncReport::default();
-    for (path, bytes) in tree.iter() {
-        if existing.contains_key(path) {
-            let full = dir.join(path);
-            let current = std::fs::read(&full).map_err(|source| io(&full, "reading", source))?;
-            if current == bytes {
+    let mut writes = Vec::new();
+    for ((path, bytes), status) in tree.iter().zip(statuses) {
+        let at_path = match status {
+            compare::Status::Unchanged => {
                 report.unchanged += 1;
                 continue;
             }
-            report.changed.push(path.to_owned());
-        } else {
-            report.added.push(path.to_owned());
-        }
+            compare::Status::Added => {
+                report.added.push(path.to_owned());
+                journal::Existing::Nothing
+            }
+            compare::Status::Changed => {
+                report.changed.push(path.to_owned());
+                if existing[path].regular {
+                    journal::Existing::Regular
+                } else {
+                    journal::Existing::Other
+                }
+            }
+        };
+        writes.push(journal::Write {
+            path,
+            bytes,
+            existing: at_path,
+        });
     }
     report.removed = existing
         .keys()
         .filter(|path| tree.get(path).is_none())
         .cloned()
         .collect();
-    if mode == Mode::Write && !report.is_clean() {
-        swap_in(tree, dir, &report)?;
+    let mut files: BTreeMap<PathBuf, FileId> = existing
+        .into_iter()
+        .map(|(path, listed)| (path, listed.id))
+        .collect();
+    if mode == Mode::Check || report.is_clean() {
+        return Ok(Synced { report, files });
     }
-    Ok(report)
+    let written = if dir.exists() {
+        journal::apply(dir, &writes, &report.removed)?
+    } else {
+        journal::write_whole(tree, dir)?
+    };
+    for path in &report.removed {
+        files.remove(path);
+    }
+    files.extend(written);
+    Ok(Synced { report, files })
 }
 
-/// The sibling directories used while swapping `dir`.
+/// The files below `dir` (anything that is not a directory), relative to
+/// it, with their length and mtime; the regen stamp is left out. A missing
+/// directory has no files.
+pub fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, FileId>> {
+    Ok(compare::list(dir)?
+        .into_iter()
+        .map(|(path, listed)| (path, listed.id))
+        .collect())
+}
+
+/// The sibling directory `.<name>.<suffix>` of `dir`.
 fn sibling(dir: &Path, suffix: &str) -> PathBuf {
     let name = dir
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     dir.with_file_name(format!(".{name}.{suffix}"))
-}
-
-fn swap_in(tree: &FileTree, dir: &Path, report: &SyncReport) -> Result<()> {
-    let staging = sibling(dir, "staging");
-    let previous = sibling(dir, "previous");
-    for leftover in [&staging, &previous] {
-        if leftover.exists() {
-            std::fs::remove_dir_all(leftover)
-                .map_err(|source| io(leftover, "removing a leftover", source))?;
-        }
-    }
-    let built = build_staging(tree, dir, &staging, report);
-    if let Err(err) = built {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(err);
-    }
-    if dir.exists() {
-        std::fs::rename(dir, &previous)
-            .map_err(|source| io(dir, "moving the previous tree aside", source))?;
-    }
-    if let Err(source) = std::fs::rename(&staging, dir) {
-        // Put the previous tree back before reporting.
-        let _ = std::fs::rename(&previous, dir);
-        return Err(io(dir, "swapping in the new tree", source));
-    }
-    if previous.exists() {
-        std::fs::remove_dir_all(&previous)
-            .map_err(|source| io(&previous, "removing the previous tree", source))?;
-    }
-    Ok(())
-}
-
-fn build_staging(tree: &FileTree, dir: &Path, staging: &Path, report: &SyncReport) -> Result<()> {
-    let fresh: std::collections::BTreeSet<&PathBuf> =
-        report.added.iter().chain(&report.changed).collect();
-    for (path, bytes) in tree.iter() {
-        let target = staging.join(path);
-        let parent = target.parent().expect("output files live in a directory");
-        std::fs::create_dir_all(parent)
-            .map_err(|source| io(parent, "creating a directory", source))?;
-        if fresh.contains(&path.to_path_buf()) {
-            std::fs::write(&target, bytes).map_err(|source| io(&target, "writing", source))?;
-        } else {
-            let current = dir.join(path);
-            if std::fs::hard_link(&current, &target).is_err() {
-                // A file system without hard links: copy, keeping the mtime.
-                std::fs::copy(&current, &target)
-                    .map_err(|source| io(&target, "copying", source))?;
-                let mtime = std::fs::metadata(&current)
-                    .and_then(|meta| meta.modified())
-                    .map_err(|source| io(&current, "reading the mtime", source))?;
-                let file = std::fs::File::options()
-                    .write(true)
-                    .open(&target)
-                    .map_err(|source| io(&target, "opening", source))?;
-                file.set_modified(mtime)
-                    .map_err(|source| io(&target, "setting the mtime", source))?;
-            }
-        }
-    }
-    if tree.is_empty() {
-        std::fs::create_dir_all(staging)
-            .map_err(|source| io(staging, "creating a directory", source))?;
-    }
-    Ok(())
-}
-
-/// A swap cut off between its two renames leaves the previous tree aside and
-/// no tree in place: put it back.
-fn recover_interrupted_swap(dir: &Path) -> Result<()> {
-    let previous = sibling(dir, "previous");
-    if previous.is_dir() && !dir.exists() {
-        std::fs::rename(&previous, dir)
-            .map_err(|source| io(dir, "restoring the previous tree", source))?;
-    }
-    Ok(())
 }
 
 fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
@@ -249,36 +257,6 @@ fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
         action,
         source,
     }
-}
-
-/// Lists the regular files below `dir`, relative to it. A missing directory
-/// has no files.
-fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, ()>> {
-    let mut files = BTreeMap::new();
-    if !dir.exists() {
-        return Ok(files);
-    }
-    let mut pending = vec![dir.to_owned()];
-    while let Some(current) = pending.pop() {
-        let entries =
-            std::fs::read_dir(&current).map_err(|source| io(&current, "listing", source))?;
-        for entry in entries {
-            let entry = entry.map_err(|source| io(&current, "listing", source))?;
-            let path = entry.path();
-            let kind = entry
-                .file_type()
-                .map_err(|source| io(&path, "inspecting", source))?;
-            if kind.is_dir() {
-                pending.push(path);
-            } else {
-                let relative = path.strip_prefix(dir).expect("listed below dir").to_owned();
-                if relative.as_os_str() != crate::stamp::STAMP_FILE {
-                    files.insert(relative, ());
-                }
-            }
-        }
-    }
-    Ok(files)
 }
 
 #[cfg(test)]
