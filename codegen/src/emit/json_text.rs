@@ -88,7 +88,17 @@ pub fn push_string(out: &mut String, text: &str) {
     out.push('"');
     let bytes = text.as_bytes();
     let mut start = 0;
-    for (index, &byte) in bytes.iter().enumerate() {
+    let mut index = 0;
+    while index < bytes.len() {
+        // Eight bytes at a time while none needs escaping: most text is plain.
+        if let Some(word) = bytes.get(index..index + 8) {
+            let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+            if !needs_escape(word) {
+                index += 8;
+                continue;
+            }
+        }
+        let byte = bytes[index];
         let escape: &str = match byte {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -98,7 +108,10 @@ pub fn push_string(out: &mut String, text: &str) {
             0x08 => "\\b",
             0x0c => "\\f",
             0x00..=0x1f => "",
-            _ => continue,
+            _ => {
+                index += 1;
+                continue;
+            }
         };
         out.push_str(&text[start..index]);
         if escape.is_empty() {
@@ -109,10 +122,24 @@ pub fn push_string(out: &mut String, text: &str) {
         } else {
             out.push_str(escape);
         }
-        start = index + 1;
+        index += 1;
+        start = index;
     }
     out.push_str(&text[start..]);
     out.push('"');
+}
+
+/// True when one of the eight bytes of `word` is a control character, `"`
+/// or `\\` (the usual SWAR tests; they may flag a clean word next to a hit,
+/// never miss one, and a flagged word is then checked byte by byte).
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let quote = has_zero(word ^ (ONES * u64::from(b'"')));
+    let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
+    below_space | quote | backslash != 0
 }
 
 fn newline(out: &mut String, depth: usize) {
@@ -142,10 +169,17 @@ mod tests {
     fn strings_escape_as_serde_json_does() {
         let mut every: String = (0u32..0x300).filter_map(char::from_u32).collect();
         every.push_str("\u{2028}\u{ffff}\u{10ffff}é\"\\/");
-        for text in [every.as_str(), "", "plain", "\u{0}", "end\\"] {
+        let mut texts = vec![every, String::new(), "\u{0}".into(), "end\\".into()];
+        for offset in 0..20 {
+            for special in ["\"", "\\", "\u{1f}", "\u{7f}", "é", " "] {
+                let plain = "abcdefghijklmnopqrstuvwxyz";
+                texts.push(format!("{}{special}{}", &plain[..offset], &plain[offset..]));
+            }
+        }
+        for text in &texts {
             let mut out = String::new();
             push_string(&mut out, text);
-            assert_eq!(out, Value::String(text.to_owned()).to_string());
+            assert_eq!(out, Value::String(text.clone()).to_string());
         }
     }
 

@@ -2,7 +2,7 @@
 //! listed with their length and mtime, and a file is read only when its
 //! length equals the new bytes' length.
 
-use super::{io, FileTree};
+use super::{io, Contents, FileTree};
 use crate::error::Result;
 use crate::stamp::{FileId, STAMP_FILE};
 use std::collections::BTreeMap;
@@ -76,8 +76,8 @@ pub fn classify(
     existing: &BTreeMap<PathBuf, Listed>,
 ) -> Result<Vec<Status>> {
     let mut statuses = Vec::with_capacity(tree.len());
-    let mut to_read: Vec<(usize, &Path, &[u8])> = Vec::new();
-    for (index, (path, bytes)) in tree.iter().enumerate() {
+    let mut to_read: Vec<(usize, &Path, &Contents)> = Vec::new();
+    for (index, (path, bytes)) in tree.contents().enumerate() {
         let status = match existing.get(path) {
             None => Status::Added,
             Some(listed) if listed.id.len != bytes.len() as u64 => Status::Changed,
@@ -111,7 +111,7 @@ pub fn classify(
 }
 
 /// The indices of the files whose current bytes differ from the new ones.
-fn differing(dir: &Path, files: &[(usize, &Path, &[u8])]) -> Result<Vec<usize>> {
+fn differing(dir: &Path, files: &[(usize, &Path, &Contents)]) -> Result<Vec<usize>> {
     let mut found = Vec::new();
     let mut buffer = Vec::new();
     for &(index, path, bytes) in files {
@@ -122,7 +122,7 @@ fn differing(dir: &Path, files: &[(usize, &Path, &[u8])]) -> Result<Vec<usize>> 
         file.take(bytes.len() as u64 + 1)
             .read_to_end(&mut buffer)
             .map_err(|source| io(&full, "reading", source))?;
-        if buffer != bytes {
+        if !bytes.eq_bytes(&buffer) {
             found.push(index);
         }
     }

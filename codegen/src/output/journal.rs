@@ -20,9 +20,10 @@
 //! running during the sync can see a changed file half written, where a
 //! rename showed it old or new.
 
-use super::{check_relative, io, sibling, FileTree};
+use super::{check_relative, io, sibling, Contents, FileTree};
 use crate::error::{Error, Result};
 use crate::stamp::FileId;
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write as _};
@@ -41,7 +42,7 @@ const HEADER: &[u8] = b"vergate sync journal 2\n";
 #[derive(Debug)]
 pub struct Write<'a> {
     pub path: &'a Path,
-    pub bytes: &'a [u8],
+    pub bytes: &'a Contents,
     pub existing: Existing,
 }
 
@@ -79,11 +80,7 @@ pub fn recover(dir: &Path) -> Result<()> {
         let steps = read_journal(&staging.join(JOURNAL))?;
         let path = staging.join(BLOB);
         let file = File::open(&path).map_err(|source| io(&path, "reading", source))?;
-        let mut source = Source::Blob {
-            path,
-            file,
-            buffer: Vec::new(),
-        };
+        let mut source = Source::Blob { path, file };
         replay(dir, &steps, &mut source)?;
     }
     for leftover in [staging, sibling(dir, "new")] {
@@ -128,7 +125,7 @@ pub fn write_whole(tree: &FileTree, dir: &Path) -> Result<Vec<(PathBuf, FileId)>
         let mut parents = HashSet::new();
         ensure_dir(&aside, &mut parents)?;
         let mut written = Vec::with_capacity(tree.len());
-        for (path, bytes) in tree.iter() {
+        for (path, bytes) in tree.contents() {
             let target = aside.join(path);
             ensure_dir(target.parent().expect("below the tree"), &mut parents)?;
             written.push((path.to_owned(), create(&target, bytes)?));
@@ -169,8 +166,10 @@ fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<S
     let mut out = BufWriter::with_capacity(1 << 20, file);
     let mut offset = 0u64;
     for write in writes {
-        out.write_all(write.bytes)
-            .map_err(|source| io(&blob, "writing", source))?;
+        for chunk in write.bytes.chunks() {
+            out.write_all(chunk)
+                .map_err(|source| io(&blob, "writing", source))?;
+        }
         let len = write.bytes.len() as u64;
         steps.push(Step::Write {
             offset,
@@ -194,30 +193,27 @@ enum Source<'a> {
     /// The sync that wrote the journal: the writes, in the journal's order.
     Memory(std::slice::Iter<'a, Write<'a>>),
     /// A recovery: the blob.
-    Blob {
-        path: PathBuf,
-        file: File,
-        buffer: Vec<u8>,
-    },
+    Blob { path: PathBuf, file: File },
 }
 
 impl Source<'_> {
     /// The bytes of the next write step, and whether a regular file is known
     /// to be at its path (`None`: look).
-    fn next(&mut self, offset: u64, len: u64) -> Result<(&[u8], Option<bool>)> {
+    fn next(&mut self, offset: u64, len: u64) -> Result<(Cow<'_, Contents>, Option<bool>)> {
         match self {
             Source::Memory(writes) => {
                 let write = writes.next().expect("a write step per write");
-                Ok((write.bytes, Some(write.existing == Existing::Regular)))
+                let regular = write.existing == Existing::Regular;
+                Ok((Cow::Borrowed(write.bytes), Some(regular)))
             }
-            Source::Blob { path, file, buffer } => {
+            Source::Blob { path, file } => {
                 let len = usize::try_from(len)
                     .map_err(|_| io(path, "reading", std::io::ErrorKind::InvalidData.into()))?;
-                buffer.resize(len, 0);
+                let mut buffer = vec![0; len];
                 file.seek(SeekFrom::Start(offset))
-                    .and_then(|_| file.read_exact(buffer))
+                    .and_then(|_| file.read_exact(&mut buffer))
                     .map_err(|source| io(path, "reading", source))?;
-                Ok((buffer.as_slice(), None))
+                Ok((Cow::Owned(Contents::from(buffer)), None))
             }
         }
     }
@@ -259,9 +255,9 @@ fn replay(dir: &Path, steps: &[Step], source: &mut Source) -> Result<Vec<(PathBu
                 None => is_regular_or_clear(&target)?,
             };
             let id = if regular {
-                overwrite(&target, contents)
+                overwrite(&target, &contents)
             } else {
-                create(&target, contents)
+                create(&target, &contents)
             };
             let id = id.map_err(|err| match err {
                 Error::Io { path, source, .. } => unfinished(&path, source),
@@ -309,7 +305,7 @@ fn ensure_dir(path: &Path, known: &mut HashSet<PathBuf>) -> Result<()> {
 }
 
 /// Writes a file that does not exist yet; returns its identity.
-fn create(path: &Path, bytes: &[u8]) -> Result<FileId> {
+fn create(path: &Path, bytes: &Contents) -> Result<FileId> {
     let file = File::options()
         .write(true)
         .create_new(true)
@@ -319,7 +315,7 @@ fn create(path: &Path, bytes: &[u8]) -> Result<FileId> {
 }
 
 /// Rewrites an existing regular file in place; returns its identity.
-fn overwrite(path: &Path, bytes: &[u8]) -> Result<FileId> {
+fn overwrite(path: &Path, bytes: &Contents) -> Result<FileId> {
     let file = File::options()
         .write(true)
         .open(path)
@@ -327,8 +323,9 @@ fn overwrite(path: &Path, bytes: &[u8]) -> Result<FileId> {
     write_out(file, path, bytes, true)
 }
 
-fn write_out(mut file: File, path: &Path, bytes: &[u8], truncate: bool) -> Result<FileId> {
-    file.write_all(bytes)
+fn write_out(mut file: File, path: &Path, bytes: &Contents, truncate: bool) -> Result<FileId> {
+    bytes
+        .write_to(&mut file)
         .map_err(|source| io(path, "writing", source))?;
     if truncate {
         file.set_len(bytes.len() as u64)
@@ -456,15 +453,19 @@ mod tests {
         let old = tree(&[("keep", "k"), ("change", "old"), ("gone/x", "x")]);
         sync(&old, &dir, Mode::Write).unwrap();
         let new = tree(&[("keep", "k"), ("change", "new, longer"), ("add/y", "y")]);
+        let (y, longer) = (
+            Contents::from(b"y".to_vec()),
+            Contents::from(b"new, longer".to_vec()),
+        );
         let writes = [
             Write {
                 path: Path::new("add/y"),
-                bytes: b"y",
+                bytes: &y,
                 existing: Existing::Nothing,
             },
             Write {
                 path: Path::new("change"),
-                bytes: b"new, longer",
+                bytes: &longer,
                 existing: Existing::Regular,
             },
         ];
@@ -523,7 +524,10 @@ mod tests {
         let directory = tree(&[("a/b", "inside"), ("z", "now a file")]);
         sync(&file, &dir, Mode::Write).unwrap();
         let report = sync(&directory, &dir, Mode::Write).unwrap();
-        assert_eq!(report.to_string(), "2 added, 0 changed, 2 removed, 0 unchanged");
+        assert_eq!(
+            report.to_string(),
+            "2 added, 0 changed, 2 removed, 0 unchanged"
+        );
         assert_eq!(read(&dir, "a/b"), "inside");
         assert_eq!(read(&dir, "z"), "now a file");
         sync(&file, &dir, Mode::Write).unwrap();

@@ -7,17 +7,19 @@
 //!   sync that was cut off.
 
 mod compare;
+mod contents;
 mod journal;
 
 use crate::error::{Error, Result};
 use crate::stamp::FileId;
+pub use contents::{Contents, Piece};
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 /// Files by path relative to `generated/<api>/`, in sorted order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileTree {
-    files: BTreeMap<PathBuf, Vec<u8>>,
+    files: BTreeMap<PathBuf, Contents>,
 }
 
 impl FileTree {
@@ -29,6 +31,12 @@ impl FileTree {
     /// Adds a file. The path must be relative and stay inside the tree (no
     /// `..`, no root, no NUL); adding the same path twice is an error.
     pub fn insert(&mut self, path: impl AsRef<Path>, contents: Vec<u8>) -> Result<()> {
+        self.insert_contents(path, Contents::from(contents))
+    }
+
+    /// Adds a file given as [`Contents`] (pieces shared with other files),
+    /// with the checks of [`FileTree::insert`].
+    pub fn insert_contents(&mut self, path: impl AsRef<Path>, contents: Contents) -> Result<()> {
         let path = path.as_ref();
         check_relative(path)?;
         if self.files.insert(path.to_owned(), contents).is_some() {
@@ -56,16 +64,29 @@ impl FileTree {
         Ok(())
     }
 
-    /// The files, sorted by path.
+    /// The files, sorted by path. A file held as pieces is joined for this
+    /// (once); [`FileTree::contents`] gives them without joining.
     pub fn iter(&self) -> impl Iterator<Item = (&Path, &[u8])> {
         self.files
             .iter()
-            .map(|(path, bytes)| (path.as_path(), bytes.as_slice()))
+            .map(|(path, contents)| (path.as_path(), contents.as_bytes()))
     }
 
-    /// One file's bytes.
+    /// The files as they are held, sorted by path.
+    pub fn contents(&self) -> impl Iterator<Item = (&Path, &Contents)> {
+        self.files
+            .iter()
+            .map(|(path, contents)| (path.as_path(), contents))
+    }
+
+    /// One file's bytes (joined, once, if the file is held as pieces).
     pub fn get(&self, path: impl AsRef<Path>) -> Option<&[u8]> {
-        self.files.get(path.as_ref()).map(Vec::as_slice)
+        self.files.get(path.as_ref()).map(Contents::as_bytes)
+    }
+
+    /// True when the tree has a file at `path`.
+    pub fn contains(&self, path: impl AsRef<Path>) -> bool {
+        self.files.contains_key(path.as_ref())
     }
 
     /// The number of files.
@@ -184,7 +205,7 @@ pub fn sync_files(tree: &FileTree, dir: &Path, mode: Mode) -> Result<Synced> {
     let statuses = compare::classify(tree, dir, &existing)?;
     let mut report = SyncReport::default();
     let mut writes = Vec::new();
-    for ((path, bytes), status) in tree.iter().zip(statuses) {
+    for ((path, bytes), status) in tree.contents().zip(statuses) {
         let at_path = match status {
             compare::Status::Unchanged => {
                 report.unchanged += 1;
@@ -211,7 +232,7 @@ pub fn sync_files(tree: &FileTree, dir: &Path, mode: Mode) -> Result<Synced> {
     }
     report.removed = existing
         .keys()
-        .filter(|path| tree.get(path).is_none())
+        .filter(|path| !tree.contains(path))
         .cloned()
         .collect();
     let mut files: BTreeMap<PathBuf, FileId> = existing
