@@ -227,9 +227,13 @@ pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport
 
 fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, Synced)> {
     let mut built = build(api)?;
-    let synced = built
-        .timings
-        .time("sync", || output::sync_files(&built.tree, out_dir, mode))?;
+    let started = Instant::now();
+    let synced = output::sync_files(&built.tree, out_dir, mode)?;
+    built.timings.0.push(Phase {
+        name: "sync",
+        took: started.elapsed(),
+        lanes: vec![synced.steps.clone()],
+    });
     Ok((built, synced))
 }
 

@@ -5,7 +5,7 @@
 use super::{io, Contents, FileTree};
 use crate::error::Result;
 use crate::stamp::{FileId, STAMP_FILE};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -28,8 +28,8 @@ pub struct Listed {
 
 /// Lists the files below `dir` (anything that is not a directory), relative
 /// to it; the regen stamp is left out. A missing directory has no files.
-pub fn list(dir: &Path) -> Result<BTreeMap<PathBuf, Listed>> {
-    let mut files = BTreeMap::new();
+pub fn list(dir: &Path) -> Result<HashMap<PathBuf, Listed>> {
+    let mut files = HashMap::new();
     if !dir.exists() {
         return Ok(files);
     }
@@ -73,7 +73,7 @@ pub fn list(dir: &Path) -> Result<BTreeMap<PathBuf, Listed>> {
 pub fn classify(
     tree: &FileTree,
     dir: &Path,
-    existing: &BTreeMap<PathBuf, Listed>,
+    existing: &HashMap<PathBuf, Listed>,
 ) -> Result<Vec<Status>> {
     let mut statuses = Vec::with_capacity(tree.len());
     let mut to_read: Vec<(usize, &Path, &Contents)> = Vec::new();

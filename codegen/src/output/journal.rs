@@ -20,23 +20,24 @@
 //! running during the sync can see a changed file half written, where a
 //! rename showed it old or new.
 
-use super::{check_relative, io, sibling, Contents, FileTree};
+use super::{check_relative, io, sibling, Contents};
 use crate::error::{Error, Result};
 use crate::stamp::FileId;
-use std::borrow::Cow;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-/// The staged bytes, inside the staging directory.
+/// The staged bytes, inside the staging directory: `blob.0`, `blob.1`…
+/// (one per writing thread).
 const BLOB: &str = "blob";
 /// The committed journal, inside the staging directory.
 const JOURNAL: &str = "journal";
 /// The journal while it is being written.
 const JOURNAL_PARTIAL: &str = "journal.partial";
 /// The journal's first line: its format.
-const HEADER: &[u8] = b"vergate sync journal 2\n";
+const HEADER: &[u8] = b"vergate sync journal 3\n";
 
 /// One file to write.
 #[derive(Debug)]
@@ -63,8 +64,9 @@ pub enum Existing {
 enum Step {
     /// Remove this file (relative to the output directory).
     Remove(PathBuf),
-    /// Write the blob's bytes `offset..offset + len` to this file.
+    /// Write the bytes `offset..offset + len` of blob `part` to this file.
     Write {
+        part: usize,
         offset: u64,
         len: u64,
         path: PathBuf,
@@ -78,10 +80,7 @@ pub fn recover(dir: &Path) -> Result<()> {
     let staging = sibling(dir, "staging");
     if staging.join(JOURNAL).is_file() {
         let steps = read_journal(&staging.join(JOURNAL))?;
-        let path = staging.join(BLOB);
-        let file = File::open(&path).map_err(|source| io(&path, "reading", source))?;
-        let mut source = Source::Blob { path, file };
-        replay(dir, &steps, &mut source)?;
+        replay(dir, &steps, Source::Blobs(&staging))?;
     }
     for leftover in [staging, sibling(dir, "new")] {
         if leftover.exists() {
@@ -101,37 +100,50 @@ pub fn recover(dir: &Path) -> Result<()> {
 }
 
 /// Writes `writes` and removes `removals` below the existing `dir` through
-/// a journal. Returns the identity of every file written.
-pub fn apply(dir: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<(PathBuf, FileId)>> {
+/// a journal. Returns the identity of every file written, in order.
+/// `steps` gets how long staging and applying took.
+pub fn apply(
+    dir: &Path,
+    writes: &[Write],
+    removals: &[PathBuf],
+    steps: &mut Vec<(&'static str, Duration)>,
+) -> Result<Vec<FileId>> {
+    let started = Instant::now();
     let staging = sibling(dir, "staging");
-    let steps = match stage(&staging, writes, removals) {
-        Ok(steps) => steps,
+    let journal = match stage(&staging, writes, removals) {
+        Ok(journal) => journal,
         Err(err) => {
             let _ = std::fs::remove_dir_all(&staging);
             return Err(err);
         }
     };
+    let staged = Instant::now();
+    steps.push(("stage", staged - started));
     // Committed: from here on, an interruption is finished by `recover`.
-    let written = replay(dir, &steps, &mut Source::Memory(writes.iter()))?;
+    let written = replay(dir, &journal, Source::Memory(writes))?;
     remove_dir(&staging)?;
+    steps.push(("apply", staged.elapsed()));
     Ok(written)
 }
 
-/// Writes every file of `tree` into `.<name>.new` and renames it to `dir`,
-/// which does not exist.
-pub fn write_whole(tree: &FileTree, dir: &Path) -> Result<Vec<(PathBuf, FileId)>> {
+/// Writes every file (`writes`: the whole tree) into `.<name>.new` and
+/// renames it to `dir`, which does not exist. Returns the identity of every
+/// file written, in order.
+pub fn write_whole(dir: &Path, writes: &[Write]) -> Result<Vec<FileId>> {
     let aside = sibling(dir, "new");
-    let built = (|| {
-        let mut parents = HashSet::new();
-        ensure_dir(&aside, &mut parents)?;
-        let mut written = Vec::with_capacity(tree.len());
-        for (path, bytes) in tree.contents() {
-            let target = aside.join(path);
-            ensure_dir(target.parent().expect("below the tree"), &mut parents)?;
-            written.push((path.to_owned(), create(&target, bytes)?));
-        }
-        Ok(written)
-    })();
+    let jobs = writes
+        .iter()
+        .enumerate()
+        .map(|(index, write)| Job {
+            index,
+            path: write.path,
+            bytes: Bytes::Memory(write.bytes),
+            regular: Some(false),
+        })
+        .collect();
+    let built = std::fs::create_dir_all(&aside)
+        .map_err(|source| io(&aside, "creating a directory", source))
+        .and_then(|()| write_files(&aside, None, jobs));
     let written = match built {
         Ok(written) => written,
         Err(err) => {
@@ -150,7 +162,7 @@ pub fn write_whole(tree: &FileTree, dir: &Path) -> Result<Vec<(PathBuf, FileId)>
     Ok(written)
 }
 
-/// Writes the blob and commits the journal.
+/// Writes the blobs (on every core) and commits the journal.
 fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<Step>> {
     std::fs::create_dir_all(staging)
         .map_err(|source| io(staging, "creating the staging directory", source))?;
@@ -161,24 +173,48 @@ fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<S
             .filter(|write| write.existing == Existing::Other)
             .map(|write| Step::Remove(write.path.to_owned())),
     );
-    let blob = staging.join(BLOB);
-    let file = File::create(&blob).map_err(|source| io(&blob, "writing", source))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    let mut offset = 0u64;
-    for write in writes {
-        for chunk in write.bytes.chunks() {
-            out.write_all(chunk)
-                .map_err(|source| io(&blob, "writing", source))?;
+    // Consecutive runs of writes of about equal size, one blob each.
+    let total: usize = writes.iter().map(|write| write.bytes.len()).sum();
+    let parts = threads().min(writes.len()).max(1);
+    let mut runs: Vec<&[Write]> = Vec::with_capacity(parts);
+    let mut rest = writes;
+    for part in 0..parts {
+        let target = total.div_ceil(parts);
+        let mut size = 0;
+        let mut cut = 0;
+        while cut < rest.len() && (size < target || part + 1 == parts) {
+            size += rest[cut].bytes.len();
+            cut += 1;
         }
-        let len = write.bytes.len() as u64;
-        steps.push(Step::Write {
-            offset,
-            len,
-            path: write.path.to_owned(),
-        });
-        offset += len;
+        let (run, tail) = rest.split_at(cut);
+        runs.push(run);
+        rest = tail;
     }
-    out.flush().map_err(|source| io(&blob, "writing", source))?;
+    let written: Vec<Result<()>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = runs
+            .iter()
+            .enumerate()
+            .map(|(part, run)| scope.spawn(move || write_blob(&blob_path(staging, part), run)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("a staging thread panicked"))
+            .collect()
+    });
+    written.into_iter().collect::<Result<()>>()?;
+    for (part, run) in runs.iter().enumerate() {
+        let mut offset = 0u64;
+        for write in *run {
+            let len = write.bytes.len() as u64;
+            steps.push(Step::Write {
+                part,
+                offset,
+                len,
+                path: write.path.to_owned(),
+            });
+            offset += len;
+        }
+    }
     let partial = staging.join(JOURNAL_PARTIAL);
     std::fs::write(&partial, encode(&steps))
         .map_err(|source| io(&partial, "writing the sync journal", source))?;
@@ -188,41 +224,55 @@ fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<S
     Ok(steps)
 }
 
-/// Where a replay's bytes come from.
-enum Source<'a> {
-    /// The sync that wrote the journal: the writes, in the journal's order.
-    Memory(std::slice::Iter<'a, Write<'a>>),
-    /// A recovery: the blob.
-    Blob { path: PathBuf, file: File },
+fn blob_path(staging: &Path, part: usize) -> PathBuf {
+    staging.join(format!("{BLOB}.{part}"))
 }
 
-impl Source<'_> {
-    /// The bytes of the next write step, and whether a regular file is known
-    /// to be at its path (`None`: look).
-    fn next(&mut self, offset: u64, len: u64) -> Result<(Cow<'_, Contents>, Option<bool>)> {
-        match self {
-            Source::Memory(writes) => {
-                let write = writes.next().expect("a write step per write");
-                let regular = write.existing == Existing::Regular;
-                Ok((Cow::Borrowed(write.bytes), Some(regular)))
-            }
-            Source::Blob { path, file } => {
-                let len = usize::try_from(len)
-                    .map_err(|_| io(path, "reading", std::io::ErrorKind::InvalidData.into()))?;
-                let mut buffer = vec![0; len];
-                file.seek(SeekFrom::Start(offset))
-                    .and_then(|_| file.read_exact(&mut buffer))
-                    .map_err(|source| io(path, "reading", source))?;
-                Ok((Cow::Owned(Contents::from(buffer)), None))
-            }
+fn write_blob(path: &Path, writes: &[Write]) -> Result<()> {
+    let file = File::create(path).map_err(|source| io(path, "writing", source))?;
+    let mut out = BufWriter::with_capacity(1 << 20, file);
+    for write in writes {
+        for chunk in write.bytes.chunks() {
+            out.write_all(chunk)
+                .map_err(|source| io(path, "writing", source))?;
         }
     }
+    out.flush().map_err(|source| io(path, "writing", source))
+}
+
+/// How many threads write: one per core.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Where a replay's bytes come from.
+enum Source<'a> {
+    /// The sync that wrote the journal: its writes, in the journal's order.
+    Memory(&'a [Write<'a>]),
+    /// A recovery: the blobs in this staging directory.
+    Blobs(&'a Path),
+}
+
+/// One file to write.
+struct Job<'a> {
+    /// Its place in the order identities are returned in.
+    index: usize,
+    path: &'a Path,
+    bytes: Bytes<'a>,
+    /// Whether a regular file is known to be at the path (`None`: look).
+    regular: Option<bool>,
+}
+
+enum Bytes<'a> {
+    Memory(&'a Contents),
+    Blob { part: usize, offset: u64, len: u64 },
 }
 
 /// Carries out a committed journal: removals, then writes. Every step may
 /// already have been done by an earlier, interrupted replay, and doing it
-/// again is harmless. Returns the identity of every file written.
-fn replay(dir: &Path, steps: &[Step], source: &mut Source) -> Result<Vec<(PathBuf, FileId)>> {
+/// again is harmless. Returns the identity of every file written, in the
+/// journal's order.
+fn replay(dir: &Path, steps: &[Step], source: Source) -> Result<Vec<FileId>> {
     let mut emptied = BTreeSet::new();
     for step in steps {
         if let Step::Remove(path) = step {
@@ -243,28 +293,147 @@ fn replay(dir: &Path, steps: &[Step], source: &mut Source) -> Result<Vec<(PathBu
             let _ = std::fs::remove_dir(dir.join(relative));
         }
     }
-    let mut parents = HashSet::new();
-    let mut written = Vec::new();
+    let (mut memory, staging) = match source {
+        Source::Memory(writes) => (Some(writes.iter()), None),
+        Source::Blobs(staging) => (None, Some(staging)),
+    };
+    let mut jobs = Vec::new();
     for step in steps {
-        if let Step::Write { offset, len, path } = step {
-            let (contents, regular) = source.next(*offset, *len)?;
-            let target = dir.join(path);
-            ensure_dir(target.parent().expect("below dir"), &mut parents)?;
-            let regular = match regular {
-                Some(known) => known,
-                None => is_regular_or_clear(&target)?,
+        if let Step::Write {
+            part,
+            offset,
+            len,
+            path,
+        } = step
+        {
+            let (bytes, regular) = match memory.as_mut() {
+                Some(writes) => {
+                    let write = writes.next().expect("a write step per write");
+                    let regular = write.existing == Existing::Regular;
+                    (Bytes::Memory(write.bytes), Some(regular))
+                }
+                None => {
+                    let (part, offset, len) = (*part, *offset, *len);
+                    (Bytes::Blob { part, offset, len }, None)
+                }
             };
-            let id = if regular {
-                overwrite(&target, &contents)
-            } else {
-                create(&target, &contents)
-            };
-            let id = id.map_err(|err| match err {
-                Error::Io { path, source, .. } => unfinished(&path, source),
-                other => other,
-            })?;
-            written.push((path.clone(), id));
+            jobs.push(Job {
+                index: jobs.len(),
+                path,
+                bytes,
+                regular,
+            });
         }
+    }
+    write_files(dir, staging, jobs)
+}
+
+/// Writes `jobs` below `root` on every core: directories first, then each
+/// directory's files on one thread (creating files in a directory takes its
+/// lock), the costliest directories first, each to the least loaded thread.
+/// Returns the identities in the jobs' order.
+fn write_files(root: &Path, staging: Option<&Path>, jobs: Vec<Job>) -> Result<Vec<FileId>> {
+    let count = jobs.len();
+    let mut by_parent: BTreeMap<&Path, Vec<Job>> = BTreeMap::new();
+    for job in jobs {
+        by_parent
+            .entry(job.path.parent().expect("below the root"))
+            .or_default()
+            .push(job);
+    }
+    let mut parents = HashSet::new();
+    for parent in by_parent.keys() {
+        ensure_dir(&root.join(parent), &mut parents)?;
+    }
+    let mut groups: Vec<(u64, Vec<Job>)> = by_parent
+        .into_values()
+        .map(|group| (group.iter().map(cost).sum(), group))
+        .collect();
+    groups.sort_by_key(|group| std::cmp::Reverse(group.0));
+    let mut lanes: Vec<(u64, Vec<Job>)> = (0..threads()).map(|_| (0, Vec::new())).collect();
+    for (weight, group) in groups {
+        let lane = lanes
+            .iter_mut()
+            .min_by_key(|(load, _)| *load)
+            .expect("at least one thread");
+        lane.0 += weight;
+        lane.1.extend(group);
+    }
+    let results: Vec<Result<Vec<(usize, FileId)>>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = lanes
+            .iter()
+            .filter(|(_, lane)| !lane.is_empty())
+            .map(|(_, lane)| scope.spawn(move || write_jobs(root, staging, lane)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("a writing thread panicked"))
+            .collect()
+    });
+    let mut ids = vec![None; count];
+    for result in results {
+        for (index, id) in result? {
+            ids[index] = Some(id);
+        }
+    }
+    Ok(ids
+        .into_iter()
+        .map(|id| id.expect("every job was written"))
+        .collect())
+}
+
+/// A rough cost of writing a file, in microseconds: creating one costs an
+/// inode (which can be slow on ext4 right after many files were deleted),
+/// then each byte is copied once.
+fn cost(job: &Job) -> u64 {
+    let created = if job.regular == Some(true) { 10 } else { 400 };
+    let len = match job.bytes {
+        Bytes::Memory(contents) => contents.len() as u64,
+        Bytes::Blob { len, .. } => len,
+    };
+    created + len / 2048
+}
+
+fn write_jobs(dir: &Path, staging: Option<&Path>, jobs: &[Job]) -> Result<Vec<(usize, FileId)>> {
+    let mut blobs: BTreeMap<usize, File> = BTreeMap::new();
+    let mut written = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let loaded;
+        let contents = match job.bytes {
+            Bytes::Memory(contents) => contents,
+            Bytes::Blob { part, offset, len } => {
+                let staging = staging.expect("blobs are read in a recovery");
+                let path = blob_path(staging, part);
+                let file = match blobs.entry(part) {
+                    std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
+                    std::collections::btree_map::Entry::Vacant(entry) => entry
+                        .insert(File::open(&path).map_err(|source| io(&path, "reading", source))?),
+                };
+                let len = usize::try_from(len)
+                    .map_err(|_| io(&path, "reading", std::io::ErrorKind::InvalidData.into()))?;
+                let mut buffer = vec![0; len];
+                file.seek(SeekFrom::Start(offset))
+                    .and_then(|_| file.read_exact(&mut buffer))
+                    .map_err(|source| io(&path, "reading", source))?;
+                loaded = Contents::from(buffer);
+                &loaded
+            }
+        };
+        let target = dir.join(job.path);
+        let regular = match job.regular {
+            Some(known) => known,
+            None => is_regular_or_clear(&target)?,
+        };
+        let id = if regular {
+            overwrite(&target, contents)
+        } else {
+            create(&target, contents)
+        };
+        let id = id.map_err(|err| match err {
+            Error::Io { path, source, .. } => unfinished(&path, source),
+            other => other,
+        })?;
+        written.push((job.index, id));
     }
     Ok(written)
 }
@@ -338,8 +507,8 @@ fn write_out(mut file: File, path: &Path, bytes: &Contents, truncate: bool) -> R
 }
 
 /// The journal's bytes: the header, then one record per step, each field
-/// ended by a NUL (the one byte no path holds): `R` path, or `W` offset
-/// length path.
+/// ended by a NUL (the one byte no path holds): `R` path, or `W` blob
+/// offset length path.
 fn encode(steps: &[Step]) -> Vec<u8> {
     let mut out = HEADER.to_vec();
     for step in steps {
@@ -348,8 +517,13 @@ fn encode(steps: &[Step]) -> Vec<u8> {
                 out.extend_from_slice(b"R\0");
                 out.extend_from_slice(path_bytes(path));
             }
-            Step::Write { offset, len, path } => {
-                out.extend_from_slice(format!("W\0{offset}\0{len}\0").as_bytes());
+            Step::Write {
+                part,
+                offset,
+                len,
+                path,
+            } => {
+                out.extend_from_slice(format!("W\0{part}\0{offset}\0{len}\0").as_bytes());
                 out.extend_from_slice(path_bytes(path));
             }
         }
@@ -379,6 +553,7 @@ fn decode(bytes: &[u8]) -> Option<Vec<Step>> {
             b"" => break,
             b"R" => Step::Remove(checked_path(fields.next()?)?),
             b"W" => Step::Write {
+                part: usize::try_from(number(fields.next()?)?).ok()?,
                 offset: number(fields.next()?)?,
                 len: number(fields.next()?)?,
                 path: checked_path(fields.next()?)?,
@@ -423,7 +598,7 @@ fn path_from_bytes(bytes: &[u8]) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::{sync, Mode};
+    use crate::output::{sync, FileTree, Mode};
 
     fn tree(files: &[(&str, &str)]) -> FileTree {
         let mut tree = FileTree::new();
@@ -490,7 +665,7 @@ mod tests {
         sync(&old, &dir, Mode::Write).unwrap();
         let staging = sibling(&dir, "staging");
         std::fs::create_dir_all(&staging).unwrap();
-        std::fs::write(staging.join(BLOB), "new").unwrap();
+        std::fs::write(blob_path(&staging, 0), "new").unwrap();
         std::fs::write(staging.join(JOURNAL_PARTIAL), HEADER).unwrap();
         assert!(sync(&old, &dir, Mode::Check).unwrap().is_clean());
         assert_eq!(read(&dir, "a"), "old");
@@ -541,11 +716,13 @@ mod tests {
         let steps = vec![
             Step::Remove("old/a.json".into()),
             Step::Write {
+                part: 0,
                 offset: 0,
                 len: 3,
                 path: "gates.json".into(),
             },
             Step::Write {
+                part: 1,
                 offset: 3,
                 len: 12,
                 path: "pkl/v1.36/PklProject".into(),

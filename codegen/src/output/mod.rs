@@ -15,6 +15,7 @@ use crate::stamp::FileId;
 pub use contents::{Contents, Piece};
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Files by path relative to `generated/<api>/`, in sorted order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -174,6 +175,9 @@ pub struct Synced {
     /// [`Mode::Check`], as it was), with its length and mtime: what the regen
     /// stamp records.
     pub files: BTreeMap<PathBuf, FileId>,
+    /// How long each step took: compare, then stage and apply (or write
+    /// whole).
+    pub steps: Vec<(&'static str, Duration)>,
 }
 
 /// Makes `dir` hold exactly `tree`. See [`sync_files`].
@@ -200,68 +204,103 @@ pub fn sync(tree: &FileTree, dir: &Path, mode: Mode) -> Result<SyncReport> {
 /// In [`Mode::Check`] nothing is written (an interrupted sync is still
 /// finished first); the report says what would change.
 pub fn sync_files(tree: &FileTree, dir: &Path, mode: Mode) -> Result<Synced> {
+    let started = Instant::now();
     journal::recover(dir)?;
-    let existing = compare::list(dir)?;
+    let mut existing = compare::list(dir)?;
     let statuses = compare::classify(tree, dir, &existing)?;
     let mut report = SyncReport::default();
     let mut writes = Vec::new();
+    // Each file's identity after the sync, in the tree's order; `None` for
+    // a file about to be written.
+    let mut ids: Vec<Option<FileId>> = Vec::with_capacity(tree.len());
     for ((path, bytes), status) in tree.contents().zip(statuses) {
-        let at_path = match status {
-            compare::Status::Unchanged => {
+        let listed = existing.remove(path);
+        let at_path = match (status, listed) {
+            (compare::Status::Unchanged, Some(listed)) => {
                 report.unchanged += 1;
+                ids.push(Some(listed.id));
                 continue;
             }
-            compare::Status::Added => {
-                report.added.push(path.to_owned());
-                journal::Existing::Nothing
-            }
-            compare::Status::Changed => {
+            (compare::Status::Changed, Some(listed)) => {
                 report.changed.push(path.to_owned());
-                if existing[path].regular {
+                // Only a regular file is rewritten in place; anything else
+                // (a symbolic link) is removed first, so that nothing is
+                // written through it.
+                if listed.regular {
                     journal::Existing::Regular
                 } else {
                     journal::Existing::Other
                 }
             }
+            _ => {
+                report.added.push(path.to_owned());
+                journal::Existing::Nothing
+            }
         };
+        ids.push(None);
         writes.push(journal::Write {
             path,
             bytes,
             existing: at_path,
         });
     }
-    report.removed = existing
-        .keys()
-        .filter(|path| !tree.contains(path))
-        .cloned()
-        .collect();
-    let mut files: BTreeMap<PathBuf, FileId> = existing
-        .into_iter()
-        .map(|(path, listed)| (path, listed.id))
-        .collect();
+    // What is left of the listing is no longer produced.
+    let mut removed: Vec<(PathBuf, compare::Listed)> = existing.into_iter().collect();
+    removed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut steps = vec![("compare", started.elapsed())];
     if mode == Mode::Check || report.is_clean() {
-        return Ok(Synced { report, files });
+        let files = tree
+            .contents()
+            .zip(&ids)
+            .filter_map(|((path, _), id)| Some((path.to_owned(), (*id)?)))
+            .chain(
+                removed
+                    .iter()
+                    .map(|(path, listed)| (path.clone(), listed.id)),
+            )
+            .collect();
+        report.removed = removed.into_iter().map(|(path, _)| path).collect();
+        return Ok(Synced {
+            report,
+            files,
+            steps,
+        });
     }
+    report.removed = removed.into_iter().map(|(path, _)| path).collect();
     let written = if dir.exists() {
-        journal::apply(dir, &writes, &report.removed)?
+        journal::apply(dir, &writes, &report.removed, &mut steps)?
     } else {
-        journal::write_whole(tree, dir)?
+        let started = Instant::now();
+        let written = journal::write_whole(dir, &writes)?;
+        steps.push(("write whole", started.elapsed()));
+        written
     };
-    for path in &report.removed {
-        files.remove(path);
-    }
-    files.extend(written);
-    Ok(Synced { report, files })
+    let mut written = written.into_iter();
+    let files = tree
+        .contents()
+        .zip(ids)
+        .map(|((path, _), id)| {
+            let id = id.unwrap_or_else(|| written.next().expect("an identity per write"));
+            (path.to_owned(), id)
+        })
+        .collect();
+    Ok(Synced {
+        report,
+        files,
+        steps,
+    })
 }
 
 /// The files below `dir` (anything that is not a directory), relative to
 /// it, with their length and mtime; the regen stamp is left out. A missing
 /// directory has no files.
 pub fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, FileId>> {
-    Ok(compare::list(dir)?
+    let mut files: Vec<(PathBuf, FileId)> = compare::list(dir)?
         .into_iter()
         .map(|(path, listed)| (path, listed.id))
-        .collect())
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(files.into_iter().collect())
 }
 
 /// The sibling directory `.<name>.<suffix>` of `dir`.
