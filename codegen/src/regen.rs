@@ -226,9 +226,16 @@ pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport
 }
 
 fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, Synced)> {
-    let mut built = build(api)?;
+    // The current output is listed while the new one is built (the listing
+    // touches nothing, so a failed build still leaves it as it was).
+    let (built, listing) = std::thread::scope(|scope| {
+        let listing = scope.spawn(|| output::list_ahead(out_dir));
+        let built = build(api);
+        (built, listing.join().expect("the listing thread panicked"))
+    });
+    let mut built = built?;
     let started = Instant::now();
-    let synced = output::sync_files(&built.tree, out_dir, mode)?;
+    let synced = output::sync_listed(&built.tree, out_dir, mode, listing?)?;
     built.timings.0.push(Phase {
         name: "sync",
         took: started.elapsed(),
