@@ -21,7 +21,7 @@
 //! }
 //! ```
 
-use super::escape::{doc_comment, pkl_string};
+use super::escape::{pkl_string, push_doc_comment};
 use super::gate::Gate;
 use super::module::{ModuleData, PropertyData};
 use vergate_core::alias::pkl_identifier;
@@ -91,7 +91,7 @@ fn property(out: &mut String, property: &PropertyData, annotation: &str, indent:
 /// `@<annotation> { key = "value"; … }` and, when deprecated in the minor,
 /// Pkl's own `@Deprecated { since = "…" }`; each line indented by `indent`.
 fn item(out: &mut String, doc: &str, gate: &Gate, annotation: &str, indent: usize) {
-    out.push_str(&doc_comment(doc, indent));
+    push_doc_comment(out, doc, indent);
     if !gate.entries.is_empty() {
         push_indent(out, indent);
         out.push('@');
