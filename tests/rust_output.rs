@@ -90,6 +90,21 @@ fn main() {
     .unwrap();
     let text = serde_json::to_string(&step).unwrap();
     assert_eq!(text, r#"{"move":["a"],"name":"s","steps":[{"name":"inner"}],"type":"script"}"#);
+    // The written-out serde impls: required, duplicate, null, enum values.
+    let err = |json: &str| serde_json::from_str::<v1_11::build::v1::Step>(json).unwrap_err().to_string();
+    assert!(err(r#"{"type":"script"}"#).contains("missing field `name`"));
+    assert!(err(r#"{"name":"a","name":"b"}"#).contains("duplicate field `name`"));
+    assert!(err(r#"{"name":1}"#).contains("invalid type: integer `1`, expected a string"));
+    assert!(err("[]").contains("expected an object Step"));
+    let step: v1_11::build::v1::Step = serde_json::from_str(r#"{"name":"s","type":null,"extra":{"a":[1]}}"#).unwrap();
+    assert_eq!(step.r#type, None);
+    assert_eq!(serde_json::to_string(&step).unwrap(), r#"{"name":"s"}"#);
+    let strategy: v1_12::prelude::Strategy = serde_json::from_str("\"BlueGreen\"").unwrap();
+    assert_eq!(strategy, v1_12::prelude::Strategy::BlueGreen);
+    assert_eq!(serde_json::to_string(&strategy).unwrap(), "\"BlueGreen\"");
+    let err = serde_json::from_str::<v1_11::prelude::Strategy>("\"BlueGreen\"").unwrap_err().to_string();
+    assert!(err.contains("unknown variant `BlueGreen`, expected `Recreate` or `RollingUpdate`"), "{err}");
+    assert_eq!(v1_12::prelude::Strategy::default(), v1_12::prelude::Strategy::Recreate);
     println!("ok");
 }
 "##;

@@ -18,62 +18,39 @@ pub(crate) fn object(rt: &TokenStream, ident: &Ident, fields: &[Field]) -> Token
         .enumerate()
         .filter(|(_, field)| field.required)
         .map(|(index, _)| index);
-    let required_count = fields.iter().filter(|field| field.required).count();
-    let optional_present = fields
-        .iter()
-        .filter(|field| !field.required)
-        .map(|field| {
-            let ident = &field.ident;
-            quote!(self.#ident.is_some())
-        });
     let writes = fields.iter().map(|field| {
         let (ident, wire) = (&field.ident, &field.wire);
         if field.required {
-            quote!(fields.field(#wire, &self.#ident)?;)
+            quote!(out.field(#wire, &self.#ident);)
         } else {
-            quote!(fields.optional(#wire, &self.#ident)?;)
+            quote!(out.optional(#wire, &self.#ident);)
         }
     });
-    let reads: Vec<TokenStream> = fields
-        .iter()
-        .enumerate()
-        .map(|(index, field)| {
-            let ident = &field.ident;
-            quote!(#index => self.#ident = map.next_value()?,)
-        })
-        .collect();
+    let reads = fields.iter().enumerate().map(|(index, field)| {
+        let ident = &field.ident;
+        quote!(#index => input.value(&mut self.#ident),)
+    });
     // An object without fields writes none and reads none.
-    let (fields_binding, read_body) = if fields.is_empty() {
-        (quote!(fields), quote!(let _ = (index, map);))
+    let (out, input) = if fields.is_empty() {
+        (quote!(_out), quote!(_input))
     } else {
-        (
-            quote!(mut fields),
-            quote! {
-                match index {
-                    #(#reads)*
-                    _ => {}
-                }
-            },
-        )
+        (quote!(out), quote!(input))
     };
+    let index = if fields.is_empty() { quote!(_index) } else { quote!(index) };
     quote! {
-        #[allow(deprecated)]
         impl #rt::__private::serde::Serialize for #ident {
             fn serialize<S: #rt::__private::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::core::result::Result<S::Ok, S::Error> {
-                let len = #required_count + #rt::__private::wire::present(&[#(#optional_present),*]);
-                let #fields_binding = #rt::__private::wire::Fields::begin(serializer, #name, len)?;
-                #(#writes)*
-                fields.end()
+                #rt::__private::wire::serialize(self, serializer)
             }
         }
         impl<'de> #rt::__private::serde::Deserialize<'de> for #ident {
             fn deserialize<D: #rt::__private::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                #rt::__private::wire::object(deserializer)
+                #rt::__private::wire::deserialize(deserializer)
             }
         }
         #[allow(deprecated)]
@@ -81,13 +58,14 @@ pub(crate) fn object(rt: &TokenStream, ident: &Ident, fields: &[Field]) -> Token
             const NAME: &'static str = #name;
             const FIELDS: &'static [&'static str] = &[#(#wire_names),*];
             const REQUIRED: &'static [usize] = &[#(#required),*];
-            fn field<'de, A: #rt::__private::serde::de::MapAccess<'de>>(
-                &mut self,
-                index: usize,
-                map: &mut A,
-            ) -> ::core::result::Result<(), A::Error> {
-                #read_body
-                ::core::result::Result::Ok(())
+            fn write<W: #rt::__private::wire::Write>(&self, #out: &mut W) {
+                #(#writes)*
+            }
+            fn read<'de, R: #rt::__private::wire::Read<'de>>(&mut self, #index: usize, #input: &mut R) {
+                match #index {
+                    #(#reads)*
+                    _ => {}
+                }
             }
         }
     }

@@ -113,13 +113,16 @@ pub mod __private {
         //! naming it; unknown fields are skipped through `IgnoredAny`, where
         //! `serde_ignored` (the strict decoders) sees them.
         use super::serde::de::{
-            self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
+            self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess,
+            Visitor,
         };
         use super::serde::ser::{Serialize, SerializeStruct, Serializer};
         use core::fmt;
         use core::marker::PhantomData;
         /// A type that is a JSON object: its wire field names, which are required,
-        /// and how to decode one field's value into it.
+        /// and how to write its fields and read one field. The two methods are
+        /// generic only over the simple [`Write`] and [`Read`] traits, so checking
+        /// them costs the compiler little; the serde plumbing is here, once.
         pub trait Object: Default {
             /// The type's name, for errors.
             const NAME: &'static str;
@@ -127,15 +130,93 @@ pub mod __private {
             const FIELDS: &'static [&'static str];
             /// The indices in [`Object::FIELDS`] of the required fields.
             const REQUIRED: &'static [usize];
-            /// Decodes the value of field `FIELDS[index]` from `map` into `self`.
-            fn field<'de, A: MapAccess<'de>>(
-                &mut self,
-                index: usize,
-                map: &mut A,
-            ) -> Result<(), A::Error>;
+            /// Writes every field to `out`, in order.
+            fn write<W: Write>(&self, out: &mut W);
+            /// Reads the value of field `FIELDS[index]` from `input` into `self`.
+            fn read<'de, R: Read<'de>>(&mut self, index: usize, input: &mut R);
+        }
+        /// Where [`Object::write`] writes fields.
+        pub trait Write {
+            /// A required field.
+            fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T);
+            /// An optional field: absent stays absent.
+            fn optional<T: Serialize>(&mut self, name: &'static str, value: &Option<T>);
+        }
+        /// Where [`Object::read`] reads a field's value from.
+        pub trait Read<'de> {
+            /// Decodes the value into `slot`.
+            fn value<T: Deserialize<'de>>(&mut self, slot: &mut T);
+        }
+        /// Encodes an [`Object`]: the fields it has, absent optional ones left out.
+        pub fn serialize<T: Object, S: Serializer>(
+            value: &T,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            let mut count = Count(0);
+            value.write(&mut count);
+            let mut out = Fields {
+                inner: serializer.serialize_struct(T::NAME, count.0)?,
+                error: None,
+            };
+            value.write(&mut out);
+            match out.error {
+                Some(error) => Err(error),
+                None => out.inner.end(),
+            }
+        }
+        /// Counts the fields an object writes.
+        struct Count(usize);
+        impl Write for Count {
+            fn field<T: Serialize + ?Sized>(&mut self, _: &'static str, _: &T) {
+                self.0 += 1;
+            }
+            fn optional<T: Serialize>(&mut self, _: &'static str, value: &Option<T>) {
+                self.0 += usize::from(value.is_some());
+            }
+        }
+        /// Writes fields to a serializer, keeping the first error (the fields after
+        /// it are not written).
+        struct Fields<S: SerializeStruct> {
+            inner: S,
+            error: Option<S::Error>,
+        }
+        impl<S: SerializeStruct> Write for Fields<S> {
+            fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+                if self.error.is_none() {
+                    if let Err(error) = self.inner.serialize_field(name, value) {
+                        self.error = Some(error);
+                    }
+                }
+            }
+            fn optional<T: Serialize>(&mut self, name: &'static str, value: &Option<T>) {
+                if self.error.is_some() {
+                    return;
+                }
+                let written = match value {
+                    Some(value) => self.inner.serialize_field(name, value),
+                    None => self.inner.skip_field(name),
+                };
+                if let Err(error) = written {
+                    self.error = Some(error);
+                }
+            }
+        }
+        /// Reads one value from a map, keeping the error.
+        struct MapValue<'a, 'de, A: MapAccess<'de>> {
+            map: &'a mut A,
+            error: Option<A::Error>,
+            de: PhantomData<&'de ()>,
+        }
+        impl<'de, A: MapAccess<'de>> Read<'de> for MapValue<'_, 'de, A> {
+            fn value<T: Deserialize<'de>>(&mut self, slot: &mut T) {
+                match self.map.next_value() {
+                    Ok(value) => *slot = value,
+                    Err(error) => self.error = Some(error),
+                }
+            }
         }
         /// Decodes an [`Object`].
-        pub fn object<'de, D: Deserializer<'de>, T: Object>(
+        pub fn deserialize<'de, D: Deserializer<'de>, T: Object>(
             deserializer: D,
         ) -> Result<T, D::Error> {
             deserializer
@@ -156,7 +237,15 @@ pub mod __private {
                             if !seen.insert(index) {
                                 return Err(de::Error::duplicate_field(T::FIELDS[index]));
                             }
-                            value.field(index, &mut map)?;
+                            let mut input = MapValue {
+                                map: &mut map,
+                                error: None,
+                                de: PhantomData,
+                            };
+                            value.read(index, &mut input);
+                            if let Some(error) = input.error {
+                                return Err(error);
+                            }
                         }
                         None => {
                             map.next_value::<IgnoredAny>()?;
@@ -245,46 +334,6 @@ pub mod __private {
                     .position(|known| *known == value)
                     .ok_or_else(|| de::Error::unknown_variant(value, self.0))
             }
-        }
-        /// Encodes an object field by field: required fields always, optional
-        /// fields only when present.
-        pub struct Fields<S: SerializeStruct>(S);
-        impl<S: SerializeStruct> Fields<S> {
-            /// Starts an object of `len` present fields.
-            pub fn begin<T: Serializer<SerializeStruct = S, Error = S::Error>>(
-                serializer: T,
-                name: &'static str,
-                len: usize,
-            ) -> Result<Self, S::Error> {
-                serializer.serialize_struct(name, len).map(Fields)
-            }
-            /// A required field.
-            pub fn field<T: Serialize + ?Sized>(
-                &mut self,
-                name: &'static str,
-                value: &T,
-            ) -> Result<(), S::Error> {
-                self.0.serialize_field(name, value)
-            }
-            /// An optional field: absent stays absent.
-            pub fn optional<T: Serialize>(
-                &mut self,
-                name: &'static str,
-                value: &Option<T>,
-            ) -> Result<(), S::Error> {
-                match value {
-                    Some(value) => self.0.serialize_field(name, value),
-                    None => self.0.skip_field(name),
-                }
-            }
-            /// Ends the object.
-            pub fn end(self) -> Result<S::Ok, S::Error> {
-                self.0.end()
-            }
-        }
-        /// How many of the optional fields are present.
-        pub fn present(fields: &[bool]) -> usize {
-            fields.iter().filter(|present| **present).count()
         }
     }
 }
