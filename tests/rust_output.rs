@@ -205,12 +205,28 @@ fn the_kubernetes_crate_builds_with_one_minor() {
     let work = support::root().join("target/generated/kubernetes");
     let dir = work.join("one-minor");
     let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\"] }}\n",
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\"] }}\nserde_json = \"1\"\n",
         toml_path(&krate)
     );
-    let main = "fn main() {\n    let _ = std::mem::size_of::<vergate_kubernetes::v1_34::core::v1::Service>();\n}\n";
+    // List envelopes are the generic `List<T, M>`: same wire form.
+    let main = r##"
+use vergate_kubernetes::v1_34::{apps::v1::{Deployment, DeploymentList}, meta::v1::ListMeta};
+use vergate_kubernetes::List;
+
+fn main() {
+    let json = r#"{"apiVersion":"apps/v1","items":[{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"}}],"kind":"DeploymentList","metadata":{"resourceVersion":"7"}}"#;
+    let list: DeploymentList = serde_json::from_str(json).unwrap();
+    let _: &List<Deployment, ListMeta> = &list;
+    assert_eq!(list.items[0].metadata.as_ref().unwrap().name.as_deref(), Some("web"));
+    assert_eq!(serde_json::to_string(&list).unwrap(), json);
+    let err = serde_json::from_str::<DeploymentList>(r#"{"kind":"DeploymentList"}"#).unwrap_err();
+    assert!(err.to_string().contains("missing field `items`"), "{err}");
+    println!("ok");
+}
+"##;
     harness(&dir, &deps, main);
-    cargo(&dir, &work.join("target"), &["build"]);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
 }
 
 /// Every manifest in every minor of v1.28 … v1.36, decoded strictly into

@@ -213,7 +213,7 @@ pub(crate) fn versioned_impl(
     }
 }
 
-fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
+pub(crate) fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
     match lifecycle.deprecated_in {
         Some(since) if version >= since => {
             // `since` would have to be semver (clippy::deprecated_semver).
@@ -225,7 +225,7 @@ fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
 }
 
 /// The description followed by a line on the gate, as `#[doc]` attributes.
-fn doc_attrs(description: Option<&str>, lifecycle: &Lifecycle, corpus: &[Version]) -> TokenStream {
+pub(crate) fn doc_attrs(description: Option<&str>, lifecycle: &Lifecycle, corpus: &[Version]) -> TokenStream {
     let mut text = description.unwrap_or_default().trim().to_owned();
     if let Some(note) = gate_note(lifecycle, corpus) {
         if !text.is_empty() {

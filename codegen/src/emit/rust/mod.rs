@@ -16,6 +16,7 @@
 mod boxes;
 mod builder;
 mod layout;
+mod lists;
 mod paths;
 mod render;
 mod shapes;

@@ -30,6 +30,76 @@ mod shapes {
     pub mod v1_11;
     pub mod v1_12;
 }
+/// A list of objects of one kind, as a list call returns it: every
+/// list envelope of the API (`{apiVersion, kind, metadata, items}`)
+/// is this type, e.g. `DeploymentList` is
+/// `List<Deployment, ListMeta>` with the minor's `ListMeta`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct List<T, M> {
+    /// The API version of the list (`apps/v1`).
+    pub api_version: ::core::option::Option<::std::string::String>,
+    /// The objects.
+    pub items: ::std::vec::Vec<T>,
+    /// The kind of the list (`DeploymentList`).
+    pub kind: ::core::option::Option<::std::string::String>,
+    /// The list's metadata (resource version, continuation).
+    pub metadata: ::core::option::Option<M>,
+}
+impl<T, M> ::core::default::Default for List<T, M> {
+    fn default() -> Self {
+        List {
+            api_version: ::core::option::Option::None,
+            items: ::std::vec::Vec::new(),
+            kind: ::core::option::Option::None,
+            metadata: ::core::option::Option::None,
+        }
+    }
+}
+impl<
+    T: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+    M: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+> __private::serde::Serialize for List<T, M> {
+    fn serialize<S: __private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __private::wire::serialize(self, serializer)
+    }
+}
+impl<
+    'de,
+    T: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+    M: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+> __private::serde::Deserialize<'de> for List<T, M> {
+    fn deserialize<D: __private::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __private::wire::deserialize(deserializer)
+    }
+}
+impl<
+    T: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+    M: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+> __private::wire::Object for List<T, M> {
+    const NAME: &'static str = "List";
+    const FIELDS: &'static [&'static str] = &["apiVersion", "items", "kind", "metadata"];
+    const REQUIRED: &'static [usize] = &[1];
+    fn write<W: __private::wire::Write>(&self, out: &mut W) {
+        out.optional("apiVersion", &self.api_version);
+        out.field("items", &self.items);
+        out.optional("kind", &self.kind);
+        out.optional("metadata", &self.metadata);
+    }
+    fn read<'de, R: __private::wire::Read<'de>>(&mut self, index: usize, input: &mut R) {
+        match index {
+            0 => input.value(&mut self.api_version),
+            1 => input.value(&mut self.items),
+            2 => input.value(&mut self.kind),
+            3 => input.value(&mut self.metadata),
+            _ => {}
+        }
+    }
+}
 /// A value that is an integer or a string (an `int-or-string`: a
 /// port number or name, a count or a percentage). It serializes
 /// as the JSON number or string it holds.
