@@ -146,6 +146,9 @@ pub enum SerdeImpls {
     /// value). No proc macro runs on the output, and each type is a few
     /// lines for the compiler.
     Expanded,
+    /// No serde impls: the bare item, for comparing items' shapes (the
+    /// wire names follow from the field and variant names a layout gives).
+    None,
 }
 
 /// The default [`Layout`]: names from wire names, one flat module per minor.

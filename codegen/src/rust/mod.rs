@@ -19,6 +19,7 @@ mod table;
 
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
+#[cfg(feature = "emit")]
 pub(crate) use items::{deprecated_attr, doc_attrs};
 pub use json::Json;
 pub use layout::{ident, DefaultLayout, Layout, SerdeImpls};

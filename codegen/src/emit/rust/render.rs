@@ -1,4 +1,4 @@
-//! The output's modules as token streams: the root (the `IntOrString` type,
+//! The output's modules as token streams: the root (`IntOrString`, `List`,
 //! the serde re-exports), one module per minor (re-exports by group and
 //! version, and a flat prelude) and one module of shapes per home minor.
 
@@ -50,8 +50,9 @@ impl<'a> Plan<'a> {
     }
 
     /// The items of the root module, except the module declarations.
-    pub fn root_items(&self) -> TokenStream {
-        let wire = wire_module();
+    /// `wire` is the `mod wire` item: [`inline_wire_module`] or a
+    /// `pub mod wire;` whose file is [`WIRE_SOURCE`].
+    pub fn root_items(&self, wire: TokenStream) -> TokenStream {
         let list = super::lists::list_type();
         quote! {
             #list
@@ -247,7 +248,9 @@ impl<'a> Plan<'a> {
                 .expect("a shape has its home minor");
             let definition = &self.model.minors[&newest].definitions[*name];
             let item = match super::lists::envelope(self.model, newest, definition) {
-                Some((items, metadata)) => self.list_alias(&layout, newest, definition, items, metadata),
+                Some((items, metadata)) => {
+                    self.list_alias(&layout, newest, definition, items, metadata)
+                }
                 None => type_item(self.model, &layout, newest, definition),
             };
             modules
@@ -291,10 +294,13 @@ impl Plan<'_> {
     }
 }
 
-/// `mod wire`: the serde drivers the expanded impls call, from
-/// `support/wire.rs` (compiled, with the rest of the output, by the tests).
-fn wire_module() -> TokenStream {
-    let file = syn::parse_file(include_str!("support/wire.rs"))
+/// The serde drivers the expanded impls call (compiled, with the rest of the
+/// output, by the tests).
+pub const WIRE_SOURCE: &str = include_str!("support/wire.rs");
+
+/// `pub mod wire { … }`: [`WIRE_SOURCE`] inline, for output in one file.
+pub fn inline_wire_module() -> TokenStream {
+    let file = syn::parse_file(WIRE_SOURCE)
         .expect("support/wire.rs is Rust: the demo crate's tests compile it");
     let attrs = &file.attrs;
     let items = &file.items;

@@ -7,7 +7,9 @@
 //! naming it; unknown fields are skipped through `IgnoredAny`, where
 //! `serde_ignored` (the strict decoders) sees them.
 
-use super::serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use super::serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
+};
 use super::serde::ser::{Serialize, SerializeStruct, Serializer};
 use core::fmt;
 use core::marker::PhantomData;
@@ -229,12 +231,31 @@ impl Visitor<'_> for FieldKey {
     }
 }
 
-/// Decodes a string enum: the index of its value in `values`.
-pub fn string_enum<'de, D: Deserializer<'de>>(
+/// An enum of unit variants, each written as one string.
+pub trait StringEnum: Sized {
+    /// The value of each variant, in declaration order.
+    const VALUES: &'static [&'static str];
+    /// The index of `self`'s value in [`StringEnum::VALUES`].
+    fn index(&self) -> usize;
+    /// The variant of `VALUES[index]`.
+    fn from_index(index: usize) -> Self;
+}
+
+/// Encodes a [`StringEnum`]: its value.
+pub fn serialize_string_enum<T: StringEnum, S: Serializer>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(T::VALUES[value.index()])
+}
+
+/// Decodes a [`StringEnum`]; an unknown value fails naming the known ones.
+pub fn string_enum<'de, D: Deserializer<'de>, T: StringEnum>(
     deserializer: D,
-    values: &'static [&'static str],
-) -> Result<usize, D::Error> {
-    deserializer.deserialize_str(EnumValue(values))
+) -> Result<T, D::Error> {
+    deserializer
+        .deserialize_str(EnumValue(T::VALUES))
+        .map(T::from_index)
 }
 
 struct EnumValue(&'static [&'static str]);
@@ -254,3 +275,76 @@ impl Visitor<'_> for EnumValue {
     }
 }
 
+/// `Serialize` and `Deserialize` of an [`Object`] type, invoked in the
+/// type's module with the path of this crate's `__private` module:
+/// `object_serde!(crate::__private; Service)`.
+#[allow(unused_macros)]
+macro_rules! object_serde {
+    ($($private:ident)::+; $ty:ident) => {
+        impl $($private)::+::serde::Serialize for $ty {
+            fn serialize<S: $($private)::+::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $($private)::+::wire::serialize(self, serializer)
+            }
+        }
+        impl<'de> $($private)::+::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $($private)::+::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $($private)::+::wire::deserialize(deserializer)
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use object_serde;
+
+/// `Serialize` and `Deserialize` of a [`StringEnum`] type.
+#[allow(unused_macros)]
+macro_rules! string_enum_serde {
+    ($($private:ident)::+; $ty:ident) => {
+        impl $($private)::+::serde::Serialize for $ty {
+            fn serialize<S: $($private)::+::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $($private)::+::wire::serialize_string_enum(self, serializer)
+            }
+        }
+        impl<'de> $($private)::+::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $($private)::+::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $($private)::+::wire::string_enum(deserializer)
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use string_enum_serde;
+
+/// `Serialize` and `Deserialize` of a newtype: its inner value's.
+#[allow(unused_macros)]
+macro_rules! newtype_serde {
+    ($($private:ident)::+; $ty:ident) => {
+        impl $($private)::+::serde::Serialize for $ty {
+            fn serialize<S: $($private)::+::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $($private)::+::serde::Serialize::serialize(&self.0, serializer)
+            }
+        }
+        impl<'de> $($private)::+::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $($private)::+::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $($private)::+::serde::Deserialize::deserialize(deserializer).map(Self)
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use newtype_serde;

@@ -15,21 +15,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Pipeline {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Pipeline {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Pipeline);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Pipeline {
                 const NAME: &'static str = "Pipeline";
@@ -83,21 +69,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for PipelineSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for PipelineSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; PipelineSpec);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for PipelineSpec {
                 const NAME: &'static str = "PipelineSpec";
@@ -148,21 +120,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for RetryPolicy {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for RetryPolicy {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; RetryPolicy);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for RetryPolicy {
                 const NAME: &'static str = "RetryPolicy";
@@ -209,21 +167,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Step {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Step {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Step);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Step {
                 const NAME: &'static str = "Step";
@@ -282,21 +226,7 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Canary {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Canary {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Canary);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Canary {
                 const NAME: &'static str = "Canary";
@@ -331,21 +261,7 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_11"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Release {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Release);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
@@ -404,21 +320,7 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_11"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for ReleaseSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";

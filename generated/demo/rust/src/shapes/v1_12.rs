@@ -15,21 +15,7 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Release {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Release);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
@@ -87,21 +73,7 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for ReleaseSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
@@ -155,34 +127,27 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
+            crate::__private::wire::string_enum_serde!(crate ::__private; Strategy);
             #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Strategy {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    serializer
-                        .serialize_str(
-                            match self {
-                                Self::Recreate => "Recreate",
-                                Self::RollingUpdate => "RollingUpdate",
-                                Self::BlueGreen => "BlueGreen",
-                            },
-                        )
+            impl crate::__private::wire::StringEnum for Strategy {
+                const VALUES: &'static [&'static str] = &[
+                    "Recreate",
+                    "RollingUpdate",
+                    "BlueGreen",
+                ];
+                fn index(&self) -> usize {
+                    match self {
+                        Self::Recreate => 0usize,
+                        Self::RollingUpdate => 1usize,
+                        Self::BlueGreen => 2usize,
+                    }
                 }
-            }
-            #[allow(deprecated)]
-            impl<'de> crate::__private::serde::Deserialize<'de> for Strategy {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    const VALUES: &[&str] = &["Recreate", "RollingUpdate", "BlueGreen"];
-                    crate::__private::wire::string_enum(deserializer, VALUES)
-                        .map(|index| match index {
-                            0usize => Self::Recreate,
-                            1usize => Self::RollingUpdate,
-                            _ => Self::BlueGreen,
-                        })
+                fn from_index(index: usize) -> Self {
+                    match index {
+                        0usize => Self::Recreate,
+                        1usize => Self::RollingUpdate,
+                        _ => Self::BlueGreen,
+                    }
                 }
             }
         };

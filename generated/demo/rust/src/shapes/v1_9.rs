@@ -28,21 +28,7 @@ pub mod build {
             )
         )]
         const _: () = {
-            impl crate::__private::serde::Serialize for Artifact {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Artifact {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Artifact);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Artifact {
                 const NAME: &'static str = "Artifact";
@@ -79,21 +65,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9", feature = "v1_10"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for CacheConfig {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for CacheConfig {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; CacheConfig);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for CacheConfig {
                 const NAME: &'static str = "CacheConfig";
@@ -128,21 +100,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Pipeline {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Pipeline {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Pipeline);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Pipeline {
                 const NAME: &'static str = "Pipeline";
@@ -195,21 +153,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for PipelineSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for PipelineSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; PipelineSpec);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for PipelineSpec {
                 const NAME: &'static str = "PipelineSpec";
@@ -267,21 +211,7 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Step {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Step {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Step);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Step {
                 const NAME: &'static str = "Step";
@@ -346,21 +276,7 @@ pub mod build {
             )
         )]
         const _: () = {
-            impl crate::__private::serde::Serialize for Target {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Target {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Target);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Target {
                 const NAME: &'static str = "Target";
@@ -418,21 +334,7 @@ pub mod core {
             )
         )]
         const _: () = {
-            impl crate::__private::serde::Serialize for Metadata {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Metadata {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Metadata);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Metadata {
                 const NAME: &'static str = "Metadata";
@@ -473,21 +375,7 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for Release {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Release);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
@@ -543,21 +431,7 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            impl crate::__private::serde::Serialize for ReleaseSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
@@ -619,22 +493,9 @@ pub mod deploy {
             )
         )]
         const _: () = {
-            impl crate::__private::serde::Serialize for ReleaseSpecHealthCheck {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de>
-            for ReleaseSpecHealthCheck {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(
+                crate ::__private; ReleaseSpecHealthCheck
+            );
             #[allow(deprecated)]
             impl crate::__private::wire::Object for ReleaseSpecHealthCheck {
                 const NAME: &'static str = "ReleaseSpecHealthCheck";
@@ -668,32 +529,21 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_9", feature = "v1_10", feature = "v1_11"))]
         const _: () = {
+            crate::__private::wire::string_enum_serde!(crate ::__private; Strategy);
             #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Strategy {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    serializer
-                        .serialize_str(
-                            match self {
-                                Self::Recreate => "Recreate",
-                                Self::RollingUpdate => "RollingUpdate",
-                            },
-                        )
+            impl crate::__private::wire::StringEnum for Strategy {
+                const VALUES: &'static [&'static str] = &["Recreate", "RollingUpdate"];
+                fn index(&self) -> usize {
+                    match self {
+                        Self::Recreate => 0usize,
+                        Self::RollingUpdate => 1usize,
+                    }
                 }
-            }
-            #[allow(deprecated)]
-            impl<'de> crate::__private::serde::Deserialize<'de> for Strategy {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    const VALUES: &[&str] = &["Recreate", "RollingUpdate"];
-                    crate::__private::wire::string_enum(deserializer, VALUES)
-                        .map(|index| match index {
-                            0usize => Self::Recreate,
-                            _ => Self::RollingUpdate,
-                        })
+                fn from_index(index: usize) -> Self {
+                    match index {
+                        0usize => Self::Recreate,
+                        _ => Self::RollingUpdate,
+                    }
                 }
             }
         };
@@ -721,21 +571,7 @@ pub mod deploy {
             )
         )]
         const _: () = {
-            impl crate::__private::serde::Serialize for Target {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    crate::__private::wire::serialize(self, serializer)
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Target {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::deserialize(deserializer)
-                }
-            }
+            crate::__private::wire::object_serde!(crate ::__private; Target);
             #[allow(deprecated)]
             impl crate::__private::wire::Object for Target {
                 const NAME: &'static str = "Target";
