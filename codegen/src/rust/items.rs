@@ -29,7 +29,11 @@ pub fn type_item(
     let rt = layout.runtime();
     let docs = if layout.docs() {
         doc_attrs(
-            definition.description.as_deref(),
+            definition
+                .description
+                .as_deref()
+                .map(|text| layout.description(text))
+                .as_deref(),
             lifecycle,
             &model.versions,
         )
@@ -183,7 +187,11 @@ fn fields(
         .map(|(wire, property)| {
             let lifecycle = &type_lifecycle.fields[wire].lifecycle;
             let docs = if layout.docs() {
-                doc_attrs(property.description.as_deref(), lifecycle, &model.versions)
+                let description = property
+                    .description
+                    .as_deref()
+                    .map(|text| layout.description(text));
+                doc_attrs(description.as_deref(), lifecycle, &model.versions)
             } else {
                 TokenStream::new()
             };

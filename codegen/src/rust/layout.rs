@@ -115,6 +115,12 @@ pub trait Layout {
         SerdeImpls::Derive
     }
 
+    /// A description as the item's doc text (the spec-driven output fences
+    /// the code in upstream descriptions so rustdoc does not run it).
+    fn description(&self, text: &str) -> String {
+        text.to_owned()
+    }
+
     /// Whether items carry doc comments (descriptions and gates).
     fn docs(&self) -> bool {
         true

@@ -9,6 +9,7 @@
 
 pub mod annotated;
 mod convert;
+pub mod doc_text;
 mod expand;
 mod expanded;
 mod items;

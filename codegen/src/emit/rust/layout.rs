@@ -63,6 +63,10 @@ impl Layout for SpecLayout<'_> {
         self.names.type_ident(name)
     }
 
+    fn description(&self, text: &str) -> String {
+        crate::rust::doc_text::fence_code(text)
+    }
+
     /// Fingerprints leave the serde impls out: they follow from the item.
     fn serde_impls(&self) -> SerdeImpls {
         match self.purpose {

@@ -274,11 +274,11 @@ impl Plan<'_> {
         metadata: &str,
     ) -> TokenStream {
         let lifecycle = &self.model.types[&definition.name].lifecycle;
-        let docs = doc_attrs(
-            definition.description.as_deref(),
-            lifecycle,
-            &self.model.versions,
-        );
+        let description = definition
+            .description
+            .as_deref()
+            .map(|text| layout.description(text));
+        let docs = doc_attrs(description.as_deref(), lifecycle, &self.model.versions);
         let deprecated = deprecated_attr(lifecycle, version);
         let cfg = layout.cfg_attrs(&definition.name);
         let ident = self.names.type_ident(&definition.name);
