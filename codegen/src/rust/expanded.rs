@@ -41,7 +41,7 @@ pub(crate) fn object(rt: &TokenStream, ident: &Ident, fields: &[Field]) -> Token
     };
     quote! {
         #rt::__private::wire::object_serde!(#rt::__private; #ident);
-        #[allow(deprecated)]
+        #[allow(deprecated, clippy::single_match)]
         impl #rt::__private::wire::Object for #ident {
             const NAME: &'static str = #name;
             const FIELDS: &'static [&'static str] = &[#(#wire_names),*];

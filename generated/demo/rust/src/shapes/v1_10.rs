@@ -16,7 +16,7 @@ pub mod build {
         #[cfg(any(feature = "v1_10"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Pipeline);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Pipeline {
                 const NAME: &'static str = "Pipeline";
                 const FIELDS: &'static [&'static str] = &[
@@ -73,7 +73,7 @@ pub mod build {
         #[cfg(any(feature = "v1_10"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; PipelineSpec);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for PipelineSpec {
                 const NAME: &'static str = "PipelineSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -133,7 +133,7 @@ pub mod build {
         #[cfg(any(feature = "v1_10"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Step);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Step {
                 const NAME: &'static str = "Step";
                 const FIELDS: &'static [&'static str] = &[
@@ -189,7 +189,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_10"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Release);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
                 const FIELDS: &'static [&'static str] = &[
@@ -246,7 +246,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_10"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
                 const FIELDS: &'static [&'static str] = &[

@@ -16,7 +16,7 @@ pub mod build {
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Pipeline);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Pipeline {
                 const NAME: &'static str = "Pipeline";
                 const FIELDS: &'static [&'static str] = &[
@@ -70,7 +70,7 @@ pub mod build {
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; PipelineSpec);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for PipelineSpec {
                 const NAME: &'static str = "PipelineSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -121,7 +121,7 @@ pub mod build {
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; RetryPolicy);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for RetryPolicy {
                 const NAME: &'static str = "RetryPolicy";
                 const FIELDS: &'static [&'static str] = &["backoff", "limit"];
@@ -168,7 +168,7 @@ pub mod build {
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Step);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Step {
                 const NAME: &'static str = "Step";
                 const FIELDS: &'static [&'static str] = &[
@@ -227,7 +227,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Canary);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Canary {
                 const NAME: &'static str = "Canary";
                 const FIELDS: &'static [&'static str] = &["weight"];
@@ -262,7 +262,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_11"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Release);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
                 const FIELDS: &'static [&'static str] = &[
@@ -321,7 +321,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_11"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
                 const FIELDS: &'static [&'static str] = &[

@@ -16,7 +16,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Release);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
                 const FIELDS: &'static [&'static str] = &[
@@ -74,7 +74,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
                 const FIELDS: &'static [&'static str] = &[

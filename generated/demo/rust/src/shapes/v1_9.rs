@@ -29,7 +29,7 @@ pub mod build {
         )]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Artifact);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Artifact {
                 const NAME: &'static str = "Artifact";
                 const FIELDS: &'static [&'static str] = &["$ref", "path", "x-foo"];
@@ -66,7 +66,7 @@ pub mod build {
         #[cfg(any(feature = "v1_9", feature = "v1_10"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; CacheConfig);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for CacheConfig {
                 const NAME: &'static str = "CacheConfig";
                 const FIELDS: &'static [&'static str] = &["path"];
@@ -101,7 +101,7 @@ pub mod build {
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Pipeline);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Pipeline {
                 const NAME: &'static str = "Pipeline";
                 const FIELDS: &'static [&'static str] = &[
@@ -154,7 +154,7 @@ pub mod build {
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; PipelineSpec);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for PipelineSpec {
                 const NAME: &'static str = "PipelineSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -212,7 +212,7 @@ pub mod build {
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Step);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Step {
                 const NAME: &'static str = "Step";
                 const FIELDS: &'static [&'static str] = &[
@@ -277,7 +277,7 @@ pub mod build {
         )]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Target);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Target {
                 const NAME: &'static str = "Target";
                 const FIELDS: &'static [&'static str] = &["arch", "os"];
@@ -335,7 +335,7 @@ pub mod core {
         )]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Metadata);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Metadata {
                 const NAME: &'static str = "Metadata";
                 const FIELDS: &'static [&'static str] = &["labels", "name"];
@@ -376,7 +376,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Release);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
                 const FIELDS: &'static [&'static str] = &[
@@ -432,7 +432,7 @@ pub mod deploy {
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -496,7 +496,7 @@ pub mod deploy {
             crate::__private::wire::object_serde!(
                 crate ::__private; ReleaseSpecHealthCheck
             );
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpecHealthCheck {
                 const NAME: &'static str = "ReleaseSpecHealthCheck";
                 const FIELDS: &'static [&'static str] = &["path", "port"];
@@ -572,7 +572,7 @@ pub mod deploy {
         )]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Target);
-            #[allow(deprecated)]
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Target {
                 const NAME: &'static str = "Target";
                 const FIELDS: &'static [&'static str] = &["cluster", "namespace"];
