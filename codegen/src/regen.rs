@@ -6,7 +6,7 @@ use crate::emit;
 use crate::error::{Result, Warning};
 use crate::load;
 use crate::model::GatedModel;
-use crate::output::{self, FileTree, Mode, SyncReport};
+use crate::output::{self, FileTree, Mode, SyncReport, Synced};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -19,24 +19,64 @@ pub struct Built {
     pub timings: Timings,
 }
 
-/// How long each phase of a build took, in order.
+/// How long each phase of a regen took, in order. Phases that ran at the
+/// same time are listed as the lanes of the phase that holds them.
 #[derive(Clone, Debug, Default)]
-pub struct Timings(pub Vec<(&'static str, Duration)>);
+pub struct Timings(pub Vec<Phase>);
+
+/// One phase of a regen: its wall-clock time and, for a phase whose work ran
+/// on several threads at once, each lane's steps.
+#[derive(Clone, Debug)]
+pub struct Phase {
+    pub name: &'static str,
+    pub took: Duration,
+    /// Concurrent lanes, each a sequence of named steps; empty for a phase
+    /// that is one step.
+    pub lanes: Vec<Vec<(&'static str, Duration)>>,
+}
 
 impl Timings {
     fn time<T>(&mut self, phase: &'static str, run: impl FnOnce() -> T) -> T {
         let started = Instant::now();
         let result = run();
-        self.0.push((phase, started.elapsed()));
+        self.push(phase, started.elapsed());
         result
+    }
+
+    fn push(&mut self, name: &'static str, took: Duration) {
+        self.0.push(Phase {
+            name,
+            took,
+            lanes: Vec::new(),
+        });
+    }
+
+    /// The sum of the phases' wall-clock times.
+    pub fn total(&self) -> Duration {
+        self.0.iter().map(|phase| phase.took).sum()
     }
 }
 
 impl std::fmt::Display for Timings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (index, (phase, took)) in self.0.iter().enumerate() {
+        let ms = |took: &Duration| format!("{:.0} ms", took.as_secs_f64() * 1000.0);
+        for (index, phase) in self.0.iter().enumerate() {
             let sep = if index == 0 { "" } else { ", " };
-            write!(f, "{sep}{phase} {:.0?}", took)?;
+            write!(f, "{sep}{} {}", phase.name, ms(&phase.took))?;
+            if !phase.lanes.is_empty() {
+                let lanes: Vec<String> = phase
+                    .lanes
+                    .iter()
+                    .map(|steps| {
+                        let steps: Vec<String> = steps
+                            .iter()
+                            .map(|(name, took)| format!("{name} {}", ms(took)))
+                            .collect();
+                        steps.join(" + ")
+                    })
+                    .collect();
+                write!(f, " ({})", lanes.join(" | "))?;
+            }
         }
         Ok(())
     }
@@ -45,13 +85,15 @@ impl std::fmt::Display for Timings {
 /// An emitter: a pure function of the gated model adding one subtree.
 type Emitter = fn(&GatedModel, &ApiConfig, &mut FileTree) -> Result<()>;
 
-/// Every emitter of a spec-driven API: the schema trees, then the Rust crate.
-const ALL: [(&str, Emitter); 4] = [
-    SCHEMA_TREES[0],
-    SCHEMA_TREES[1],
-    SCHEMA_TREES[2],
-    ("rust", emit::rust::emit),
-];
+/// A sequence of emitters that run one after the other on one thread.
+type Lane = &'static [(&'static str, Emitter)];
+
+/// What a lane did: its tree, and how long each emitter took.
+type LaneResult = (Result<FileTree>, Vec<(&'static str, Duration)>);
+
+/// Every emitter of a spec-driven API, in two lanes that run at the same
+/// time: the Rust crate (the longest) beside the schema trees.
+const ALL: [Lane; 2] = [&[("rust", emit::rust::emit)], &SCHEMA_TREES];
 
 /// The trees every API gets, whatever its front door: gates.json, Pkl and
 /// JSON Schema.
@@ -85,15 +127,60 @@ pub fn build(api: &Api) -> Result<Built> {
     })
 }
 
+/// Runs each lane on its own thread (the last on this one), then merges
+/// their trees. Emitters are pure functions of the model into their own
+/// subtree, so the result does not depend on which lane finishes first; the
+/// first error in lane order wins.
 fn run_emitters(
     model: &GatedModel,
     config: &ApiConfig,
-    emitters: &[(&'static str, Emitter)],
+    lanes: &[Lane],
     timings: &mut Timings,
 ) -> Result<FileTree> {
+    let started = Instant::now();
+    let run_lane = |lane: Lane| -> LaneResult {
+        let mut tree = FileTree::new();
+        let mut steps = Vec::with_capacity(lane.len());
+        for (name, emitter) in lane {
+            let step = Instant::now();
+            let result = emitter(model, config, &mut tree);
+            steps.push((*name, step.elapsed()));
+            if let Err(err) = result {
+                return (Err(err), steps);
+            }
+        }
+        (Ok(tree), steps)
+    };
+    let results: Vec<LaneResult> = std::thread::scope(|scope| {
+        let Some((last, others)) = lanes.split_last() else {
+            return Vec::new();
+        };
+        let spawned: Vec<_> = others
+            .iter()
+            .map(|lane| scope.spawn(|| run_lane(lane)))
+            .collect();
+        let mine = run_lane(last);
+        let mut results: Vec<_> = spawned
+            .into_iter()
+            .map(|handle| handle.join().expect("an emitter thread panicked"))
+            .collect();
+        results.push(mine);
+        results
+    });
+    let mut trees = Vec::with_capacity(results.len());
+    let mut lane_steps = Vec::with_capacity(results.len());
+    for (result, steps) in results {
+        trees.push(result);
+        lane_steps.push(steps);
+    }
+    timings.0.push(Phase {
+        name: "emit",
+        took: started.elapsed(),
+        lanes: lane_steps,
+    });
     let mut tree = FileTree::new();
-    for (name, emitter) in emitters {
-        timings.time(name, || emitter(model, config, &mut tree))?;
+    for lane_tree in trees {
+        tree.merge(lane_tree?)?;
     }
     Ok(tree)
 }
@@ -107,7 +194,7 @@ pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
 /// The trees a plugin that writes its types in Rust needs besides the Rust:
 /// gates.json, Pkl and JSON Schema (`cargo xtask regen --from-rust`).
 pub fn emit_schema_trees(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    run_emitters(model, config, &SCHEMA_TREES, &mut Timings::default())
+    run_emitters(model, config, &[&SCHEMA_TREES], &mut Timings::default())
 }
 
 /// Reads a plugin crate's versioned modules and syncs each one's schema trees
@@ -134,11 +221,20 @@ pub fn regen_from_rust(
 /// Any error happens before the first write, so a failed regen leaves the
 /// previous output exactly as it was.
 pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport)> {
+    let (built, synced) = build_and_sync(api, out_dir, mode)?;
+    Ok((built, synced.report))
+}
+
+fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, Synced)> {
     let mut built = build(api)?;
-    let report = built
-        .timings
-        .time("sync", || output::sync(&built.tree, out_dir, mode))?;
-    Ok((built, report))
+    let started = Instant::now();
+    let synced = output::sync_files(&built.tree, out_dir, mode)?;
+    built.timings.0.push(Phase {
+        name: "sync",
+        took: started.elapsed(),
+        lanes: vec![synced.steps.clone()],
+    });
+    Ok((built, synced))
 }
 
 /// What [`regen_unless_fresh`] did.
@@ -154,10 +250,22 @@ pub enum Outcome {
 /// says nothing changed since the last successful regen, and records a new
 /// stamp after one.
 pub fn regen_unless_fresh(api: &Api, out_dir: &Path) -> Result<Outcome> {
+    let started = Instant::now();
     if crate::stamp::Stamp::is_fresh(api, out_dir)? {
         return Ok(Outcome::Fresh);
     }
-    let (built, report) = regen(api, out_dir, Mode::Write)?;
-    crate::stamp::Stamp::record(api, out_dir)?;
-    Ok(Outcome::Ran(Box::new(built), report))
+    let checked = started.elapsed();
+    let (mut built, synced) = build_and_sync(api, out_dir, Mode::Write)?;
+    built.timings.0.insert(
+        0,
+        Phase {
+            name: "stamp check",
+            took: checked,
+            lanes: Vec::new(),
+        },
+    );
+    built.timings.time("stamp", || {
+        crate::stamp::Stamp::record_outputs(api, out_dir, synced.files)
+    })?;
+    Ok(Outcome::Ran(Box::new(built), synced.report))
 }

@@ -26,12 +26,23 @@ pub struct FileId {
 
 impl FileId {
     fn of(path: &Path) -> Option<FileId> {
-        let meta = std::fs::metadata(path).ok()?;
-        let mtime = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-        Some(FileId {
+        std::fs::metadata(path)
+            .ok()
+            .map(|meta| FileId::of_metadata(&meta))
+    }
+
+    /// The identity in `meta`; a file system without mtimes gives 0, which
+    /// only makes the stamp less useful.
+    pub fn of_metadata(meta: &std::fs::Metadata) -> FileId {
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|time| time.duration_since(UNIX_EPOCH).ok())
+            .unwrap_or_default();
+        FileId {
             len: meta.len(),
             mtime_ns: mtime.as_nanos(),
-        })
+        }
     }
 }
 
@@ -47,6 +58,15 @@ pub struct Stamp {
 impl Stamp {
     /// The stamp of the current state of `api`'s inputs and `out_dir`.
     pub fn current(api: &Api, out_dir: &Path) -> Result<Stamp> {
+        let (tool, inputs) = Stamp::tool_and_inputs(api)?;
+        Ok(Stamp {
+            tool,
+            inputs,
+            outputs: outputs(out_dir),
+        })
+    }
+
+    fn tool_and_inputs(api: &Api) -> Result<(Option<FileId>, BTreeMap<PathBuf, FileId>)> {
         let mut inputs = BTreeMap::new();
         let mut files = vec![api.dir.join(API_TOML), api.dir.join(ANNOTATIONS_FILE)];
         for minor in api.present_minors()? {
@@ -57,16 +77,15 @@ impl Stamp {
                 inputs.insert(file, id);
             }
         }
-        Ok(Stamp {
-            tool: std::env::current_exe()
-                .ok()
-                .and_then(|exe| FileId::of(&exe)),
-            inputs,
-            outputs: outputs(out_dir),
-        })
+        let tool = std::env::current_exe()
+            .ok()
+            .and_then(|exe| FileId::of(&exe));
+        Ok((tool, inputs))
     }
 
     /// True when `out_dir`'s stamp equals the current state: nothing to do.
+    /// The tool and the inputs are compared first, so a regen that has work
+    /// to do does not list the outputs.
     pub fn is_fresh(api: &Api, out_dir: &Path) -> Result<bool> {
         let Ok(text) = std::fs::read(out_dir.join(STAMP_FILE)) else {
             return Ok(false);
@@ -74,13 +93,37 @@ impl Stamp {
         let Ok(recorded) = serde_json::from_slice::<Stamp>(&text) else {
             return Ok(false);
         };
-        Ok(recorded.tool.is_some() && recorded == Stamp::current(api, out_dir)?)
+        let (tool, inputs) = Stamp::tool_and_inputs(api)?;
+        Ok(recorded.tool.is_some()
+            && recorded.tool == tool
+            && recorded.inputs == inputs
+            && recorded.outputs == outputs(out_dir))
     }
 
     /// Records the current state after a successful regen.
     pub fn record(api: &Api, out_dir: &Path) -> Result<()> {
-        let stamp = Stamp::current(api, out_dir)?;
-        let text = serde_json::to_vec(&stamp).expect("a stamp always serializes");
+        Stamp::current(api, out_dir)?.write(out_dir)
+    }
+
+    /// Records the state after a successful regen whose sync reported the
+    /// output files (see [`crate::output::Synced`]), without listing them
+    /// again.
+    pub fn record_outputs(
+        api: &Api,
+        out_dir: &Path,
+        outputs: BTreeMap<PathBuf, FileId>,
+    ) -> Result<()> {
+        let (tool, inputs) = Stamp::tool_and_inputs(api)?;
+        Stamp {
+            tool,
+            inputs,
+            outputs,
+        }
+        .write(out_dir)
+    }
+
+    fn write(&self, out_dir: &Path) -> Result<()> {
+        let text = serde_json::to_vec(self).expect("a stamp always serializes");
         let path = out_dir.join(STAMP_FILE);
         std::fs::write(&path, text).map_err(|source| Error::Io {
             path,
@@ -90,24 +133,8 @@ impl Stamp {
     }
 }
 
-/// Every output file's identity, except the stamp itself.
+/// Every output file's identity, except the stamp itself; an output
+/// directory that cannot be listed has none (and is never fresh).
 fn outputs(dir: &Path) -> BTreeMap<PathBuf, FileId> {
-    let mut found = BTreeMap::new();
-    let mut pending = vec![dir.to_owned()];
-    while let Some(current) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&current) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-                pending.push(path);
-            } else if path != dir.join(STAMP_FILE) {
-                if let Some(id) = FileId::of(&path) {
-                    found.insert(path.strip_prefix(dir).unwrap_or(&path).to_owned(), id);
-                }
-            }
-        }
-    }
-    found
+    crate::output::list_files(dir).unwrap_or_default()
 }

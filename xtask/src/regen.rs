@@ -89,6 +89,10 @@ pub fn run(root: &Path, only: Option<&str>, check: bool, timings: bool) -> Resul
             }
             stale.push(api.name().to_owned());
         }
+        // The process ends soon: freeing the model and the output tree (a
+        // few hundred MB in many small allocations for Kubernetes) would
+        // only add to the regen's time, so the OS reclaims them at exit.
+        std::mem::forget(built);
     }
     if !stale.is_empty() {
         bail!(

@@ -4,14 +4,16 @@
 //! `$defs` (every workload kind carries the whole PodSpec closure). Each
 //! definition is therefore serialized once, already indented as a `$defs`
 //! entry, and each file is the concatenation of the entries it needs. The
-//! bytes are exactly what [`to_sorted_pretty`] writes for the whole document
+//! bytes are exactly what [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) writes for the whole document
 //! (checked by this module's tests and by the integration tests).
 
 use super::convert::{self, Style};
-use crate::emit::json_text::{compare_keys, to_sorted_pretty};
+use crate::emit::json_text::{compare_keys, push_string, write_value};
 use crate::model::MinorModel;
+use crate::output::{Contents, Piece};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The key definitions live under.
 pub const DEFS: &str = "$defs";
@@ -19,7 +21,7 @@ pub const DEFS: &str = "$defs";
 /// One minor's definitions in one style, each rendered as a `$defs` entry.
 #[derive(Debug)]
 pub struct RenderedDefinitions {
-    /// Definitions in the order [`to_sorted_pretty`] writes their keys.
+    /// Definitions in the order [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) writes their keys.
     entries: Vec<Entry>,
     /// Definition name → its index in `entries`.
     index: HashMap<String, usize>,
@@ -27,66 +29,86 @@ pub struct RenderedDefinitions {
 
 #[derive(Debug)]
 struct Entry {
-    /// `"name": ` followed by the schema text indented for depth 2, no final newline.
-    text: String,
+    /// `"name": ` followed by the schema text indented for depth 2, no final
+    /// newline; shared by every document that holds the definition.
+    text: Arc<str>,
     /// The entries it refers to directly.
     references: Vec<usize>,
+}
+
+/// Every rendering of one minor's definitions that the JSON tree needs.
+#[derive(Debug)]
+pub struct Renderings {
+    pub plain: RenderedDefinitions,
+    pub strict: RenderedDefinitions,
+    /// Each definition as a `components.schemas` entry of the OpenAPI
+    /// export (references to `#/components/schemas/`, nested three levels
+    /// deep), in key order.
+    pub openapi: Vec<String>,
 }
 
 impl RenderedDefinitions {
     /// Renders every definition of `minor` in `style`.
     pub fn new(minor: &MinorModel, style: &Style) -> Self {
-        Self::render(minor, style, |_, text| text)
+        Self::render(minor, style, None).0
     }
 
-    /// Renders every definition of `minor` in the plain `style` once and
-    /// derives the strict rendering from the same text: strict differs only
-    /// by `"additionalProperties": false` at the top of closable definitions
-    /// ([`convert::is_closable`]), and that key sorts before every other key
-    /// a definition's top level can have, so it goes right after the brace.
-    pub fn plain_and_strict(minor: &MinorModel, style: &Style) -> (Self, Self) {
+    /// Renders every definition of `minor` once in the plain `style`, and
+    /// derives the other renderings from it:
+    ///
+    /// - strict differs only by `"additionalProperties": false` at the top of
+    ///   closable definitions ([`convert::is_closable`]), and that key sorts
+    ///   before every other key a definition's top level can have, so it goes
+    ///   right after the brace; the other definitions' texts are shared;
+    /// - the OpenAPI export differs only by its references, so the converted
+    ///   schema is rebased ([`convert::rebase_refs`]) and written again.
+    pub fn renderings(minor: &MinorModel, style: &Style, openapi_base: &str) -> Renderings {
         debug_assert!(
             !style.strict,
             "the strict rendering is derived from the plain one"
         );
-        let mut strict_texts = Vec::with_capacity(minor.definitions.len());
-        let plain = Self::render(minor, style, |definition, text| {
-            let strict = if convert::is_closable(definition) {
-                let brace = text
-                    .find("{\n")
-                    .expect("a closable definition is a non-empty object");
-                let body = brace + "{\n      ".len();
-                let mut strict = String::with_capacity(text.len() + 40);
-                strict.push_str(&text[..body]);
-                strict.push_str("\"additionalProperties\": false,\n      ");
-                strict.push_str(&text[body..]);
-                strict
-            } else {
-                text.clone()
-            };
-            strict_texts.push(strict);
-            text
-        });
-        let strict = RenderedDefinitions {
-            entries: plain
-                .entries
-                .iter()
-                .zip(strict_texts)
-                .map(|(entry, text)| Entry {
+        let (plain, openapi) = Self::render(minor, style, Some(openapi_base));
+        let mut names: Vec<&String> = minor.definitions.keys().collect();
+        names.sort_by(|a, b| compare_keys(a, b));
+        let entries = plain
+            .entries
+            .iter()
+            .zip(names)
+            .map(|(entry, name)| {
+                let text = if convert::is_closable(&minor.definitions[name]) {
+                    let brace = entry
+                        .text
+                        .find("{\n")
+                        .expect("a closable definition is a non-empty object");
+                    let body = brace + "{\n      ".len();
+                    let mut strict = String::with_capacity(entry.text.len() + 40);
+                    strict.push_str(&entry.text[..body]);
+                    strict.push_str("\"additionalProperties\": false,\n      ");
+                    strict.push_str(&entry.text[body..]);
+                    Arc::from(strict)
+                } else {
+                    Arc::clone(&entry.text)
+                };
+                Entry {
                     text,
                     references: entry.references.clone(),
-                })
-                .collect(),
+                }
+            })
+            .collect();
+        let strict = RenderedDefinitions {
+            entries,
             index: plain.index.clone(),
         };
-        (plain, strict)
+        Renderings {
+            plain,
+            strict,
+            openapi,
+        }
     }
 
-    fn render(
-        minor: &MinorModel,
-        style: &Style,
-        mut finish: impl FnMut(&crate::model::Definition, String) -> String,
-    ) -> Self {
+    /// The definitions rendered in `style` as `$defs` entries and, with
+    /// `rebased`, also as OpenAPI components with that ref base.
+    fn render(minor: &MinorModel, style: &Style, rebased: Option<&str>) -> (Self, Vec<String>) {
         let mut names: Vec<&String> = minor.definitions.keys().collect();
         names.sort_by(|a, b| compare_keys(a, b));
         let index: HashMap<String, usize> = names
@@ -94,24 +116,33 @@ impl RenderedDefinitions {
             .enumerate()
             .map(|(position, name)| ((*name).clone(), position))
             .collect();
+        let mut others = Vec::with_capacity(if rebased.is_some() { names.len() } else { 0 });
         let entries = names
             .iter()
             .map(|name| {
                 let definition = &minor.definitions[*name];
+                let mut schema = convert::definition(definition, style);
                 let mut text = String::new();
                 push_key(&mut text, name);
-                text.push_str(&indented(&convert::definition(definition, style), 2));
+                write_value(&mut text, &schema, 2);
+                if let Some(base) = rebased {
+                    convert::rebase_refs(&mut schema, style.ref_base, base);
+                    let mut other = String::with_capacity(text.len() + text.len() / 8);
+                    push_key(&mut other, name);
+                    write_value(&mut other, &schema, 3);
+                    others.push(other);
+                }
                 let references = convert::references(&definition.schema)
                     .into_iter()
                     .filter_map(|target| index.get(target).copied())
                     .collect();
                 Entry {
-                    text: finish(definition, text),
+                    text: Arc::from(text),
                     references,
                 }
             })
             .collect();
-        RenderedDefinitions { entries, index }
+        (RenderedDefinitions { entries, index }, others)
     }
 
     /// Every definition, in key order.
@@ -144,79 +175,57 @@ impl RenderedDefinitions {
 
     /// A document whose `$defs` holds the `definitions` (from [`closure`] or
     /// [`all`]) and whose other top-level keys are `rest`, as
-    /// [`to_sorted_pretty`] would write it.
+    /// [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) would write it.
     ///
     /// [`closure`]: RenderedDefinitions::closure
     /// [`all`]: RenderedDefinitions::all
-    pub fn document(&self, definitions: &[usize], rest: &Map<String, Value>) -> String {
-        let mut entries: Vec<(&str, Option<String>)> = rest
+    pub fn document(&self, definitions: &[usize], rest: &Map<String, Value>) -> Contents {
+        let mut entries: Vec<(&str, Option<&Value>)> = rest
             .iter()
             .filter(|(key, _)| key.as_str() != DEFS)
-            .map(|(key, value)| (key.as_str(), Some(indented(value, 1))))
+            .map(|(key, value)| (key.as_str(), Some(value)))
             .collect();
         entries.push((DEFS, None));
         entries.sort_by(|(a, _), (b, _)| compare_keys(a, b));
-        let length: usize = definitions
-            .iter()
-            .map(|&entry| self.entries[entry].text.len() + 6)
-            .chain(
-                entries
-                    .iter()
-                    .flat_map(|(_, text)| text.as_ref().map(|t| t.len() + 64)),
-            )
-            .sum();
-        let mut out = String::with_capacity(length + 32);
-        out.push('{');
-        for (position, (key, text)) in entries.iter().enumerate() {
+        let mut pieces = Vec::with_capacity(2 * definitions.len() + 2);
+        let mut out = String::from("{");
+        for (position, (key, value)) in entries.iter().enumerate() {
             if position > 0 {
                 out.push(',');
             }
             out.push_str("\n  ");
             push_key(&mut out, key);
-            match text {
-                Some(text) => out.push_str(text),
-                None => self.push_definitions(&mut out, definitions),
+            match value {
+                Some(value) => write_value(&mut out, value, 1),
+                None if definitions.is_empty() => out.push_str("{}"),
+                None => {
+                    out.push('{');
+                    pieces.push(Piece::Owned(std::mem::take(&mut out)));
+                    for (position, &entry) in definitions.iter().enumerate() {
+                        let separator = if position > 0 { ",\n    " } else { "\n    " };
+                        pieces.push(Piece::Static(separator));
+                        pieces.push(Piece::Shared(Arc::clone(&self.entries[entry].text)));
+                    }
+                    out.push_str("\n  }");
+                }
             }
         }
         out.push_str("\n}\n");
-        out
-    }
-
-    fn push_definitions(&self, out: &mut String, definitions: &[usize]) {
-        if definitions.is_empty() {
-            out.push_str("{}");
-            return;
-        }
-        out.push('{');
-        for (position, &entry) in definitions.iter().enumerate() {
-            if position > 0 {
-                out.push(',');
-            }
-            out.push_str("\n    ");
-            out.push_str(&self.entries[entry].text);
-        }
-        out.push_str("\n  }");
+        pieces.push(Piece::Owned(out));
+        Contents::from_pieces(pieces)
     }
 }
 
 fn push_key(out: &mut String, key: &str) {
-    out.push_str(&Value::String(key.to_owned()).to_string());
+    push_string(out, key);
     out.push_str(": ");
-}
-
-/// `value` as [`to_sorted_pretty`] writes it at `depth`, without the final
-/// newline.
-fn indented(value: &Value, depth: usize) -> String {
-    let text = to_sorted_pretty(value);
-    let text = text.strip_suffix('\n').unwrap_or(&text);
-    let indent = "  ".repeat(depth);
-    text.replace('\n', &format!("\n{indent}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::emit::json_schema::vergate_keyword::GateKeywords;
+    use crate::emit::json_text::to_sorted_pretty;
     use crate::model::{Definition, ObjectSchema, Property, Schema};
     use vergate_core::Version;
 
@@ -251,9 +260,13 @@ mod tests {
             strict: false,
             ..style
         };
-        let (plain, derived) = RenderedDefinitions::plain_and_strict(&minor, &plain_style);
+        let Renderings {
+            plain,
+            strict: derived,
+            ..
+        } = RenderedDefinitions::renderings(&minor, &plain_style, "#/components/schemas/");
         let texts = |r: &RenderedDefinitions| -> Vec<String> {
-            r.entries.iter().map(|e| e.text.clone()).collect()
+            r.entries.iter().map(|e| e.text.to_string()).collect()
         };
         assert_eq!(texts(&derived), texts(&rendered));
         assert_ne!(texts(&plain), texts(&rendered));
@@ -264,6 +277,7 @@ mod tests {
         rest.insert("$comment".into(), Value::String("x".into()));
         rest.insert("title".into(), serde_json::json!({"nested": [1]}));
         let text = rendered.document(&rendered.closure("a.A"), &rest);
+        let text = String::from_utf8(text.into_bytes()).unwrap();
         let parsed: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(text, to_sorted_pretty(&parsed));
         assert_eq!(
@@ -271,6 +285,6 @@ mod tests {
             Value::Bool(false)
         );
         let empty = rendered.document(&[], &Map::new());
-        assert_eq!(empty, "{\n  \"$defs\": {}\n}\n");
+        assert_eq!(empty.as_bytes(), b"{\n  \"$defs\": {}\n}\n");
     }
 }

@@ -85,6 +85,37 @@ pub fn definition(definition: &Definition, style: &Style) -> Value {
     Value::Object(out)
 }
 
+/// Points the references of a schema converted with the ref base `from` at
+/// `to` instead, as converting with `to` would have: the `$ref`s that
+/// [`definition`] writes sit at the top, in `properties`, `items`,
+/// `additionalProperties` and a nullable wrapper's `anyOf`. Kept keywords
+/// (`examples`, `const`, `default`…) are never entered, whatever they hold.
+pub fn rebase_refs(schema: &mut Value, from: &str, to: &str) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if let Some(Value::String(target)) = map.get_mut("$ref") {
+        if let Some(name) = target.strip_prefix(from) {
+            *target = format!("{to}{name}");
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = map.get_mut(key) {
+            rebase_refs(inner, from, to);
+        }
+    }
+    if let Some(Value::Array(options)) = map.get_mut("anyOf") {
+        for option in options {
+            rebase_refs(option, from, to);
+        }
+    }
+    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        for property in properties.values_mut() {
+            rebase_refs(property, from, to);
+        }
+    }
+}
+
 /// True when the strict style closes the definition with
 /// `additionalProperties: false`: an object that has properties and says
 /// nothing about other keys. Objects occur only at the top of a definition

@@ -29,7 +29,7 @@ pub use vergate_keyword::KEYWORD as GATE_KEYWORD;
 use crate::api::ApiConfig;
 use crate::error::Result;
 use crate::model::{GatedModel, MinorModel};
-use crate::output::FileTree;
+use crate::output::{Contents, FileTree};
 use assemble::RenderedDefinitions;
 use convert::Style;
 use vergate_keyword::GateKeywords;
@@ -40,6 +40,10 @@ pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 /// Generated files: (path, bytes).
 pub type Files = Vec<(String, Vec<u8>)>;
 
+/// Generated files as the tree holds them: (path, contents), documents made
+/// of `$defs` entries shared with the minor's other documents.
+type Documents = Vec<(String, Contents)>;
+
 /// The emitter's directory inside `generated/<api>/`.
 pub const DIR: &str = "json";
 
@@ -47,7 +51,7 @@ pub const DIR: &str = "json";
 pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
     let gates = GateKeywords::new(model);
     let field = config.document_version_field.as_deref();
-    let per_minor: Vec<Result<Files>> = std::thread::scope(|scope| {
+    let per_minor: Vec<Result<Documents>> = std::thread::scope(|scope| {
         let handles: Vec<_> = model
             .minors
             .values()
@@ -59,8 +63,8 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
             .collect()
     });
     for files in per_minor {
-        for (path, bytes) in files? {
-            tree.insert(path, bytes)?;
+        for (path, contents) in files? {
+            tree.insert_contents(path, contents)?;
         }
     }
     if let Some(field) = field {
@@ -78,7 +82,7 @@ fn minor_files(
     minor: &MinorModel,
     field: Option<&str>,
     gates: &GateKeywords,
-) -> Result<Files> {
+) -> Result<Documents> {
     let mut out = Vec::new();
     let style = Style {
         minor: minor.version,
@@ -87,13 +91,13 @@ fn minor_files(
         document_version_field: field,
         gates,
     };
-    let (plain, strict) = RenderedDefinitions::plain_and_strict(minor, &style);
-    for (rendered, is_strict) in [(plain, false), (strict, true)] {
+    let renderings = RenderedDefinitions::renderings(minor, &style, openapi::COMPONENTS);
+    for (rendered, is_strict) in [(&renderings.plain, false), (&renderings.strict, true)] {
         let dir = minor_dir(minor, is_strict);
         let files = standalone::files(
             &model.api,
             minor,
-            &rendered,
+            rendered,
             &dir,
             is_strict,
             Selection::Kinds,
@@ -102,17 +106,10 @@ fn minor_files(
             out.push((format!("{dir}/{name}"), bytes));
         }
     }
-    let style = Style {
-        minor: minor.version,
-        strict: false,
-        ref_base: openapi::COMPONENTS,
-        document_version_field: field,
-        gates,
-    };
-    let text = openapi::document(config, minor, &style);
+    let text = openapi::document(config, minor, &renderings.openapi);
     out.push((
         format!("{DIR}/openapi/{}.json", minor.version.dir_name()),
-        text.into_bytes(),
+        text.into(),
     ));
     Ok(out)
 }
@@ -137,12 +134,16 @@ pub fn strict_tree(model: &GatedModel, minor: &MinorModel, selection: Selection)
         gates: &gates,
     };
     let rendered = RenderedDefinitions::new(minor, &style);
-    standalone::files(
+    let files = standalone::files(
         &model.api,
         minor,
         &rendered,
         &minor_dir(minor, true),
         true,
         selection,
-    )
+    )?;
+    Ok(files
+        .into_iter()
+        .map(|(name, contents)| (name, contents.into_bytes()))
+        .collect())
 }

@@ -4,7 +4,7 @@
 
 use super::assemble::RenderedDefinitions;
 use super::naming::{definition_file, kind_file};
-use super::{Files, DRAFT_2020_12};
+use super::{Documents, DRAFT_2020_12};
 use crate::emit::json_text::to_sorted_pretty;
 use crate::error::{Error, Result};
 use crate::model::MinorModel;
@@ -78,7 +78,7 @@ pub fn files(
     dir: &str,
     strict: bool,
     selection: Selection,
-) -> Result<Files> {
+) -> Result<Documents> {
     let kinds = kind_files(minor, dir)?;
     let mut others: BTreeMap<String, &str> = BTreeMap::new();
     if selection == Selection::EveryDefinition {
@@ -116,7 +116,7 @@ pub fn files(
             json!([{"group": kind.gvk.group, "version": kind.gvk.version, "kind": kind.gvk.kind}]),
         );
         let text = rendered.document(&rendered.closure(kind.definition), &rest);
-        out.push((kind.file.clone(), text.into_bytes()));
+        out.push((kind.file.clone(), text));
     }
     for (file, definition) in others {
         let mut rest = Map::new();
@@ -131,7 +131,7 @@ pub fn files(
             Value::String(format!("{definition} ({api} {})", minor.version)),
         );
         let text = rendered.document(&rendered.closure(definition), &rest);
-        out.push((file, text.into_bytes()));
+        out.push((file, text));
     }
     let index: Vec<Value> = kinds
         .values()
@@ -151,11 +151,11 @@ pub fn files(
         "strict": strict,
         "kinds": index,
     });
-    out.push((INDEX.into(), to_sorted_pretty(&index).into_bytes()));
+    out.push((INDEX.into(), to_sorted_pretty(&index).into()));
     let mut rest = Map::new();
     rest.insert("$comment".into(), Value::String(comment));
     rest.insert("$schema".into(), Value::String(DRAFT_2020_12.into()));
     let definitions = rendered.document(&rendered.all(), &rest);
-    out.push((DEFINITIONS.into(), definitions.into_bytes()));
+    out.push((DEFINITIONS.into(), definitions));
     Ok(out)
 }

@@ -20,6 +20,7 @@ mod example;
 mod gate;
 pub mod layout;
 mod module;
+mod module_text;
 mod templates;
 
 pub use escape::{doc_comment, pkl_string};
@@ -255,14 +256,14 @@ fn minor_files(
         let data = subtree.types_module(module, definitions)?;
         files.push((
             format!("{dir}/{module}.pkl"),
-            templates::render("module.pkl.tera", &data)?,
+            module_text::render(&data).into_bytes(),
         ));
     }
     for (module, resource) in &layout.resources {
         let data = subtree.resource_module(module, resource.definition)?;
         files.push((
             format!("{dir}/{module}.pkl"),
-            templates::render("module.pkl.tera", &data)?,
+            module_text::render(&data).into_bytes(),
         ));
     }
     let example = example::example(

@@ -1,0 +1,130 @@
+//! The current output tree and how the new one differs from it: files are
+//! listed with their length and mtime, and a file is read only when its
+//! length equals the new bytes' length.
+
+use super::{io, Contents, FileTree};
+use crate::error::Result;
+use crate::stamp::{FileId, STAMP_FILE};
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// How a file of the new tree relates to the current one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Added,
+    Changed,
+    Unchanged,
+}
+
+/// A file of the current tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Listed {
+    /// Length and mtime (of the target, for a symbolic link).
+    pub id: FileId,
+    /// A regular file, as opposed to a symbolic link or a special file.
+    pub regular: bool,
+}
+
+/// Lists the files below `dir` (anything that is not a directory), relative
+/// to it; the regen stamp is left out. A missing directory has no files.
+pub fn list(dir: &Path) -> Result<HashMap<PathBuf, Listed>> {
+    let mut files = HashMap::new();
+    if !dir.exists() {
+        return Ok(files);
+    }
+    let mut pending = vec![dir.to_owned()];
+    while let Some(current) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&current).map_err(|source| io(&current, "listing", source))?;
+        for entry in entries {
+            let entry = entry.map_err(|source| io(&current, "listing", source))?;
+            let path = entry.path();
+            let kind = entry
+                .file_type()
+                .map_err(|source| io(&path, "inspecting", source))?;
+            if kind.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            let relative = path.strip_prefix(dir).expect("listed below dir").to_owned();
+            if relative.as_os_str() == STAMP_FILE {
+                continue;
+            }
+            // Follow a symbolic link, as reading the file does.
+            let meta = if kind.is_symlink() {
+                std::fs::metadata(&path).or_else(|_| entry.metadata())
+            } else {
+                entry.metadata()
+            };
+            let meta = meta.map_err(|source| io(&path, "inspecting", source))?;
+            let listed = Listed {
+                id: FileId::of_metadata(&meta),
+                regular: kind.is_file(),
+            };
+            files.insert(relative, listed);
+        }
+    }
+    Ok(files)
+}
+
+/// The status of every file of `tree`, in the tree's order. Files whose
+/// length matches are read and compared on every core.
+pub fn classify(
+    tree: &FileTree,
+    dir: &Path,
+    existing: &HashMap<PathBuf, Listed>,
+) -> Result<Vec<Status>> {
+    let mut statuses = Vec::with_capacity(tree.len());
+    let mut to_read: Vec<(usize, &Path, &Contents)> = Vec::new();
+    for (index, (path, bytes)) in tree.contents().enumerate() {
+        let status = match existing.get(path) {
+            None => Status::Added,
+            Some(listed) if listed.id.len != bytes.len() as u64 => Status::Changed,
+            Some(_) => {
+                to_read.push((index, path, bytes));
+                Status::Unchanged
+            }
+        };
+        statuses.push(status);
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, to_read.len().max(1));
+    let chunk = to_read.len().div_ceil(threads).max(1);
+    let differing: Vec<Result<Vec<usize>>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = to_read
+            .chunks(chunk)
+            .map(|files| scope.spawn(move || differing(dir, files)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("a comparing thread panicked"))
+            .collect()
+    });
+    for indices in differing {
+        for index in indices? {
+            statuses[index] = Status::Changed;
+        }
+    }
+    Ok(statuses)
+}
+
+/// The indices of the files whose current bytes differ from the new ones.
+fn differing(dir: &Path, files: &[(usize, &Path, &Contents)]) -> Result<Vec<usize>> {
+    let mut found = Vec::new();
+    let mut buffer = Vec::new();
+    for &(index, path, bytes) in files {
+        let full = dir.join(path);
+        let file = std::fs::File::open(&full).map_err(|source| io(&full, "reading", source))?;
+        buffer.clear();
+        // One byte more than expected tells a file that grew since listing.
+        file.take(bytes.len() as u64 + 1)
+            .read_to_end(&mut buffer)
+            .map_err(|source| io(&full, "reading", source))?;
+        if !bytes.eq_bytes(&buffer) {
+            found.push(index);
+        }
+    }
+    Ok(found)
+}

@@ -1,0 +1,402 @@
+//! The output tree: built in memory by the emitters, then synced to disk so
+//! that only files whose bytes change are written and files no longer
+//! produced are removed. Nothing is written until every emitter succeeded.
+//!
+//! - `compare`: the current tree's files and how each new file differs;
+//! - `journal`: writing the differences through a journal, and finishing a
+//!   sync that was cut off.
+
+mod compare;
+mod contents;
+mod journal;
+
+use crate::error::{Error, Result};
+use crate::stamp::FileId;
+pub use contents::{Contents, Piece};
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Files by path relative to `generated/<api>/`, in sorted order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileTree {
+    files: BTreeMap<PathBuf, Contents>,
+}
+
+impl FileTree {
+    /// An empty tree.
+    pub fn new() -> Self {
+        FileTree::default()
+    }
+
+    /// Adds a file. The path must be relative and stay inside the tree (no
+    /// `..`, no root, no NUL); adding the same path twice is an error.
+    pub fn insert(&mut self, path: impl AsRef<Path>, contents: Vec<u8>) -> Result<()> {
+        self.insert_contents(path, Contents::from(contents))
+    }
+
+    /// Adds a file given as [`Contents`] (pieces shared with other files),
+    /// with the checks of [`FileTree::insert`].
+    pub fn insert_contents(&mut self, path: impl AsRef<Path>, contents: Contents) -> Result<()> {
+        let path = path.as_ref();
+        check_relative(path)?;
+        if self.files.insert(path.to_owned(), contents).is_some() {
+            return Err(Error::Config {
+                path: path.to_owned(),
+                message: "two emitters wrote the same output file".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Moves every file of `other` into this tree; a path both trees hold
+    /// is an error, as with [`FileTree::insert`].
+    pub fn merge(&mut self, mut other: FileTree) -> Result<()> {
+        if other.files.len() > self.files.len() {
+            std::mem::swap(&mut self.files, &mut other.files);
+        }
+        if let Some(path) = other.files.keys().find(|p| self.files.contains_key(*p)) {
+            return Err(Error::Config {
+                path: path.clone(),
+                message: "two emitters wrote the same output file".into(),
+            });
+        }
+        self.files.append(&mut other.files);
+        Ok(())
+    }
+
+    /// The files, sorted by path. A file held as pieces is joined for this
+    /// (once); [`FileTree::contents`] gives them without joining.
+    pub fn iter(&self) -> impl Iterator<Item = (&Path, &[u8])> {
+        self.files
+            .iter()
+            .map(|(path, contents)| (path.as_path(), contents.as_bytes()))
+    }
+
+    /// The files as they are held, sorted by path.
+    pub fn contents(&self) -> impl Iterator<Item = (&Path, &Contents)> {
+        self.files
+            .iter()
+            .map(|(path, contents)| (path.as_path(), contents))
+    }
+
+    /// One file's bytes (joined, once, if the file is held as pieces).
+    pub fn get(&self, path: impl AsRef<Path>) -> Option<&[u8]> {
+        self.files.get(path.as_ref()).map(Contents::as_bytes)
+    }
+
+    /// True when the tree has a file at `path`.
+    pub fn contains(&self, path: impl AsRef<Path>) -> bool {
+        self.files.contains_key(path.as_ref())
+    }
+
+    /// The number of files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// True when the tree has no file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+fn check_relative(path: &Path) -> Result<()> {
+    let text = path.to_string_lossy();
+    let escapes = path.as_os_str().is_empty()
+        || text.contains('\0')
+        || path
+            .components()
+            .any(|component| !matches!(component, Component::Normal(_)));
+    if escapes {
+        return Err(Error::Config {
+            path: path.to_owned(),
+            message: "an output path must stay inside generated/<api>/ (relative, no `..`, no NUL)"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// Whether [`sync`] writes or only compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Write,
+    Check,
+}
+
+/// What a sync did (or, in check mode, would do), with paths relative to
+/// the output directory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SyncReport {
+    pub added: Vec<PathBuf>,
+    pub changed: Vec<PathBuf>,
+    pub removed: Vec<PathBuf>,
+    pub unchanged: usize,
+}
+
+impl SyncReport {
+    /// True when nothing differs.
+    pub fn is_clean(&self) -> bool {
+        self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
+    }
+
+    /// Every differing path, sorted.
+    pub fn differing(&self) -> Vec<&PathBuf> {
+        let mut all: Vec<&PathBuf> = self
+            .added
+            .iter()
+            .chain(&self.changed)
+            .chain(&self.removed)
+            .collect();
+        all.sort();
+        all
+    }
+}
+
+impl std::fmt::Display for SyncReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} added, {} changed, {} removed, {} unchanged",
+            self.added.len(),
+            self.changed.len(),
+            self.removed.len(),
+            self.unchanged
+        )
+    }
+}
+
+/// What [`sync_files`] did, and the identity of every output file after it.
+#[derive(Debug, Default)]
+pub struct Synced {
+    pub report: SyncReport,
+    /// Every file below the output directory once the sync is done (in
+    /// [`Mode::Check`], as it was), with its length and mtime: what the regen
+    /// stamp records.
+    pub files: BTreeMap<PathBuf, FileId>,
+    /// How long each step took: compare, then stage and apply (or write
+    /// whole).
+    pub steps: Vec<(&'static str, Duration)>,
+}
+
+/// Makes `dir` hold exactly `tree`. See [`sync_files`].
+pub fn sync(tree: &FileTree, dir: &Path, mode: Mode) -> Result<SyncReport> {
+    sync_files(tree, dir, mode).map(|synced| synced.report)
+}
+
+/// Makes `dir` hold exactly `tree`, writing only what differs.
+///
+/// The current tree is listed and compared with `tree` in memory; a file
+/// whose length differs is not even read. When nothing differs, nothing is
+/// touched. Otherwise the bytes of every new and changed file are staged in
+/// a sibling directory with a journal of the writes and removals to make,
+/// and only once the journal is committed is `dir` touched: files no longer
+/// produced are removed (with the directories they leave empty), changed
+/// files are rewritten in place and new ones created. Unchanged files are
+/// never touched, so they keep their bytes, inode and mtime and cargo does
+/// not rebuild what did not change. Any failure before the commit leaves
+/// `dir` exactly as it was; a sync cut off after it is finished from the
+/// journal by the next one. A `dir` that does not exist yet is built aside
+/// whole and renamed into place. See [`journal`] for the costs that chose
+/// this scheme.
+///
+/// In [`Mode::Check`] nothing is written (an interrupted sync is still
+/// finished first); the report says what would change.
+pub fn sync_files(tree: &FileTree, dir: &Path, mode: Mode) -> Result<Synced> {
+    let started = Instant::now();
+    journal::recover(dir)?;
+    let mut existing = compare::list(dir)?;
+    let statuses = compare::classify(tree, dir, &existing)?;
+    let mut report = SyncReport::default();
+    let mut writes = Vec::new();
+    // Each file's identity after the sync, in the tree's order; `None` for
+    // a file about to be written.
+    let mut ids: Vec<Option<FileId>> = Vec::with_capacity(tree.len());
+    for ((path, bytes), status) in tree.contents().zip(statuses) {
+        let listed = existing.remove(path);
+        let at_path = match (status, listed) {
+            (compare::Status::Unchanged, Some(listed)) => {
+                report.unchanged += 1;
+                ids.push(Some(listed.id));
+                continue;
+            }
+            (compare::Status::Changed, Some(listed)) => {
+                report.changed.push(path.to_owned());
+                // Only a regular file is rewritten in place; anything else
+                // (a symbolic link) is removed first, so that nothing is
+                // written through it.
+                if listed.regular {
+                    journal::Existing::Regular
+                } else {
+                    journal::Existing::Other
+                }
+            }
+            _ => {
+                report.added.push(path.to_owned());
+                journal::Existing::Nothing
+            }
+        };
+        ids.push(None);
+        writes.push(journal::Write {
+            path,
+            bytes,
+            existing: at_path,
+        });
+    }
+    // What is left of the listing is no longer produced.
+    let mut removed: Vec<(PathBuf, compare::Listed)> = existing.into_iter().collect();
+    removed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut steps = vec![("compare", started.elapsed())];
+    if mode == Mode::Check || report.is_clean() {
+        let files = tree
+            .contents()
+            .zip(&ids)
+            .filter_map(|((path, _), id)| Some((path.to_owned(), (*id)?)))
+            .chain(
+                removed
+                    .iter()
+                    .map(|(path, listed)| (path.clone(), listed.id)),
+            )
+            .collect();
+        report.removed = removed.into_iter().map(|(path, _)| path).collect();
+        return Ok(Synced {
+            report,
+            files,
+            steps,
+        });
+    }
+    report.removed = removed.into_iter().map(|(path, _)| path).collect();
+    let written = if dir.exists() {
+        journal::apply(dir, &writes, &report.removed, &mut steps)?
+    } else {
+        let started = Instant::now();
+        let written = journal::write_whole(dir, &writes)?;
+        steps.push(("write whole", started.elapsed()));
+        written
+    };
+    let mut written = written.into_iter();
+    let files = tree
+        .contents()
+        .zip(ids)
+        .map(|((path, _), id)| {
+            let id = id.unwrap_or_else(|| written.next().expect("an identity per write"));
+            (path.to_owned(), id)
+        })
+        .collect();
+    Ok(Synced {
+        report,
+        files,
+        steps,
+    })
+}
+
+/// The files below `dir` (anything that is not a directory), relative to
+/// it, with their length and mtime; the regen stamp is left out. A missing
+/// directory has no files.
+pub fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, FileId>> {
+    let mut files: Vec<(PathBuf, FileId)> = compare::list(dir)?
+        .into_iter()
+        .map(|(path, listed)| (path, listed.id))
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(files.into_iter().collect())
+}
+
+/// The sibling directory `.<name>.<suffix>` of `dir`.
+fn sibling(dir: &Path, suffix: &str) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    dir.with_file_name(format!(".{name}.{suffix}"))
+}
+
+fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
+    Error::Io {
+        path: path.to_owned(),
+        action,
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_must_stay_inside() {
+        let mut tree = FileTree::new();
+        for bad in ["../x", "/etc/x", "a/../../b", "", "a\0b"] {
+            assert!(tree.insert(bad, vec![]).is_err(), "{bad:?}");
+        }
+        tree.insert("a/b.json", vec![1]).unwrap();
+        assert!(tree.insert("a/b.json", vec![2]).is_err());
+    }
+
+    #[test]
+    fn sync_writes_only_what_changed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let mut tree = FileTree::new();
+        tree.insert("keep.txt", b"same".to_vec()).unwrap();
+        tree.insert("sub/change.txt", b"old".to_vec()).unwrap();
+        tree.insert("gone/stale.txt", b"x".to_vec()).unwrap();
+        let first = sync(&tree, &dir, Mode::Write).unwrap();
+        assert_eq!(first.added.len(), 3);
+
+        let keep_mtime = std::fs::metadata(dir.join("keep.txt"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        let mut next = FileTree::new();
+        next.insert("keep.txt", b"same".to_vec()).unwrap();
+        next.insert("sub/change.txt", b"new".to_vec()).unwrap();
+        next.insert("sub/new.txt", b"n".to_vec()).unwrap();
+
+        let check = sync(&next, &dir, Mode::Check).unwrap();
+        assert_eq!(check.differing().len(), 3);
+        assert_eq!(
+            std::fs::read(dir.join("sub/change.txt")).unwrap(),
+            b"old",
+            "check mode writes nothing"
+        );
+
+        let report = sync(&next, &dir, Mode::Write).unwrap();
+        assert_eq!(
+            report.to_string(),
+            "1 added, 1 changed, 1 removed, 1 unchanged"
+        );
+        assert_eq!(std::fs::read(dir.join("sub/change.txt")).unwrap(), b"new");
+        assert!(!dir.join("gone").exists(), "empty directories are removed");
+        let after = std::fs::metadata(dir.join("keep.txt"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(keep_mtime, after, "unchanged files are not rewritten");
+        assert!(sync(&next, &dir, Mode::Write).unwrap().is_clean());
+        let siblings: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            siblings,
+            ["out"],
+            "no staging or previous tree is left behind"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_swap_is_recovered() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let mut tree = FileTree::new();
+        tree.insert("a.txt", b"a".to_vec()).unwrap();
+        sync(&tree, &dir, Mode::Write).unwrap();
+        std::fs::rename(&dir, tmp.path().join(".out.previous")).unwrap();
+        let report = sync(&tree, &dir, Mode::Check).unwrap();
+        assert!(
+            report.is_clean(),
+            "the previous tree was put back: {report}"
+        );
+    }
+}
