@@ -90,6 +90,21 @@ fn main() {
     .unwrap();
     let text = serde_json::to_string(&step).unwrap();
     assert_eq!(text, r#"{"move":["a"],"name":"s","steps":[{"name":"inner"}],"type":"script"}"#);
+    // The written-out serde impls: required, duplicate, null, enum values.
+    let err = |json: &str| serde_json::from_str::<v1_11::build::v1::Step>(json).unwrap_err().to_string();
+    assert!(err(r#"{"type":"script"}"#).contains("missing field `name`"));
+    assert!(err(r#"{"name":"a","name":"b"}"#).contains("duplicate field `name`"));
+    assert!(err(r#"{"name":1}"#).contains("invalid type: integer `1`, expected a string"));
+    assert!(err("[]").contains("expected an object Step"));
+    let step: v1_11::build::v1::Step = serde_json::from_str(r#"{"name":"s","type":null,"extra":{"a":[1]}}"#).unwrap();
+    assert_eq!(step.r#type, None);
+    assert_eq!(serde_json::to_string(&step).unwrap(), r#"{"name":"s"}"#);
+    let strategy: v1_12::prelude::Strategy = serde_json::from_str("\"BlueGreen\"").unwrap();
+    assert_eq!(strategy, v1_12::prelude::Strategy::BlueGreen);
+    assert_eq!(serde_json::to_string(&strategy).unwrap(), "\"BlueGreen\"");
+    let err = serde_json::from_str::<v1_11::prelude::Strategy>("\"BlueGreen\"").unwrap_err().to_string();
+    assert!(err.contains("unknown variant `BlueGreen`, expected `Recreate` or `RollingUpdate`"), "{err}");
+    assert_eq!(v1_12::prelude::Strategy::default(), v1_12::prelude::Strategy::Recreate);
     println!("ok");
 }
 "##;
@@ -190,12 +205,28 @@ fn the_kubernetes_crate_builds_with_one_minor() {
     let work = support::root().join("target/generated/kubernetes");
     let dir = work.join("one-minor");
     let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\"] }}\n",
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\"] }}\nserde_json = \"1\"\n",
         toml_path(&krate)
     );
-    let main = "fn main() {\n    let _ = std::mem::size_of::<vergate_kubernetes::v1_34::core::v1::Service>();\n}\n";
+    // List envelopes are the generic `List<T, M>`: same wire form.
+    let main = r##"
+use vergate_kubernetes::v1_34::{apps::v1::{Deployment, DeploymentList}, meta::v1::ListMeta};
+use vergate_kubernetes::List;
+
+fn main() {
+    let json = r#"{"apiVersion":"apps/v1","items":[{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"}}],"kind":"DeploymentList","metadata":{"resourceVersion":"7"}}"#;
+    let list: DeploymentList = serde_json::from_str(json).unwrap();
+    let _: &List<Deployment, ListMeta> = &list;
+    assert_eq!(list.items[0].metadata.as_ref().unwrap().name.as_deref(), Some("web"));
+    assert_eq!(serde_json::to_string(&list).unwrap(), json);
+    let err = serde_json::from_str::<DeploymentList>(r#"{"kind":"DeploymentList"}"#).unwrap_err();
+    assert!(err.to_string().contains("missing field `items`"), "{err}");
+    println!("ok");
+}
+"##;
     harness(&dir, &deps, main);
-    cargo(&dir, &work.join("target"), &["build"]);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
 }
 
 /// Every manifest in every minor of v1.28 … v1.36, decoded strictly into

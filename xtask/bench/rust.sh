@@ -88,8 +88,6 @@ for profile in "${profiles[@]}"; do
 done
 
 ratio() { python3 -c "import sys; print(f'{float(sys.argv[1])/float(sys.argv[2]):.2f}')" "$1" "$2"; }
-echo "Clean build, dependencies included (median of $runs runs; peak = largest process):"
-echo
 row() { # table, profile, index
   local -n table=$1
   echo -n " ${table[$2,$3]} | $(ratio "${table[$2,$3]}" "${table[$2,0]}") |"

@@ -1,7 +1,10 @@
-//! Serde impls written out rather than derived ([`SerdeImpls::Expanded`]):
-//! each calls a generic driver of the runtime's `__private::wire` module,
-//! so a type costs the compiler a few lines and the crate needs no proc
-//! macro. The drivers are in `codegen/src/emit/rust/support/wire.rs`.
+//! Serde impls written out rather than derived ([`SerdeImpls::Expanded`]).
+//! A struct implements `wire::Object` (its wire names, its required fields,
+//! `write` and `read`), an enum `wire::StringEnum` (its values, the index of
+//! a variant and back); one-line macros of the runtime's `__private::wire`
+//! module turn those into `Serialize` and `Deserialize` through its generic
+//! drivers (`codegen/src/emit/rust/support/wire.rs`). So a type
+//! costs the compiler a few lines and the crate needs no proc macro.
 //!
 //! [`SerdeImpls::Expanded`]: super::layout::SerdeImpls::Expanded
 
@@ -9,7 +12,7 @@ use super::items::Field;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-/// `Serialize`, `Deserialize` and `wire::Object` for a struct of `fields`.
+/// `wire::Object` for a struct of `fields`, and its serde impls.
 pub(crate) fn object(rt: &TokenStream, ident: &Ident, fields: &[Field]) -> TokenStream {
     let name = ident.to_string().trim_start_matches("r#").to_owned();
     let wire_names = fields.iter().map(|field| &field.wire);
@@ -18,90 +21,58 @@ pub(crate) fn object(rt: &TokenStream, ident: &Ident, fields: &[Field]) -> Token
         .enumerate()
         .filter(|(_, field)| field.required)
         .map(|(index, _)| index);
-    let required_count = fields.iter().filter(|field| field.required).count();
-    let optional_present = fields
-        .iter()
-        .filter(|field| !field.required)
-        .map(|field| {
-            let ident = &field.ident;
-            quote!(self.#ident.is_some())
-        });
     let writes = fields.iter().map(|field| {
         let (ident, wire) = (&field.ident, &field.wire);
         if field.required {
-            quote!(fields.field(#wire, &self.#ident)?;)
+            quote!(out.field(#wire, &self.#ident);)
         } else {
-            quote!(fields.optional(#wire, &self.#ident)?;)
+            quote!(out.optional(#wire, &self.#ident);)
         }
     });
-    let reads: Vec<TokenStream> = fields
-        .iter()
-        .enumerate()
-        .map(|(index, field)| {
-            let ident = &field.ident;
-            quote!(#index => self.#ident = map.next_value()?,)
-        })
-        .collect();
+    let reads = fields.iter().enumerate().map(|(index, field)| {
+        let ident = &field.ident;
+        quote!(#index => input.value(&mut self.#ident),)
+    });
     // An object without fields writes none and reads none.
-    let (fields_binding, read_body) = if fields.is_empty() {
-        (quote!(fields), quote!(let _ = (index, map);))
+    let (out, input, index) = if fields.is_empty() {
+        (quote!(_out), quote!(_input), quote!(_index))
     } else {
-        (
-            quote!(mut fields),
-            quote! {
-                match index {
-                    #(#reads)*
-                    _ => {}
-                }
-            },
-        )
+        (quote!(out), quote!(input), quote!(index))
     };
     quote! {
-        #[allow(deprecated)]
-        impl #rt::__private::serde::Serialize for #ident {
-            fn serialize<S: #rt::__private::serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
-                let len = #required_count + #rt::__private::wire::present(&[#(#optional_present),*]);
-                let #fields_binding = #rt::__private::wire::Fields::begin(serializer, #name, len)?;
-                #(#writes)*
-                fields.end()
-            }
-        }
-        impl<'de> #rt::__private::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: #rt::__private::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                #rt::__private::wire::object(deserializer)
-            }
-        }
-        #[allow(deprecated)]
+        #rt::__private::wire::object_serde!(#rt::__private; #ident);
+        #[allow(deprecated, clippy::single_match)]
         impl #rt::__private::wire::Object for #ident {
             const NAME: &'static str = #name;
             const FIELDS: &'static [&'static str] = &[#(#wire_names),*];
             const REQUIRED: &'static [usize] = &[#(#required),*];
-            fn field<'de, A: #rt::__private::serde::de::MapAccess<'de>>(
-                &mut self,
-                index: usize,
-                map: &mut A,
-            ) -> ::core::result::Result<(), A::Error> {
-                #read_body
-                ::core::result::Result::Ok(())
+            fn write<W: #rt::__private::wire::Write>(&self, #out: &mut W) {
+                #(#writes)*
+            }
+            fn read<'de, R: #rt::__private::wire::Read<'de>>(&mut self, #index: usize, #input: &mut R) {
+                match #index {
+                    #(#reads)*
+                    _ => {}
+                }
             }
         }
     }
 }
 
-/// `Serialize` and `Deserialize` for an enum of unit variants, each the
-/// string `value`.
-pub(crate) fn string_enum(rt: &TokenStream, ident: &Ident, variants: &[(Ident, &str)]) -> TokenStream {
+/// `wire::StringEnum` for an enum of unit variants, each the string
+/// `value`, and its serde impls.
+pub(crate) fn string_enum(
+    rt: &TokenStream,
+    ident: &Ident,
+    variants: &[(Ident, &str)],
+) -> TokenStream {
     let values = variants.iter().map(|(_, value)| value);
-    let writes = variants
+    let indices = variants
         .iter()
-        .map(|(variant, value)| quote!(Self::#variant => #value,));
+        .enumerate()
+        .map(|(index, (variant, _))| quote!(Self::#variant => #index,));
     let count = variants.len();
-    let reads = variants.iter().enumerate().map(|(index, (variant, _))| {
+    let from_indices = variants.iter().enumerate().map(|(index, (variant, _))| {
         if index + 1 == count {
             quote!(_ => Self::#variant,)
         } else {
@@ -109,48 +80,25 @@ pub(crate) fn string_enum(rt: &TokenStream, ident: &Ident, variants: &[(Ident, &
         }
     });
     quote! {
+        #rt::__private::wire::string_enum_serde!(#rt::__private; #ident);
         #[allow(deprecated)]
-        impl #rt::__private::serde::Serialize for #ident {
-            fn serialize<S: #rt::__private::serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
-                serializer.serialize_str(match self {
-                    #(#writes)*
-                })
+        impl #rt::__private::wire::StringEnum for #ident {
+            const VALUES: &'static [&'static str] = &[#(#values),*];
+            fn index(&self) -> usize {
+                match self {
+                    #(#indices)*
+                }
             }
-        }
-        #[allow(deprecated)]
-        impl<'de> #rt::__private::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: #rt::__private::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                const VALUES: &[&str] = &[#(#values),*];
-                #rt::__private::wire::string_enum(deserializer, VALUES).map(|index| match index {
-                    #(#reads)*
-                })
+            fn from_index(index: usize) -> Self {
+                match index {
+                    #(#from_indices)*
+                }
             }
         }
     }
 }
 
-/// `Serialize` and `Deserialize` for a newtype: the inner value's.
+/// The serde impls of a newtype: the inner value's.
 pub(crate) fn newtype(rt: &TokenStream, ident: &Ident) -> TokenStream {
-    quote! {
-        impl #rt::__private::serde::Serialize for #ident {
-            fn serialize<S: #rt::__private::serde::Serializer>(
-                &self,
-                serializer: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
-                self.0.serialize(serializer)
-            }
-        }
-        impl<'de> #rt::__private::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: #rt::__private::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::core::result::Result<Self, D::Error> {
-                #rt::__private::serde::Deserialize::deserialize(deserializer).map(Self)
-            }
-        }
-    }
+    quote!(#rt::__private::wire::newtype_serde!(#rt::__private; #ident);)
 }

@@ -29,7 +29,11 @@ pub fn type_item(
     let rt = layout.runtime();
     let docs = if layout.docs() {
         doc_attrs(
-            definition.description.as_deref(),
+            definition
+                .description
+                .as_deref()
+                .map(|text| layout.description(text))
+                .as_deref(),
             lifecycle,
             &model.versions,
         )
@@ -37,15 +41,19 @@ pub fn type_item(
         TokenStream::new()
     };
     let deprecated = deprecated_attr(lifecycle, version);
-    let derived = layout.serde_impls() == SerdeImpls::Derive;
-    let serde_attrs = if derived {
-        let serde_crate = format!("{rt}::__private::serde").replace(' ', "");
-        quote! {
-            #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
-            #[serde(crate = #serde_crate)]
+    let serde = layout.serde_impls();
+    let derived = serde == SerdeImpls::Derive;
+    let expanded = serde == SerdeImpls::Expanded;
+    let serde_attrs = match serde {
+        SerdeImpls::Derive => {
+            let serde_crate = format!("{rt}::__private::serde").replace(' ', "");
+            quote! {
+                #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
+                #[serde(crate = #serde_crate)]
+            }
         }
-    } else {
-        quote!(#[derive(::core::default::Default)])
+        SerdeImpls::Expanded => quote!(#[derive(::core::default::Default)]),
+        SerdeImpls::None => TokenStream::new(),
     };
     let head = quote! {
         #docs
@@ -57,7 +65,7 @@ pub fn type_item(
     if let Some(object) = definition.object() {
         let fields = fields(model, layout, version, definition, object);
         let decls = fields.iter().map(|field| field.declaration(derived));
-        let impls = (!derived).then(|| expanded::object(&rt, &ident, &fields));
+        let impls = expanded.then(|| expanded::object(&rt, &ident, &fields));
         let impls = impls.map(|impls| quote!(#cfg const _: () = { #impls };));
         quote! {
             #head
@@ -70,31 +78,39 @@ pub fn type_item(
         let variants: Vec<(Ident, &str)> = definition
             .enum_values
             .iter()
-            .map(|value| (layout.variant_ident(&definition.name, value), value.as_str()))
+            .map(|value| {
+                (
+                    layout.variant_ident(&definition.name, value),
+                    value.as_str(),
+                )
+            })
             .collect();
-        let decls = variants.iter().enumerate().map(|(index, (variant, value))| {
-            let lifecycle = &model.types[&definition.name].values[*value];
-            let variant_docs = if layout.docs() {
-                doc_attrs(None, lifecycle, &model.versions)
-            } else {
-                TokenStream::new()
-            };
-            let deprecated = deprecated_attr(lifecycle, version);
-            let wire = if derived {
-                quote!(#[serde(rename = #value)])
-            } else if index == 0 {
-                quote!(#[default])
-            } else {
-                TokenStream::new()
-            };
-            quote! {
-                #variant_docs
-                #deprecated
-                #wire
-                #variant,
-            }
-        });
-        let impls = (!derived).then(|| expanded::string_enum(&rt, &ident, &variants));
+        let decls = variants
+            .iter()
+            .enumerate()
+            .map(|(index, (variant, value))| {
+                let lifecycle = &model.types[&definition.name].values[*value];
+                let variant_docs = if layout.docs() {
+                    doc_attrs(None, lifecycle, &model.versions)
+                } else {
+                    TokenStream::new()
+                };
+                let deprecated = deprecated_attr(lifecycle, version);
+                let wire = if derived {
+                    quote!(#[serde(rename = #value)])
+                } else if expanded && index == 0 {
+                    quote!(#[default])
+                } else {
+                    TokenStream::new()
+                };
+                quote! {
+                    #variant_docs
+                    #deprecated
+                    #wire
+                    #variant,
+                }
+            });
+        let impls = expanded.then(|| expanded::string_enum(&rt, &ident, &variants));
         let impls = impls.map(|impls| quote!(#cfg const _: () = { #impls };));
         quote! {
             #head
@@ -106,7 +122,7 @@ pub fn type_item(
     } else {
         let inner = layout.rust_type(&definition.schema);
         let transparent = derived.then(|| quote!(#[serde(transparent)]));
-        let impls = (!derived).then(|| expanded::newtype(&rt, &ident));
+        let impls = expanded.then(|| expanded::newtype(&rt, &ident));
         let impls = impls.map(|impls| quote!(#cfg const _: () = { #impls };));
         quote! {
             #head
@@ -171,7 +187,11 @@ fn fields(
         .map(|(wire, property)| {
             let lifecycle = &type_lifecycle.fields[wire].lifecycle;
             let docs = if layout.docs() {
-                doc_attrs(property.description.as_deref(), lifecycle, &model.versions)
+                let description = property
+                    .description
+                    .as_deref()
+                    .map(|text| layout.description(text));
+                doc_attrs(description.as_deref(), lifecycle, &model.versions)
             } else {
                 TokenStream::new()
             };
@@ -213,7 +233,7 @@ pub(crate) fn versioned_impl(
     }
 }
 
-fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
+pub(crate) fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
     match lifecycle.deprecated_in {
         Some(since) if version >= since => {
             // `since` would have to be semver (clippy::deprecated_semver).
@@ -225,7 +245,11 @@ fn deprecated_attr(lifecycle: &Lifecycle, version: Version) -> TokenStream {
 }
 
 /// The description followed by a line on the gate, as `#[doc]` attributes.
-fn doc_attrs(description: Option<&str>, lifecycle: &Lifecycle, corpus: &[Version]) -> TokenStream {
+pub(crate) fn doc_attrs(
+    description: Option<&str>,
+    lifecycle: &Lifecycle,
+    corpus: &[Version],
+) -> TokenStream {
     let mut text = description.unwrap_or_default().trim().to_owned();
     if let Some(note) = gate_note(lifecycle, corpus) {
         if !text.is_empty() {

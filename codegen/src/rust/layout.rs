@@ -115,6 +115,12 @@ pub trait Layout {
         SerdeImpls::Derive
     }
 
+    /// A description as the item's doc text (the spec-driven output fences
+    /// the code in upstream descriptions so rustdoc does not run it).
+    fn description(&self, text: &str) -> String {
+        text.to_owned()
+    }
+
     /// Whether items carry doc comments (descriptions and gates).
     fn docs(&self) -> bool {
         true
@@ -146,6 +152,9 @@ pub enum SerdeImpls {
     /// value). No proc macro runs on the output, and each type is a few
     /// lines for the compiler.
     Expanded,
+    /// No serde impls: the bare item, for comparing items' shapes (the
+    /// wire names follow from the field and variant names a layout gives).
+    None,
 }
 
 /// The default [`Layout`]: names from wire names, one flat module per minor.

@@ -9,6 +9,7 @@
 
 pub mod annotated;
 mod convert;
+pub mod doc_text;
 mod expand;
 mod expanded;
 mod items;
@@ -19,6 +20,8 @@ mod table;
 
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
+#[cfg(feature = "emit")]
+pub(crate) use items::{deprecated_attr, doc_attrs};
 pub use json::Json;
 pub use layout::{ident, DefaultLayout, Layout, SerdeImpls};
 pub use schema::json_schema;

@@ -58,7 +58,7 @@ pub fn doc_comment(text: &str, indent: usize) -> String {
 }
 
 /// Appends [`doc_comment`]`(text, indent)` to `out`.
-pub fn push_doc_comment(out: &mut String, text: &str, indent: usize) {
+fn push_doc_comment(out: &mut String, text: &str, indent: usize) {
     let text = normalize_newlines(text);
     let text = text.trim_matches('\n');
     if text.trim().is_empty() {

@@ -20,7 +20,6 @@ mod example;
 mod gate;
 pub mod layout;
 mod module;
-mod module_text;
 mod templates;
 
 pub use escape::{doc_comment, pkl_string};
@@ -256,14 +255,14 @@ fn minor_files(
         let data = subtree.types_module(module, definitions)?;
         files.push((
             format!("{dir}/{module}.pkl"),
-            module_text::render(&data).into_bytes(),
+            templates::render("module.pkl.tera", &data)?,
         ));
     }
     for (module, resource) in &layout.resources {
         let data = subtree.resource_module(module, resource.definition)?;
         files.push((
             format!("{dir}/{module}.pkl"),
-            module_text::render(&data).into_bytes(),
+            templates::render("module.pkl.tera", &data)?,
         ));
     }
     let example = example::example(

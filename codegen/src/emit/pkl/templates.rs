@@ -9,6 +9,10 @@ use tera::{Context, Tera};
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
+        "pkl/module.pkl.tera",
+        include_str!("../../../templates/pkl/module.pkl.tera"),
+    ),
+    (
         "pkl/PklProject.tera",
         include_str!("../../../templates/pkl/PklProject.tera"),
     ),

@@ -115,7 +115,7 @@ impl Builder {
 /// the shapes, inline.
 pub(super) fn single_file(model: &GatedModel, root: &syn::Path) -> Result<String> {
     let plan = Plan::new(model, root, false);
-    let mut tokens = plan.root_items();
+    let mut tokens = plan.root_items(super::render::inline_wire_module());
     for version in &model.versions {
         let attrs = plan.minor_attrs(*version);
         let module = format_ident!("{}", version.ident());

@@ -63,8 +63,16 @@ impl Layout for SpecLayout<'_> {
         self.names.type_ident(name)
     }
 
+    fn description(&self, text: &str) -> String {
+        crate::rust::doc_text::fence_code(text)
+    }
+
+    /// Fingerprints leave the serde impls out: they follow from the item.
     fn serde_impls(&self) -> SerdeImpls {
-        SerdeImpls::Expanded
+        match self.purpose {
+            Purpose::Fingerprint => SerdeImpls::None,
+            Purpose::Emit { .. } => SerdeImpls::Expanded,
+        }
     }
 
     /// Descriptions are left out of fingerprints: minors whose types differ

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! Cargo.toml            a standalone crate: one cargo feature per minor, the newest by default
-//! src/lib.rs            IntOrString, the serde re-exports, one module per minor
+//! src/lib.rs            IntOrString, List<T, M>, the serde drivers (support/wire.rs), one module per minor
 //! src/v1_34.rs          the minor: `core::v1::Service`… (re-exports) and a flat `prelude`
 //! src/shapes/v1_28.rs   every shape first seen in 1.28, by group and version
 //! ```
@@ -16,6 +16,7 @@
 mod boxes;
 mod builder;
 mod layout;
+mod lists;
 mod paths;
 mod render;
 mod shapes;
@@ -29,6 +30,7 @@ use crate::output::FileTree;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use render::Plan;
+use std::collections::BTreeMap;
 use vergate_core::Version;
 
 /// The directory of the crate inside `generated/<api>/`.
@@ -44,11 +46,36 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
         cargo_toml(model, config).into_bytes(),
     )?;
     let homes = plan.shapes.homes();
+    // A home's shapes in one part per top-level module, so that the big
+    // files (1.28 holds 40% of Kubernetes' shapes) spread over the cores.
+    let parts: Vec<(Version, Vec<&str>)> = homes
+        .iter()
+        .flat_map(|(home, names)| {
+            let mut by_module: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+            for name in names {
+                let top = plan.names.module(name).first().map_or("", String::as_str);
+                by_module.entry(top).or_default().push(name);
+            }
+            by_module.into_values().map(|names| (*home, names))
+        })
+        .collect();
     let mut jobs = vec![Job::Lib];
     jobs.extend(model.versions.iter().map(|v| Job::Minor(*v)));
-    jobs.extend(homes.iter().map(|(home, names)| Job::Shapes(*home, names)));
+    jobs.extend(parts.iter().map(|(home, names)| Job::Shapes(*home, names)));
     let crate_doc = crate_doc(model, config, plan.shapes.len());
+    tree.insert(
+        format!("{RUST_DIR}/src/__private/wire.rs"),
+        format!("{HEADER}{}", render::WIRE_SOURCE).into_bytes(),
+    )?;
+    // The parts of one file are consecutive: join them.
+    let mut files: Vec<(String, String)> = Vec::new();
     for (path, text) in render_all(&plan, &jobs, &crate_doc)? {
+        match files.last_mut() {
+            Some((last, joined)) if *last == path => joined.push_str(&text),
+            _ => files.push((path, format!("{HEADER}{text}"))),
+        }
+    }
+    for (path, text) in files {
         tree.insert(path, text.into_bytes())?;
     }
     Ok(())
@@ -71,6 +98,15 @@ impl Job<'_> {
                 layout::SHAPES_MODULE,
                 home.ident()
             ),
+        }
+    }
+
+    /// A rough cost of rendering the file: its number of items.
+    fn weight(&self) -> usize {
+        match self {
+            Job::Lib => 1,
+            Job::Minor(_) => 1,
+            Job::Shapes(_, names) => names.len(),
         }
     }
 
@@ -104,34 +140,44 @@ fn lib_tokens(plan: &Plan) -> TokenStream {
             #(pub mod #home_modules;)*
         }
     });
-    lib.extend(plan.root_items());
+    lib.extend(plan.root_items(quote!(
+        pub mod wire;
+    )));
     lib
 }
 
 /// Renders and formats every file, spread over the available cores
-/// (rendering and prettyplease are most of the emitter's time); the order of
-/// the result is the input's.
+/// (rendering and prettyplease are most of the emitter's time): the biggest
+/// files first, each thread taking the next file when it is done. The order
+/// of the result is the input's.
 fn render_all(plan: &Plan, jobs: &[Job], crate_doc: &str) -> Result<Vec<(String, String)>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|index| std::cmp::Reverse(jobs[*index].weight()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs.len().max(1));
     let results: Vec<Result<Vec<(usize, String, String)>>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
-            .map(|thread| {
-                scope.spawn(move || {
-                    jobs.iter()
-                        .enumerate()
-                        .filter(|(index, _)| index % threads == thread)
-                        .map(|(index, job)| {
-                            let path = job.path();
-                            let inner_doc = if matches!(job, Job::Lib) {
-                                crate_doc
-                            } else {
-                                ""
-                            };
-                            let text =
-                                format!("{HEADER}{inner_doc}{}", format(&path, job.tokens(plan))?);
-                            Ok((index, path, text))
-                        })
-                        .collect()
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let taken = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&index) = order.get(taken) else {
+                            return Ok(done);
+                        };
+                        let job = &jobs[index];
+                        let path = job.path();
+                        let inner_doc = if matches!(job, Job::Lib) {
+                            crate_doc
+                        } else {
+                            ""
+                        };
+                        let tokens = job.tokens(plan);
+                        let text = format!("{inner_doc}{}", format(&path, tokens)?);
+                        done.push((index, path, text));
+                    }
                 })
             })
             .collect();

@@ -1,4 +1,4 @@
-//! The output's modules as token streams: the root (the `IntOrString` type,
+//! The output's modules as token streams: the root (`IntOrString`, `List`,
 //! the serde re-exports), one module per minor (re-exports by group and
 //! version, and a flat prelude) and one module of shapes per home minor.
 
@@ -6,8 +6,8 @@ use super::boxes::Boxes;
 use super::layout::{syn_ident, Purpose, SpecLayout, SHAPES_MODULE};
 use super::paths::Names;
 use super::shapes::Shapes;
-use crate::model::GatedModel;
-use crate::rust::type_item;
+use crate::model::{Definition, GatedModel};
+use crate::rust::{deprecated_attr, doc_attrs, type_item, Layout};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
@@ -50,9 +50,13 @@ impl<'a> Plan<'a> {
     }
 
     /// The items of the root module, except the module declarations.
-    pub fn root_items(&self) -> TokenStream {
-        let wire = wire_module();
+    /// `wire` is the `mod wire` item: [`inline_wire_module`] or a
+    /// `pub mod wire;` whose file is [`WIRE_SOURCE`].
+    pub fn root_items(&self, wire: TokenStream) -> TokenStream {
+        let list = super::lists::list_type();
         quote! {
+            #list
+
             /// A value that is an integer or a string (an `int-or-string`: a
             /// port number or name, a count or a percentage). It serializes
             /// as the JSON number or string it holds.
@@ -243,19 +247,60 @@ impl<'a> Plan<'a> {
                 .last()
                 .expect("a shape has its home minor");
             let definition = &self.model.minors[&newest].definitions[*name];
+            let item = match super::lists::envelope(self.model, newest, definition) {
+                Some((items, metadata)) => {
+                    self.list_alias(&layout, newest, definition, items, metadata)
+                }
+                None => type_item(self.model, &layout, newest, definition),
+            };
             modules
                 .entry(self.names.module(name).to_vec())
                 .or_default()
-                .extend(type_item(self.model, &layout, newest, definition));
+                .extend(item);
         }
         nest(modules)
     }
 }
 
-/// `mod wire`: the serde drivers the expanded impls call, from
-/// `support/wire.rs` (compiled, with the rest of the output, by the tests).
-fn wire_module() -> TokenStream {
-    let file = syn::parse_file(include_str!("support/wire.rs"))
+impl Plan<'_> {
+    /// `pub type XList = List<X, ListMeta>;` for a list envelope, with the
+    /// docs, deprecation and cfg the struct would have had.
+    fn list_alias(
+        &self,
+        layout: &SpecLayout,
+        version: Version,
+        definition: &Definition,
+        items: &str,
+        metadata: &str,
+    ) -> TokenStream {
+        let lifecycle = &self.model.types[&definition.name].lifecycle;
+        let description = definition
+            .description
+            .as_deref()
+            .map(|text| layout.description(text));
+        let docs = doc_attrs(description.as_deref(), lifecycle, &self.model.versions);
+        let deprecated = deprecated_attr(lifecycle, version);
+        let cfg = layout.cfg_attrs(&definition.name);
+        let ident = self.names.type_ident(&definition.name);
+        let root = &layout.root;
+        let items = layout.type_path(items);
+        let metadata = layout.type_path(metadata);
+        quote! {
+            #docs
+            #deprecated
+            #cfg
+            pub type #ident = #root::List<#items, #metadata>;
+        }
+    }
+}
+
+/// The serde drivers the expanded impls call (compiled, with the rest of the
+/// output, by the tests).
+pub const WIRE_SOURCE: &str = include_str!("support/wire.rs");
+
+/// `pub mod wire { … }`: [`WIRE_SOURCE`] inline, for output in one file.
+pub fn inline_wire_module() -> TokenStream {
+    let file = syn::parse_file(WIRE_SOURCE)
         .expect("support/wire.rs is Rust: the demo crate's tests compile it");
     let attrs = &file.attrs;
     let items = &file.items;

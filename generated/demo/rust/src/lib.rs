@@ -30,6 +30,76 @@ mod shapes {
     pub mod v1_11;
     pub mod v1_12;
 }
+/// A list of objects of one kind, as a list call returns it: every
+/// list envelope of the API (`{apiVersion, kind, metadata, items}`)
+/// is this type, e.g. `DeploymentList` is
+/// `List<Deployment, ListMeta>` with the minor's `ListMeta`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct List<T, M> {
+    /// The API version of the list (`apps/v1`).
+    pub api_version: ::core::option::Option<::std::string::String>,
+    /// The objects.
+    pub items: ::std::vec::Vec<T>,
+    /// The kind of the list (`DeploymentList`).
+    pub kind: ::core::option::Option<::std::string::String>,
+    /// The list's metadata (resource version, continuation).
+    pub metadata: ::core::option::Option<M>,
+}
+impl<T, M> ::core::default::Default for List<T, M> {
+    fn default() -> Self {
+        List {
+            api_version: ::core::option::Option::None,
+            items: ::std::vec::Vec::new(),
+            kind: ::core::option::Option::None,
+            metadata: ::core::option::Option::None,
+        }
+    }
+}
+impl<
+    T: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+    M: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+> __private::serde::Serialize for List<T, M> {
+    fn serialize<S: __private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __private::wire::serialize(self, serializer)
+    }
+}
+impl<
+    'de,
+    T: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+    M: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+> __private::serde::Deserialize<'de> for List<T, M> {
+    fn deserialize<D: __private::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __private::wire::deserialize(deserializer)
+    }
+}
+impl<
+    T: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+    M: __private::serde::Serialize + __private::serde::de::DeserializeOwned,
+> __private::wire::Object for List<T, M> {
+    const NAME: &'static str = "List";
+    const FIELDS: &'static [&'static str] = &["apiVersion", "items", "kind", "metadata"];
+    const REQUIRED: &'static [usize] = &[1];
+    fn write<W: __private::wire::Write>(&self, out: &mut W) {
+        out.optional("apiVersion", &self.api_version);
+        out.field("items", &self.items);
+        out.optional("kind", &self.kind);
+        out.optional("metadata", &self.metadata);
+    }
+    fn read<'de, R: __private::wire::Read<'de>>(&mut self, index: usize, input: &mut R) {
+        match index {
+            0 => input.value(&mut self.api_version),
+            1 => input.value(&mut self.items),
+            2 => input.value(&mut self.kind),
+            3 => input.value(&mut self.metadata),
+            _ => {}
+        }
+    }
+}
 /// A value that is an integer or a string (an `int-or-string`: a
 /// port number or name, a count or a percentage). It serializes
 /// as the JSON number or string it holds.
@@ -103,188 +173,5 @@ impl<'de> __private::serde::Deserialize<'de> for IntOrString {
 pub mod __private {
     pub use serde;
     pub use serde_json;
-    pub mod wire {
-        //! The serde drivers the generated impls call: one generic driver per kind
-        //! of item (object, string enum) instead of a visitor per type, so the crate
-        //! needs neither serde's derive nor syn, and each type adds a few lines, not
-        //! a few hundred, to what the compiler checks.
-        //!
-        //! Decoding an object fails on a duplicate or a missing required field,
-        //! naming it; unknown fields are skipped through `IgnoredAny`, where
-        //! `serde_ignored` (the strict decoders) sees them.
-        use super::serde::de::{
-            self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
-        };
-        use super::serde::ser::{Serialize, SerializeStruct, Serializer};
-        use core::fmt;
-        use core::marker::PhantomData;
-        /// A type that is a JSON object: its wire field names, which are required,
-        /// and how to decode one field's value into it.
-        pub trait Object: Default {
-            /// The type's name, for errors.
-            const NAME: &'static str;
-            /// The wire name of each field, in declaration order.
-            const FIELDS: &'static [&'static str];
-            /// The indices in [`Object::FIELDS`] of the required fields.
-            const REQUIRED: &'static [usize];
-            /// Decodes the value of field `FIELDS[index]` from `map` into `self`.
-            fn field<'de, A: MapAccess<'de>>(
-                &mut self,
-                index: usize,
-                map: &mut A,
-            ) -> Result<(), A::Error>;
-        }
-        /// Decodes an [`Object`].
-        pub fn object<'de, D: Deserializer<'de>, T: Object>(
-            deserializer: D,
-        ) -> Result<T, D::Error> {
-            deserializer
-                .deserialize_struct(T::NAME, T::FIELDS, ObjectVisitor(PhantomData::<T>))
-        }
-        struct ObjectVisitor<T>(PhantomData<T>);
-        impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
-            type Value = T;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "an object {}", T::NAME)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-                let mut value = T::default();
-                let mut seen = Seen::new(T::FIELDS.len());
-                while let Some(key) = map.next_key_seed(FieldKey(T::FIELDS))? {
-                    match key {
-                        Some(index) => {
-                            if !seen.insert(index) {
-                                return Err(de::Error::duplicate_field(T::FIELDS[index]));
-                            }
-                            value.field(index, &mut map)?;
-                        }
-                        None => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                for &index in T::REQUIRED {
-                    if !seen.contains(index) {
-                        return Err(de::Error::missing_field(T::FIELDS[index]));
-                    }
-                }
-                Ok(value)
-            }
-        }
-        /// The fields an object has seen so far.
-        enum Seen {
-            Few(u128),
-            Many(Vec<bool>),
-        }
-        impl Seen {
-            fn new(fields: usize) -> Seen {
-                if fields <= 128 {
-                    Seen::Few(0)
-                } else {
-                    Seen::Many(vec![false; fields])
-                }
-            }
-            /// Marks `index` seen; false if it was already.
-            fn insert(&mut self, index: usize) -> bool {
-                match self {
-                    Seen::Few(bits) => {
-                        let bit = 1u128 << index;
-                        let new = *bits & bit == 0;
-                        *bits |= bit;
-                        new
-                    }
-                    Seen::Many(flags) => !core::mem::replace(&mut flags[index], true),
-                }
-            }
-            fn contains(&self, index: usize) -> bool {
-                match self {
-                    Seen::Few(bits) => *bits & (1u128 << index) != 0,
-                    Seen::Many(flags) => flags[index],
-                }
-            }
-        }
-        /// A field name: its index in the fields, or `None` for an unknown one.
-        struct FieldKey(&'static [&'static str]);
-        impl<'de> DeserializeSeed<'de> for FieldKey {
-            type Value = Option<usize>;
-            fn deserialize<D: Deserializer<'de>>(
-                self,
-                deserializer: D,
-            ) -> Result<Self::Value, D::Error> {
-                deserializer.deserialize_identifier(self)
-            }
-        }
-        impl Visitor<'_> for FieldKey {
-            type Value = Option<usize>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a field name")
-            }
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<Self::Value, E> {
-                Ok(self.0.iter().position(|field| *field == name))
-            }
-            fn visit_bytes<E: de::Error>(self, name: &[u8]) -> Result<Self::Value, E> {
-                Ok(self.0.iter().position(|field| field.as_bytes() == name))
-            }
-        }
-        /// Decodes a string enum: the index of its value in `values`.
-        pub fn string_enum<'de, D: Deserializer<'de>>(
-            deserializer: D,
-            values: &'static [&'static str],
-        ) -> Result<usize, D::Error> {
-            deserializer.deserialize_str(EnumValue(values))
-        }
-        struct EnumValue(&'static [&'static str]);
-        impl Visitor<'_> for EnumValue {
-            type Value = usize;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "one of {:?}", self.0)
-            }
-            fn visit_str<E: de::Error>(self, value: &str) -> Result<usize, E> {
-                self.0
-                    .iter()
-                    .position(|known| *known == value)
-                    .ok_or_else(|| de::Error::unknown_variant(value, self.0))
-            }
-        }
-        /// Encodes an object field by field: required fields always, optional
-        /// fields only when present.
-        pub struct Fields<S: SerializeStruct>(S);
-        impl<S: SerializeStruct> Fields<S> {
-            /// Starts an object of `len` present fields.
-            pub fn begin<T: Serializer<SerializeStruct = S, Error = S::Error>>(
-                serializer: T,
-                name: &'static str,
-                len: usize,
-            ) -> Result<Self, S::Error> {
-                serializer.serialize_struct(name, len).map(Fields)
-            }
-            /// A required field.
-            pub fn field<T: Serialize + ?Sized>(
-                &mut self,
-                name: &'static str,
-                value: &T,
-            ) -> Result<(), S::Error> {
-                self.0.serialize_field(name, value)
-            }
-            /// An optional field: absent stays absent.
-            pub fn optional<T: Serialize>(
-                &mut self,
-                name: &'static str,
-                value: &Option<T>,
-            ) -> Result<(), S::Error> {
-                match value {
-                    Some(value) => self.0.serialize_field(name, value),
-                    None => self.0.skip_field(name),
-                }
-            }
-            /// Ends the object.
-            pub fn end(self) -> Result<S::Ok, S::Error> {
-                self.0.end()
-            }
-        }
-        /// How many of the optional fields are present.
-        pub fn present(fields: &[bool]) -> usize {
-            fields.iter().filter(|present| **present).count()
-        }
-    }
+    pub mod wire;
 }

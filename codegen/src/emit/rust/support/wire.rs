@@ -7,13 +7,17 @@
 //! naming it; unknown fields are skipped through `IgnoredAny`, where
 //! `serde_ignored` (the strict decoders) sees them.
 
-use super::serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use super::serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
+};
 use super::serde::ser::{Serialize, SerializeStruct, Serializer};
 use core::fmt;
 use core::marker::PhantomData;
 
 /// A type that is a JSON object: its wire field names, which are required,
-/// and how to decode one field's value into it.
+/// and how to write its fields and read one field. The two methods are
+/// generic only over the simple [`Write`] and [`Read`] traits, so checking
+/// them costs the compiler little; the serde plumbing is here, once.
 pub trait Object: Default {
     /// The type's name, for errors.
     const NAME: &'static str;
@@ -22,13 +26,103 @@ pub trait Object: Default {
     /// The indices in [`Object::FIELDS`] of the required fields.
     const REQUIRED: &'static [usize];
 
-    /// Decodes the value of field `FIELDS[index]` from `map` into `self`.
-    fn field<'de, A: MapAccess<'de>>(&mut self, index: usize, map: &mut A)
-        -> Result<(), A::Error>;
+    /// Writes every field to `out`, in order.
+    fn write<W: Write>(&self, out: &mut W);
+
+    /// Reads the value of field `FIELDS[index]` from `input` into `self`.
+    fn read<'de, R: Read<'de>>(&mut self, index: usize, input: &mut R);
+}
+
+/// Where [`Object::write`] writes fields.
+pub trait Write {
+    /// A required field.
+    fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T);
+    /// An optional field: absent stays absent.
+    fn optional<T: Serialize>(&mut self, name: &'static str, value: &Option<T>);
+}
+
+/// Where [`Object::read`] reads a field's value from.
+pub trait Read<'de> {
+    /// Decodes the value into `slot`.
+    fn value<T: Deserialize<'de>>(&mut self, slot: &mut T);
+}
+
+/// Encodes an [`Object`]: the fields it has, absent optional ones left out.
+pub fn serialize<T: Object, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut count = Count(0);
+    value.write(&mut count);
+    let mut out = Fields {
+        inner: serializer.serialize_struct(T::NAME, count.0)?,
+        error: None,
+    };
+    value.write(&mut out);
+    match out.error {
+        Some(error) => Err(error),
+        None => out.inner.end(),
+    }
+}
+
+/// Counts the fields an object writes.
+struct Count(usize);
+
+impl Write for Count {
+    fn field<T: Serialize + ?Sized>(&mut self, _: &'static str, _: &T) {
+        self.0 += 1;
+    }
+
+    fn optional<T: Serialize>(&mut self, _: &'static str, value: &Option<T>) {
+        self.0 += usize::from(value.is_some());
+    }
+}
+
+/// Writes fields to a serializer, keeping the first error (the fields after
+/// it are not written).
+struct Fields<S: SerializeStruct> {
+    inner: S,
+    error: Option<S::Error>,
+}
+
+impl<S: SerializeStruct> Write for Fields<S> {
+    fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+        if self.error.is_none() {
+            if let Err(error) = self.inner.serialize_field(name, value) {
+                self.error = Some(error);
+            }
+        }
+    }
+
+    fn optional<T: Serialize>(&mut self, name: &'static str, value: &Option<T>) {
+        if self.error.is_some() {
+            return;
+        }
+        let written = match value {
+            Some(value) => self.inner.serialize_field(name, value),
+            None => self.inner.skip_field(name),
+        };
+        if let Err(error) = written {
+            self.error = Some(error);
+        }
+    }
+}
+
+/// Reads one value from a map, keeping the error.
+struct MapValue<'a, 'de, A: MapAccess<'de>> {
+    map: &'a mut A,
+    error: Option<A::Error>,
+    de: PhantomData<&'de ()>,
+}
+
+impl<'de, A: MapAccess<'de>> Read<'de> for MapValue<'_, 'de, A> {
+    fn value<T: Deserialize<'de>>(&mut self, slot: &mut T) {
+        match self.map.next_value() {
+            Ok(value) => *slot = value,
+            Err(error) => self.error = Some(error),
+        }
+    }
 }
 
 /// Decodes an [`Object`].
-pub fn object<'de, D: Deserializer<'de>, T: Object>(deserializer: D) -> Result<T, D::Error> {
+pub fn deserialize<'de, D: Deserializer<'de>, T: Object>(deserializer: D) -> Result<T, D::Error> {
     deserializer.deserialize_struct(T::NAME, T::FIELDS, ObjectVisitor(PhantomData::<T>))
 }
 
@@ -50,7 +144,15 @@ impl<'de, T: Object> Visitor<'de> for ObjectVisitor<T> {
                     if !seen.insert(index) {
                         return Err(de::Error::duplicate_field(T::FIELDS[index]));
                     }
-                    value.field(index, &mut map)?;
+                    let mut input = MapValue {
+                        map: &mut map,
+                        error: None,
+                        de: PhantomData,
+                    };
+                    value.read(index, &mut input);
+                    if let Some(error) = input.error {
+                        return Err(error);
+                    }
                 }
                 None => {
                     map.next_value::<IgnoredAny>()?;
@@ -129,12 +231,31 @@ impl Visitor<'_> for FieldKey {
     }
 }
 
-/// Decodes a string enum: the index of its value in `values`.
-pub fn string_enum<'de, D: Deserializer<'de>>(
+/// An enum of unit variants, each written as one string.
+pub trait StringEnum: Sized {
+    /// The value of each variant, in declaration order.
+    const VALUES: &'static [&'static str];
+    /// The index of `self`'s value in [`StringEnum::VALUES`].
+    fn index(&self) -> usize;
+    /// The variant of `VALUES[index]`.
+    fn from_index(index: usize) -> Self;
+}
+
+/// Encodes a [`StringEnum`]: its value.
+pub fn serialize_string_enum<T: StringEnum, S: Serializer>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(T::VALUES[value.index()])
+}
+
+/// Decodes a [`StringEnum`]; an unknown value fails naming the known ones.
+pub fn string_enum<'de, D: Deserializer<'de>, T: StringEnum>(
     deserializer: D,
-    values: &'static [&'static str],
-) -> Result<usize, D::Error> {
-    deserializer.deserialize_str(EnumValue(values))
+) -> Result<T, D::Error> {
+    deserializer
+        .deserialize_str(EnumValue(T::VALUES))
+        .map(T::from_index)
 }
 
 struct EnumValue(&'static [&'static str]);
@@ -154,48 +275,76 @@ impl Visitor<'_> for EnumValue {
     }
 }
 
-/// Encodes an object field by field: required fields always, optional
-/// fields only when present.
-pub struct Fields<S: SerializeStruct>(S);
-
-impl<S: SerializeStruct> Fields<S> {
-    /// Starts an object of `len` present fields.
-    pub fn begin<T: Serializer<SerializeStruct = S, Error = S::Error>>(
-        serializer: T,
-        name: &'static str,
-        len: usize,
-    ) -> Result<Self, S::Error> {
-        serializer.serialize_struct(name, len).map(Fields)
-    }
-
-    /// A required field.
-    pub fn field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), S::Error> {
-        self.0.serialize_field(name, value)
-    }
-
-    /// An optional field: absent stays absent.
-    pub fn optional<T: Serialize>(
-        &mut self,
-        name: &'static str,
-        value: &Option<T>,
-    ) -> Result<(), S::Error> {
-        match value {
-            Some(value) => self.0.serialize_field(name, value),
-            None => self.0.skip_field(name),
+/// `Serialize` and `Deserialize` of an [`Object`] type, invoked in the
+/// type's module with the path of this crate's `__private` module:
+/// `object_serde!(crate::__private; Service)`.
+#[allow(unused_macros)]
+macro_rules! object_serde {
+    ($($private:ident)::+; $ty:ident) => {
+        impl $($private)::+::serde::Serialize for $ty {
+            fn serialize<S: $($private)::+::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $($private)::+::wire::serialize(self, serializer)
+            }
         }
-    }
-
-    /// Ends the object.
-    pub fn end(self) -> Result<S::Ok, S::Error> {
-        self.0.end()
-    }
+        impl<'de> $($private)::+::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $($private)::+::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $($private)::+::wire::deserialize(deserializer)
+            }
+        }
+    };
 }
+#[allow(unused_imports)]
+pub(crate) use object_serde;
 
-/// How many of the optional fields are present.
-pub fn present(fields: &[bool]) -> usize {
-    fields.iter().filter(|present| **present).count()
+/// `Serialize` and `Deserialize` of a [`StringEnum`] type.
+#[allow(unused_macros)]
+macro_rules! string_enum_serde {
+    ($($private:ident)::+; $ty:ident) => {
+        impl $($private)::+::serde::Serialize for $ty {
+            fn serialize<S: $($private)::+::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $($private)::+::wire::serialize_string_enum(self, serializer)
+            }
+        }
+        impl<'de> $($private)::+::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $($private)::+::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $($private)::+::wire::string_enum(deserializer)
+            }
+        }
+    };
 }
+#[allow(unused_imports)]
+pub(crate) use string_enum_serde;
+
+/// `Serialize` and `Deserialize` of a newtype: its inner value's.
+#[allow(unused_macros)]
+macro_rules! newtype_serde {
+    ($($private:ident)::+; $ty:ident) => {
+        impl $($private)::+::serde::Serialize for $ty {
+            fn serialize<S: $($private)::+::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                $($private)::+::serde::Serialize::serialize(&self.0, serializer)
+            }
+        }
+        impl<'de> $($private)::+::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $($private)::+::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $($private)::+::serde::Deserialize::deserialize(deserializer).map(Self)
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use newtype_serde;

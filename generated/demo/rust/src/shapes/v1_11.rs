@@ -15,33 +15,8 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Pipeline {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 4usize + crate::__private::wire::present(&[]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Pipeline",
-                        len,
-                    )?;
-                    fields.field("apiVersion", &self.api_version)?;
-                    fields.field("kind", &self.kind)?;
-                    fields.field("metadata", &self.metadata)?;
-                    fields.field("spec", &self.spec)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Pipeline {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Pipeline);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Pipeline {
                 const NAME: &'static str = "Pipeline";
                 const FIELDS: &'static [&'static str] = &[
@@ -51,19 +26,24 @@ pub mod build {
                     "spec",
                 ];
                 const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("apiVersion", &self.api_version);
+                    out.field("kind", &self.kind);
+                    out.field("metadata", &self.metadata);
+                    out.field("spec", &self.spec);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.api_version = map.next_value()?,
-                        1usize => self.kind = map.next_value()?,
-                        2usize => self.metadata = map.next_value()?,
-                        3usize => self.spec = map.next_value()?,
+                        0usize => input.value(&mut self.api_version),
+                        1usize => input.value(&mut self.kind),
+                        2usize => input.value(&mut self.metadata),
+                        3usize => input.value(&mut self.spec),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -89,42 +69,8 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for PipelineSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.artifacts.is_some(),
-                                self.retries.is_some(),
-                                self.target.is_some(),
-                                self.timeout.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "PipelineSpec",
-                        len,
-                    )?;
-                    fields.optional("artifacts", &self.artifacts)?;
-                    fields.optional("retries", &self.retries)?;
-                    fields.field("steps", &self.steps)?;
-                    fields.optional("target", &self.target)?;
-                    fields.optional("timeout", &self.timeout)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for PipelineSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; PipelineSpec);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for PipelineSpec {
                 const NAME: &'static str = "PipelineSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -135,20 +81,26 @@ pub mod build {
                     "timeout",
                 ];
                 const REQUIRED: &'static [usize] = &[2usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("artifacts", &self.artifacts);
+                    out.optional("retries", &self.retries);
+                    out.field("steps", &self.steps);
+                    out.optional("target", &self.target);
+                    out.optional("timeout", &self.timeout);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.artifacts = map.next_value()?,
-                        1usize => self.retries = map.next_value()?,
-                        2usize => self.steps = map.next_value()?,
-                        3usize => self.target = map.next_value()?,
-                        4usize => self.timeout = map.next_value()?,
+                        0usize => input.value(&mut self.artifacts),
+                        1usize => input.value(&mut self.retries),
+                        2usize => input.value(&mut self.steps),
+                        3usize => input.value(&mut self.target),
+                        4usize => input.value(&mut self.timeout),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -168,47 +120,26 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for RetryPolicy {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(&[self.backoff.is_some()]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "RetryPolicy",
-                        len,
-                    )?;
-                    fields.optional("backoff", &self.backoff)?;
-                    fields.field("limit", &self.limit)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for RetryPolicy {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; RetryPolicy);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for RetryPolicy {
                 const NAME: &'static str = "RetryPolicy";
                 const FIELDS: &'static [&'static str] = &["backoff", "limit"];
                 const REQUIRED: &'static [usize] = &[1usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("backoff", &self.backoff);
+                    out.field("limit", &self.limit);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.backoff = map.next_value()?,
-                        1usize => self.limit = map.next_value()?,
+                        0usize => input.value(&mut self.backoff),
+                        1usize => input.value(&mut self.limit),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -236,46 +167,8 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Step {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.r#move.is_some(),
-                                self.privileged.is_some(),
-                                self.runtime.is_some(),
-                                self.shell.is_some(),
-                                self.steps.is_some(),
-                                self.r#type.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Step",
-                        len,
-                    )?;
-                    fields.optional("move", &self.r#move)?;
-                    fields.field("name", &self.name)?;
-                    fields.optional("privileged", &self.privileged)?;
-                    fields.optional("runtime", &self.runtime)?;
-                    fields.optional("shell", &self.shell)?;
-                    fields.optional("steps", &self.steps)?;
-                    fields.optional("type", &self.r#type)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Step {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Step);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Step {
                 const NAME: &'static str = "Step";
                 const FIELDS: &'static [&'static str] = &[
@@ -288,22 +181,30 @@ pub mod build {
                     "type",
                 ];
                 const REQUIRED: &'static [usize] = &[1usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("move", &self.r#move);
+                    out.field("name", &self.name);
+                    out.optional("privileged", &self.privileged);
+                    out.optional("runtime", &self.runtime);
+                    out.optional("shell", &self.shell);
+                    out.optional("steps", &self.steps);
+                    out.optional("type", &self.r#type);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.r#move = map.next_value()?,
-                        1usize => self.name = map.next_value()?,
-                        2usize => self.privileged = map.next_value()?,
-                        3usize => self.runtime = map.next_value()?,
-                        4usize => self.shell = map.next_value()?,
-                        5usize => self.steps = map.next_value()?,
-                        6usize => self.r#type = map.next_value()?,
+                        0usize => input.value(&mut self.r#move),
+                        1usize => input.value(&mut self.name),
+                        2usize => input.value(&mut self.privileged),
+                        3usize => input.value(&mut self.runtime),
+                        4usize => input.value(&mut self.shell),
+                        5usize => input.value(&mut self.steps),
+                        6usize => input.value(&mut self.r#type),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -325,45 +226,24 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Canary {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 0usize
-                        + crate::__private::wire::present(&[self.weight.is_some()]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Canary",
-                        len,
-                    )?;
-                    fields.optional("weight", &self.weight)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Canary {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Canary);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Canary {
                 const NAME: &'static str = "Canary";
                 const FIELDS: &'static [&'static str] = &["weight"];
                 const REQUIRED: &'static [usize] = &[];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("weight", &self.weight);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.weight = map.next_value()?,
+                        0usize => input.value(&mut self.weight),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -381,33 +261,8 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_11"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Release {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 4usize + crate::__private::wire::present(&[]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Release",
-                        len,
-                    )?;
-                    fields.field("apiVersion", &self.api_version)?;
-                    fields.field("kind", &self.kind)?;
-                    fields.field("metadata", &self.metadata)?;
-                    fields.field("spec", &self.spec)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Release);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
                 const FIELDS: &'static [&'static str] = &[
@@ -417,19 +272,24 @@ pub mod deploy {
                     "spec",
                 ];
                 const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("apiVersion", &self.api_version);
+                    out.field("kind", &self.kind);
+                    out.field("metadata", &self.metadata);
+                    out.field("spec", &self.spec);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.api_version = map.next_value()?,
-                        1usize => self.kind = map.next_value()?,
-                        2usize => self.metadata = map.next_value()?,
-                        3usize => self.spec = map.next_value()?,
+                        0usize => input.value(&mut self.api_version),
+                        1usize => input.value(&mut self.kind),
+                        2usize => input.value(&mut self.metadata),
+                        3usize => input.value(&mut self.spec),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -460,46 +320,8 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_11"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for ReleaseSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.canary.is_some(),
-                                self.health_check.is_some(),
-                                self.image.is_some(),
-                                self.max_unavailable.is_some(),
-                                self.replicas.is_some(),
-                                self.strategy.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "ReleaseSpec",
-                        len,
-                    )?;
-                    fields.optional("canary", &self.canary)?;
-                    fields.optional("healthCheck", &self.health_check)?;
-                    fields.optional("image", &self.image)?;
-                    fields.optional("maxUnavailable", &self.max_unavailable)?;
-                    fields.optional("replicas", &self.replicas)?;
-                    fields.optional("strategy", &self.strategy)?;
-                    fields.field("target", &self.target)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -512,22 +334,30 @@ pub mod deploy {
                     "target",
                 ];
                 const REQUIRED: &'static [usize] = &[6usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("canary", &self.canary);
+                    out.optional("healthCheck", &self.health_check);
+                    out.optional("image", &self.image);
+                    out.optional("maxUnavailable", &self.max_unavailable);
+                    out.optional("replicas", &self.replicas);
+                    out.optional("strategy", &self.strategy);
+                    out.field("target", &self.target);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.canary = map.next_value()?,
-                        1usize => self.health_check = map.next_value()?,
-                        2usize => self.image = map.next_value()?,
-                        3usize => self.max_unavailable = map.next_value()?,
-                        4usize => self.replicas = map.next_value()?,
-                        5usize => self.strategy = map.next_value()?,
-                        6usize => self.target = map.next_value()?,
+                        0usize => input.value(&mut self.canary),
+                        1usize => input.value(&mut self.health_check),
+                        2usize => input.value(&mut self.image),
+                        3usize => input.value(&mut self.max_unavailable),
+                        4usize => input.value(&mut self.replicas),
+                        5usize => input.value(&mut self.strategy),
+                        6usize => input.value(&mut self.target),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };

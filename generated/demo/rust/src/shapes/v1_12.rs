@@ -15,33 +15,8 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Release {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 4usize + crate::__private::wire::present(&[]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Release",
-                        len,
-                    )?;
-                    fields.field("apiVersion", &self.api_version)?;
-                    fields.field("kind", &self.kind)?;
-                    fields.field("metadata", &self.metadata)?;
-                    fields.field("spec", &self.spec)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Release);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
                 const FIELDS: &'static [&'static str] = &[
@@ -51,19 +26,24 @@ pub mod deploy {
                     "spec",
                 ];
                 const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("apiVersion", &self.api_version);
+                    out.field("kind", &self.kind);
+                    out.field("metadata", &self.metadata);
+                    out.field("spec", &self.spec);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.api_version = map.next_value()?,
-                        1usize => self.kind = map.next_value()?,
-                        2usize => self.metadata = map.next_value()?,
-                        3usize => self.spec = map.next_value()?,
+                        0usize => input.value(&mut self.api_version),
+                        1usize => input.value(&mut self.kind),
+                        2usize => input.value(&mut self.metadata),
+                        3usize => input.value(&mut self.spec),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -93,46 +73,8 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for ReleaseSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.canary.is_some(),
-                                self.health_check.is_some(),
-                                self.image.is_some(),
-                                self.max_unavailable.is_some(),
-                                self.replica_count.is_some(),
-                                self.strategy.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "ReleaseSpec",
-                        len,
-                    )?;
-                    fields.optional("canary", &self.canary)?;
-                    fields.optional("healthCheck", &self.health_check)?;
-                    fields.optional("image", &self.image)?;
-                    fields.optional("maxUnavailable", &self.max_unavailable)?;
-                    fields.optional("replicaCount", &self.replica_count)?;
-                    fields.optional("strategy", &self.strategy)?;
-                    fields.field("target", &self.target)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -145,22 +87,30 @@ pub mod deploy {
                     "target",
                 ];
                 const REQUIRED: &'static [usize] = &[6usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("canary", &self.canary);
+                    out.optional("healthCheck", &self.health_check);
+                    out.optional("image", &self.image);
+                    out.optional("maxUnavailable", &self.max_unavailable);
+                    out.optional("replicaCount", &self.replica_count);
+                    out.optional("strategy", &self.strategy);
+                    out.field("target", &self.target);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.canary = map.next_value()?,
-                        1usize => self.health_check = map.next_value()?,
-                        2usize => self.image = map.next_value()?,
-                        3usize => self.max_unavailable = map.next_value()?,
-                        4usize => self.replica_count = map.next_value()?,
-                        5usize => self.strategy = map.next_value()?,
-                        6usize => self.target = map.next_value()?,
+                        0usize => input.value(&mut self.canary),
+                        1usize => input.value(&mut self.health_check),
+                        2usize => input.value(&mut self.image),
+                        3usize => input.value(&mut self.max_unavailable),
+                        4usize => input.value(&mut self.replica_count),
+                        5usize => input.value(&mut self.strategy),
+                        6usize => input.value(&mut self.target),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -177,34 +127,27 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_12"))]
         const _: () = {
+            crate::__private::wire::string_enum_serde!(crate ::__private; Strategy);
             #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Strategy {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    serializer
-                        .serialize_str(
-                            match self {
-                                Self::Recreate => "Recreate",
-                                Self::RollingUpdate => "RollingUpdate",
-                                Self::BlueGreen => "BlueGreen",
-                            },
-                        )
+            impl crate::__private::wire::StringEnum for Strategy {
+                const VALUES: &'static [&'static str] = &[
+                    "Recreate",
+                    "RollingUpdate",
+                    "BlueGreen",
+                ];
+                fn index(&self) -> usize {
+                    match self {
+                        Self::Recreate => 0usize,
+                        Self::RollingUpdate => 1usize,
+                        Self::BlueGreen => 2usize,
+                    }
                 }
-            }
-            #[allow(deprecated)]
-            impl<'de> crate::__private::serde::Deserialize<'de> for Strategy {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    const VALUES: &[&str] = &["Recreate", "RollingUpdate", "BlueGreen"];
-                    crate::__private::wire::string_enum(deserializer, VALUES)
-                        .map(|index| match index {
-                            0usize => Self::Recreate,
-                            1usize => Self::RollingUpdate,
-                            _ => Self::BlueGreen,
-                        })
+                fn from_index(index: usize) -> Self {
+                    match index {
+                        0usize => Self::Recreate,
+                        1usize => Self::RollingUpdate,
+                        _ => Self::BlueGreen,
+                    }
                 }
             }
         };

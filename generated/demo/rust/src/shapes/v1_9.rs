@@ -28,55 +28,28 @@ pub mod build {
             )
         )]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Artifact {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 0usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.r#ref.is_some(),
-                                self.path.is_some(),
-                                self.x_foo.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Artifact",
-                        len,
-                    )?;
-                    fields.optional("$ref", &self.r#ref)?;
-                    fields.optional("path", &self.path)?;
-                    fields.optional("x-foo", &self.x_foo)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Artifact {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Artifact);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Artifact {
                 const NAME: &'static str = "Artifact";
                 const FIELDS: &'static [&'static str] = &["$ref", "path", "x-foo"];
                 const REQUIRED: &'static [usize] = &[];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("$ref", &self.r#ref);
+                    out.optional("path", &self.path);
+                    out.optional("x-foo", &self.x_foo);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.r#ref = map.next_value()?,
-                        1usize => self.path = map.next_value()?,
-                        2usize => self.x_foo = map.next_value()?,
+                        0usize => input.value(&mut self.r#ref),
+                        1usize => input.value(&mut self.path),
+                        2usize => input.value(&mut self.x_foo),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -92,45 +65,24 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9", feature = "v1_10"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for CacheConfig {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 0usize
-                        + crate::__private::wire::present(&[self.path.is_some()]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "CacheConfig",
-                        len,
-                    )?;
-                    fields.optional("path", &self.path)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for CacheConfig {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; CacheConfig);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for CacheConfig {
                 const NAME: &'static str = "CacheConfig";
                 const FIELDS: &'static [&'static str] = &["path"];
                 const REQUIRED: &'static [usize] = &[];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("path", &self.path);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.path = map.next_value()?,
+                        0usize => input.value(&mut self.path),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -148,33 +100,8 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Pipeline {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 4usize + crate::__private::wire::present(&[]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Pipeline",
-                        len,
-                    )?;
-                    fields.field("apiVersion", &self.api_version)?;
-                    fields.field("kind", &self.kind)?;
-                    fields.field("metadata", &self.metadata)?;
-                    fields.field("spec", &self.spec)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Pipeline {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Pipeline);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Pipeline {
                 const NAME: &'static str = "Pipeline";
                 const FIELDS: &'static [&'static str] = &[
@@ -184,19 +111,24 @@ pub mod build {
                     "spec",
                 ];
                 const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("apiVersion", &self.api_version);
+                    out.field("kind", &self.kind);
+                    out.field("metadata", &self.metadata);
+                    out.field("spec", &self.spec);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.api_version = map.next_value()?,
-                        1usize => self.kind = map.next_value()?,
-                        2usize => self.metadata = map.next_value()?,
-                        3usize => self.spec = map.next_value()?,
+                        0usize => input.value(&mut self.api_version),
+                        1usize => input.value(&mut self.kind),
+                        2usize => input.value(&mut self.metadata),
+                        3usize => input.value(&mut self.spec),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -221,42 +153,8 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for PipelineSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.artifacts.is_some(),
-                                self.legacy_cache.is_some(),
-                                self.retries.is_some(),
-                                self.target.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "PipelineSpec",
-                        len,
-                    )?;
-                    fields.optional("artifacts", &self.artifacts)?;
-                    fields.optional("legacyCache", &self.legacy_cache)?;
-                    fields.optional("retries", &self.retries)?;
-                    fields.field("steps", &self.steps)?;
-                    fields.optional("target", &self.target)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for PipelineSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; PipelineSpec);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for PipelineSpec {
                 const NAME: &'static str = "PipelineSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -267,20 +165,26 @@ pub mod build {
                     "target",
                 ];
                 const REQUIRED: &'static [usize] = &[3usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("artifacts", &self.artifacts);
+                    out.optional("legacyCache", &self.legacy_cache);
+                    out.optional("retries", &self.retries);
+                    out.field("steps", &self.steps);
+                    out.optional("target", &self.target);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.artifacts = map.next_value()?,
-                        1usize => self.legacy_cache = map.next_value()?,
-                        2usize => self.retries = map.next_value()?,
-                        3usize => self.steps = map.next_value()?,
-                        4usize => self.target = map.next_value()?,
+                        0usize => input.value(&mut self.artifacts),
+                        1usize => input.value(&mut self.legacy_cache),
+                        2usize => input.value(&mut self.retries),
+                        3usize => input.value(&mut self.steps),
+                        4usize => input.value(&mut self.target),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -307,46 +211,8 @@ pub mod build {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Step {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.r#move.is_some(),
-                                self.privileged.is_some(),
-                                self.runtime.is_some(),
-                                self.shell.is_some(),
-                                self.steps.is_some(),
-                                self.r#type.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Step",
-                        len,
-                    )?;
-                    fields.optional("move", &self.r#move)?;
-                    fields.field("name", &self.name)?;
-                    fields.optional("privileged", &self.privileged)?;
-                    fields.optional("runtime", &self.runtime)?;
-                    fields.optional("shell", &self.shell)?;
-                    fields.optional("steps", &self.steps)?;
-                    fields.optional("type", &self.r#type)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Step {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Step);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Step {
                 const NAME: &'static str = "Step";
                 const FIELDS: &'static [&'static str] = &[
@@ -359,22 +225,30 @@ pub mod build {
                     "type",
                 ];
                 const REQUIRED: &'static [usize] = &[1usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("move", &self.r#move);
+                    out.field("name", &self.name);
+                    out.optional("privileged", &self.privileged);
+                    out.optional("runtime", &self.runtime);
+                    out.optional("shell", &self.shell);
+                    out.optional("steps", &self.steps);
+                    out.optional("type", &self.r#type);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.r#move = map.next_value()?,
-                        1usize => self.name = map.next_value()?,
-                        2usize => self.privileged = map.next_value()?,
-                        3usize => self.runtime = map.next_value()?,
-                        4usize => self.shell = map.next_value()?,
-                        5usize => self.steps = map.next_value()?,
-                        6usize => self.r#type = map.next_value()?,
+                        0usize => input.value(&mut self.r#move),
+                        1usize => input.value(&mut self.name),
+                        2usize => input.value(&mut self.privileged),
+                        3usize => input.value(&mut self.runtime),
+                        4usize => input.value(&mut self.shell),
+                        5usize => input.value(&mut self.steps),
+                        6usize => input.value(&mut self.r#type),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -402,49 +276,26 @@ pub mod build {
             )
         )]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Target {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 0usize
-                        + crate::__private::wire::present(
-                            &[self.arch.is_some(), self.os.is_some()],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Target",
-                        len,
-                    )?;
-                    fields.optional("arch", &self.arch)?;
-                    fields.optional("os", &self.os)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Target {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Target);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Target {
                 const NAME: &'static str = "Target";
                 const FIELDS: &'static [&'static str] = &["arch", "os"];
                 const REQUIRED: &'static [usize] = &[];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("arch", &self.arch);
+                    out.optional("os", &self.os);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.arch = map.next_value()?,
-                        1usize => self.os = map.next_value()?,
+                        0usize => input.value(&mut self.arch),
+                        1usize => input.value(&mut self.os),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -483,47 +334,26 @@ pub mod core {
             )
         )]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Metadata {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(&[self.labels.is_some()]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Metadata",
-                        len,
-                    )?;
-                    fields.optional("labels", &self.labels)?;
-                    fields.field("name", &self.name)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Metadata {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Metadata);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Metadata {
                 const NAME: &'static str = "Metadata";
                 const FIELDS: &'static [&'static str] = &["labels", "name"];
                 const REQUIRED: &'static [usize] = &[1usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("labels", &self.labels);
+                    out.field("name", &self.name);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.labels = map.next_value()?,
-                        1usize => self.name = map.next_value()?,
+                        0usize => input.value(&mut self.labels),
+                        1usize => input.value(&mut self.name),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -545,33 +375,8 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Release {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 4usize + crate::__private::wire::present(&[]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Release",
-                        len,
-                    )?;
-                    fields.field("apiVersion", &self.api_version)?;
-                    fields.field("kind", &self.kind)?;
-                    fields.field("metadata", &self.metadata)?;
-                    fields.field("spec", &self.spec)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Release {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Release);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Release {
                 const NAME: &'static str = "Release";
                 const FIELDS: &'static [&'static str] = &[
@@ -581,19 +386,24 @@ pub mod deploy {
                     "spec",
                 ];
                 const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("apiVersion", &self.api_version);
+                    out.field("kind", &self.kind);
+                    out.field("metadata", &self.metadata);
+                    out.field("spec", &self.spec);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.api_version = map.next_value()?,
-                        1usize => self.kind = map.next_value()?,
-                        2usize => self.metadata = map.next_value()?,
-                        3usize => self.spec = map.next_value()?,
+                        0usize => input.value(&mut self.api_version),
+                        1usize => input.value(&mut self.kind),
+                        2usize => input.value(&mut self.metadata),
+                        3usize => input.value(&mut self.spec),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -621,43 +431,8 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for ReleaseSpec {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 2usize
-                        + crate::__private::wire::present(
-                            &[
-                                self.health_check.is_some(),
-                                self.max_unavailable.is_some(),
-                                self.replicas.is_some(),
-                                self.strategy.is_some(),
-                            ],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "ReleaseSpec",
-                        len,
-                    )?;
-                    fields.optional("healthCheck", &self.health_check)?;
-                    fields.field("image", &self.image)?;
-                    fields.optional("maxUnavailable", &self.max_unavailable)?;
-                    fields.optional("replicas", &self.replicas)?;
-                    fields.optional("strategy", &self.strategy)?;
-                    fields.field("target", &self.target)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for ReleaseSpec {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; ReleaseSpec);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpec {
                 const NAME: &'static str = "ReleaseSpec";
                 const FIELDS: &'static [&'static str] = &[
@@ -669,21 +444,28 @@ pub mod deploy {
                     "target",
                 ];
                 const REQUIRED: &'static [usize] = &[1usize, 5usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("healthCheck", &self.health_check);
+                    out.field("image", &self.image);
+                    out.optional("maxUnavailable", &self.max_unavailable);
+                    out.optional("replicas", &self.replicas);
+                    out.optional("strategy", &self.strategy);
+                    out.field("target", &self.target);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.health_check = map.next_value()?,
-                        1usize => self.image = map.next_value()?,
-                        2usize => self.max_unavailable = map.next_value()?,
-                        3usize => self.replicas = map.next_value()?,
-                        4usize => self.strategy = map.next_value()?,
-                        5usize => self.target = map.next_value()?,
+                        0usize => input.value(&mut self.health_check),
+                        1usize => input.value(&mut self.image),
+                        2usize => input.value(&mut self.max_unavailable),
+                        3usize => input.value(&mut self.replicas),
+                        4usize => input.value(&mut self.strategy),
+                        5usize => input.value(&mut self.target),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -711,50 +493,28 @@ pub mod deploy {
             )
         )]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for ReleaseSpecHealthCheck {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 0usize
-                        + crate::__private::wire::present(
-                            &[self.path.is_some(), self.port.is_some()],
-                        );
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "ReleaseSpecHealthCheck",
-                        len,
-                    )?;
-                    fields.optional("path", &self.path)?;
-                    fields.optional("port", &self.port)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de>
-            for ReleaseSpecHealthCheck {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(
+                crate ::__private; ReleaseSpecHealthCheck
+            );
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for ReleaseSpecHealthCheck {
                 const NAME: &'static str = "ReleaseSpecHealthCheck";
                 const FIELDS: &'static [&'static str] = &["path", "port"];
                 const REQUIRED: &'static [usize] = &[];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("path", &self.path);
+                    out.optional("port", &self.port);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.path = map.next_value()?,
-                        1usize => self.port = map.next_value()?,
+                        0usize => input.value(&mut self.path),
+                        1usize => input.value(&mut self.port),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
@@ -769,32 +529,21 @@ pub mod deploy {
         }
         #[cfg(any(feature = "v1_9", feature = "v1_10", feature = "v1_11"))]
         const _: () = {
+            crate::__private::wire::string_enum_serde!(crate ::__private; Strategy);
             #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Strategy {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    serializer
-                        .serialize_str(
-                            match self {
-                                Self::Recreate => "Recreate",
-                                Self::RollingUpdate => "RollingUpdate",
-                            },
-                        )
+            impl crate::__private::wire::StringEnum for Strategy {
+                const VALUES: &'static [&'static str] = &["Recreate", "RollingUpdate"];
+                fn index(&self) -> usize {
+                    match self {
+                        Self::Recreate => 0usize,
+                        Self::RollingUpdate => 1usize,
+                    }
                 }
-            }
-            #[allow(deprecated)]
-            impl<'de> crate::__private::serde::Deserialize<'de> for Strategy {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    const VALUES: &[&str] = &["Recreate", "RollingUpdate"];
-                    crate::__private::wire::string_enum(deserializer, VALUES)
-                        .map(|index| match index {
-                            0usize => Self::Recreate,
-                            _ => Self::RollingUpdate,
-                        })
+                fn from_index(index: usize) -> Self {
+                    match index {
+                        0usize => Self::Recreate,
+                        _ => Self::RollingUpdate,
+                    }
                 }
             }
         };
@@ -822,47 +571,26 @@ pub mod deploy {
             )
         )]
         const _: () = {
-            #[allow(deprecated)]
-            impl crate::__private::serde::Serialize for Target {
-                fn serialize<S: crate::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::core::result::Result<S::Ok, S::Error> {
-                    let len = 1usize
-                        + crate::__private::wire::present(&[self.namespace.is_some()]);
-                    let mut fields = crate::__private::wire::Fields::begin(
-                        serializer,
-                        "Target",
-                        len,
-                    )?;
-                    fields.field("cluster", &self.cluster)?;
-                    fields.optional("namespace", &self.namespace)?;
-                    fields.end()
-                }
-            }
-            impl<'de> crate::__private::serde::Deserialize<'de> for Target {
-                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::core::result::Result<Self, D::Error> {
-                    crate::__private::wire::object(deserializer)
-                }
-            }
-            #[allow(deprecated)]
+            crate::__private::wire::object_serde!(crate ::__private; Target);
+            #[allow(deprecated, clippy::single_match)]
             impl crate::__private::wire::Object for Target {
                 const NAME: &'static str = "Target";
                 const FIELDS: &'static [&'static str] = &["cluster", "namespace"];
                 const REQUIRED: &'static [usize] = &[0usize];
-                fn field<'de, A: crate::__private::serde::de::MapAccess<'de>>(
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("cluster", &self.cluster);
+                    out.optional("namespace", &self.namespace);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
                     index: usize,
-                    map: &mut A,
-                ) -> ::core::result::Result<(), A::Error> {
+                    input: &mut R,
+                ) {
                     match index {
-                        0usize => self.cluster = map.next_value()?,
-                        1usize => self.namespace = map.next_value()?,
+                        0usize => input.value(&mut self.cluster),
+                        1usize => input.value(&mut self.namespace),
                         _ => {}
                     }
-                    ::core::result::Result::Ok(())
                 }
             }
         };
