@@ -6,12 +6,14 @@
 //! - `journal`: writing the differences through a journal, and finishing a
 //!   sync that was cut off.
 
+mod cache;
 mod compare;
 mod contents;
 mod journal;
 
 use crate::error::{Error, Result};
 use crate::stamp::FileId;
+pub use cache::{RenderCache, CACHE_DIR};
 pub use contents::{Contents, Piece};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
