@@ -6,7 +6,7 @@ use crate::emit;
 use crate::error::{Result, Warning};
 use crate::load;
 use crate::model::GatedModel;
-use crate::output::{self, FileTree, Mode, SyncReport, Synced};
+use crate::output::{self, FileTree, Mode, RenderCache, SyncReport, Synced};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -83,28 +83,64 @@ impl std::fmt::Display for Timings {
 }
 
 /// An emitter: a pure function of the gated model adding one subtree.
-type Emitter = fn(&GatedModel, &ApiConfig, &mut FileTree) -> Result<()>;
+type Emitter<'c> = Box<dyn Fn(&GatedModel, &ApiConfig, &mut FileTree) -> Result<()> + Sync + 'c>;
 
 /// A sequence of emitters that run one after the other on one thread.
-type Lane = &'static [(&'static str, Emitter)];
+type Lane<'c> = Vec<(&'static str, Emitter<'c>)>;
 
 /// What a lane did: its tree, and how long each emitter took.
 type LaneResult = (Result<FileTree>, Vec<(&'static str, Duration)>);
 
-/// Every emitter of a spec-driven API, in two lanes that run at the same
-/// time: the Rust crate (the longest) beside the schema trees.
-const ALL: [Lane; 2] = [&[("rust", emit::rust::emit)], &SCHEMA_TREES];
+/// The render caches of one regen's emitters (see [`RenderCache`]).
+#[derive(Debug, Default)]
+struct Caches {
+    pkl: RenderCache,
+}
+
+impl Caches {
+    /// The caches `out_dir` holds from the last regen.
+    fn open(out_dir: &Path) -> Caches {
+        Caches {
+            pkl: RenderCache::open(out_dir, "pkl"),
+        }
+    }
+
+    /// Records what this regen rendered, after a successful sync.
+    fn save(&self) -> Result<()> {
+        self.pkl.save()
+    }
+}
 
 /// The trees every API gets, whatever its front door: gates.json, Pkl and
 /// JSON Schema.
-const SCHEMA_TREES: [(&str, Emitter); 3] = [
-    ("gates.json", emit::gates::emit),
-    ("pkl", emit::pkl::emit),
-    ("json", emit::json_schema::emit),
-];
+fn schema_trees(caches: &Caches) -> Lane<'_> {
+    vec![
+        ("gates.json", Box::new(emit::gates::emit)),
+        (
+            "pkl",
+            Box::new(|model, config, tree| {
+                emit::pkl::emit_cached(model, config, tree, &caches.pkl)
+            }),
+        ),
+        ("json", Box::new(emit::json_schema::emit)),
+    ]
+}
+
+/// Every emitter of a spec-driven API, in two lanes that run at the same
+/// time: the Rust crate (the longest) beside the schema trees.
+fn all(caches: &Caches) -> Vec<Lane<'_>> {
+    vec![
+        vec![("rust", Box::new(emit::rust::emit))],
+        schema_trees(caches),
+    ]
+}
 
 /// Loads, merges and emits everything for `api`, in memory.
 pub fn build(api: &Api) -> Result<Built> {
+    build_with(api, &Caches::default())
+}
+
+fn build_with(api: &Api, caches: &Caches) -> Result<Built> {
     let mut timings = Timings::default();
     let loaded = timings.time("load", || load::load_api(api))?;
     let mut warnings = Vec::new();
@@ -118,7 +154,7 @@ pub fn build(api: &Api) -> Result<Built> {
         crate::annotations::apply(&mut model, &api.dir)?;
         Ok(model)
     })?;
-    let tree = run_emitters(&model, &api.config, &ALL, &mut timings)?;
+    let tree = run_emitters(&model, &api.config, &all(caches), &mut timings)?;
     Ok(Built {
         model,
         tree,
@@ -138,7 +174,7 @@ fn run_emitters(
     timings: &mut Timings,
 ) -> Result<FileTree> {
     let started = Instant::now();
-    let run_lane = |lane: Lane| -> LaneResult {
+    let run_lane = |lane: &Lane| -> LaneResult {
         let mut tree = FileTree::new();
         let mut steps = Vec::with_capacity(lane.len());
         for (name, emitter) in lane {
@@ -188,13 +224,17 @@ fn run_emitters(
 /// Runs every emitter over the gated model. Each emitter adds its own
 /// subtree (`gates.json`, `pkl/`, `json/`, `rust/`).
 pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    run_emitters(model, config, &ALL, &mut Timings::default())
+    let caches = Caches::default();
+    let lanes = all(&caches);
+    run_emitters(model, config, &lanes, &mut Timings::default())
 }
 
 /// The trees a plugin that writes its types in Rust needs besides the Rust:
 /// gates.json, Pkl and JSON Schema (`cargo xtask regen --from-rust`).
 pub fn emit_schema_trees(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    run_emitters(model, config, &[&SCHEMA_TREES], &mut Timings::default())
+    let caches = Caches::default();
+    let lanes = [schema_trees(&caches)];
+    run_emitters(model, config, &lanes, &mut Timings::default())
 }
 
 /// Reads a plugin crate's versioned modules and syncs each one's schema trees
@@ -221,14 +261,29 @@ pub fn regen_from_rust(
 /// Any error happens before the first write, so a failed regen leaves the
 /// previous output exactly as it was.
 pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport)> {
-    let (built, synced) = build_and_sync(api, out_dir, mode)?;
+    let (built, synced) = build_and_sync(api, out_dir, mode, &Caches::default())?;
     Ok((built, synced.report))
 }
 
-fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, Synced)> {
-    let mut built = build(api)?;
+fn build_and_sync(
+    api: &Api,
+    out_dir: &Path,
+    mode: Mode,
+    caches: &Caches,
+) -> Result<(Built, Synced)> {
+    // The current output is listed while the new one is built (the listing
+    // touches nothing, so a failed build still leaves it as it was).
+    let (built, listing) = std::thread::scope(|scope| {
+        let listing = scope.spawn(|| output::list_ahead(out_dir));
+        let built = build_with(api, caches);
+        (built, listing.join().expect("the listing thread panicked"))
+    });
+    let mut built = built?;
     let started = Instant::now();
-    let synced = output::sync_files(&built.tree, out_dir, mode)?;
+    let synced = output::sync_listed(&built.tree, out_dir, mode, listing?)?;
+    if mode == Mode::Write {
+        caches.save()?;
+    }
     built.timings.0.push(Phase {
         name: "sync",
         took: started.elapsed(),
@@ -246,16 +301,20 @@ pub enum Outcome {
     Ran(Box<Built>, SyncReport),
 }
 
-/// Like [`regen`] in write mode, but skips all work when the regen stamp
-/// says nothing changed since the last successful regen, and records a new
-/// stamp after one.
+/// Like [`regen`] in write mode, but with the per-machine state that
+/// `cargo xtask regen` keeps in `generated/<api>/`: skips all work when the
+/// regen stamp says nothing changed since the last successful regen, takes
+/// the texts of unchanged Pkl modules from the render cache (the same bytes,
+/// without running the template), and records a new stamp and cache after a
+/// successful sync.
 pub fn regen_unless_fresh(api: &Api, out_dir: &Path) -> Result<Outcome> {
     let started = Instant::now();
     if crate::stamp::Stamp::is_fresh(api, out_dir)? {
         return Ok(Outcome::Fresh);
     }
     let checked = started.elapsed();
-    let (mut built, synced) = build_and_sync(api, out_dir, Mode::Write)?;
+    let caches = Caches::open(out_dir);
+    let (mut built, synced) = build_and_sync(api, out_dir, Mode::Write, &caches)?;
     built.timings.0.insert(
         0,
         Phase {

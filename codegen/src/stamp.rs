@@ -55,6 +55,13 @@ pub struct Stamp {
     pub outputs: BTreeMap<PathBuf, FileId>,
 }
 
+/// A stamp without its outputs.
+#[derive(Deserialize)]
+struct StampHead {
+    tool: Option<FileId>,
+    inputs: BTreeMap<PathBuf, FileId>,
+}
+
 impl Stamp {
     /// The stamp of the current state of `api`'s inputs and `out_dir`.
     pub fn current(api: &Api, out_dir: &Path) -> Result<Stamp> {
@@ -90,14 +97,19 @@ impl Stamp {
         let Ok(text) = std::fs::read(out_dir.join(STAMP_FILE)) else {
             return Ok(false);
         };
-        let Ok(recorded) = serde_json::from_slice::<Stamp>(&text) else {
+        // Tool and inputs first: when they differ, the outputs are neither
+        // parsed nor listed.
+        let Ok(head) = serde_json::from_slice::<StampHead>(&text) else {
             return Ok(false);
         };
         let (tool, inputs) = Stamp::tool_and_inputs(api)?;
-        Ok(recorded.tool.is_some()
-            && recorded.tool == tool
-            && recorded.inputs == inputs
-            && recorded.outputs == outputs(out_dir))
+        if head.tool.is_none() || head.tool != tool || head.inputs != inputs {
+            return Ok(false);
+        }
+        let Ok(recorded) = serde_json::from_slice::<Stamp>(&text) else {
+            return Ok(false);
+        };
+        Ok(recorded.outputs == outputs(out_dir))
     }
 
     /// Records the current state after a successful regen.

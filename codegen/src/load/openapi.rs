@@ -136,10 +136,16 @@ pub fn check_definition_name(path: &Path, pointer: &str, name: &str) -> Result<(
 
 /// Escapes a name for use as a JSON pointer segment.
 pub fn escape_pointer(segment: &str) -> String {
+    if !segment.contains(['~', '/']) {
+        return segment.to_owned();
+    }
     segment.replace('~', "~0").replace('/', "~1")
 }
 
 fn unescape_pointer(segment: &str) -> String {
+    if !segment.contains('~') {
+        return segment.to_owned();
+    }
     segment.replace("~1", "/").replace("~0", "~")
 }
 
@@ -326,7 +332,7 @@ impl Converter<'_> {
             }
         };
         if let Some(reference) = object.get("$ref") {
-            return self.reference(reference, &format!("{pointer}/$ref"), name);
+            return self.reference(reference, pointer, name);
         }
         for keyword in UNHANDLED_KEYWORDS {
             if object.contains_key(keyword) && !is_int_or_string(object) {
@@ -361,7 +367,7 @@ impl Converter<'_> {
                     Some(items) => self.schema(
                         items,
                         &format!("{pointer}/items"),
-                        &format!("{name}Item"),
+                        &self.child_name(items, name, "Item"),
                         false,
                     )?,
                     None => {
@@ -387,7 +393,7 @@ impl Converter<'_> {
                 Some(additional @ Value::Object(_)) => Schema::Map(Box::new(self.schema(
                     additional,
                     &format!("{pointer}/additionalProperties"),
-                    &format!("{name}Value"),
+                    &self.child_name(additional, name, "Value"),
                     false,
                 )?)),
                 _ if top => Schema::Object(ObjectSchema {
@@ -409,7 +415,7 @@ impl Converter<'_> {
                 Schema::Array(Box::new(self.schema(
                     items,
                     &format!("{pointer}/items"),
-                    &format!("{name}Item"),
+                    &self.child_name(items, name, "Item"),
                     false,
                 )?))
             }
@@ -421,7 +427,7 @@ impl Converter<'_> {
     /// The `type` keyword as one name. OpenAPI 3.1 lists like
     /// `["string", "null"]` are read as their non-null member.
     fn type_name(&mut self, object: &Map<String, Value>, pointer: &str) -> Result<Option<String>> {
-        let at = format!("{pointer}/type");
+        let at = || format!("{pointer}/type");
         match object.get("type") {
             None => Ok(None),
             Some(Value::String(name)) => Ok(Some(name.clone())),
@@ -436,7 +442,7 @@ impl Converter<'_> {
                     [] => Ok(Some("null".into())),
                     _ => {
                         self.warn(
-                            &at,
+                            &at(),
                             "a list of several types is not modeled; treated as any value",
                         );
                         Ok(Some("null".into()))
@@ -444,7 +450,7 @@ impl Converter<'_> {
                 }
             }
             Some(other) => Err(self.error(
-                &at,
+                &at(),
                 format!("type must be a string, found {}", kind_of(other)),
             )),
         }
@@ -464,7 +470,11 @@ impl Converter<'_> {
             let at = format!("{properties_pointer}/{}", escape_pointer(property_name));
             let property_object = self.expect_object(value, &at, "a property")?;
             let meta = self.meta(property_object, &at)?;
-            let hoist_name = format!("{name}{}", pascal(property_name));
+            let hoist_name = if self.may_hoist(value) {
+                format!("{name}{}", pascal(property_name))
+            } else {
+                String::new()
+            };
             let schema = self.schema(value, &at, &hoist_name, false)?;
             let mut property = Property::new(schema);
             property.description = meta.description;
@@ -510,7 +520,7 @@ impl Converter<'_> {
                 shape.additional = Some(Box::new(self.schema(
                     additional,
                     &format!("{pointer}/additionalProperties"),
-                    &format!("{name}Value"),
+                    &self.child_name(additional, name, "Value"),
                     false,
                 )?));
             }
@@ -518,6 +528,47 @@ impl Converter<'_> {
             _ => {}
         }
         Ok(shape)
+    }
+
+    /// The name an inline object inside `value` would be hoisted under:
+    /// `name` + `suffix`, built only when converting `value` can hoist.
+    fn child_name(&self, value: &Value, name: &str, suffix: &str) -> String {
+        if self.may_hoist(value) {
+            format!("{name}{suffix}")
+        } else {
+            String::new()
+        }
+    }
+
+    /// False when converting `value` (not a definition's own schema) cannot
+    /// hoist anything: no inline object with properties is reachable from
+    /// it. Then the names hoisting would use need not be built. Errs on the
+    /// side of true.
+    fn may_hoist(&self, value: &Value) -> bool {
+        let Value::Object(object) = value else {
+            return false;
+        };
+        if object.contains_key("properties") {
+            return true;
+        }
+        if let Some(reference) = object.get("$ref") {
+            // A reference to a definition hoists nothing; another local
+            // pointer is converted in place and may.
+            let to_definition = reference
+                .as_str()
+                .and_then(|target| target.strip_prefix('#'))
+                .and_then(|local| local.strip_prefix(self.definitions_pointer))
+                .and_then(|rest| rest.strip_prefix('/'))
+                .is_some_and(|rest| !rest.contains('/'));
+            return !to_definition;
+        }
+        ["items", "additionalProperties"]
+            .iter()
+            .any(|key| object.get(*key).is_some_and(|inner| self.may_hoist(inner)))
+            || object
+                .get("allOf")
+                .and_then(Value::as_array)
+                .is_some_and(|members| members.iter().any(|member| self.may_hoist(member)))
     }
 
     /// Moves an inline object into a definition of its own and refers to it.
@@ -566,16 +617,18 @@ impl Converter<'_> {
         }
     }
 
-    fn reference(&mut self, reference: &Value, pointer: &str, name: &str) -> Result<Schema> {
+    /// A `$ref` found in the schema at `schema_pointer`.
+    fn reference(&mut self, reference: &Value, schema_pointer: &str, name: &str) -> Result<Schema> {
+        let pointer = || format!("{schema_pointer}/$ref");
         let Some(target) = reference.as_str() else {
             return Err(self.error(
-                pointer,
+                &pointer(),
                 format!("$ref must be a string, found {}", kind_of(reference)),
             ));
         };
         let Some(local) = target.strip_prefix('#') else {
             return Err(self.error(
-                pointer,
+                &pointer(),
                 format!(
                     "$ref {target:?} points outside this document; vergate never fetches remote or external \
                      references: copy the schema into the spec's {} and refer to it with \"#{}/NAME\"",
@@ -583,13 +636,15 @@ impl Converter<'_> {
                 ),
             ));
         };
-        let prefix = format!("{}/", self.definitions_pointer);
-        if let Some(rest) = local.strip_prefix(&prefix) {
+        let in_definitions = local
+            .strip_prefix(self.definitions_pointer)
+            .and_then(|rest| rest.strip_prefix('/'));
+        if let Some(rest) = in_definitions {
             if !rest.contains('/') {
                 let target_name = unescape_pointer(rest);
                 if !self.all_names.contains(&target_name) {
                     return Err(self.error(
-                        pointer,
+                        &pointer(),
                         format!("$ref {target:?} points to no definition: there is no {target_name:?} in {}", self.definitions_pointer),
                     ));
                 }
@@ -599,13 +654,13 @@ impl Converter<'_> {
         // Any other local pointer: resolve it and convert the schema found there.
         if self.resolving.iter().any(|seen| seen == local) {
             return Err(self.error(
-                pointer,
+                &pointer(),
                 format!("$ref {target:?} is part of a cycle of references"),
             ));
         }
         let Some(resolved) = self.root.pointer(local) else {
             return Err(self.error(
-                pointer,
+                &pointer(),
                 format!("$ref {target:?} points to nothing in this document"),
             ));
         };

@@ -2,7 +2,7 @@
 //! listed with their length and mtime, and a file is read only when its
 //! length equals the new bytes' length.
 
-use super::{io, Contents, FileTree};
+use super::{io, Contents, FileTree, CACHE_DIR};
 use crate::error::Result;
 use crate::stamp::{FileId, STAMP_FILE};
 use std::collections::HashMap;
@@ -44,7 +44,10 @@ pub fn list(dir: &Path) -> Result<HashMap<PathBuf, Listed>> {
                 .file_type()
                 .map_err(|source| io(&path, "inspecting", source))?;
             if kind.is_dir() {
-                pending.push(path);
+                // The render caches are the regen's own, like the stamp.
+                if current != dir || entry.file_name() != CACHE_DIR {
+                    pending.push(path);
+                }
                 continue;
             }
             let relative = path.strip_prefix(dir).expect("listed below dir").to_owned();

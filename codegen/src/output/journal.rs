@@ -73,6 +73,14 @@ enum Step {
     },
 }
 
+/// True when an interrupted sync left something beside `dir` for
+/// [`recover`] to finish or discard.
+pub fn pending(dir: &Path) -> bool {
+    ["staging", "new", "previous"]
+        .iter()
+        .any(|suffix| sibling(dir, suffix).exists())
+}
+
 /// Finishes or discards what an interrupted sync left beside `dir`: a
 /// committed journal is replayed, uncommitted staging removed. Also puts
 /// back a tree that the whole-tree swap of earlier versions left aside.

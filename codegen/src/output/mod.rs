@@ -6,14 +6,16 @@
 //! - `journal`: writing the differences through a journal, and finishing a
 //!   sync that was cut off.
 
+mod cache;
 mod compare;
 mod contents;
 mod journal;
 
 use crate::error::{Error, Result};
 use crate::stamp::FileId;
+pub use cache::{RenderCache, CACHE_DIR};
 pub use contents::{Contents, Piece};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -204,9 +206,38 @@ pub fn sync(tree: &FileTree, dir: &Path, mode: Mode) -> Result<SyncReport> {
 /// In [`Mode::Check`] nothing is written (an interrupted sync is still
 /// finished first); the report says what would change.
 pub fn sync_files(tree: &FileTree, dir: &Path, mode: Mode) -> Result<Synced> {
+    sync_listed(tree, dir, mode, None)
+}
+
+/// The current files of an output directory, listed ahead of a sync (by
+/// [`list_ahead`]) so that listing can overlap building the new tree.
+#[derive(Debug)]
+pub struct Listing(HashMap<PathBuf, compare::Listed>);
+
+/// Lists `dir` for a later [`sync_listed`], touching nothing: `None` when
+/// an interrupted sync must be finished first (the sync then lists itself).
+pub fn list_ahead(dir: &Path) -> Result<Option<Listing>> {
+    if journal::pending(dir) {
+        return Ok(None);
+    }
+    compare::list(dir).map(|files| Some(Listing(files)))
+}
+
+/// [`sync_files`] with the current files listed ahead ([`list_ahead`]).
+pub fn sync_listed(
+    tree: &FileTree,
+    dir: &Path,
+    mode: Mode,
+    listing: Option<Listing>,
+) -> Result<Synced> {
     let started = Instant::now();
-    journal::recover(dir)?;
-    let mut existing = compare::list(dir)?;
+    let mut existing = match listing {
+        Some(Listing(files)) if !journal::pending(dir) => files,
+        _ => {
+            journal::recover(dir)?;
+            compare::list(dir)?
+        }
+    };
     let statuses = compare::classify(tree, dir, &existing)?;
     let mut report = SyncReport::default();
     let mut writes = Vec::new();

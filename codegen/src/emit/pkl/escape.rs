@@ -52,17 +52,25 @@ fn escape_body(text: &str, multiline: bool) -> String {
 /// Empty when there is no text. Line breaks of any kind become new comment
 /// lines; trailing spaces are trimmed so the output has none.
 pub fn doc_comment(text: &str, indent: usize) -> String {
+    let mut out = String::new();
+    push_doc_comment(&mut out, text, indent);
+    out
+}
+
+/// Appends [`doc_comment`]`(text, indent)` to `out`.
+fn push_doc_comment(out: &mut String, text: &str, indent: usize) {
     let text = normalize_newlines(text);
     let text = text.trim_matches('\n');
     if text.trim().is_empty() {
-        return String::new();
+        return;
     }
     let pad = " ".repeat(indent);
-    let mut out = String::with_capacity(text.len() + 16);
+    out.reserve(text.len() + 16);
+    let controls = has_control(text);
     for line in text.split('\n') {
         let cleaned;
         let mut line = line.trim_end();
-        if line.contains(|c: char| c.is_control() && c != '\t') {
+        if controls && line.contains(|c: char| c.is_control() && c != '\t') {
             cleaned = line
                 .chars()
                 .map(|c| if c.is_control() && c != '\t' { ' ' } else { c })
@@ -78,11 +86,23 @@ pub fn doc_comment(text: &str, indent: usize) -> String {
             out.push('\n');
         }
     }
-    out
+}
+
+/// True when `text` may hold a control character other than tab and line
+/// feed: a C0 byte, DEL, or the lead byte of a C1 control (U+0080–U+009F).
+/// A byte test, where most text has none.
+fn has_control(text: &str) -> bool {
+    text.bytes()
+        .any(|byte| (byte < 0x20 && byte != b'\t' && byte != b'\n') || byte == 0x7f || byte == 0xc2)
 }
 
 fn normalize_newlines(text: &str) -> Cow<'_, str> {
-    if !text.contains(['\r', '\u{2028}', '\u{2029}', '\u{85}']) {
+    // `\r` is one byte; U+2028, U+2029 (E2 80 A8/A9) and U+0085 (C2 85)
+    // start with E2 or C2: most text has none of these bytes.
+    let maybe = text
+        .bytes()
+        .any(|byte| byte == b'\r' || byte == 0xe2 || byte == 0xc2);
+    if !maybe || !text.contains(['\r', '\u{2028}', '\u{2029}', '\u{85}']) {
         return Cow::Borrowed(text);
     }
     Cow::Owned(

@@ -7,7 +7,7 @@ use vergate_core::Version;
 
 /// One annotation's fields, in the order they are written; empty when the
 /// item is not gated.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Hash, Serialize)]
 pub struct Gate {
     pub entries: Vec<GateEntry>,
     /// The minor the item is deprecated since, when it is deprecated in the
@@ -16,7 +16,7 @@ pub struct Gate {
 }
 
 /// `key = "value"` inside the annotation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Hash, Serialize)]
 pub struct GateEntry {
     pub key: &'static str,
     pub value: String,

@@ -28,9 +28,9 @@ use crate::api::ApiConfig;
 use crate::emit::json_text::to_sorted_pretty;
 use crate::error::Result;
 use crate::model::GatedModel;
-use crate::output::FileTree;
+use crate::output::{Contents, FileTree, RenderCache};
 use layout::{MinorLayout, NamespacePaths};
-use module::Subtree;
+use module::{ModuleData, Subtree};
 use serde::Serialize;
 use vergate_core::Version;
 
@@ -43,6 +43,18 @@ const BASE_HOST: &str = "pkg.vergate.invalid";
 
 /// Adds `pkl/` to the tree.
 pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
+    emit_cached(model, config, tree, &RenderCache::none())
+}
+
+/// [`emit`], with the modules' texts taken from `cache` when their data is
+/// the same as when the cache rendered them (only the template runs less;
+/// the bytes are the same).
+pub fn emit_cached(
+    model: &GatedModel,
+    config: &ApiConfig,
+    tree: &mut FileTree,
+    cache: &RenderCache,
+) -> Result<()> {
     let settings = Settings::new(model, config);
     for (path, bytes) in root_files(model, &settings)? {
         tree.insert(format!("{PKL_DIR}/{path}"), bytes)?;
@@ -54,7 +66,7 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
         .map_or(1, |n| n.get())
         .clamp(1, versions.len().max(1));
     let chunk = versions.len().div_ceil(threads).max(1);
-    let results: Vec<Result<Files>> = std::thread::scope(|scope| {
+    let results: Vec<Result<Documents>> = std::thread::scope(|scope| {
         let workers: Vec<_> = versions
             .chunks(chunk)
             .map(|minors| {
@@ -63,7 +75,7 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
                 scope.spawn(move || {
                     let mut files = Vec::new();
                     for version in minors {
-                        files.extend(minor_files(model, *version, paths, settings)?);
+                        files.extend(minor_files(model, *version, paths, settings, cache)?);
                     }
                     Ok(files)
                 })
@@ -75,8 +87,8 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
             .collect()
     });
     for files in results {
-        for (path, bytes) in files? {
-            tree.insert(format!("{PKL_DIR}/{path}"), bytes)?;
+        for (path, contents) in files? {
+            tree.insert_contents(format!("{PKL_DIR}/{path}"), contents)?;
         }
     }
     Ok(())
@@ -84,6 +96,9 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
 
 /// Output files by path relative to `pkl/`.
 type Files = Vec<(String, Vec<u8>)>;
+
+/// Output files by path relative to `pkl/`, as the tree holds them.
+type Documents = Vec<(String, Contents)>;
 
 /// What api.toml says that the Pkl output needs.
 struct Settings {
@@ -220,7 +235,8 @@ fn minor_files(
     version: Version,
     paths: &NamespacePaths,
     settings: &Settings,
-) -> Result<Files> {
+    cache: &RenderCache,
+) -> Result<Documents> {
     let minor = &model.minors[&version];
     let layout = MinorLayout::new(minor, paths)?;
     let dir = version.dir_name();
@@ -245,25 +261,23 @@ fn minor_files(
     };
     files.push((
         format!("{dir}/PklProject"),
-        templates::render("subproject.tera", &project)?,
+        templates::render("subproject.tera", &project)?.into(),
     ));
     files.push((
         format!("{dir}/PklProject.deps.json"),
-        deps_json(model, settings, ".."),
+        deps_json(model, settings, "..").into(),
     ));
+    let module_text = |data: &ModuleData| {
+        const TEMPLATE: &str = "module.pkl.tera";
+        cache.render(&(TEMPLATE, data), || templates::render(TEMPLATE, data))
+    };
     for (module, definitions) in &layout.type_modules {
         let data = subtree.types_module(module, definitions)?;
-        files.push((
-            format!("{dir}/{module}.pkl"),
-            templates::render("module.pkl.tera", &data)?,
-        ));
+        files.push((format!("{dir}/{module}.pkl"), module_text(&data)?));
     }
     for (module, resource) in &layout.resources {
         let data = subtree.resource_module(module, resource.definition)?;
-        files.push((
-            format!("{dir}/{module}.pkl"),
-            templates::render("module.pkl.tera", &data)?,
-        ));
+        files.push((format!("{dir}/{module}.pkl"), module_text(&data)?));
     }
     let example = example::example(
         &settings.api,
@@ -274,7 +288,7 @@ fn minor_files(
     );
     files.push((
         format!("examples/{dir}.pkl"),
-        templates::render("example.pkl.tera", &example)?,
+        templates::render("example.pkl.tera", &example)?.into(),
     ));
     Ok(files)
 }

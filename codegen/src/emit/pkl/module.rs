@@ -29,7 +29,7 @@ pub struct Subtree<'a> {
 }
 
 /// The template data of one module.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Hash, Serialize)]
 pub struct ModuleData {
     pub api: String,
     pub version: String,
@@ -47,13 +47,13 @@ pub struct ModuleData {
 }
 
 /// `import "<path>" as <alias>`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Hash, Serialize)]
 pub struct Import {
     pub path: String,
     pub alias: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Hash, Serialize)]
 pub struct ClassData {
     pub doc: String,
     pub gate: Gate,
@@ -61,7 +61,7 @@ pub struct ClassData {
     pub properties: Vec<PropertyData>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Hash, Serialize)]
 pub struct TypeAliasData {
     pub doc: String,
     pub gate: Gate,
@@ -69,7 +69,7 @@ pub struct TypeAliasData {
     pub ty: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Hash, Serialize)]
 pub struct PropertyData {
     pub doc: String,
     pub gate: Gate,

@@ -1,0 +1,217 @@
+//! The render cache: texts an emitter rendered in the last regen, by a
+//! 128-bit hash of everything they were rendered from, so that a regen that
+//! renders the same data again (the unchanged minors, when one is added)
+//! reuses the text instead of running the template engine.
+//!
+//! It lives in `generated/<api>/.regen-cache/<name>` (per machine,
+//! git-ignored, skipped by the sync like the regen stamp), is read before the
+//! emitters run and rewritten after a successful sync, holding exactly the
+//! entries that regen used. An entry is only trusted by the program that
+//! wrote it (its size and mtime are in the file, as in the stamp): a
+//! rebuilt tool, with possibly other templates or escaping, starts empty.
+//! Anything unreadable is an empty cache, never an error.
+
+use super::{io, Contents, Piece};
+use crate::error::Result;
+use crate::stamp::FileId;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The directory of the render caches inside `generated/<api>/`.
+pub const CACHE_DIR: &str = ".regen-cache";
+
+/// The cache file's first bytes: its format.
+const MAGIC: &[u8] = b"vergate render cache 1\n";
+
+/// Rendered texts by the hash of their inputs.
+#[derive(Debug, Default)]
+pub struct RenderCache {
+    /// Where it is read from and written to; `None` for a cache that only
+    /// serves one regen (tests, `build`).
+    path: Option<PathBuf>,
+    known: HashMap<u128, Arc<str>>,
+    used: Mutex<HashMap<u128, Arc<str>>>,
+}
+
+impl RenderCache {
+    /// A cache with no entries that is never saved: every text is rendered.
+    pub fn none() -> RenderCache {
+        RenderCache::default()
+    }
+
+    /// The cache `name` of the output directory `out_dir`, as the current
+    /// program left it (empty when missing, unreadable or written by another
+    /// build of the tool).
+    pub fn open(out_dir: &Path, name: &str) -> RenderCache {
+        let path = out_dir.join(CACHE_DIR).join(name);
+        let known = tool()
+            .and_then(|tool| {
+                std::fs::read(&path)
+                    .ok()
+                    .and_then(|bytes| decode(&bytes, tool))
+            })
+            .unwrap_or_default();
+        RenderCache {
+            path: Some(path),
+            known,
+            used: Mutex::default(),
+        }
+    }
+
+    /// The text rendered from `inputs` (with everything that decides the
+    /// text: the template's name, the data): from the cache, or `render`'s.
+    pub fn render(
+        &self,
+        inputs: &impl Hash,
+        render: impl FnOnce() -> Result<Vec<u8>>,
+    ) -> Result<Contents> {
+        let key = key(inputs);
+        let text = match self.known.get(&key) {
+            Some(text) => Arc::clone(text),
+            None => {
+                let bytes = render()?;
+                let text = String::from_utf8(bytes).map_err(|err| crate::Error::Config {
+                    path: self.path.clone().unwrap_or_default(),
+                    message: format!("a rendered text is not UTF-8: {err}"),
+                })?;
+                Arc::from(text)
+            }
+        };
+        self.used
+            .lock()
+            .expect("the render cache lock")
+            .insert(key, Arc::clone(&text));
+        Ok(Contents::from_pieces(vec![Piece::Shared(text)]))
+    }
+
+    /// Writes the entries this regen used, when they differ from what was
+    /// read. Called after a successful sync.
+    pub fn save(&self) -> Result<()> {
+        let (Some(path), Some(tool)) = (&self.path, tool()) else {
+            return Ok(());
+        };
+        let used = self.used.lock().expect("the render cache lock");
+        let same =
+            used.len() == self.known.len() && used.keys().all(|key| self.known.contains_key(key));
+        if same {
+            return Ok(());
+        }
+        let dir = path
+            .parent()
+            .expect("a cache file is in the cache directory");
+        std::fs::create_dir_all(dir).map_err(|source| io(dir, "creating a directory", source))?;
+        let partial = path.with_extension("partial");
+        std::fs::write(&partial, encode(&used, tool))
+            .map_err(|source| io(&partial, "writing the render cache", source))?;
+        std::fs::rename(&partial, path)
+            .map_err(|source| io(path, "writing the render cache", source))
+    }
+}
+
+/// The program's identity: its size and mtime.
+fn tool() -> Option<FileId> {
+    let exe = std::env::current_exe().ok()?;
+    std::fs::metadata(exe)
+        .ok()
+        .map(|meta| FileId::of_metadata(&meta))
+}
+
+/// A 128-bit hash of `inputs`: two SipHash passes told apart by a prefix.
+fn key(inputs: &impl Hash) -> u128 {
+    let half = |salt: u8| {
+        let mut hasher = DefaultHasher::new();
+        salt.hash(&mut hasher);
+        inputs.hash(&mut hasher);
+        hasher.finish()
+    };
+    (u128::from(half(0)) << 64) | u128::from(half(1))
+}
+
+/// The file: the magic, the tool's length and mtime, then per entry its key,
+/// its length and its bytes (integers little-endian).
+fn encode(entries: &HashMap<u128, Arc<str>>, tool: FileId) -> Vec<u8> {
+    let size: usize = entries.values().map(|text| text.len() + 24).sum();
+    let mut out = Vec::with_capacity(MAGIC.len() + 24 + size);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&tool.len.to_le_bytes());
+    out.extend_from_slice(&tool.mtime_ns.to_le_bytes());
+    let mut keys: Vec<&u128> = entries.keys().collect();
+    keys.sort();
+    for key in keys {
+        let text = &entries[key];
+        out.extend_from_slice(&key.to_le_bytes());
+        out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+    out
+}
+
+fn decode(bytes: &[u8], tool: FileId) -> Option<HashMap<u128, Arc<str>>> {
+    let mut rest = bytes.strip_prefix(MAGIC)?;
+    let len = u64::from_le_bytes(take(&mut rest, 8)?.try_into().ok()?);
+    let mtime_ns = u128::from_le_bytes(take(&mut rest, 16)?.try_into().ok()?);
+    if (FileId { len, mtime_ns }) != tool {
+        return None;
+    }
+    let mut entries = HashMap::new();
+    while !rest.is_empty() {
+        let key = u128::from_le_bytes(take(&mut rest, 16)?.try_into().ok()?);
+        let len = u64::from_le_bytes(take(&mut rest, 8)?.try_into().ok()?);
+        let text = std::str::from_utf8(take(&mut rest, usize::try_from(len).ok()?)?).ok()?;
+        entries.insert(key, Arc::from(text));
+    }
+    Some(entries)
+}
+
+/// The next `n` bytes of `rest`.
+fn take<'b>(rest: &mut &'b [u8], n: usize) -> Option<&'b [u8]> {
+    let (head, tail) = rest.split_at_checked(n)?;
+    *rest = tail;
+    Some(head)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_survive_a_save_and_only_for_the_same_tool() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = RenderCache::open(dir.path(), "test");
+        let rendered = cache
+            .render(&("template", 1), || Ok(b"one".to_vec()))
+            .unwrap();
+        assert_eq!(rendered.as_bytes(), b"one");
+        cache.save().unwrap();
+
+        let again = RenderCache::open(dir.path(), "test");
+        let cached = again
+            .render(&("template", 1), || panic!("rendered again"))
+            .unwrap();
+        assert_eq!(cached.as_bytes(), b"one");
+        let other = again
+            .render(&("template", 2), || Ok(b"two".to_vec()))
+            .unwrap();
+        assert_eq!(other.as_bytes(), b"two");
+
+        let tool = tool().unwrap();
+        let bytes = std::fs::read(dir.path().join(CACHE_DIR).join("test")).unwrap();
+        assert_eq!(decode(&bytes, tool).unwrap().len(), 1);
+        let other_tool = FileId {
+            len: tool.len + 1,
+            ..tool
+        };
+        assert_eq!(
+            decode(&bytes, other_tool),
+            None,
+            "another build starts empty"
+        );
+        assert_eq!(
+            decode(&bytes[..bytes.len() - 1], tool),
+            None,
+            "a cut file is ignored"
+        );
+    }
+}
