@@ -41,12 +41,13 @@ pub fn load_api(api: &Api) -> Result<Vec<LoadedMinor>> {
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
+                    let mut buffer = Vec::new();
                     loop {
                         let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(minor) = minors.get(index) else {
                             break;
                         };
-                        done.push((index, load_minor(api, minor)));
+                        done.push((index, load_minor_into(api, minor, &mut buffer)));
                     }
                     done
                 })
@@ -69,16 +70,26 @@ pub fn load_api(api: &Api) -> Result<Vec<LoadedMinor>> {
 
 /// Loads one present minor of `api`: reads, verifies and parses its files.
 pub fn load_minor(api: &Api, minor: &PresentMinor) -> Result<LoadedMinor> {
+    load_minor_into(api, minor, &mut Vec::new())
+}
+
+/// [`load_minor`], reading each file into `buffer` (a loader thread reuses
+/// one buffer for all its minors: no fresh pages for each 3.5 MB spec).
+fn load_minor_into(api: &Api, minor: &PresentMinor, buffer: &mut Vec<u8>) -> Result<LoadedMinor> {
     let files = api.spec_files(minor)?;
     let mut documents = Vec::with_capacity(files.len());
     for path in &files {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        let read_error = |source| Error::Io {
             path: path.clone(),
             action: "reading the spec",
             source,
-        })?;
-        api.verify(minor.version, path, &bytes)?;
-        documents.push((path.clone(), parse(path, &bytes)?));
+        };
+        buffer.clear();
+        std::fs::File::open(path)
+            .and_then(|mut file| std::io::Read::read_to_end(&mut file, buffer))
+            .map_err(read_error)?;
+        api.verify(minor.version, path, buffer)?;
+        documents.push((path.clone(), parse(path, buffer)?));
     }
     build_minor(minor.version, &documents)
 }
