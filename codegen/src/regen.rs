@@ -4,7 +4,7 @@
 use crate::api::{Api, ApiConfig};
 use crate::emit;
 use crate::error::{Result, Warning};
-use crate::load;
+use crate::load::{self, LoadCache};
 use crate::model::GatedModel;
 use crate::output::{self, FileTree, Mode, RenderCache, SyncReport, Synced};
 use std::path::Path;
@@ -142,7 +142,7 @@ pub fn build(api: &Api) -> Result<Built> {
 
 fn build_with(api: &Api, caches: &Caches) -> Result<Built> {
     let mut timings = Timings::default();
-    let (model, warnings) = load_and_merge(api, &mut timings)?;
+    let (model, warnings) = load_and_merge(api, None, &mut timings)?;
     let tree = run_emitters(&model, &api.config, &all(caches), &mut timings)?;
     Ok(Built {
         model,
@@ -152,9 +152,14 @@ fn build_with(api: &Api, caches: &Caches) -> Result<Built> {
     })
 }
 
-/// Loads every present minor and merges them, with the annotations.
-fn load_and_merge(api: &Api, timings: &mut Timings) -> Result<(GatedModel, Vec<Warning>)> {
-    let loaded = timings.time("load", || load::load_api(api))?;
+/// Loads every present minor (those `cache` holds from it) and merges
+/// them, with the annotations.
+fn load_and_merge(
+    api: &Api,
+    cache: Option<&LoadCache>,
+    timings: &mut Timings,
+) -> Result<(GatedModel, Vec<Warning>)> {
+    let loaded = timings.time("load", || load::load_api_cached(api, cache))?;
     let mut warnings = Vec::new();
     let mut minors = Vec::with_capacity(loaded.len());
     for minor in loaded {
@@ -277,6 +282,7 @@ pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport
 /// are small jobs that fit beside loading.
 fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result<(Built, Synced)> {
     let mut timings = Timings::default();
+    let load_cache = cached.then(|| LoadCache::new(out_dir.join(output::CACHE_DIR)));
     let (built, caches, listing) = std::thread::scope(|scope| {
         let aside = scope.spawn(|| {
             let caches = if cached {
@@ -286,7 +292,7 @@ fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result
             };
             (caches, output::list_ahead(out_dir))
         });
-        let model = load_and_merge(api, &mut timings);
+        let model = load_and_merge(api, load_cache.as_ref(), &mut timings);
         let (caches, listing) = aside.join().expect("the listing thread panicked");
         let built = model.and_then(|(model, warnings)| {
             let tree = run_emitters(&model, &api.config, &all(&caches), &mut timings)?;
@@ -304,6 +310,9 @@ fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result
     let synced = output::sync_listed(&built.tree, out_dir, mode, listing?)?;
     if mode == Mode::Write {
         caches.save()?;
+        if let Some(load_cache) = &load_cache {
+            load_cache.save()?;
+        }
     }
     built.timings.0.push(Phase {
         name: "sync",
