@@ -42,6 +42,15 @@ impl FileTree {
     pub fn insert_contents(&mut self, path: impl AsRef<Path>, contents: Contents) -> Result<()> {
         let path = path.as_ref();
         check_relative(path)?;
+        let first = path.components().next().map(Component::as_os_str);
+        if first.is_some_and(|name| name == crate::stamp::STAMP_FILE || name == CACHE_DIR) {
+            return Err(Error::Config {
+                path: path.to_owned(),
+                message:
+                    "this name is the regen's own (its stamp and caches); emit the file elsewhere"
+                        .into(),
+            });
+        }
         if self.files.insert(path.to_owned(), contents).is_some() {
             return Err(Error::Config {
                 path: path.to_owned(),
@@ -357,7 +366,15 @@ mod tests {
     #[test]
     fn paths_must_stay_inside() {
         let mut tree = FileTree::new();
-        for bad in ["../x", "/etc/x", "a/../../b", "", "a\0b"] {
+        for bad in [
+            "../x",
+            "/etc/x",
+            "a/../../b",
+            "",
+            "a\0b",
+            ".regen-stamp.json",
+            ".regen-cache/pkl",
+        ] {
             assert!(tree.insert(bad, vec![]).is_err(), "{bad:?}");
         }
         tree.insert("a/b.json", vec![1]).unwrap();
