@@ -332,15 +332,13 @@ pub fn sync_listed(
 }
 
 /// The files below `dir` (anything that is not a directory), relative to
-/// it, with their length and mtime; the regen stamp is left out. A missing
-/// directory has no files.
-pub fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, FileId>> {
-    let mut files: Vec<(PathBuf, FileId)> = compare::list(dir)?
+/// it, with their length and mtime; the regen's stamp and caches are left
+/// out. A missing directory has no files.
+pub fn list_files(dir: &Path) -> Result<HashMap<PathBuf, FileId>> {
+    Ok(compare::list(dir)?
         .into_iter()
         .map(|(path, listed)| (path, listed.id))
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(files.into_iter().collect())
+        .collect())
 }
 
 /// The sibling directory `.<name>.<suffix>` of `dir`.
