@@ -62,7 +62,7 @@ for _ in $(seq "$runs"); do
   $xtask regen --api kubernetes --timings 2>&1 | tail -1
 done
 
-hyperfine --style basic --runs "$runs" --export-markdown "$aside/regen.md" \
+hyperfine --style basic --runs "$runs" --export-json "$aside/regen.json" \
   --prepare "$without_v1_36" \
   --prepare "$restored" \
   --prepare "$xtask regen --api kubernetes" \
@@ -73,7 +73,15 @@ hyperfine --style basic --runs "$runs" --export-markdown "$aside/regen.md" \
   -n 'no-op regen (stamp)' "$xtask regen --api kubernetes" \
   -n 'no-op regen --check (builds and compares every file)' "$xtask regen --api kubernetes --check" \
   -n 'full regen, empty output' "$xtask regen --api kubernetes"
-cat "$aside/regen.md"
+python3 - "$aside/regen.json" <<'PY'
+import json, statistics, sys
+print("| what | median | min … max | user (mean) | system (mean) |")
+print("|---|---|---|---|---|")
+for r in json.load(open(sys.argv[1]))["results"]:
+    t = r["times"]
+    print(f"| {r['command']} | {statistics.median(t):.3f} s | {min(t):.3f} … {max(t):.3f} s"
+          f" | {r['user']:.2f} s | {r['system']:.2f} s |")
+PY
 
 bash -c "$without_v1_36"
 echo "add v1.36:"
