@@ -1,7 +1,8 @@
-//! The render cache of `regen_unless_fresh` changes no byte: after a regen
-//! that took unchanged Pkl modules from it (a minor was added), the output
-//! equals a regen without it; a regen that renders nothing new leaves the
-//! cache file alone; a damaged cache is ignored.
+//! The caches of `regen_unless_fresh` (loaded minors, rendered Pkl modules)
+//! change no byte: after a regen that took the unchanged minors from them (a
+//! minor was added), the output equals a regen without them; a regen that
+//! renders nothing new leaves the render cache alone; a removed minor's
+//! entry goes; damaged caches are ignored.
 
 mod support;
 
@@ -40,9 +41,12 @@ fn cached_texts_are_the_rendered_ones() {
     std::fs::rename(api_dir.join("v1.12"), &newest).unwrap();
     run(&api_dir, &out);
     assert!(cache.is_file(), "the regen wrote its render cache");
+    let loaded = |minor: &str| out.join(CACHE_DIR).join(format!("load-{minor}"));
+    assert!(loaded("v1.11").is_file() && !loaded("v1.12").exists());
     std::fs::rename(&newest, api_dir.join("v1.12")).unwrap();
     run(&api_dir, &out);
     assert_fresh(&api_dir, &out);
+    assert!(loaded("v1.12").is_file());
 
     // Nothing new rendered: the cache is not rewritten.
     let before = std::fs::metadata(&cache).unwrap().modified().unwrap();
@@ -55,11 +59,19 @@ fn cached_texts_are_the_rendered_ones() {
     );
     assert_fresh(&api_dir, &out);
 
-    // A damaged cache is ignored, and replaced.
-    let mut bytes = std::fs::read(&cache).unwrap();
-    bytes.truncate(bytes.len() / 2);
-    std::fs::write(&cache, bytes).unwrap();
+    // Damaged caches are ignored, and replaced.
+    for damaged in [cache.clone(), loaded("v1.10")] {
+        let mut bytes = std::fs::read(&damaged).unwrap();
+        bytes.truncate(bytes.len() / 2);
+        std::fs::write(&damaged, bytes).unwrap();
+    }
     std::fs::write(&gates, b"{}").unwrap();
     run(&api_dir, &out);
+    assert_fresh(&api_dir, &out);
+
+    // A minor removed: its entry goes.
+    std::fs::remove_dir_all(api_dir.join("v1.9")).unwrap();
+    run(&api_dir, &out);
+    assert!(!loaded("v1.9").exists());
     assert_fresh(&api_dir, &out);
 }

@@ -4,7 +4,7 @@
 use crate::api::{Api, ApiConfig};
 use crate::emit;
 use crate::error::{Result, Warning};
-use crate::load;
+use crate::load::{self, LoadCache};
 use crate::model::GatedModel;
 use crate::output::{self, FileTree, Mode, RenderCache, SyncReport, Synced};
 use std::path::Path;
@@ -142,7 +142,24 @@ pub fn build(api: &Api) -> Result<Built> {
 
 fn build_with(api: &Api, caches: &Caches) -> Result<Built> {
     let mut timings = Timings::default();
-    let loaded = timings.time("load", || load::load_api(api))?;
+    let (model, warnings) = load_and_merge(api, None, &mut timings)?;
+    let tree = run_emitters(&model, &api.config, &all(caches), &mut timings)?;
+    Ok(Built {
+        model,
+        tree,
+        warnings,
+        timings,
+    })
+}
+
+/// Loads every present minor (those `cache` holds from it) and merges
+/// them, with the annotations.
+fn load_and_merge(
+    api: &Api,
+    cache: Option<&LoadCache>,
+    timings: &mut Timings,
+) -> Result<(GatedModel, Vec<Warning>)> {
+    let loaded = timings.time("load", || load::load_api_cached(api, cache))?;
     let mut warnings = Vec::new();
     let mut minors = Vec::with_capacity(loaded.len());
     for minor in loaded {
@@ -154,13 +171,7 @@ fn build_with(api: &Api, caches: &Caches) -> Result<Built> {
         crate::annotations::apply(&mut model, &api.dir)?;
         Ok(model)
     })?;
-    let tree = run_emitters(&model, &api.config, &all(caches), &mut timings)?;
-    Ok(Built {
-        model,
-        tree,
-        warnings,
-        timings,
-    })
+    Ok((model, warnings))
 }
 
 /// Runs each lane on its own thread (the last on this one), then merges
@@ -261,28 +272,47 @@ pub fn regen_from_rust(
 /// Any error happens before the first write, so a failed regen leaves the
 /// previous output exactly as it was.
 pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport)> {
-    let (built, synced) = build_and_sync(api, out_dir, mode, &Caches::default())?;
+    let (built, synced) = build_and_sync(api, out_dir, mode, false)?;
     Ok((built, synced.report))
 }
 
-fn build_and_sync(
-    api: &Api,
-    out_dir: &Path,
-    mode: Mode,
-    caches: &Caches,
-) -> Result<(Built, Synced)> {
-    // The current output is listed while the new one is built (the listing
-    // touches nothing, so a failed build still leaves it as it was).
-    let (built, listing) = std::thread::scope(|scope| {
-        let listing = scope.spawn(|| output::list_ahead(out_dir));
-        let built = build_with(api, caches);
-        (built, listing.join().expect("the listing thread panicked"))
+/// Builds `api` and syncs it to `out_dir`. Meanwhile, on another thread,
+/// the current output is listed (touching nothing, so a failed build still
+/// leaves it as it was) and, with `cached`, the render caches are read; both
+/// are small jobs that fit beside loading.
+fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result<(Built, Synced)> {
+    let mut timings = Timings::default();
+    let load_cache = cached.then(|| LoadCache::new(out_dir.join(output::CACHE_DIR)));
+    let (built, caches, listing) = std::thread::scope(|scope| {
+        let aside = scope.spawn(|| {
+            let caches = if cached {
+                Caches::open(out_dir)
+            } else {
+                Caches::default()
+            };
+            (caches, output::list_ahead(out_dir))
+        });
+        let model = load_and_merge(api, load_cache.as_ref(), &mut timings);
+        let (caches, listing) = aside.join().expect("the listing thread panicked");
+        let built = model.and_then(|(model, warnings)| {
+            let tree = run_emitters(&model, &api.config, &all(&caches), &mut timings)?;
+            Ok(Built {
+                model,
+                tree,
+                warnings,
+                timings,
+            })
+        });
+        (built, caches, listing)
     });
     let mut built = built?;
     let started = Instant::now();
     let synced = output::sync_listed(&built.tree, out_dir, mode, listing?)?;
     if mode == Mode::Write {
         caches.save()?;
+        if let Some(load_cache) = &load_cache {
+            load_cache.save()?;
+        }
     }
     built.timings.0.push(Phase {
         name: "sync",
@@ -313,8 +343,7 @@ pub fn regen_unless_fresh(api: &Api, out_dir: &Path) -> Result<Outcome> {
         return Ok(Outcome::Fresh);
     }
     let checked = started.elapsed();
-    let caches = Caches::open(out_dir);
-    let (mut built, synced) = build_and_sync(api, out_dir, Mode::Write, &caches)?;
+    let (mut built, synced) = build_and_sync(api, out_dir, Mode::Write, true)?;
     built.timings.0.insert(
         0,
         Phase {

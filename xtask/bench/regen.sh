@@ -6,6 +6,11 @@
 #     of a full regen into an empty output, RUNS each;
 #   - hyperfine, medians over RUNS:
 #       - adding a minor: regen with v1.28–v1.35, then add v1.36 and regen;
+#       - the same onto a v1.28–v1.35 tree put back from a copy: nothing was
+#         deleted just before. (ext4 without a journal, as on the benchmark
+#         machine, skips inodes freed in the last minutes when it allocates
+#         one, a buffer lookup each; creating v1.36's 862 files seconds after
+#         deleting them costs ~0.3 s of CPU that adding a new minor does not.)
 #       - a no-op regen (nothing changed: the stamp says so, nothing is read);
 #       - a no-op regen that must build and compare every file (`--check`);
 #       - a full regen into an empty generated/kubernetes (every file written);
@@ -31,10 +36,24 @@ restore() { [ -d "$aside/v1.36" ] && mv "$aside/v1.36" "$specs/v1.36" || true; }
 trap restore EXIT
 # The v1.28–v1.35 tree, with v1.36's spec back in place for the next regen.
 without_v1_36="mv $specs/v1.36 $aside/ && $xtask regen --api kubernetes >/dev/null 2>&1 && mv $aside/v1.36 $specs/"
+# The same tree put back from a copy; the tree it replaces is moved aside
+# (deleted at the end), so nothing is deleted before the measured regen.
+rm -rf "$aside/saved" "$aside/trash"
+mkdir -p "$aside/trash"
+bash -c "$without_v1_36"
+cp -a generated/kubernetes "$aside/saved"
+restored="mv generated/kubernetes \$(mktemp -d -p $aside/trash) && cp -a $aside/saved generated/kubernetes"
+cleanup() { restore; rm -rf "$aside/saved" "$aside/trash"; }
+trap cleanup EXIT
 
 echo "phases of adding v1.36, $runs runs:"
 for _ in $(seq "$runs"); do
   bash -c "$without_v1_36"
+  $xtask regen --api kubernetes --timings 2>&1 | tail -1
+done
+echo "phases of adding v1.36 to a restored tree, $runs runs:"
+for _ in $(seq "$runs"); do
+  bash -c "$restored"
   $xtask regen --api kubernetes --timings 2>&1 | tail -1
 done
 echo "phases of a full regen into an empty output, $runs runs:"
@@ -43,16 +62,26 @@ for _ in $(seq "$runs"); do
   $xtask regen --api kubernetes --timings 2>&1 | tail -1
 done
 
-hyperfine --style basic --runs "$runs" --export-markdown "$aside/regen.md" \
+hyperfine --style basic --runs "$runs" --export-json "$aside/regen.json" \
   --prepare "$without_v1_36" \
+  --prepare "$restored" \
   --prepare "$xtask regen --api kubernetes" \
   --prepare 'true' \
   --prepare 'rm -rf generated/kubernetes' \
   -n 'add v1.36 to v1.28–v1.35' "$xtask regen --api kubernetes" \
+  -n 'add v1.36 to a restored v1.28–v1.35 tree' "$xtask regen --api kubernetes" \
   -n 'no-op regen (stamp)' "$xtask regen --api kubernetes" \
   -n 'no-op regen --check (builds and compares every file)' "$xtask regen --api kubernetes --check" \
   -n 'full regen, empty output' "$xtask regen --api kubernetes"
-cat "$aside/regen.md"
+python3 - "$aside/regen.json" <<'PY'
+import json, statistics, sys
+print("| what | median | min … max | user (mean) | system (mean) |")
+print("|---|---|---|---|---|")
+for r in json.load(open(sys.argv[1]))["results"]:
+    t = r["times"]
+    print(f"| {r['command']} | {statistics.median(t):.3f} s | {min(t):.3f} … {max(t):.3f} s"
+          f" | {r['user']:.2f} s | {r['system']:.2f} s |")
+PY
 
 bash -c "$without_v1_36"
 echo "add v1.36:"

@@ -1,9 +1,11 @@
 //! Spec loading: one minor's spec files (OpenAPI 2 or 3, JSON or YAML) into a
 //! [`MinorModel`], and every present minor of an API in parallel.
 
+mod cache;
 mod document;
 mod openapi;
 
+pub use cache::LoadCache;
 pub use document::{parse, Document};
 pub use openapi::{check_definition_name, escape_pointer, RENAMED_FROM};
 
@@ -25,6 +27,12 @@ pub struct LoadedMinor {
 /// Loads every present minor of `api`, verifying each spec's digest, using
 /// up to one thread per core.
 pub fn load_api(api: &Api) -> Result<Vec<LoadedMinor>> {
+    load_api_cached(api, None)
+}
+
+/// [`load_api`], taking from `cache` the minors whose specs are as they
+/// were when it recorded them, and recording the others in it.
+pub fn load_api_cached(api: &Api, cache: Option<&LoadCache>) -> Result<Vec<LoadedMinor>> {
     let minors = api.present_minors()?;
     if minors.is_empty() {
         return Err(Error::Config {
@@ -35,18 +43,27 @@ pub fn load_api(api: &Api) -> Result<Vec<LoadedMinor>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(minors.len());
+    // The minors the cache surely lacks (the one just added) go first: they
+    // cost ten times a cached one, and last they would keep a thread busy
+    // alone at the end.
+    let mut queue: Vec<usize> = (0..minors.len()).collect();
+    if let Some(cache) = cache {
+        queue.sort_by_key(|&index| cache.holds(minors[index].version));
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<(usize, Result<LoadedMinor>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
+                    let mut buffer = Vec::new();
                     loop {
-                        let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(minor) = minors.get(index) else {
+                        let slot = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&index) = queue.get(slot) else {
                             break;
                         };
-                        done.push((index, load_minor(api, minor)));
+                        let minor = &minors[index];
+                        done.push((index, load_cached(api, minor, cache, &mut buffer)));
                     }
                     done
                 })
@@ -69,16 +86,54 @@ pub fn load_api(api: &Api) -> Result<Vec<LoadedMinor>> {
 
 /// Loads one present minor of `api`: reads, verifies and parses its files.
 pub fn load_minor(api: &Api, minor: &PresentMinor) -> Result<LoadedMinor> {
+    load_minor_into(api, minor, &mut Vec::new())
+}
+
+/// One minor from `cache`, or loaded and recorded there.
+fn load_cached(
+    api: &Api,
+    minor: &PresentMinor,
+    cache: Option<&LoadCache>,
+    buffer: &mut Vec<u8>,
+) -> Result<LoadedMinor> {
+    let Some(cache) = cache else {
+        return load_minor_into(api, minor, buffer);
+    };
     let files = api.spec_files(minor)?;
+    if let Some(loaded) = cache.lookup(api, minor, &files) {
+        return Ok(loaded);
+    }
+    let loaded = load_files(api, minor, &files, buffer)?;
+    cache.remember(api, minor, &files, &loaded);
+    Ok(loaded)
+}
+
+/// [`load_minor`], reading each file into `buffer` (a loader thread reuses
+/// one buffer for all its minors: no fresh pages for each 3.5 MB spec).
+fn load_minor_into(api: &Api, minor: &PresentMinor, buffer: &mut Vec<u8>) -> Result<LoadedMinor> {
+    let files = api.spec_files(minor)?;
+    load_files(api, minor, &files, buffer)
+}
+
+fn load_files(
+    api: &Api,
+    minor: &PresentMinor,
+    files: &[PathBuf],
+    buffer: &mut Vec<u8>,
+) -> Result<LoadedMinor> {
     let mut documents = Vec::with_capacity(files.len());
-    for path in &files {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+    for path in files {
+        let read_error = |source| Error::Io {
             path: path.clone(),
             action: "reading the spec",
             source,
-        })?;
-        api.verify(minor.version, path, &bytes)?;
-        documents.push((path.clone(), parse(path, &bytes)?));
+        };
+        buffer.clear();
+        std::fs::File::open(path)
+            .and_then(|mut file| std::io::Read::read_to_end(&mut file, buffer))
+            .map_err(read_error)?;
+        api.verify(minor.version, path, buffer)?;
+        documents.push((path.clone(), parse(path, buffer)?));
     }
     build_minor(minor.version, &documents)
 }

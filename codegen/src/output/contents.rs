@@ -112,21 +112,32 @@ impl Contents {
 
     /// Writes the bytes with as few system calls as the pieces allow.
     pub fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
-        const BATCH: usize = 512;
-        let chunks: Vec<&[u8]> = self.chunks().collect();
-        for batch in chunks.chunks(BATCH) {
-            let mut slices: Vec<IoSlice> = batch.iter().map(|chunk| IoSlice::new(chunk)).collect();
-            let mut slices = slices.as_mut_slice();
-            while !slices.is_empty() {
-                let written = out.write_vectored(slices)?;
-                if written == 0 {
-                    return Err(std::io::ErrorKind::WriteZero.into());
-                }
-                IoSlice::advance_slices(&mut slices, written);
-            }
-        }
-        Ok(())
+        write_chunks(out, self.chunks())
     }
+}
+
+/// Writes `chunks` in order, many to a system call (vectored writes), none
+/// copied on the way.
+pub fn write_chunks<'c>(
+    out: &mut impl Write,
+    chunks: impl Iterator<Item = &'c [u8]>,
+) -> std::io::Result<()> {
+    const BATCH: usize = 512;
+    let mut batch: Vec<IoSlice> = Vec::with_capacity(BATCH);
+    let mut chunks = chunks.peekable();
+    while chunks.peek().is_some() {
+        batch.clear();
+        batch.extend(chunks.by_ref().take(BATCH).map(IoSlice::new));
+        let mut slices = batch.as_mut_slice();
+        while !slices.is_empty() {
+            let written = out.write_vectored(slices)?;
+            if written == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            IoSlice::advance_slices(&mut slices, written);
+        }
+    }
+    Ok(())
 }
 
 impl From<Vec<u8>> for Contents {

@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::stamp::FileId;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs::File;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write as _};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -237,15 +237,9 @@ fn blob_path(staging: &Path, part: usize) -> PathBuf {
 }
 
 fn write_blob(path: &Path, writes: &[Write]) -> Result<()> {
-    let file = File::create(path).map_err(|source| io(path, "writing", source))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    for write in writes {
-        for chunk in write.bytes.chunks() {
-            out.write_all(chunk)
-                .map_err(|source| io(path, "writing", source))?;
-        }
-    }
-    out.flush().map_err(|source| io(path, "writing", source))
+    let mut file = File::create(path).map_err(|source| io(path, "writing", source))?;
+    let chunks = writes.iter().flat_map(|write| write.bytes.chunks());
+    super::contents::write_chunks(&mut file, chunks).map_err(|source| io(path, "writing", source))
 }
 
 /// How many threads write: one per core.

@@ -42,6 +42,15 @@ impl FileTree {
     pub fn insert_contents(&mut self, path: impl AsRef<Path>, contents: Contents) -> Result<()> {
         let path = path.as_ref();
         check_relative(path)?;
+        let first = path.components().next().map(Component::as_os_str);
+        if first.is_some_and(|name| name == crate::stamp::STAMP_FILE || name == CACHE_DIR) {
+            return Err(Error::Config {
+                path: path.to_owned(),
+                message:
+                    "this name is the regen's own (its stamp and caches); emit the file elsewhere"
+                        .into(),
+            });
+        }
         if self.files.insert(path.to_owned(), contents).is_some() {
             return Err(Error::Config {
                 path: path.to_owned(),
@@ -323,15 +332,13 @@ pub fn sync_listed(
 }
 
 /// The files below `dir` (anything that is not a directory), relative to
-/// it, with their length and mtime; the regen stamp is left out. A missing
-/// directory has no files.
-pub fn list_files(dir: &Path) -> Result<BTreeMap<PathBuf, FileId>> {
-    let mut files: Vec<(PathBuf, FileId)> = compare::list(dir)?
+/// it, with their length and mtime; the regen's stamp and caches are left
+/// out. A missing directory has no files.
+pub fn list_files(dir: &Path) -> Result<HashMap<PathBuf, FileId>> {
+    Ok(compare::list(dir)?
         .into_iter()
         .map(|(path, listed)| (path, listed.id))
-        .collect();
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(files.into_iter().collect())
+        .collect())
 }
 
 /// The sibling directory `.<name>.<suffix>` of `dir`.
@@ -357,7 +364,15 @@ mod tests {
     #[test]
     fn paths_must_stay_inside() {
         let mut tree = FileTree::new();
-        for bad in ["../x", "/etc/x", "a/../../b", "", "a\0b"] {
+        for bad in [
+            "../x",
+            "/etc/x",
+            "a/../../b",
+            "",
+            "a\0b",
+            ".regen-stamp.json",
+            ".regen-cache/pkl",
+        ] {
             assert!(tree.insert(bad, vec![]).is_err(), "{bad:?}");
         }
         tree.insert("a/b.json", vec![1]).unwrap();

@@ -11,7 +11,7 @@ use super::convert::{self, Style};
 use crate::emit::json_text::{compare_keys, push_string, write_value};
 use crate::model::MinorModel;
 use crate::output::{Contents, Piece};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -179,11 +179,11 @@ impl RenderedDefinitions {
     ///
     /// [`closure`]: RenderedDefinitions::closure
     /// [`all`]: RenderedDefinitions::all
-    pub fn document(&self, definitions: &[usize], rest: &Map<String, Value>) -> Contents {
-        let mut entries: Vec<(&str, Option<&Value>)> = rest
+    pub fn document(&self, definitions: &[usize], rest: &[(&str, Field)]) -> Contents {
+        let mut entries: Vec<(&str, Option<&Field>)> = rest
             .iter()
-            .filter(|(key, _)| key.as_str() != DEFS)
-            .map(|(key, value)| (key.as_str(), Some(value)))
+            .filter(|(key, _)| *key != DEFS)
+            .map(|(key, value)| (*key, Some(value)))
             .collect();
         entries.push((DEFS, None));
         entries.sort_by(|(a, _), (b, _)| compare_keys(a, b));
@@ -196,7 +196,8 @@ impl RenderedDefinitions {
             out.push_str("\n  ");
             push_key(&mut out, key);
             match value {
-                Some(value) => write_value(&mut out, value, 1),
+                Some(Field::Str(text)) => push_string(&mut out, text),
+                Some(Field::Json(value)) => write_value(&mut out, value, 1),
                 None if definitions.is_empty() => out.push_str("{}"),
                 None => {
                     out.push('{');
@@ -214,6 +215,15 @@ impl RenderedDefinitions {
         pieces.push(Piece::Owned(out));
         Contents::from_pieces(pieces)
     }
+}
+
+/// A top-level value of a document beside its `$defs`.
+#[derive(Debug)]
+pub enum Field<'a> {
+    /// A JSON string.
+    Str(&'a str),
+    /// Any JSON value.
+    Json(&'a Value),
 }
 
 fn push_key(out: &mut String, key: &str) {
@@ -272,10 +282,12 @@ mod tests {
         assert_ne!(texts(&plain), texts(&rendered));
         assert_eq!(rendered.closure("a.A"), [0, 1]);
         assert_eq!(rendered.closure("a.B"), [1]);
-        let mut rest = Map::new();
-        rest.insert("$ref".into(), Value::String("#/$defs/a.A".into()));
-        rest.insert("$comment".into(), Value::String("x".into()));
-        rest.insert("title".into(), serde_json::json!({"nested": [1]}));
+        let title = serde_json::json!({"nested": [1]});
+        let rest = [
+            ("$ref", Field::Str("#/$defs/a.A")),
+            ("$comment", Field::Str("x")),
+            ("title", Field::Json(&title)),
+        ];
         let text = rendered.document(&rendered.closure("a.A"), &rest);
         let text = String::from_utf8(text.into_bytes()).unwrap();
         let parsed: Value = serde_json::from_str(&text).unwrap();
@@ -284,7 +296,7 @@ mod tests {
             parsed["$defs"]["a.A"]["additionalProperties"],
             Value::Bool(false)
         );
-        let empty = rendered.document(&[], &Map::new());
+        let empty = rendered.document(&[], &[]);
         assert_eq!(empty.as_bytes(), b"{\n  \"$defs\": {}\n}\n");
     }
 }

@@ -2,13 +2,13 @@
 //! schema per resource kind with everything it refers to under `$defs`,
 //! `index.json` and `_definitions.json`.
 
-use super::assemble::RenderedDefinitions;
+use super::assemble::{Field, RenderedDefinitions};
 use super::naming::{definition_file, kind_file};
 use super::{Documents, DRAFT_2020_12};
 use crate::emit::json_text::to_sorted_pretty;
 use crate::error::{Error, Result};
 use crate::model::MinorModel;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use vergate_core::gates::GroupVersionKind;
 
@@ -95,41 +95,34 @@ pub fn files(
     );
     let mut out = Vec::with_capacity(kinds.len() + 2);
     for kind in kinds.values() {
-        let mut rest = Map::new();
-        rest.insert("$comment".into(), Value::String(comment.clone()));
-        rest.insert("$schema".into(), Value::String(DRAFT_2020_12.into()));
-        rest.insert(
-            "$ref".into(),
-            Value::String(format!("#/$defs/{}", kind.definition)),
+        let reference = format!("#/$defs/{}", kind.definition);
+        let title = format!(
+            "{} {} ({api} {})",
+            kind.gvk.api_version(),
+            kind.gvk.kind,
+            minor.version
         );
-        rest.insert(
-            "title".into(),
-            Value::String(format!(
-                "{} {} ({api} {})",
-                kind.gvk.api_version(),
-                kind.gvk.kind,
-                minor.version
-            )),
-        );
-        rest.insert(
-            "x-kubernetes-group-version-kind".into(),
-            json!([{"group": kind.gvk.group, "version": kind.gvk.version, "kind": kind.gvk.kind}]),
-        );
+        let gvk =
+            json!([{"group": kind.gvk.group, "version": kind.gvk.version, "kind": kind.gvk.kind}]);
+        let rest = [
+            ("$comment", Field::Str(&comment)),
+            ("$schema", Field::Str(DRAFT_2020_12)),
+            ("$ref", Field::Str(&reference)),
+            ("title", Field::Str(&title)),
+            ("x-kubernetes-group-version-kind", Field::Json(&gvk)),
+        ];
         let text = rendered.document(&rendered.closure(kind.definition), &rest);
         out.push((kind.file.clone(), text));
     }
     for (file, definition) in others {
-        let mut rest = Map::new();
-        rest.insert("$comment".into(), Value::String(comment.clone()));
-        rest.insert("$schema".into(), Value::String(DRAFT_2020_12.into()));
-        rest.insert(
-            "$ref".into(),
-            Value::String(format!("#/$defs/{definition}")),
-        );
-        rest.insert(
-            "title".into(),
-            Value::String(format!("{definition} ({api} {})", minor.version)),
-        );
+        let reference = format!("#/$defs/{definition}");
+        let title = format!("{definition} ({api} {})", minor.version);
+        let rest = [
+            ("$comment", Field::Str(&comment)),
+            ("$schema", Field::Str(DRAFT_2020_12)),
+            ("$ref", Field::Str(&reference)),
+            ("title", Field::Str(&title)),
+        ];
         let text = rendered.document(&rendered.closure(definition), &rest);
         out.push((file, text));
     }
@@ -152,9 +145,10 @@ pub fn files(
         "kinds": index,
     });
     out.push((INDEX.into(), to_sorted_pretty(&index).into()));
-    let mut rest = Map::new();
-    rest.insert("$comment".into(), Value::String(comment));
-    rest.insert("$schema".into(), Value::String(DRAFT_2020_12.into()));
+    let rest = [
+        ("$comment", Field::Str(&comment)),
+        ("$schema", Field::Str(DRAFT_2020_12)),
+    ];
     let definitions = rendered.document(&rendered.all(), &rest);
     out.push((DEFINITIONS.into(), definitions));
     Ok(out)
