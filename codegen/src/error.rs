@@ -80,6 +80,7 @@ fn snippet_block(snippet: &str) -> String {
 
 /// Something a spec holds that the model does not handle; the regen goes on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub struct Warning {
     pub path: PathBuf,
     pub pointer: String,

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// A loaded minor and the warnings its specs gave.
-#[derive(Debug)]
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct LoadedMinor {
     pub model: MinorModel,
     pub files: Vec<PathBuf>,

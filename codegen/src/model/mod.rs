@@ -2,7 +2,9 @@
 //! minors say together ([`GatedModel`]).
 //!
 //! Nothing here depends on serde_json or on any file format, so the derive
-//! macro builds the very same model from annotated Rust structs.
+//! macro builds the very same model from annotated Rust structs. With the
+//! `load` feature the minor model derives serde, for the load cache
+//! (`load/cache.rs`).
 
 mod deprecation;
 mod gated;

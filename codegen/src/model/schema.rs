@@ -8,6 +8,7 @@ use vergate_core::Version;
 
 /// Everything one minor's spec defines.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub struct MinorModel {
     pub version: Version,
     /// Definitions by name (`io.k8s.api.core.v1.ServiceSpec`).
@@ -26,6 +27,7 @@ impl MinorModel {
 
 /// Where something came from: a file and a JSON pointer into it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub struct Source {
     pub path: PathBuf,
     pub pointer: String,
@@ -39,6 +41,7 @@ impl std::fmt::Display for Source {
 
 /// A named type.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub struct Definition {
     pub name: String,
     pub description: Option<String>,
@@ -99,6 +102,7 @@ pub fn short_name(name: &str) -> &str {
 
 /// An object's properties, required list and additional properties.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub struct ObjectSchema {
     /// Properties by wire name.
     pub properties: BTreeMap<String, Property>,
@@ -110,6 +114,7 @@ pub struct ObjectSchema {
 
 /// One property of an object.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub struct Property {
     pub schema: Schema,
     pub description: Option<String>,
@@ -155,6 +160,7 @@ impl Property {
 /// A type expression. Inline objects with properties are hoisted into their
 /// own [`Definition`] and referenced, so nesting never hides a property.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub enum Schema {
     /// A reference to a definition by name.
     Ref(String),
