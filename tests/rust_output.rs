@@ -229,6 +229,79 @@ fn main() {
     assert_eq!(out.trim(), "ok");
 }
 
+/// Rustdoc reads the upstream descriptions as Markdown: with every minor on,
+/// it documents the crate without a warning (no `[0-9]` taken for a broken
+/// link, no `<fieldName>` for an unclosed HTML tag, no bare URL) and runs
+/// no doctest.
+#[test]
+fn the_kubernetes_crate_documents_without_warnings() {
+    let Some(krate) = kubernetes_crate("the_kubernetes_crate_documents_without_warnings") else {
+        return;
+    };
+    let target = support::root().join("target/generated/kubernetes/doc");
+    let features: Vec<String> = KUBERNETES_MINORS
+        .iter()
+        .map(|m| format!("v1_{m}"))
+        .collect();
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "doc",
+            "--quiet",
+            "--no-deps",
+            "--no-default-features",
+            "--features",
+        ])
+        .arg(features.join(","))
+        .arg("--manifest-path")
+        .arg(krate.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target)
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo doc on {} failed:\n{}",
+        krate.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Every page of PodSpec links the URL in runtimeClassName's description.
+    let mut pages = Vec::new();
+    let mut dirs = vec![target.join("doc/vergate_kubernetes")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.ends_with("core/v1/struct.PodSpec.html") {
+                pages.push(path);
+            }
+        }
+    }
+    let mut checked = 0;
+    for page in pages {
+        let html = std::fs::read_to_string(&page).unwrap();
+        if html.contains("<title>Redirection</title>") {
+            continue;
+        }
+        checked += 1;
+        // Upstream changed the link in 1.30.
+        let linked = [
+            "https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class",
+            "https://kubernetes.io/docs/concepts/containers/runtime-class/",
+        ]
+        .iter()
+        .any(|url| html.contains(&format!("href=\"{url}\"")));
+        assert!(
+            linked,
+            "{}: the URL in runtimeClassName's description is not a link",
+            page.display()
+        );
+    }
+    assert!(checked > 0, "no PodSpec page under {}", target.display());
+}
+
 /// Every manifest in every minor of v1.28 … v1.36, decoded strictly into
 /// that minor's type: it must round-trip to equal JSON in the minors of its
 /// header and fail in the others where the kind exists (with the unknown

@@ -9,7 +9,6 @@
 
 pub mod annotated;
 mod convert;
-pub mod doc_text;
 mod expand;
 mod expanded;
 mod items;

@@ -64,7 +64,7 @@ impl Layout for SpecLayout<'_> {
     }
 
     fn description(&self, text: &str) -> String {
-        crate::rust::doc_text::fence_code(text)
+        super::doc_text::rustdoc_text(text)
     }
 
     /// Fingerprints leave the serde impls out: they follow from the item.

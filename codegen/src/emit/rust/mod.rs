@@ -15,6 +15,7 @@
 
 mod boxes;
 mod builder;
+mod doc_text;
 mod layout;
 mod lists;
 mod paths;
