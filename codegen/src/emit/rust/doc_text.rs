@@ -11,7 +11,7 @@
 //!   and `<` are escaped and URLs become autolinks ([`escape_prose`]). What is
 //!   code is told by pulldown-cmark, the Markdown parser rustdoc uses.
 
-use pulldown_cmark::{Event, LinkType, Parser, Tag};
+use pulldown_cmark::{Event, Parser, Tag};
 use std::ops::Range;
 
 /// `description` as rustdoc text: [`fence_code`], then [`escape_prose`].
