@@ -364,6 +364,41 @@ fn diff_lists_what_the_newer_minor_changes() {
 }
 
 #[test]
+fn diff_reports_fields_that_become_required_or_optional() {
+    let out = vergate(&["diff", "1.10", "1.11", "--api", DEMO]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "fields no longer required (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.image  (required in 1.10, optional in 1.11)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // Going the other way, the same field becomes required: breaking.
+    let out = vergate(&["diff", "1.11", "1.10", "--api", DEMO]);
+    assert!(
+        stdout(&out).contains(
+            "fields now required, breaking for documents without them (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.image  (optional in 1.11, required in 1.10)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = vergate(&["diff", "1.10", "1.11", "--api", DEMO, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json["fields_now_optional"][0]["name"],
+        "dev.shipyard.deploy.v1.ReleaseSpec.image"
+    );
+    assert_eq!(json["fields_now_required"], serde_json::json!([]));
+    let out = vergate(&["diff", "1.11", "1.10", "--api", DEMO, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json["fields_now_required"][0]["note"],
+        "optional in 1.11, required in 1.10"
+    );
+}
+
+#[test]
 fn versions_lists_the_manifest_and_default() {
     let tmp = tempfile::tempdir().unwrap();
     for dir in ["v1.10", "v1.9", "vpcaccess", "v1.11"] {
@@ -623,5 +658,49 @@ fn a_deprecated_target_minor_warns_with_api_tomls_note() {
         !stderr(&output).contains("deprecated:"),
         "{}",
         stderr(&output)
+    );
+}
+
+#[test]
+fn kubernetes_diff_reports_required_flips() {
+    let Some(gates) = kubernetes_gates("kubernetes_diff_reports_required_flips") else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    // HostAlias.ip is optional in 1.30 and required from 1.31.
+    let out = vergate(&["diff", "1.30", "1.31", "--api", &gates]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("fields now required, breaking for documents without them ("),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\n  io.k8s.api.core.v1.HostAlias.ip  (optional in 1.30, required in 1.31)\n"
+        ),
+        "{text}"
+    );
+    // A field added as required says so.
+    let out = vergate(&["diff", "1.35", "1.36", "--api", &gates]);
+    assert!(
+        stdout(&out).contains(
+            "\n  io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec.stubPKCS10Request  (string(byte), required)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // StatefulSetSpec.serviceName is required up to 1.32 and optional from 1.33.
+    let out = vergate(&["diff", "1.32", "1.33", "--api", &gates, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let optional: Vec<&str> = json["fields_now_optional"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        optional.contains(&"io.k8s.api.apps.v1.StatefulSetSpec.serviceName"),
+        "{optional:?}"
     );
 }

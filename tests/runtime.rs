@@ -229,3 +229,20 @@ fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
     );
     assert!(changelog::diff(&tables, v("1.12"), v("1.12")).is_empty());
 }
+
+#[test]
+fn the_changelog_names_fields_that_become_required_or_optional() {
+    let tables = tables();
+    let forward = changelog::diff(&tables, v("1.10"), v("1.11"));
+    assert_eq!(
+        forward.fields_now_optional,
+        [changelog::Item {
+            name: "dev.shipyard.deploy.v1.ReleaseSpec.image".into(),
+            note: "required in 1.10, optional in 1.11".into(),
+        }]
+    );
+    assert!(forward.fields_now_required.is_empty());
+    let back = changelog::diff(&tables, v("1.11"), v("1.10"));
+    assert_eq!(back.fields_now_required.len(), 1);
+    assert!(back.fields_now_optional.is_empty());
+}
