@@ -838,4 +838,24 @@ fn kubernetes_upgrade_converts_a_retyped_field_field_by_field() {
     assert!(std::fs::read_to_string(output)
         .unwrap()
         .contains("      storage: 10Gi\n"));
+    // `claims` has no place in the new type: dropped, and said why.
+    let text = std::fs::read_to_string(root().join(input)).unwrap();
+    let claims = tmp.path().join("pvc-claims.yaml");
+    std::fs::write(&claims, format!("{text}    claims:\n      - name: gpu\n")).unwrap();
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        &gates,
+        "--from",
+        "1.28",
+        "--to",
+        "1.29",
+        claims.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("pvc-claims.yaml:13: warning: spec.resources.claims: dropped: 1.29 has no such field (its type in 1.29, io.k8s.api.core.v1.VolumeResourceRequirements, has none)"),
+        "{}",
+        stderr(&out)
+    );
 }

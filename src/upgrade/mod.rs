@@ -1,6 +1,6 @@
 //! Converting a document from one minor to another: renames applied, the
 //! version field bumped, values whose type changed converted where that is
-//! lossless (see [`retype`]), and every loss (a field the other minor does
+//! lossless (the table in `retype.rs`), and every loss (a field the other minor does
 //! not have, a type change that cannot be converted, an enum value it does
 //! not accept) reported.
 //!
@@ -298,7 +298,7 @@ impl Converter<'_> {
                 let from_def = tables.ty(from_ty).unwrap_or(def);
                 let converted = entries
                     .iter()
-                    .filter_map(|entry| self.entry(entry, from_def, def))
+                    .filter_map(|entry| self.entry(entry, from_def, def, to_ty))
                     .collect();
                 Node {
                     value: Value::Map(converted),
@@ -342,8 +342,15 @@ impl Converter<'_> {
         }
     }
 
-    /// Converts one entry of an object; `None` when it is dropped.
-    fn entry(&mut self, entry: &Entry, from_def: &TypeGate, def: &TypeGate) -> Option<Entry> {
+    /// Converts one entry of an object of type `def` (named `def_name`) in
+    /// the new minor and `from_def` in the old; `None` when it is dropped.
+    fn entry(
+        &mut self,
+        entry: &Entry,
+        from_def: &TypeGate,
+        def: &TypeGate,
+        def_name: &str,
+    ) -> Option<Entry> {
         let (from, to) = (self.from, self.to);
         let key = entry.key.as_str();
         let to_field = def.fields.get(key);
@@ -382,7 +389,9 @@ impl Converter<'_> {
             old.from.clone()
         } else {
             let gate = &to_field.unwrap_or(field).gate;
-            let why = if to < gate.introduced_in {
+            let why = if to_field.is_none() {
+                format!("its type in {to}, {def_name}, has none")
+            } else if to < gate.introduced_in {
                 format!("introduced in {}", gate.introduced_in)
             } else if let Some(removed) = gate.removed_in.filter(|r| to >= *r) {
                 format!("removed in {removed}")
