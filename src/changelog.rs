@@ -1,7 +1,8 @@
-//! The changelog between two minors: what the newer one adds, removes and
-//! deprecates, read from the gate tables.
+//! The changelog between two minors: what the newer one adds, removes,
+//! deprecates, retypes and makes required or optional, read from the gate
+//! tables.
 
-use crate::gates::Gate;
+use crate::gates::{FieldGate, Gate};
 use crate::tables::GateTables;
 use crate::Version;
 use serde::Serialize;
@@ -24,6 +25,11 @@ pub struct Changelog {
     pub fields_removed: Vec<Item>,
     /// Fields deprecated in `new` and not in `old`.
     pub fields_deprecated: Vec<Item>,
+    /// Fields optional in `old` and required in `new`: a breaking change for
+    /// documents that leave them out.
+    pub fields_now_required: Vec<Item>,
+    /// Fields required in `old` and optional in `new`.
+    pub fields_now_optional: Vec<Item>,
     /// Fields whose type differs.
     pub fields_retyped: Vec<Item>,
     /// `Type.field=value` (or `Type=value`) entries.
@@ -63,6 +69,14 @@ impl Changelog {
             ("fields added", self.fields_added.clone()),
             ("fields removed", self.fields_removed.clone()),
             ("fields deprecated", self.fields_deprecated.clone()),
+            (
+                "fields now required, breaking for documents without them",
+                self.fields_now_required.clone(),
+            ),
+            (
+                "fields no longer required",
+                self.fields_now_optional.clone(),
+            ),
             ("fields whose type changes", self.fields_retyped.clone()),
             ("enum values added", self.values_added.clone()),
             ("enum values removed", self.values_removed.clone()),
@@ -93,6 +107,53 @@ impl fmt::Display for Changelog {
     }
 }
 
+impl Changelog {
+    /// Records what changes about a field present in both minors: its
+    /// deprecation, whether it is required, its type and its enum values.
+    fn field_kept(&mut self, full: &str, field: &FieldGate) {
+        let (old, new) = (self.old, self.new);
+        let gate = &field.gate;
+        if gate.is_deprecated_in(new) && !gate.is_deprecated_in(old) {
+            self.fields_deprecated.push(Item::plain(full.to_owned()));
+        }
+        match (field.is_required_in(old), field.is_required_in(new)) {
+            (false, true) => self.fields_now_required.push(Item {
+                name: full.to_owned(),
+                note: format!("optional in {old}, required in {new}"),
+            }),
+            (true, false) => self.fields_now_optional.push(Item {
+                name: full.to_owned(),
+                note: format!("required in {old}, optional in {new}"),
+            }),
+            _ => {}
+        }
+        let (old_ty, new_ty) = (field.type_in(old), field.type_in(new));
+        if old_ty != new_ty {
+            self.fields_retyped.push(Item {
+                name: full.to_owned(),
+                note: format!("{old_ty} → {new_ty}"),
+            });
+        }
+        for (value, value_gate) in &field.values {
+            let item = Item::plain(format!("{full}={value}"));
+            match (value_gate.is_present_in(old), value_gate.is_present_in(new)) {
+                (false, true) => self.values_added.push(item),
+                (true, false) => self.values_removed.push(item),
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Item {
+    fn plain(name: String) -> Item {
+        Item {
+            name,
+            note: String::new(),
+        }
+    }
+}
+
 /// The changelog from `old` to `new` (either order works; `new` is what you
 /// move to).
 pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
@@ -120,10 +181,7 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
         if both {
             for (value, gate) in &ty.values {
-                let item = || Item {
-                    name: format!("{name}={value}"),
-                    note: String::new(),
-                };
+                let item = || Item::plain(format!("{name}={value}"));
                 if appears(gate) {
                     log.values_added.push(item());
                 } else if disappears(gate) {
@@ -140,6 +198,9 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
             let gate = &field.gate;
             if appears(gate) {
                 let mut note = field.type_in(new).to_owned();
+                if field.is_required_in(new) {
+                    note.push_str(", required");
+                }
                 if let Some(stage) = gate.stage_in(new) {
                     let _ = write!(note, ", {}", format!("{stage:?}").to_lowercase());
                 }
@@ -172,30 +233,7 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
             if !(gate.is_present_in(old) && gate.is_present_in(new)) {
                 continue;
             }
-            if gate.is_deprecated_in(new) && !gate.is_deprecated_in(old) {
-                log.fields_deprecated.push(Item {
-                    name: full.clone(),
-                    note: String::new(),
-                });
-            }
-            let (old_ty, new_ty) = (field.type_in(old), field.type_in(new));
-            if old_ty != new_ty {
-                log.fields_retyped.push(Item {
-                    name: full.clone(),
-                    note: format!("{old_ty} → {new_ty}"),
-                });
-            }
-            for (value, value_gate) in &field.values {
-                let item = || Item {
-                    name: format!("{full}={value}"),
-                    note: String::new(),
-                };
-                if appears(value_gate) {
-                    log.values_added.push(item());
-                } else if disappears(value_gate) {
-                    log.values_removed.push(item());
-                }
-            }
+            log.field_kept(&full, field);
         }
     }
     log.kinds_added.sort();

@@ -247,6 +247,33 @@ fn upgrade_applies_renames_and_bumps_the_version() {
 
 #[test]
 fn upgrade_reports_losses_and_exits_one() {
+    // pipeline.yaml without its `retries`, whose type change is refused.
+    let text = std::fs::read_to_string(root().join("tests/cli/demo/pipeline.yaml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("pipeline.yaml");
+    std::fs::write(&input, text.replace("  retries: 3\n", "")).unwrap();
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        DEMO,
+        "--to",
+        "1.12",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let errors = stderr(&out);
+    assert!(
+        errors.contains("pipeline.yaml:8: warning: spec.legacyCache: dropped: 1.12 has no such field (removed in 1.11)"),
+        "{errors}"
+    );
+    assert!(stdout(&out).contains("apiVersion: \"1.12\""));
+    assert!(!stdout(&out).contains("legacyCache"));
+}
+
+#[test]
+fn upgrade_refuses_a_type_change_it_cannot_convert() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = tmp.path().join("out.yaml");
     let out = vergate(&[
         "upgrade",
         "--api",
@@ -254,12 +281,89 @@ fn upgrade_reports_losses_and_exits_one() {
         "--to",
         "1.12",
         "tests/cli/demo/pipeline.yaml",
+        "-o",
+        output.to_str().unwrap(),
     ]);
-    assert_eq!(code(&out), 1);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
     let errors = stderr(&out);
-    assert!(errors.contains("pipeline.yaml:9: warning: spec.legacyCache: dropped: 1.12 has no such field (removed in 1.11)"), "{errors}");
-    assert!(errors.contains("pipeline.yaml:8: warning: spec.retries: type is integer(int32) in 1.10 but dev.shipyard.build.v1.RetryPolicy in 1.12"), "{errors}");
-    assert!(!stdout(&out).contains("legacyCache"));
+    assert!(
+        errors.contains(
+            "tests/cli/demo/pipeline.yaml:8: error: spec.retries: type is integer(int32) in 1.10 but dev.shipyard.build.v1.RetryPolicy in 1.12, and 3 cannot be converted without loss; edit it by hand to fit dev.shipyard.build.v1.RetryPolicy, then run upgrade again\n"
+        ),
+        "{errors}"
+    );
+    assert!(
+        errors.contains(
+            "tests/cli/demo/pipeline.yaml:2: error: refusing to write the document for 1.12"
+        ),
+        "{errors}"
+    );
+    assert!(!output.exists(), "nothing is written");
+    assert_eq!(stdout(&out), "");
+}
+
+const RETYPE: &str = "tests/cli/retype";
+
+#[test]
+fn upgrade_converts_type_changes_that_lose_nothing() {
+    let input = "tests/cli/retype/widget.yaml";
+    let out = vergate(&[
+        "upgrade", "--api", RETYPE, "--from", "1.0", "--to", "1.1", input,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let yaml = stdout(&out);
+    for expected in [
+        "  id: \"42\"\n",
+        "  port: 8080\n",
+        "  target: 9090\n",
+        "    - \"1\"\n    - \"2\"\n",
+    ] {
+        assert!(yaml.contains(expected), "missing {expected:?} in\n{yaml}");
+    }
+    let errors = stderr(&out);
+    for expected in [
+        "widget.yaml:6: spec.id: type is integer(int64) in 1.0 but string in 1.1; 42 written as \"42\"",
+        "widget.yaml:7: spec.port: type is integer(int32) in 1.0 but int-or-string in 1.1; kept as written",
+        "widget.yaml:8: spec.target: type is int-or-string in 1.0 but integer(int32) in 1.1; kept as written",
+        "widget.yaml:11: spec.tags[1]: type is integer(int32) in 1.0 but string in 1.1; 2 written as \"2\"",
+    ] {
+        assert!(errors.contains(expected), "missing {expected:?} in\n{errors}");
+    }
+    // 1.1 rejects the input as written and accepts the output.
+    let check = vergate(&["check", "--api", RETYPE, "--target", "1.1", input]);
+    assert_eq!(code(&check), 1, "{}", stdout(&check));
+    let tmp = tempfile::tempdir().unwrap();
+    let upgraded = tmp.path().join("widget.yaml");
+    std::fs::write(&upgraded, &yaml).unwrap();
+    let check = vergate(&[
+        "check",
+        "--api",
+        RETYPE,
+        "--target",
+        "1.1",
+        upgraded.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&check), 0, "{}", stdout(&check));
+}
+
+#[test]
+fn upgrade_refuses_values_the_new_type_cannot_hold() {
+    let input = "tests/cli/retype/widget-refused.yaml";
+    let check = vergate(&["check", "--api", RETYPE, "--target", "1.0", input]);
+    assert_eq!(code(&check), 0, "valid in 1.0: {}", stdout(&check));
+    let out = vergate(&[
+        "upgrade", "--api", RETYPE, "--from", "1.0", "--to", "1.1", input,
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    let errors = stderr(&out);
+    for expected in [
+        "widget-refused.yaml:6: error: spec.target: type is int-or-string in 1.0 but integer(int32) in 1.1, and \"http\" cannot be converted without loss; edit it by hand to fit integer(int32), then run upgrade again",
+        "widget-refused.yaml:7: error: spec.retries: type is integer(int32) in 1.0 but dev.example.v1.RetryPolicy in 1.1, and 3 cannot be converted without loss; edit it by hand to fit dev.example.v1.RetryPolicy, then run upgrade again",
+        "widget-refused.yaml:2: error: refusing to write the document for 1.1",
+    ] {
+        assert!(errors.contains(expected), "missing {expected:?} in\n{errors}");
+    }
 }
 
 #[test]
@@ -360,6 +464,41 @@ fn diff_lists_what_the_newer_minor_changes() {
     assert_eq!(
         json["fields_deprecated"][0]["name"],
         "dev.shipyard.build.v1.Step.privileged"
+    );
+}
+
+#[test]
+fn diff_reports_fields_that_become_required_or_optional() {
+    let out = vergate(&["diff", "1.10", "1.11", "--api", DEMO]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "fields no longer required (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.image  (required in 1.10, optional in 1.11)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // Going the other way, the same field becomes required: breaking.
+    let out = vergate(&["diff", "1.11", "1.10", "--api", DEMO]);
+    assert!(
+        stdout(&out).contains(
+            "fields now required, breaking for documents without them (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.image  (optional in 1.11, required in 1.10)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = vergate(&["diff", "1.10", "1.11", "--api", DEMO, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json["fields_now_optional"][0]["name"],
+        "dev.shipyard.deploy.v1.ReleaseSpec.image"
+    );
+    assert_eq!(json["fields_now_required"], serde_json::json!([]));
+    let out = vergate(&["diff", "1.11", "1.10", "--api", DEMO, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        json["fields_now_required"][0]["note"],
+        "optional in 1.11, required in 1.10"
     );
 }
 
@@ -623,5 +762,100 @@ fn a_deprecated_target_minor_warns_with_api_tomls_note() {
         !stderr(&output).contains("deprecated:"),
         "{}",
         stderr(&output)
+    );
+}
+
+#[test]
+fn kubernetes_diff_reports_required_flips() {
+    let Some(gates) = kubernetes_gates("kubernetes_diff_reports_required_flips") else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    // HostAlias.ip is optional in 1.30 and required from 1.31.
+    let out = vergate(&["diff", "1.30", "1.31", "--api", &gates]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("fields now required, breaking for documents without them ("),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\n  io.k8s.api.core.v1.HostAlias.ip  (optional in 1.30, required in 1.31)\n"
+        ),
+        "{text}"
+    );
+    // A field added as required says so.
+    let out = vergate(&["diff", "1.35", "1.36", "--api", &gates]);
+    assert!(
+        stdout(&out).contains(
+            "\n  io.k8s.api.certificates.v1beta1.PodCertificateRequestSpec.stubPKCS10Request  (string(byte), required)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // StatefulSetSpec.serviceName is required up to 1.32 and optional from 1.33.
+    let out = vergate(&["diff", "1.32", "1.33", "--api", &gates, "--format", "json"]);
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let optional: Vec<&str> = json["fields_now_optional"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        optional.contains(&"io.k8s.api.apps.v1.StatefulSetSpec.serviceName"),
+        "{optional:?}"
+    );
+}
+
+#[test]
+fn kubernetes_upgrade_converts_a_retyped_field_field_by_field() {
+    let Some(gates) =
+        kubernetes_gates("kubernetes_upgrade_converts_a_retyped_field_field_by_field")
+    else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    // PersistentVolumeClaimSpec.resources: ResourceRequirements in 1.28,
+    // VolumeResourceRequirements from 1.29.
+    let input = "tests/cli/kubernetes/pvc.yaml";
+    let tmp = tempfile::tempdir().unwrap();
+    let output = tmp.path().join("pvc.yaml");
+    let output = output.to_str().unwrap();
+    let out = vergate(&[
+        "upgrade", "--api", &gates, "--from", "1.28", "--to", "1.29", input, "-o", output,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "tests/cli/kubernetes/pvc.yaml:10: spec.resources: type is io.k8s.api.core.v1.ResourceRequirements in 1.28 but io.k8s.api.core.v1.VolumeResourceRequirements in 1.29; converted field by field\n"
+    );
+    let check = vergate(&[
+        "check", "--strict", "--api", &gates, "--target", "1.29", output,
+    ]);
+    assert_eq!(code(&check), 0, "{}", stdout(&check));
+    assert!(std::fs::read_to_string(output)
+        .unwrap()
+        .contains("      storage: 10Gi\n"));
+    // `claims` has no place in the new type: dropped, and said why.
+    let text = std::fs::read_to_string(root().join(input)).unwrap();
+    let claims = tmp.path().join("pvc-claims.yaml");
+    std::fs::write(&claims, format!("{text}    claims:\n      - name: gpu\n")).unwrap();
+    let out = vergate(&[
+        "upgrade",
+        "--api",
+        &gates,
+        "--from",
+        "1.28",
+        "--to",
+        "1.29",
+        claims.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("pvc-claims.yaml:13: warning: spec.resources.claims: dropped: 1.29 has no such field (its type in 1.29, io.k8s.api.core.v1.VolumeResourceRequirements, has none)"),
+        "{}",
+        stderr(&out)
     );
 }

@@ -194,6 +194,26 @@ fn upgrade_renames_bumps_and_reports_losses() {
 }
 
 #[test]
+fn upgrade_refuses_a_type_change_it_cannot_convert() {
+    let tables = tables();
+    let pipeline = doc("apiVersion: \"1.10\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  retries: 3\n  steps: [{name: s}]\n");
+    let conversion = upgrade::convert(&tables, &pipeline, None, v("1.12")).unwrap();
+    assert!(conversion.is_refused());
+    let refusal = conversion
+        .changes
+        .iter()
+        .find(|change| change.kind.refuses())
+        .unwrap();
+    assert_eq!(
+        (&refusal.kind, refusal.path.as_str(), refusal.line),
+        (&ChangeKind::TypeChanged, "spec.retries", 5)
+    );
+    // Up to 1.10 nothing changes type, so nothing is refused.
+    let same = upgrade::convert(&tables, &pipeline, None, v("1.10")).unwrap();
+    assert!(!same.is_refused() && same.is_lossless());
+}
+
+#[test]
 fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
     let tables = tables();
     let log = changelog::diff(&tables, v("1.10"), v("1.11"));
@@ -228,4 +248,21 @@ fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
         ["dev.shipyard.build.v1.Step.runtime=wasm"]
     );
     assert!(changelog::diff(&tables, v("1.12"), v("1.12")).is_empty());
+}
+
+#[test]
+fn the_changelog_names_fields_that_become_required_or_optional() {
+    let tables = tables();
+    let forward = changelog::diff(&tables, v("1.10"), v("1.11"));
+    assert_eq!(
+        forward.fields_now_optional,
+        [changelog::Item {
+            name: "dev.shipyard.deploy.v1.ReleaseSpec.image".into(),
+            note: "required in 1.10, optional in 1.11".into(),
+        }]
+    );
+    assert!(forward.fields_now_required.is_empty());
+    let back = changelog::diff(&tables, v("1.11"), v("1.10"));
+    assert_eq!(back.fields_now_required.len(), 1);
+    assert!(back.fields_now_optional.is_empty());
 }

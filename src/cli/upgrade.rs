@@ -126,12 +126,21 @@ fn one_minor(
         return Outcome::InputError;
     }
     for change in &conversion.changes {
-        let label = if change.kind.is_loss() {
+        let label = if change.kind.refuses() {
+            "error: "
+        } else if change.kind.is_loss() {
             "warning: "
         } else {
             ""
         };
         eprintln!("{name}:{}: {label}{change}", change.line);
+    }
+    if conversion.is_refused() {
+        eprintln!(
+            "{name}:{}: error: refusing to write the document for {to}: it would hold values {to} rejects (above); nothing written",
+            root.line
+        );
+        return Outcome::InputError;
     }
     let outcome = if conversion.is_lossless() {
         Outcome::Clean

@@ -1,6 +1,8 @@
 //! Converting a document from one minor to another: renames applied, the
-//! version field bumped, and every loss (a field the other minor does not
-//! have, a type that changed, an enum value it does not accept) reported.
+//! version field bumped, values whose type changed converted where that is
+//! lossless (the table in `retype.rs`), and every loss (a field the other minor does
+//! not have, a type change that cannot be converted, an enum value it does
+//! not accept) reported.
 //!
 //! The conversion works in both directions so that `vergate upgrade --all`
 //! can write a document for older minors too, but only where it is lossless;
@@ -12,6 +14,8 @@ use crate::preflight::{identify, DocumentError, Identity};
 use crate::tables::GateTables;
 use crate::Version;
 use std::fmt;
+
+mod retype;
 
 /// What a conversion changed or could not carry over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +29,12 @@ pub enum ChangeKind {
     ApiVersionChanged,
     /// A field the other minor does not have; dropped from the output.
     Dropped,
-    /// A field whose type differs between the minors; kept as written.
+    /// A value converted to its field's new type without loss (`8080` →
+    /// `"8080"`), or kept because the new type accepts it as written.
+    Converted,
+    /// A value whose type differs between the minors and that cannot be
+    /// converted without loss; kept as written, so the conversion
+    /// [refuses](Conversion::is_refused) to be used.
     TypeChanged,
     /// An enum value the other minor does not accept; kept as written.
     ValueNotAccepted,
@@ -38,8 +47,16 @@ impl ChangeKind {
     pub fn is_loss(&self) -> bool {
         !matches!(
             self,
-            ChangeKind::Renamed | ChangeKind::VersionBumped | ChangeKind::ApiVersionChanged
+            ChangeKind::Renamed
+                | ChangeKind::VersionBumped
+                | ChangeKind::ApiVersionChanged
+                | ChangeKind::Converted
         )
+    }
+
+    /// True when the output would be rejected and must not be written.
+    pub fn refuses(&self) -> bool {
+        matches!(self, ChangeKind::TypeChanged)
     }
 }
 
@@ -75,6 +92,13 @@ impl Conversion {
     /// True when nothing was lost.
     pub fn is_lossless(&self) -> bool {
         !self.changes.iter().any(|change| change.kind.is_loss())
+    }
+
+    /// True when a value could not be converted to its new type: the
+    /// document holds it as written and `to` rejects it, so it must not be
+    /// written out.
+    pub fn is_refused(&self) -> bool {
+        self.changes.iter().any(|change| change.kind.refuses())
     }
 }
 
@@ -117,10 +141,12 @@ pub fn convert(
         .type_name
         .and_then(|name| Some((name, tables.ty(name)?)));
     let mut document = match found {
-        Some((name, ty)) if ty.gate.is_present_in(to) => converter.value(root, name, name),
+        Some((name, ty)) if ty.gate.is_present_in(to) => {
+            converter.value(root, root.line, name, name)
+        }
         Some((name, _)) => match replacement(tables, &identity, to) {
             Some((api_version, new_name)) => {
-                let mut document = converter.value(root, name, new_name);
+                let mut document = converter.value(root, root.line, name, new_name);
                 if let Some(node) = document.get_mut("apiVersion") {
                     node.value = Value::String(api_version.clone());
                 }
@@ -219,8 +245,12 @@ impl Converter<'_> {
         });
     }
 
-    /// Converts `node`, of type `from_ty` in the old minor and `to_ty` in the new.
-    fn value(&mut self, node: &Node, from_ty: &str, to_ty: &str) -> Node {
+    /// Converts `node`, of type `from_ty` in the old minor and `to_ty` in the
+    /// new; `line` is the line of its key or list item.
+    fn value(&mut self, node: &Node, line: u32, from_ty: &str, to_ty: &str) -> Node {
+        if from_ty != to_ty && !same_shape(self.tables, from_ty, to_ty) {
+            return self.retyped(node, line, from_ty, to_ty);
+        }
         match (&node.value, type_expr::array_item(to_ty)) {
             (Value::Seq(items), Some(to_item)) => {
                 let from_item = type_expr::array_item(from_ty).unwrap_or(to_item);
@@ -229,7 +259,7 @@ impl Converter<'_> {
                     .enumerate()
                     .map(|(index, item)| {
                         self.path.push(format!("[{index}]"));
-                        let converted = self.value(item, from_item, to_item);
+                        let converted = self.value(item, item.line, from_item, to_item);
                         self.path.pop();
                         converted
                     })
@@ -248,7 +278,7 @@ impl Converter<'_> {
                 .iter()
                 .map(|entry| {
                     self.path.push(entry.key.clone());
-                    let value = self.value(&entry.value, from_value, to_value);
+                    let value = self.value(&entry.value, entry.line, from_value, to_value);
                     self.path.pop();
                     Entry {
                         key: entry.key.clone(),
@@ -268,7 +298,7 @@ impl Converter<'_> {
                 let from_def = tables.ty(from_ty).unwrap_or(def);
                 let converted = entries
                     .iter()
-                    .filter_map(|entry| self.entry(entry, from_def, def))
+                    .filter_map(|entry| self.entry(entry, from_def, def, to_ty))
                     .collect();
                 Node {
                     value: Value::Map(converted),
@@ -279,8 +309,48 @@ impl Converter<'_> {
         }
     }
 
-    /// Converts one entry of an object; `None` when it is dropped.
-    fn entry(&mut self, entry: &Entry, from_def: &TypeGate, def: &TypeGate) -> Option<Entry> {
+    /// Converts a value whose type changed shape (`integer` → `string`), or
+    /// keeps it as written and records the refusal.
+    fn retyped(&mut self, node: &Node, line: u32, from_ty: &str, to_ty: &str) -> Node {
+        let (from, to) = (self.from, self.to);
+        let types = format!("type is {from_ty} in {from} but {to_ty} in {to}");
+        match retype::convert(&node.value, from_ty, to_ty) {
+            Some(value) => {
+                let how = if value == node.value {
+                    "kept as written".to_owned()
+                } else {
+                    format!("{} written as {}", show(&node.value), show(&value))
+                };
+                self.change(ChangeKind::Converted, None, line, format!("{types}; {how}"));
+                Node {
+                    value,
+                    line: node.line,
+                }
+            }
+            None => {
+                self.change(
+                    ChangeKind::TypeChanged,
+                    None,
+                    line,
+                    format!(
+                        "{types}, and {} cannot be converted without loss; edit it by hand to fit {to_ty}, then run upgrade again",
+                        show(&node.value)
+                    ),
+                );
+                node.clone()
+            }
+        }
+    }
+
+    /// Converts one entry of an object of type `def` (named `def_name`) in
+    /// the new minor and `from_def` in the old; `None` when it is dropped.
+    fn entry(
+        &mut self,
+        entry: &Entry,
+        from_def: &TypeGate,
+        def: &TypeGate,
+        def_name: &str,
+    ) -> Option<Entry> {
         let (from, to) = (self.from, self.to);
         let key = entry.key.as_str();
         let to_field = def.fields.get(key);
@@ -319,7 +389,9 @@ impl Converter<'_> {
             old.from.clone()
         } else {
             let gate = &to_field.unwrap_or(field).gate;
-            let why = if to < gate.introduced_in {
+            let why = if to_field.is_none() {
+                format!("its type in {to}, {def_name}, has none")
+            } else if to < gate.introduced_in {
                 format!("introduced in {}", gate.introduced_in)
             } else if let Some(removed) = gate.removed_in.filter(|r| to >= *r) {
                 format!("removed in {removed}")
@@ -337,13 +409,18 @@ impl Converter<'_> {
         let to_field = def.fields.get(&new_name).unwrap_or(field);
         let from_ty = field.type_in(from);
         let to_ty = to_field.type_in(to);
-        let convertible = compatible(self.tables, from_ty, to_ty);
-        if !convertible {
+        if from_ty != to_ty
+            && to_field.type_in(from) != to_field.type_in(to)
+            && same_shape(self.tables, from_ty, to_ty)
+            && !type_expr::is_builtin(innermost(to_ty))
+        {
             self.change(
-                ChangeKind::TypeChanged,
-                Some(key),
+                ChangeKind::Converted,
+                Some(&new_name),
                 entry.line,
-                format!("type is {from_ty} in {from} but {to_ty} in {to}; kept as written, edit it by hand"),
+                format!(
+                    "type is {from_ty} in {from} but {to_ty} in {to}; converted field by field"
+                ),
             );
         }
         if let Value::String(text) = &entry.value.value {
@@ -371,11 +448,7 @@ impl Converter<'_> {
             }
         }
         self.path.push(new_name.clone());
-        let value = if convertible {
-            self.value(&entry.value, from_ty, to_ty)
-        } else {
-            entry.value.clone()
-        };
+        let value = self.value(&entry.value, entry.line, from_ty, to_ty);
         self.path.pop();
         Some(Entry {
             key: new_name,
@@ -385,23 +458,26 @@ impl Converter<'_> {
     }
 }
 
-/// True when a value of type `from` converts to type `to` field by field:
-/// the same expression, or definitions on both sides (`v1beta3.FlowSchemaSpec`
-/// → `v1.FlowSchemaSpec`), also inside lists and maps.
-fn compatible(tables: &GateTables, from: &str, to: &str) -> bool {
-    if from == to {
-        return true;
+/// True when a value of type `from` converts to type `to` by walking it:
+/// lists to lists and maps to maps (item by item), and definitions with
+/// fields on both sides (`v1beta3.FlowSchemaSpec` → `v1.FlowSchemaSpec`,
+/// field by field).
+fn same_shape(tables: &GateTables, from: &str, to: &str) -> bool {
+    let object = |expr: &str| {
+        !type_expr::is_builtin(expr) && tables.ty(expr).is_some_and(|ty| !ty.fields.is_empty())
+    };
+    (type_expr::array_item(from).is_some() && type_expr::array_item(to).is_some())
+        || (type_expr::map_value(from).is_some() && type_expr::map_value(to).is_some())
+        || (object(from) && object(to))
+}
+
+/// The item type of a list or map expression, through every level
+/// (`[]map[string]T` → `T`).
+fn innermost(expr: &str) -> &str {
+    match type_expr::array_item(expr).or_else(|| type_expr::map_value(expr)) {
+        Some(inner) => innermost(inner),
+        None => expr,
     }
-    if let (Some(from), Some(to)) = (type_expr::array_item(from), type_expr::array_item(to)) {
-        return compatible(tables, from, to);
-    }
-    if let (Some(from), Some(to)) = (type_expr::map_value(from), type_expr::map_value(to)) {
-        return compatible(tables, from, to);
-    }
-    !type_expr::is_builtin(from)
-        && !type_expr::is_builtin(to)
-        && tables.ty(from).is_some_and(|ty| !ty.fields.is_empty())
-        && tables.ty(to).is_some_and(|ty| !ty.fields.is_empty())
 }
 
 /// The field `old` became by a rename after `from`, at or before `to`.
@@ -420,6 +496,19 @@ fn forward_in(def: &TypeGate, name: &str) -> String {
         .get(name)
         .and_then(|field| field.renamed_from.as_ref())
         .map_or_else(String::new, |rename| rename.in_version.to_string())
+}
+
+/// A value as it appears in a message: scalars as written, others by kind.
+fn show(value: &Value) -> String {
+    match value {
+        Value::Int(number) => number.to_string(),
+        Value::String(text) => format!("{text:?}"),
+        Value::Bool(flag) => flag.to_string(),
+        Value::Float(text) => text.clone(),
+        Value::Null => "null".to_owned(),
+        Value::Seq(_) => "the list".to_owned(),
+        Value::Map(_) => "the mapping".to_owned(),
+    }
 }
 
 /// Writes documents as multi-document YAML.

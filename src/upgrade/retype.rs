@@ -1,0 +1,117 @@
+//! The type changes `upgrade` converts: only where the value means the same
+//! in the new type and only one way of writing it fits. Everything else is
+//! refused, so no document the target rejects is written.
+//!
+//! | old type | new type | value | result |
+//! |---|---|---|---|
+//! | integer, string or int-or-string | int-or-string | an integer or a string | kept |
+//! | integer or int-or-string | string | an integer | its decimal text (`8080` → `"8080"`) |
+//! | string (any format) or int-or-string | string | a string | kept |
+//! | integer (any format) or int-or-string | integer | an integer that fits the new format | kept |
+//!
+//! A string never becomes an integer (`"http"` is a named port, and `"080"`
+//! has no single reading), and nothing converts to or from booleans,
+//! numbers, lists, maps or definitions.
+
+use crate::document::Value;
+
+/// The value `value` (of type `from`) takes in type `to`, or `None` when no
+/// lossless, unambiguous conversion exists.
+pub(super) fn convert(value: &Value, from: &str, to: &str) -> Option<Value> {
+    if !is_scalar(from) {
+        return None;
+    }
+    match (value, to) {
+        (Value::Int(_) | Value::String(_), "int-or-string") => Some(value.clone()),
+        (Value::Int(number), "string") => Some(Value::String(number.to_string())),
+        (Value::String(_), "string") => Some(value.clone()),
+        (Value::Int(number), to) if fits(*number, to) => Some(value.clone()),
+        _ => None,
+    }
+}
+
+/// True for the old types a conversion may start from.
+fn is_scalar(expr: &str) -> bool {
+    let head = expr.split('(').next().unwrap_or(expr);
+    matches!(head, "integer" | "string" | "int-or-string")
+}
+
+/// True when `to` is an integer type whose format holds `number`.
+fn fits(number: i64, to: &str) -> bool {
+    match to {
+        "integer" | "integer(int64)" => true,
+        "integer(int32)" => i32::try_from(number).is_ok(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn string(text: &str) -> Value {
+        Value::String(text.to_owned())
+    }
+
+    #[test]
+    fn lossless_conversions() {
+        let port = Value::Int(8080);
+        assert_eq!(
+            convert(&port, "integer(int32)", "string"),
+            Some(string("8080"))
+        );
+        assert_eq!(
+            convert(&port, "integer(int32)", "int-or-string"),
+            Some(port.clone())
+        );
+        assert_eq!(
+            convert(&string("http"), "string", "int-or-string"),
+            Some(string("http"))
+        );
+        assert_eq!(
+            convert(&port, "int-or-string", "integer(int32)"),
+            Some(port.clone())
+        );
+        assert_eq!(
+            convert(&port, "int-or-string", "string"),
+            Some(string("8080"))
+        );
+        assert_eq!(
+            convert(&port, "integer(int32)", "integer(int64)"),
+            Some(port)
+        );
+        assert_eq!(
+            convert(&string("x"), "string(byte)", "string"),
+            Some(string("x"))
+        );
+    }
+
+    #[test]
+    fn everything_else_is_refused() {
+        let big = Value::Int(i64::from(i32::MAX) + 1);
+        assert_eq!(convert(&big, "integer(int64)", "integer(int32)"), None);
+        assert_eq!(convert(&string("80"), "string", "integer(int32)"), None);
+        assert_eq!(
+            convert(&string("http"), "int-or-string", "integer(int32)"),
+            None
+        );
+        assert_eq!(
+            convert(&Value::Int(3), "integer(int32)", "io.example.Retry"),
+            None
+        );
+        assert_eq!(
+            convert(&Value::Int(3), "integer(int32)", "number(double)"),
+            None
+        );
+        assert_eq!(convert(&Value::Bool(true), "boolean", "string"), None);
+        assert_eq!(
+            convert(&Value::Int(1), "number(double)", "integer(int32)"),
+            None
+        );
+        assert_eq!(convert(&string("x"), "string", "string(date-time)"), None);
+        assert_eq!(
+            convert(&Value::Int(3), "integer(int32)", "[]integer(int32)"),
+            None
+        );
+    }
+}
