@@ -89,8 +89,9 @@ pub fn definition(definition: &Definition, style: &Style) -> Value {
 /// Points the references of a schema converted with the ref base `from` at
 /// `to` instead, as converting with `to` would have: the `$ref`s that
 /// [`definition`] writes sit at the top, in `properties`, `items`,
-/// `additionalProperties` and the `anyOf` of a property that may be null. Kept keywords
-/// (`examples`, `const`, `default`…) are never entered, whatever they hold.
+/// `additionalProperties` and the `anyOf` of a property that may be null.
+/// Kept keywords (`examples`, `const`, `default`…) are never entered,
+/// whatever they hold.
 pub fn rebase_refs(schema: &mut Value, from: &str, to: &str) {
     let Value::Object(map) = schema else {
         return;
