@@ -2,7 +2,7 @@
 //! rendered by the real pkl CLI, is a valid document for that minor in the
 //! combined JSON Schema, in that minor's strict JSON Schemas, and in the
 //! runtime preflight (strict) — and is refused by them for an older minor
-//! that lacks one of its fields.
+//! that lacks one of its fields. To each of them a null field is unset.
 
 mod pkl;
 mod support;
@@ -104,5 +104,42 @@ fn a_newer_document_is_refused_by_every_tool_for_an_older_minor() {
     assert!(
         errors[0].contains("spec.canary: not available in 1.10 (introduced in 1.11"),
         "{errors:?}"
+    );
+}
+
+#[test]
+fn null_means_unset_to_every_tool() {
+    let tables = GateTables::load(&demo()).unwrap();
+    let combined = schema("shipyard.schema.json");
+    let strict = schema("v1.12-strict/release-deploy-v1.json");
+    let release = |spec: Value| serde_json::json!({"apiVersion": "1.12", "kind": "Release", "metadata": {"name": "web"}, "spec": spec});
+    // Optional fields set to null pass every tool.
+    let optional = release(serde_json::json!({
+        "target": {"cluster": "eu", "namespace": null},
+        "image": null,
+        "canary": null,
+        "strategy": null
+    }));
+    assert!(combined.is_valid(&optional));
+    assert!(strict.is_valid(&optional));
+    assert_eq!(
+        preflight_errors(&tables, &optional, "1.12"),
+        [] as [String; 0]
+    );
+    // A required field set to null is missing to every tool.
+    let required = release(serde_json::json!({"target": null}));
+    assert!(!combined.is_valid(&required));
+    assert!(!strict.is_valid(&required));
+    assert_eq!(
+        preflight_errors(&tables, &required, "1.12"),
+        ["spec.target: null counts as missing: required in 1.12"]
+    );
+    // A null for a field the minor lacks is still that field: refused.
+    let removed = release(serde_json::json!({"target": {"cluster": "eu"}, "replicas": null}));
+    assert!(!combined.is_valid(&removed));
+    assert!(!strict.is_valid(&removed));
+    assert_eq!(
+        preflight_errors(&tables, &removed, "1.12"),
+        ["spec.replicas: not available in 1.12 (removed in 1.12; renamed to replicaCount in 1.12)"]
     );
 }

@@ -272,4 +272,21 @@ fn json_schemas_hold_exactly_each_minors_fields() {
     }
 }
 
+#[test]
+fn json_schemas_take_null_for_an_option_field_only() {
+    // `Option` fields read null as `None`; their schemas accept it.
+    let spec = json!({"selector": null, "ports": null, "trafficDistribution": null});
+    assert!(validator::<v1_30::ServiceSpec>().is_valid(&spec));
+    let value: v1_30::ServiceSpec = serde_json::from_value(spec).unwrap();
+    assert!(value.selector.is_none() && value.traffic_distribution.is_none());
+    // `port` is required: null is refused, at the field.
+    let port = validator::<v1_30::ServicePort>();
+    assert!(port.is_valid(&json!({"port": 80, "appProtocol": null})));
+    let errors: Vec<String> = port
+        .iter_errors(&json!({"port": null}))
+        .map(|err| err.instance_path().to_string())
+        .collect();
+    assert_eq!(errors, ["/port"]);
+}
+
 use api::v1_36;

@@ -1,7 +1,8 @@
 //! The demo API's JSON Schema output, judged by a real validator: every
 //! schema is valid 2020-12, each minor's documents pass its own schemas and
 //! the combined `shipyard.schema.json`, and documents of another minor, of
-//! no minor, or using a field their minor lacks fail.
+//! no minor, or using a field their minor lacks fail. Optional fields accept
+//! null; required ones refuse it.
 
 #[path = "json_schema/check.rs"]
 mod check;
@@ -221,6 +222,99 @@ fn combined_schema_picks_the_minor_by_api_version() {
     );
 }
 
+/// A 1.12 Release that sets every optional field it can to null: all of the
+/// spec but `target`, `image` included (optional from 1.11).
+fn release_with_nulls() -> Value {
+    json!({
+        "apiVersion": "1.12",
+        "kind": "Release",
+        "metadata": {"name": "web", "labels": null},
+        "spec": {
+            "target": {"cluster": "eu", "namespace": null},
+            "image": null,
+            "canary": null,
+            "healthCheck": null,
+            "strategy": null,
+            "maxUnavailable": null,
+            "replicaCount": null
+        }
+    })
+}
+
+#[test]
+fn optional_fields_accept_null() {
+    let demo = demo();
+    let release = release_with_nulls();
+    for dir in ["v1.12", "v1.12-strict"] {
+        let path = format!("json/{dir}/release-deploy-v1.json");
+        let found = errors(&demo.validator(&path), &release);
+        assert!(found.is_empty(), "{path}: {found:?}");
+    }
+    let found = errors(&demo.validator("json/shipyard.schema.json"), &release);
+    assert!(found.is_empty(), "combined: {found:?}");
+    // A `$ref` becomes anyOf with null, its annotations beside the anyOf; a
+    // required `$ref` stays as it is.
+    let spec = &demo.file("json/v1.12/release-deploy-v1.json")["$defs"]
+        ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"];
+    assert_eq!(
+        spec["healthCheck"]["anyOf"],
+        json!([{"$ref": "#/$defs/dev.shipyard.deploy.v1.ReleaseSpecHealthCheck"}, {"type": "null"}])
+    );
+    assert!(spec["healthCheck"]["description"].is_string());
+    assert_eq!(
+        spec["target"],
+        json!({"$ref": "#/$defs/dev.shipyard.deploy.v1.Target"})
+    );
+    assert_eq!(spec["image"]["type"], json!(["string", "null"]));
+    let exported = &demo.file("json/openapi/v1.12.json")["components"]["schemas"]
+        ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"]["canary"]["anyOf"];
+    assert_eq!(
+        exported,
+        &json!([{"$ref": "#/components/schemas/dev.shipyard.deploy.v1.Canary"}, {"type": "null"}])
+    );
+}
+
+#[test]
+fn required_fields_refuse_null_naming_the_field() {
+    let demo = demo();
+    let combined = demo.validator("json/shipyard.schema.json");
+    // `apiVersion` and `kind` name the kind, so they refuse null as well.
+    for pointer in [
+        "/spec/target",
+        "/spec/target/cluster",
+        "/metadata/name",
+        "/apiVersion",
+        "/kind",
+    ] {
+        let mut release = release_with_nulls();
+        *release.pointer_mut(pointer).unwrap() = Value::Null;
+        for dir in ["v1.12", "v1.12-strict"] {
+            let path = format!("json/{dir}/release-deploy-v1.json");
+            let found = errors(&demo.validator(&path), &release);
+            assert!(
+                !found.is_empty() && found.iter().all(|(at, _)| at == pointer),
+                "{path}, {pointer} null: {found:?}"
+            );
+        }
+        assert!(!combined.is_valid(&release), "combined, {pointer} null");
+    }
+    // `image` is required up to 1.10: null is refused there, at the field.
+    let release = json!({
+        "apiVersion": "1.10",
+        "kind": "Release",
+        "metadata": {"name": "web"},
+        "spec": {"image": null, "target": {"cluster": "eu"}}
+    });
+    for dir in ["v1.10", "v1.10-strict"] {
+        let path = format!("json/{dir}/release-deploy-v1.json");
+        let found = errors(&demo.validator(&path), &release);
+        assert_eq!(found.len(), 1, "{path}: {found:?}");
+        assert_eq!(found[0].0, "/spec/image", "{path}: {found:?}");
+        assert!(found[0].1.contains("null"), "{path}: {found:?}");
+    }
+    assert!(!combined.is_valid(&release));
+}
+
 #[test]
 fn gates_ride_along_in_x_vergate() {
     let demo = demo();
@@ -231,7 +325,10 @@ fn gates_ride_along_in_x_vergate() {
         spec["replicaCount"]["x-vergate"]["renamed_from"]["from"],
         "replicas"
     );
-    assert_eq!(spec["maxUnavailable"]["type"], json!(["integer", "string"]));
+    assert_eq!(
+        spec["maxUnavailable"]["type"],
+        json!(["integer", "string", "null"])
+    );
     let old = &demo.file("json/v1.10/release-deploy-v1.json")["$defs"]
         ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"]["replicas"];
     assert_eq!(old["deprecated"], true);

@@ -6,7 +6,8 @@
 //! - every minor's `index.json` lists exactly its kind files;
 //! - realistic manifests validate against each minor their `# minors:` header
 //!   names, and in the strict tree fail against every other minor (each uses
-//!   a field those minors lack), with the error naming the instance path.
+//!   a field those minors lack), with the error naming the instance path;
+//! - optional fields accept null; required ones refuse it.
 
 #[path = "json_schema/check.rs"]
 mod check;
@@ -256,6 +257,75 @@ fn strict_1_29_names_the_field_it_lacks() {
         .errors(files, "json/v1.29/service-v1.json".into(), service)
         .unwrap();
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// A Deployment that sets optional fields of every shape to null: integers,
+/// `$ref`s, maps, lists, an enum.
+fn deployment_with_nulls() -> Value {
+    serde_json::json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": null, "labels": null},
+        "spec": {
+            "replicas": null,
+            "strategy": null,
+            "revisionHistoryLimit": null,
+            "selector": {"matchLabels": {"app": "web"}, "matchExpressions": null},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {
+                    "nodeSelector": null,
+                    "containers": [{
+                        "name": "web",
+                        "image": "nginx:1.27",
+                        "imagePullPolicy": null,
+                        "ports": null,
+                        "resources": null
+                    }]
+                }
+            }
+        }
+    })
+}
+
+#[test]
+fn optional_fields_accept_null_in_every_minor() {
+    let Some(files) = trees("optional_fields_accept_null_in_every_minor") else {
+        return;
+    };
+    let deployment = deployment_with_nulls();
+    let mut validators = Validators::default();
+    for minor in minors() {
+        for suffix in ["", "-strict"] {
+            let path = format!("json/{}{suffix}/deployment-apps-v1.json", minor.dir_name());
+            let found = validators.errors(files, path.clone(), &deployment).unwrap();
+            assert!(found.is_empty(), "{path}: {found:#?}");
+        }
+    }
+}
+
+#[test]
+fn required_fields_refuse_null_naming_the_field() {
+    let Some(files) = trees("required_fields_refuse_null_naming_the_field") else {
+        return;
+    };
+    let mut validators = Validators::default();
+    for pointer in [
+        "/spec/selector",
+        "/spec/template/spec/containers",
+        "/spec/template/spec/containers/0/name",
+    ] {
+        let mut deployment = deployment_with_nulls();
+        *deployment.pointer_mut(pointer).unwrap() = Value::Null;
+        for path in [
+            "json/v1.28/deployment-apps-v1.json",
+            "json/v1.36-strict/deployment-apps-v1.json",
+        ] {
+            let found = validators.errors(files, path.into(), &deployment).unwrap();
+            assert_eq!(found.len(), 1, "{path}, {pointer} null: {found:#?}");
+            assert_eq!(found[0].0, pointer, "{path}: {found:#?}");
+        }
+    }
 }
 
 #[test]

@@ -69,6 +69,36 @@ fn each_rule_with_its_path_and_line() {
 }
 
 #[test]
+fn null_is_unset_but_still_names_its_field() {
+    let tables = tables();
+    let yaml = r#"apiVersion: "1.10"
+kind: Release
+metadata:
+  name: web
+  labels: null
+spec:
+  image: null
+  target: {cluster: prod, namespace: null}
+  canary: null
+  healthCheck: null
+"#;
+    let report = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
+    // Optional fields set to null pass; a required one is missing; a field
+    // 1.10 lacks is refused whatever its value, as the strict schemas do.
+    assert_eq!(
+        rules(&report),
+        [
+            (Rule::MissingRequired, "spec.image", 7),
+            (Rule::NotYetIntroduced, "spec.canary", 9),
+        ]
+    );
+    assert_eq!(
+        report.violations[0].message,
+        "null counts as missing: required in 1.10"
+    );
+}
+
+#[test]
 fn removed_fields_name_their_rename() {
     let tables = tables();
     let options = Options {

@@ -31,7 +31,7 @@ pub enum Rule {
     UnknownField,
     /// A value of the wrong shape (a list where a mapping is expected, …).
     WrongType,
-    /// A field the target minor requires is missing.
+    /// A field the target minor requires is missing or null.
     MissingRequired,
     /// A field deprecated in the target minor.
     Deprecated,
@@ -83,7 +83,7 @@ impl Rule {
             Rule::UnknownKind => "The API has no such kind.",
             Rule::UnknownField => "The type has no such field in any minor (strict mode).",
             Rule::WrongType => "The value has the wrong shape for the field's type.",
-            Rule::MissingRequired => "A field required in the target minor is missing.",
+            Rule::MissingRequired => "A field required in the target minor is missing or null.",
             Rule::Deprecated => "The field is deprecated in the target minor.",
             Rule::VersionMismatch => "The document is written for another minor than the target.",
         }

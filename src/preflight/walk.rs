@@ -176,18 +176,25 @@ impl<'a> Walker<'a> {
             }
         }
         for (field_name, field) in &def.fields {
-            if field.is_required_in(self.target)
-                && !entries.iter().any(|entry| entry.key == *field_name)
-            {
-                let message = format!("missing: required in {}", self.target);
-                self.report(
-                    Severity::Error,
-                    Rule::MissingRequired,
-                    Some(field_name),
-                    line,
-                    message,
-                );
+            if !field.is_required_in(self.target) {
+                continue;
             }
+            // `null` means unset, so a required field set to null is missing.
+            let (line, message) = match entries.iter().find(|entry| entry.key == *field_name) {
+                None => (line, format!("missing: required in {}", self.target)),
+                Some(entry) if matches!(entry.value.value, Value::Null) => (
+                    entry.line,
+                    format!("null counts as missing: required in {}", self.target),
+                ),
+                Some(_) => continue,
+            };
+            self.report(
+                Severity::Error,
+                Rule::MissingRequired,
+                Some(field_name),
+                line,
+                message,
+            );
         }
     }
 

@@ -62,11 +62,34 @@ pub fn check_meta(path: &str, schema: &Value) {
 }
 
 /// The errors of `instance` against a validator, as (instance path, message).
+/// An `anyOf` error whose branches all but one fail only by their `type` (an
+/// optional `$ref` property: `anyOf: [{$ref}, {type: null}]`) is replaced by
+/// that branch's errors, the cause a validator reports among the `anyOf`'s
+/// sub-errors; there is an error either way.
 pub fn errors(validator: &jsonschema::Validator, instance: &Value) -> Vec<(String, String)> {
-    validator
-        .iter_errors(instance)
-        .map(|err| (err.instance_path().to_string(), err.to_string()))
-        .collect()
+    let mut found = Vec::new();
+    for err in validator.iter_errors(instance) {
+        causes(&err, &mut found);
+    }
+    found
+}
+
+fn causes(err: &jsonschema::ValidationError, found: &mut Vec<(String, String)>) {
+    use jsonschema::error::ValidationErrorKind;
+    if let ValidationErrorKind::AnyOf { context } = err.kind() {
+        let type_only = |branch: &Vec<jsonschema::ValidationError>| {
+            matches!(branch.as_slice(), [only] if matches!(only.kind(), ValidationErrorKind::Type { .. })
+                && only.instance_path() == err.instance_path())
+        };
+        let mut relevant = context.iter().filter(|branch| !type_only(branch));
+        if let (Some(branch), None) = (relevant.next(), relevant.next()) {
+            for inner in branch {
+                causes(inner, found);
+            }
+            return;
+        }
+    }
+    found.push((err.instance_path().to_string(), err.to_string()));
 }
 
 /// The YAML documents of a file (several when separated by `---`), skipping

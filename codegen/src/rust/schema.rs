@@ -66,7 +66,13 @@ fn definition_schema(
                 .iter()
                 .map(|(wire, property)| {
                     let deprecated = lifecycle.fields[wire].lifecycle.is_deprecated_in(version);
-                    (wire.clone(), property_schema(property, deprecated))
+                    let schema = property_schema(property, deprecated);
+                    let schema = if object.required.contains(wire) {
+                        schema
+                    } else {
+                        or_null(schema)
+                    };
+                    (wire.clone(), schema)
                 })
                 .collect();
             let mut out = Json::object()
@@ -116,6 +122,40 @@ fn property_schema(property: &Property, deprecated: bool) -> Json {
         out = out.with(keyword, Json::Raw(value.clone()));
     }
     out
+}
+
+/// `schema` that also accepts `null`, as an optional field (`Option<T>`)
+/// does: `"null"` joins a `type`, an `anyOf` or an `enum`; a `$ref` becomes
+/// `anyOf: [{"$ref": …}, {"type": "null"}]`. A schema without any of them
+/// accepts `null` already.
+fn or_null(schema: Json) -> Json {
+    let null_type = || Json::object().with("type", Json::string("null"));
+    let Json::Object(entries) = schema else {
+        return schema;
+    };
+    let entries = entries
+        .into_iter()
+        .map(|(key, value)| match (key.as_str(), value) {
+            ("type", Json::String(name)) => {
+                let types = vec![Json::String(name), Json::string("null")];
+                (key, Json::Array(types))
+            }
+            ("$ref", target) => {
+                let options = vec![Json::object().with("$ref", target), null_type()];
+                ("anyOf".to_owned(), Json::Array(options))
+            }
+            ("anyOf", Json::Array(mut options)) => {
+                options.push(null_type());
+                (key, Json::Array(options))
+            }
+            ("enum", Json::Array(mut values)) => {
+                values.push(Json::Raw("null".into()));
+                (key, Json::Array(values))
+            }
+            (_, value) => (key, value),
+        })
+        .collect();
+    Json::Object(entries)
 }
 
 /// The schema of a type expression; always an object, so that callers can add

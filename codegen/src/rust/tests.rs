@@ -98,7 +98,7 @@ fn json_schema_of_one_minor() {
     );
     let newer = super::json_schema(&model, v(2), "a.Spec", true);
     assert!(
-        newer.contains(r##""mode":{"$ref":"#/$defs/a.Mode"}"##),
+        newer.contains(r##""mode":{"anyOf":[{"$ref":"#/$defs/a.Mode"},{"type":"null"}]}"##),
         "{newer}"
     );
     assert!(

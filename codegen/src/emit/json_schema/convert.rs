@@ -39,7 +39,8 @@ pub fn definition(definition: &Definition, style: &Style) -> Value {
                 .properties
                 .iter()
                 .map(|(name, property)| {
-                    let value = property_schema(definition, name, property, style);
+                    let required = object.required.contains(name);
+                    let value = property_schema(definition, name, property, required, style);
                     (name.clone(), value)
                 })
                 .collect();
@@ -88,8 +89,9 @@ pub fn definition(definition: &Definition, style: &Style) -> Value {
 /// Points the references of a schema converted with the ref base `from` at
 /// `to` instead, as converting with `to` would have: the `$ref`s that
 /// [`definition`] writes sit at the top, in `properties`, `items`,
-/// `additionalProperties` and a nullable wrapper's `anyOf`. Kept keywords
-/// (`examples`, `const`, `default`…) are never entered, whatever they hold.
+/// `additionalProperties` and the `anyOf` of a property that may be null.
+/// Kept keywords (`examples`, `const`, `default`…) are never entered,
+/// whatever they hold.
 pub fn rebase_refs(schema: &mut Value, from: &str, to: &str) {
     let Value::Object(map) = schema else {
         return;
@@ -125,8 +127,19 @@ pub fn is_closable(definition: &Definition) -> bool {
         if !object.properties.is_empty() && object.additional.is_none())
 }
 
-fn property_schema(owner: &Definition, name: &str, property: &Property, style: &Style) -> Value {
-    let mut out = match fixed_value(owner, name, style) {
+/// The schema of one property. An optional one also accepts `null`, which
+/// Kubernetes reads as "unset", except the fixed `apiVersion`, `kind` and
+/// document version field of a resource kind: a null there names no kind.
+fn property_schema(
+    owner: &Definition,
+    name: &str,
+    property: &Property,
+    required: bool,
+    style: &Style,
+) -> Value {
+    let fixed = fixed_value(owner, name, style);
+    let nullable = (!required && fixed.is_none()) || is_nullable(&property.keywords);
+    let mut out = match fixed {
         Some(fixed) => {
             let mut out = Map::new();
             out.insert("type".into(), Value::String("string".into()));
@@ -165,7 +178,7 @@ fn property_schema(owner: &Definition, name: &str, property: &Property, style: &
     if let Some(gate) = style.gates.of_field(&owner.name, name) {
         out.insert(KEYWORD.into(), gate.clone());
     }
-    if is_nullable(&property.keywords) {
+    if nullable {
         allow_null(&mut out);
     }
     Value::Object(out)

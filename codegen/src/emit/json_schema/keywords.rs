@@ -59,33 +59,47 @@ pub fn is_nullable(keywords: &BTreeMap<String, String>) -> bool {
     keywords.get("nullable").map(String::as_str) == Some("true")
 }
 
-/// Lets a schema also accept `null`: a `type` grows a `"null"` member (and
-/// an `enum` a `null` value); anything else is wrapped in `anyOf`.
+/// Lets a schema also accept `null`: a `type` grows a `"null"` member, a
+/// `$ref` becomes `anyOf: [{"$ref": …}, {"type": "null"}]` (its annotations
+/// stay beside the `anyOf`), and an `enum` or `const` admits `null` too. A
+/// schema with neither `type` nor `$ref` accepts `null` already.
 pub fn allow_null(schema: &mut Map<String, Value>) {
-    let null = Value::String("null".into());
+    let null = || Value::String("null".into());
     match schema.get_mut("type") {
         Some(Value::String(single)) => {
             let single = Value::String(std::mem::take(single));
-            schema.insert("type".into(), Value::Array(vec![single, null]));
+            schema.insert("type".into(), Value::Array(vec![single, null()]));
         }
         Some(Value::Array(types)) => {
-            if !types.contains(&null) {
-                types.push(null);
+            if !types.contains(&null()) {
+                types.push(null());
             }
         }
         _ => {
-            let inner = std::mem::take(schema);
-            let mut null_schema = Map::new();
-            null_schema.insert("type".into(), null);
-            schema.insert(
-                "anyOf".into(),
-                Value::Array(vec![Value::Object(inner), Value::Object(null_schema)]),
-            );
-            return;
+            if let Some(target) = schema.remove("$ref") {
+                let reference = Map::from_iter([("$ref".to_owned(), target)]);
+                let null_schema = Map::from_iter([("type".to_owned(), null())]);
+                let options = vec![Value::Object(reference), Value::Object(null_schema)];
+                schema.insert("anyOf".into(), Value::Array(options));
+            }
         }
     }
     if let Some(Value::Array(values)) = schema.get_mut("enum") {
-        values.push(Value::Null);
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
+        }
+    }
+    if let Some(value) = schema.remove("const") {
+        // `const: v` becomes `enum: [v, null]`, narrowed by an `enum` beside it.
+        let kept = match schema.get("enum") {
+            Some(Value::Array(values)) => values.contains(&value),
+            _ => true,
+        };
+        let mut values = vec![Value::Null];
+        if kept && !value.is_null() {
+            values.insert(0, value);
+        }
+        schema.insert("enum".into(), Value::Array(values));
     }
 }
 
@@ -145,12 +159,21 @@ mod tests {
             typed,
             serde_json::json!({"type": ["string", "null"], "enum": ["a", null]})
         );
-        let mut reference = serde_json::json!({"$ref": "#/$defs/X"});
+        let mut reference = serde_json::json!({"$ref": "#/$defs/X", "description": "d"});
         allow_null(reference.as_object_mut().unwrap());
         assert_eq!(
             reference,
-            serde_json::json!({"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}]})
+            serde_json::json!({"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "description": "d"})
         );
+        let mut fixed = serde_json::json!({"type": "string", "const": "a"});
+        allow_null(fixed.as_object_mut().unwrap());
+        assert_eq!(
+            fixed,
+            serde_json::json!({"type": ["string", "null"], "enum": ["a", null]})
+        );
+        let mut any = serde_json::json!({"description": "d"});
+        allow_null(any.as_object_mut().unwrap());
+        assert_eq!(any, serde_json::json!({"description": "d"}));
     }
 
     #[test]
