@@ -238,22 +238,25 @@ fn the_kubernetes_crate_documents_without_warnings() {
     let Some(krate) = kubernetes_crate("the_kubernetes_crate_documents_without_warnings") else {
         return;
     };
-    let target = support::root().join("target/generated/kubernetes/doc");
+    // Through a harness, so that cargo writes its lock file there and not
+    // into generated/.
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join("doc-harness");
+    let target = work.join("doc");
     let features: Vec<String> = KUBERNETES_MINORS
         .iter()
-        .map(|m| format!("v1_{m}"))
+        .map(|m| format!("\"v1_{m}\""))
         .collect();
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [{}] }}\n",
+        toml_path(&krate),
+        features.join(", ")
+    );
+    harness(&dir, &deps, "fn main() {}\n");
     let output = Command::new(env!("CARGO"))
-        .args([
-            "doc",
-            "--quiet",
-            "--no-deps",
-            "--no-default-features",
-            "--features",
-        ])
-        .arg(features.join(","))
+        .args(["doc", "--quiet", "--no-deps", "-p", "vergate-kubernetes"])
         .arg("--manifest-path")
-        .arg(krate.join("Cargo.toml"))
+        .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target)
         .env("RUSTDOCFLAGS", "-D warnings")
