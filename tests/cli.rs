@@ -358,9 +358,10 @@ fn upgrade_refuses_values_the_new_type_cannot_hold() {
     assert_eq!(stdout(&out), "");
     let errors = stderr(&out);
     for expected in [
-        "widget-refused.yaml:6: error: spec.target: type is int-or-string in 1.0 but integer(int32) in 1.1, and \"http\" cannot be converted without loss; edit it by hand to fit integer(int32), then run upgrade again",
-        "widget-refused.yaml:7: error: spec.retries: type is integer(int32) in 1.0 but dev.example.v1.RetryPolicy in 1.1, and 3 cannot be converted without loss; edit it by hand to fit dev.example.v1.RetryPolicy, then run upgrade again",
-        "widget-refused.yaml:2: error: refusing to write the document for 1.1",
+        "widget-refused.yaml:7: error: spec.target: type is int-or-string in 1.0 but integer(int32) in 1.1, and \"http\" cannot be converted without loss; edit it by hand to fit integer(int32), then run upgrade again",
+        "widget-refused.yaml:8: error: spec.retries: type is integer(int32) in 1.0 but dev.example.v1.RetryPolicy in 1.1, and 3 cannot be converted without loss; edit it by hand to fit dev.example.v1.RetryPolicy, then run upgrade again",
+        "widget-refused.yaml:9: error: spec.mode: value \"legacy\" is not accepted in 1.1 (removed in 1.1; accepted: fast, safe); choose one of those by hand, then run upgrade again",
+        "widget-refused.yaml:3: error: refusing to write the document for 1.1: 1.1 would reject it (above); nothing written",
     ] {
         assert!(errors.contains(expected), "missing {expected:?} in\n{errors}");
     }

@@ -221,6 +221,13 @@ fn upgrade_renames_bumps_and_reports_losses() {
         .find(|change| change.kind == ChangeKind::ValueNotAccepted)
         .unwrap();
     assert_eq!(value.path, "spec.strategy");
+    assert!(
+        value.message.contains("introduced in 1.12; accepted: Recreate, RollingUpdate"),
+        "{}",
+        value.message
+    );
+    // 1.11 would reject the value, so the conversion must not be written.
+    assert!(back.is_refused());
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn one_minor(
     }
     if conversion.is_refused() {
         eprintln!(
-            "{name}:{}: error: refusing to write the document for {to}: it would hold values {to} rejects (above); nothing written",
+            "{name}:{}: error: refusing to write the document for {to}: {to} would reject it (above); nothing written",
             root.line
         );
         return Outcome::InputError;

@@ -36,9 +36,11 @@ pub enum ChangeKind {
     /// converted without loss; kept as written, so the conversion
     /// [refuses](Conversion::is_refused) to be used.
     TypeChanged,
-    /// An enum value the other minor does not accept; kept as written.
+    /// An enum value the other minor does not accept; kept as written, so
+    /// the conversion [refuses](Conversion::is_refused) to be used.
     ValueNotAccepted,
-    /// The document's kind is not served in the other minor.
+    /// The document's kind is not served in the other minor (nor under
+    /// another apiVersion); the conversion refuses to be used.
     KindNotServed,
 }
 
@@ -54,9 +56,13 @@ impl ChangeKind {
         )
     }
 
-    /// True when the output would be rejected and must not be written.
+    /// True when the output would be rejected and must not be written: a
+    /// value of the wrong type or outside the enum, or a kind not served.
     pub fn refuses(&self) -> bool {
-        matches!(self, ChangeKind::TypeChanged)
+        matches!(
+            self,
+            ChangeKind::TypeChanged | ChangeKind::ValueNotAccepted | ChangeKind::KindNotServed
+        )
     }
 }
 
@@ -94,9 +100,9 @@ impl Conversion {
         !self.changes.iter().any(|change| change.kind.is_loss())
     }
 
-    /// True when a value could not be converted to its new type: the
-    /// document holds it as written and `to` rejects it, so it must not be
-    /// written out.
+    /// True when `to` would reject the output: a value that could not be
+    /// converted to its new type or is not in its enum there (kept as
+    /// written), or a kind `to` does not serve. It must not be written out.
     pub fn is_refused(&self) -> bool {
         self.changes.iter().any(|change| change.kind.refuses())
     }
@@ -436,13 +442,22 @@ impl Converter<'_> {
                 .get(text)
                 .filter(|g| constrained && !g.is_present_in(to))
             {
+                let why = match gate.removed_in {
+                    Some(removed) if removed <= to => format!("removed in {removed}"),
+                    _ => format!("introduced in {}", gate.introduced_in),
+                };
+                let accepted: Vec<&str> = values
+                    .iter()
+                    .filter(|(_, g)| g.is_present_in(to))
+                    .map(|(value, _)| value.as_str())
+                    .collect();
                 self.change(
                     ChangeKind::ValueNotAccepted,
                     Some(key),
                     entry.line,
                     format!(
-                        "value {text:?} is not accepted in {to} (introduced in {}); kept as written",
-                        gate.introduced_in
+                        "value {text:?} is not accepted in {to} ({why}; accepted: {}); choose one of those by hand, then run upgrade again",
+                        accepted.join(", ")
                     ),
                 );
             }
