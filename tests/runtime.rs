@@ -222,7 +222,9 @@ fn upgrade_renames_bumps_and_reports_losses() {
         .unwrap();
     assert_eq!(value.path, "spec.strategy");
     assert!(
-        value.message.contains("introduced in 1.12; accepted: Recreate, RollingUpdate"),
+        value
+            .message
+            .contains("introduced in 1.12; accepted: Recreate, RollingUpdate"),
         "{}",
         value.message
     );
