@@ -137,15 +137,9 @@ fn property_schema(owner: &Definition, name: &str, property: &Property, style: &
             let mut out = shape(&property.schema, style);
             if !property.enum_values.is_empty() {
                 let values = typed_enum(&property.enum_values, &property.schema);
-                match out.get_mut("items") {
-                    Some(Value::Object(items)) if matches!(property.schema, Schema::Array(_)) => {
-                        items.insert("enum".into(), values);
-                    }
-                    _ => {
-                        out.insert("enum".into(), values);
-                    }
-                }
+                out.insert("enum".into(), values);
             }
+            insert_item_enum(&mut out, property);
             out
         }
     };
@@ -169,6 +163,19 @@ fn property_schema(owner: &Definition, name: &str, property: &Property, style: &
         allow_null(&mut out);
     }
     Value::Object(out)
+}
+
+/// Writes the item enum of an array property as `items.enum`, typed for
+/// the items.
+fn insert_item_enum(out: &mut Map<String, Value>, property: &Property) {
+    if property.item_enum_values.is_empty() {
+        return;
+    }
+    if let (Schema::Array(item), Some(Value::Object(items))) =
+        (&property.schema, out.get_mut("items"))
+    {
+        items.insert("enum".into(), typed_enum(&property.item_enum_values, item));
+    }
 }
 
 /// The values `apiVersion`, `kind` and the document version field are held
