@@ -185,9 +185,19 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
                     note: format!("{old_ty} → {new_ty}"),
                 });
             }
-            for (value, value_gate) in &field.values {
+            // Item values are named `Type.field[]=value`.
+            let values = field
+                .values
+                .iter()
+                .map(|(value, gate)| (&full, value, gate));
+            let item_full = format!("{full}[]");
+            let item_values = field
+                .item_values
+                .iter()
+                .map(|(value, gate)| (&item_full, value, gate));
+            for (owner, value, value_gate) in values.chain(item_values) {
                 let item = || Item {
-                    name: format!("{full}={value}"),
+                    name: format!("{owner}={value}"),
                     note: String::new(),
                 };
                 if appears(value_gate) {

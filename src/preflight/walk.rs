@@ -5,6 +5,7 @@ use crate::document::{Entry, Node, Value};
 use crate::gates::{type_expr, FieldGate, Gate, TypeGate};
 use crate::tables::GateTables;
 use crate::Version;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// One step of a path: a key or a list index.
@@ -224,14 +225,32 @@ impl<'a> Walker<'a> {
             }
         }
         self.path.push(Step::Key(key));
+        if !field.item_values.is_empty() {
+            self.item_values(&entry.value, &field.item_values);
+        }
         self.value(&entry.value, field.type_in(target), entry.line);
         self.path.pop();
+    }
+
+    /// Checks each string item of a list against the field's item enum; the
+    /// path already ends with the field.
+    fn item_values(&mut self, node: &Node, values: &BTreeMap<String, Gate>) {
+        let Value::Seq(items) = &node.value else {
+            return;
+        };
+        for (index, item) in items.iter().enumerate() {
+            if let Value::String(text) = &item.value {
+                self.path.push(Step::Index(index));
+                self.enum_value(text, values, item.line, None);
+                self.path.pop();
+            }
+        }
     }
 
     fn enum_value(
         &mut self,
         text: &str,
-        values: &std::collections::BTreeMap<String, Gate>,
+        values: &BTreeMap<String, Gate>,
         line: u32,
         last: Option<&str>,
     ) {
