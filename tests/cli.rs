@@ -46,6 +46,24 @@ fn check_reports_each_violation_with_its_line() {
 }
 
 #[test]
+fn check_refuses_list_items_the_target_does_not_accept() {
+    let file = "tests/cli/demo/triggers.yaml";
+    let out = vergate(&["check", "--api", DEMO, file]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/demo/triggers.yaml:11: spec.triggers[1]: value \"schedule\" is not available in 1.10 (introduced in 1.11)\n"
+    );
+    let out = vergate(&["check", "--strict", "--api", DEMO, file]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/demo/triggers.yaml:11: spec.triggers[1]: value \"schedule\" is not available in 1.10 (introduced in 1.11)\n\
+         tests/cli/demo/triggers.yaml:12: spec.triggers[2]: value \"nightly\" is not accepted in 1.10 (accepted: push, tag)\n"
+    );
+}
+
+#[test]
 fn clean_documents_exit_zero_and_warnings_do_not_fail() {
     let out = vergate(&["check", "--api", DEMO, "tests/cli/demo/clean.yaml"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));

@@ -127,6 +127,27 @@ fn strict_mode_reports_unknown_fields_values_and_kinds() {
 }
 
 #[test]
+fn list_items_are_held_to_the_item_enum_of_the_target() {
+    let tables = tables();
+    let yaml = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps: []\n  triggers:\n    - tag\n    - schedule\n";
+    let report = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
+    assert_eq!(
+        rules(&report),
+        [(Rule::ValueNotAvailable, "spec.triggers[1]", 8)]
+    );
+    assert_eq!(
+        report.violations[0].message,
+        "value \"schedule\" is not available in 1.10 (introduced in 1.11)"
+    );
+    let newer = Options {
+        target: Some(v("1.11")),
+        strict: true,
+    };
+    let report = preflight::check(&tables, &doc(yaml), newer).unwrap();
+    assert_eq!(rules(&report), [(Rule::VersionMismatch, "apiVersion", 1)]);
+}
+
+#[test]
 fn documents_that_cannot_be_checked_say_why() {
     let tables = tables();
     let err = |yaml: &str, options: Options| {
@@ -225,7 +246,10 @@ fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
     );
     assert_eq!(
         names(&log.values_added),
-        ["dev.shipyard.build.v1.Step.runtime=wasm"]
+        [
+            "dev.shipyard.build.v1.PipelineSpec.triggers[]=schedule",
+            "dev.shipyard.build.v1.Step.runtime=wasm"
+        ]
     );
     assert!(changelog::diff(&tables, v("1.12"), v("1.12")).is_empty());
 }
