@@ -269,3 +269,32 @@ pub fn references(schema: &Schema) -> Vec<&str> {
         other => other.referenced().into_iter().collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ObjectSchema;
+    use serde_json::json;
+
+    #[test]
+    fn an_arrays_own_enum_and_its_items_enum_stay_apart() {
+        let mut list = Property::new(Schema::Array(Box::new(Schema::Integer { format: None })));
+        list.enum_values = vec!["[1,2]".into()];
+        list.item_enum_values = vec!["1".into(), "2".into(), "3".into()];
+        let mut object = ObjectSchema::default();
+        object.properties.insert("list".into(), list);
+        let gates = GateKeywords::default();
+        let style = Style {
+            minor: Version::new(1, 0),
+            strict: false,
+            ref_base: "#/$defs/",
+            document_version_field: None,
+            gates: &gates,
+        };
+        let schema = definition(&Definition::new("a.T", Schema::Object(object)), &style);
+        assert_eq!(
+            schema["properties"]["list"],
+            json!({"type": "array", "items": {"type": "integer", "enum": [1, 2, 3]}, "enum": [[1, 2]]})
+        );
+    }
+}
