@@ -613,6 +613,29 @@ fn kubernetes_lists_are_checked_item_by_item() {
 }
 
 #[test]
+fn kubernetes_list_items_are_held_to_their_item_enum() {
+    let Some(gates) = kubernetes_gates("kubernetes_list_items_are_held_to_their_item_enum") else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let service = "tests/cli/kubernetes/service.yaml";
+    let check = |target: &str| {
+        vergate(&[
+            "check", "--strict", "--api", &gates, "--target", target, service,
+        ])
+    };
+    let out = check("1.34");
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/service.yaml:10: spec.ipFamilies[1]: value \"IPv5\" is not accepted in 1.34 (accepted: \"\", IPv4, IPv6)\n"
+    );
+    // Before 1.34 the spec lists no values: the items are open.
+    let out = check("1.33");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+}
+
+#[test]
 fn a_deprecated_target_minor_warns_with_api_tomls_note() {
     let output = vergate(&[
         "check",

@@ -276,7 +276,7 @@ impl<'a> Walker<'a> {
                 let accepted: Vec<&str> = values
                     .iter()
                     .filter(|(_, gate)| gate.is_present_in(target))
-                    .map(|(value, _)| value.as_str())
+                    .map(|(value, _)| if value.is_empty() { "\"\"" } else { value })
                     .collect();
                 let message = format!(
                     "value {text:?} is not accepted in {target} (accepted: {})",
