@@ -7,10 +7,11 @@
 //! a plain upgrade refuses to go to an older minor.
 
 use crate::document::{Entry, Node, Value};
-use crate::gates::{type_expr, TypeGate};
-use crate::preflight::{identify, DocumentError, Identity};
+use crate::gates::{type_expr, Gate, TypeGate};
+use crate::preflight::{absent_reason, identify, DocumentError, Identity};
 use crate::tables::GateTables;
 use crate::Version;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// What a conversion changed or could not carry over.
@@ -346,29 +347,26 @@ impl Converter<'_> {
                 format!("type is {from_ty} in {from} but {to_ty} in {to}; kept as written, edit it by hand"),
             );
         }
-        if let Value::String(text) = &entry.value.value {
-            let values = if to_field.values.is_empty() {
-                self.tables
-                    .ty(to_ty)
-                    .map_or(&to_field.values, |ty| &ty.values)
-            } else {
-                &to_field.values
-            };
-            let constrained = values.values().any(|g| g.is_present_in(to));
-            if let Some(gate) = values
-                .get(text)
-                .filter(|g| constrained && !g.is_present_in(to))
-            {
-                self.change(
-                    ChangeKind::ValueNotAccepted,
-                    Some(key),
-                    entry.line,
-                    format!(
-                        "value {text:?} is not accepted in {to} (introduced in {}); kept as written",
-                        gate.introduced_in
-                    ),
-                );
+        match &entry.value.value {
+            Value::String(text) => {
+                let values = if to_field.values.is_empty() {
+                    self.tables
+                        .ty(to_ty)
+                        .map_or(&to_field.values, |ty| &ty.values)
+                } else {
+                    &to_field.values
+                };
+                self.value_not_accepted(text, values, key, entry.line);
             }
+            Value::Seq(items) if !to_field.item_values.is_empty() => {
+                for (index, item) in items.iter().enumerate() {
+                    if let Value::String(text) = &item.value {
+                        let at = format!("{key}[{index}]");
+                        self.value_not_accepted(text, &to_field.item_values, &at, item.line);
+                    }
+                }
+            }
+            _ => {}
         }
         self.path.push(new_name.clone());
         let value = if convertible {
@@ -382,6 +380,34 @@ impl Converter<'_> {
             line: entry.line,
             value,
         })
+    }
+}
+
+impl Converter<'_> {
+    /// Reports `text` when `values` constrain the new minor and it is not
+    /// among them (a value no minor lists is left alone, as preflight does
+    /// outside strict mode).
+    fn value_not_accepted(
+        &mut self,
+        text: &str,
+        values: &BTreeMap<String, Gate>,
+        last: &str,
+        line: u32,
+    ) {
+        let to = self.to;
+        let constrained = values.values().any(|g| g.is_present_in(to));
+        if let Some(gate) = values
+            .get(text)
+            .filter(|g| constrained && !g.is_present_in(to))
+        {
+            let (_, reason) = absent_reason(gate, to, None);
+            self.change(
+                ChangeKind::ValueNotAccepted,
+                Some(last),
+                line,
+                format!("value {text:?} is not accepted in {to} ({reason}); kept as written"),
+            );
+        }
     }
 }
 

@@ -215,6 +215,26 @@ fn upgrade_renames_bumps_and_reports_losses() {
 }
 
 #[test]
+fn upgrade_reports_list_items_the_new_minor_does_not_accept() {
+    let tables = tables();
+    let pipeline = doc("apiVersion: \"1.9\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps: []\n  triggers: [push, schedule]\n");
+    let conversion = upgrade::convert(&tables, &pipeline, None, v("1.10")).unwrap();
+    let value = conversion
+        .changes
+        .iter()
+        .find(|change| change.kind == ChangeKind::ValueNotAccepted)
+        .unwrap();
+    assert_eq!(value.path, "spec.triggers[1]");
+    assert_eq!(
+        value.message,
+        "value \"schedule\" is not accepted in 1.10 (introduced in 1.11); kept as written"
+    );
+    assert!(!conversion.is_lossless());
+    let onward = upgrade::convert(&tables, &pipeline, None, v("1.11")).unwrap();
+    assert!(onward.is_lossless(), "{:?}", onward.changes);
+}
+
+#[test]
 fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
     let tables = tables();
     let log = changelog::diff(&tables, v("1.10"), v("1.11"));

@@ -308,7 +308,7 @@ pub(super) fn absent_message(
 
 /// The reason alone: `introduced in 1.30 as beta, feature gate X`,
 /// `removed in 1.32; renamed to y in 1.32`, `present in 1.9, 1.11`.
-pub(super) fn absent_reason(
+pub(crate) fn absent_reason(
     gate: &Gate,
     target: Version,
     renamed: Option<(&str, Version)>,
