@@ -423,13 +423,25 @@ impl Converter<'_> {
     }
 
     /// Converts the `items` of the array schema at `pointer`, and records
-    /// their `enum`, if any, for the property to claim.
+    /// their `enum`, if any, for the property to claim. Only scalar items
+    /// keep one (an `enum` beside a `$ref` or on objects is warned about).
     fn items(&mut self, items: &Value, pointer: &str, name: &str) -> Result<Schema> {
         let at = format!("{pointer}/items");
         let schema = self.schema(items, &at, &self.child_name(items, name, "Item"), false)?;
         if let Some(values) = items.get("enum") {
-            let values = self.enum_values(values, &format!("{at}/enum"))?;
-            self.item_enums.push((at, values));
+            let enum_at = format!("{at}/enum");
+            let values = self.enum_values(values, &enum_at)?;
+            if is_scalar(&schema) {
+                self.item_enums.push((at, values));
+            } else {
+                self.warn(
+                    &enum_at,
+                    format!(
+                        "`enum` on items of type {} is not modeled; its values are not enforced",
+                        schema.type_expr()
+                    ),
+                );
+            }
         }
         Ok(schema)
     }
@@ -706,6 +718,18 @@ impl Converter<'_> {
         self.resolving.pop();
         schema
     }
+}
+
+/// True for the schemas an enum of JSON scalars can constrain.
+fn is_scalar(schema: &Schema) -> bool {
+    matches!(
+        schema,
+        Schema::String { .. }
+            | Schema::Integer { .. }
+            | Schema::Number { .. }
+            | Schema::Boolean
+            | Schema::IntOrString
+    )
 }
 
 fn is_int_or_string(object: &Map<String, Value>) -> bool {

@@ -303,7 +303,8 @@ fn item_enums_of_array_properties() {
             "bare": {"items": {"type": "integer", "enum": [1, 2]}},
             "whole": {"type": "array", "items": {"type": "string"}, "enum": [["x"]]},
             "grid": {"type": "array", "items": {"type": "array", "items": {"type": "string", "enum": ["n"]}}},
-            "byName": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "enum": ["m"]}}}
+            "byName": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "enum": ["m"]}}},
+            "refs": {"type": "array", "items": {"$ref": "#/definitions/List", "enum": ["r"]}}
         }},
         "List": {"type": "array", "items": {"type": "string", "enum": ["d"]}}}"##,
     );
@@ -327,7 +328,9 @@ fn item_enums_of_array_properties() {
             "/definitions/List/items/enum",
             "/definitions/Spec/properties/byName/additionalProperties/items/enum",
             "/definitions/Spec/properties/grid/items/items/enum",
+            "/definitions/Spec/properties/refs/items/enum",
         ]
     );
+    assert!(minor.warnings[3].message.contains("items of type List"));
     assert!(property(&minor, "Spec", "grid").item_enum_values.is_empty());
 }
