@@ -134,8 +134,15 @@ impl Changelog {
                 note: format!("{old_ty} → {new_ty}"),
             });
         }
-        for (value, value_gate) in &field.values {
-            let item = Item::plain(format!("{full}={value}"));
+        // Item values are named `Type.field[]=value`.
+        let item_owner = format!("{full}[]");
+        let values = field.values.iter().map(|(value, gate)| (full, value, gate));
+        let item_values = field
+            .item_values
+            .iter()
+            .map(|(value, gate)| (item_owner.as_str(), value, gate));
+        for (owner, value, value_gate) in values.chain(item_values) {
+            let item = Item::plain(format!("{owner}={value}"));
             match (value_gate.is_present_in(old), value_gate.is_present_in(new)) {
                 (false, true) => self.values_added.push(item),
                 (true, false) => self.values_removed.push(item),

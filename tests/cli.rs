@@ -46,6 +46,24 @@ fn check_reports_each_violation_with_its_line() {
 }
 
 #[test]
+fn check_refuses_list_items_the_target_does_not_accept() {
+    let file = "tests/cli/demo/triggers.yaml";
+    let out = vergate(&["check", "--api", DEMO, file]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/demo/triggers.yaml:11: spec.triggers[1]: value \"schedule\" is not available in 1.10 (introduced in 1.11)\n"
+    );
+    let out = vergate(&["check", "--strict", "--api", DEMO, file]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/demo/triggers.yaml:11: spec.triggers[1]: value \"schedule\" is not available in 1.10 (introduced in 1.11)\n\
+         tests/cli/demo/triggers.yaml:12: spec.triggers[2]: value \"nightly\" is not accepted in 1.10 (accepted: push, tag)\n"
+    );
+}
+
+#[test]
 fn clean_documents_exit_zero_and_warnings_do_not_fail() {
     let out = vergate(&["check", "--api", DEMO, "tests/cli/demo/clean.yaml"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -732,6 +750,29 @@ fn kubernetes_lists_are_checked_item_by_item() {
         stdout(&out),
         "tests/cli/kubernetes/list.yaml:34: items[1].spec.template.spec.containers[0].imagePullPolicy: value \"IfNotPresnt\" is not accepted in 1.34 (accepted: Always, IfNotPresent, Never)\n"
     );
+}
+
+#[test]
+fn kubernetes_list_items_are_held_to_their_item_enum() {
+    let Some(gates) = kubernetes_gates("kubernetes_list_items_are_held_to_their_item_enum") else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let service = "tests/cli/kubernetes/service.yaml";
+    let check = |target: &str| {
+        vergate(&[
+            "check", "--strict", "--api", &gates, "--target", target, service,
+        ])
+    };
+    let out = check("1.34");
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/service.yaml:10: spec.ipFamilies[1]: value \"IPv5\" is not accepted in 1.34 (accepted: \"\", IPv4, IPv6)\n"
+    );
+    // Before 1.34 the spec lists no values: the items are open.
+    let out = check("1.33");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
 }
 
 #[test]

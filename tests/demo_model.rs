@@ -73,6 +73,26 @@ fn enum_values_added() {
 }
 
 #[test]
+fn item_enum_values_added() {
+    let index = index();
+    let triggers = field(&index, "build.v1.PipelineSpec", "triggers");
+    assert!(triggers.values.is_empty());
+    let added: Vec<(&str, Version)> = triggers
+        .item_values
+        .iter()
+        .map(|(value, gate)| (value.as_str(), gate.introduced_in))
+        .collect();
+    assert_eq!(
+        added,
+        [
+            ("push", v("1.9")),
+            ("schedule", v("1.11")),
+            ("tag", v("1.9"))
+        ]
+    );
+}
+
+#[test]
 fn required_becomes_optional() {
     let image = &field(&index(), "deploy.v1.ReleaseSpec", "image").clone();
     assert_eq!(image.required_in, vec![v("1.9"), v("1.10")]);

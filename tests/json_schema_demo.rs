@@ -170,6 +170,52 @@ fn strict_trees_refuse_fields_of_other_minors() {
 }
 
 #[test]
+fn item_enums_hold_each_item_to_its_minor() {
+    let demo = demo();
+    let documents = documents();
+    // The pipeline document of minor `v`, with `triggers` set.
+    let pipeline = |v: &str, triggers: &Value| {
+        let (_, _, document) = documents
+            .iter()
+            .find(|(minor, file, _)| minor == v && file.starts_with("pipeline"))
+            .unwrap();
+        let mut document = document.clone();
+        document["spec"]["triggers"] = triggers.clone();
+        document
+    };
+    let check = |dir: &str, document: &Value| {
+        let found = errors(
+            &demo.validator(&format!("json/{dir}/pipeline-build-v1.json")),
+            document,
+        );
+        found.into_iter().map(|(path, _)| path).collect::<Vec<_>>()
+    };
+    // `PipelineSpec.triggers` items gain "schedule" in 1.11.
+    let schedule = json!(["push", "schedule"]);
+    for dir in ["v1.11", "v1.11-strict"] {
+        assert!(
+            check(dir, &pipeline("v1.11", &schedule)).is_empty(),
+            "{dir}"
+        );
+    }
+    for dir in ["v1.10", "v1.10-strict"] {
+        assert_eq!(
+            check(dir, &pipeline("v1.10", &schedule)),
+            ["/spec/triggers/1"],
+            "{dir}"
+        );
+    }
+    let nightly = json!(["tag", "nightly"]);
+    assert_eq!(
+        check("v1.12", &pipeline("v1.12", &nightly)),
+        ["/spec/triggers/1"]
+    );
+    let combined = demo.validator("json/shipyard.schema.json");
+    assert!(combined.is_valid(&pipeline("v1.11", &schedule)));
+    assert!(!combined.is_valid(&pipeline("v1.10", &schedule)));
+}
+
+#[test]
 fn combined_schema_picks_the_minor_by_api_version() {
     let demo = demo();
     let combined = demo.validator("json/shipyard.schema.json");

@@ -103,3 +103,81 @@ fn gates_reproduce_presence_of_every_definition_and_property() {
     assert_eq!(traffic.gate.introduced_in, "1.30".parse().unwrap());
     assert_eq!(traffic.gate.removed_in, None);
 }
+
+/// Item enums (`items.enum` of an array property) read straight from the raw
+/// specs: (definition, property) → value → the minors listing it.
+fn raw_item_values(
+    specs: &std::path::Path,
+) -> BTreeMap<(String, String), BTreeMap<String, BTreeSet<Version>>> {
+    let mut found: BTreeMap<(String, String), BTreeMap<String, BTreeSet<Version>>> =
+        BTreeMap::new();
+    for minor in support::KUBERNETES_MINORS {
+        let version: Version = minor.parse().unwrap();
+        let text = std::fs::read(specs.join(minor).join("swagger.json")).unwrap();
+        let doc: Value = serde_json::from_slice(&text).unwrap();
+        for (name, schema) in doc["definitions"].as_object().unwrap() {
+            let properties = schema.get("properties").and_then(Value::as_object);
+            for (property, value) in properties.into_iter().flatten() {
+                let Some(values) = value["items"]["enum"].as_array() else {
+                    continue;
+                };
+                let entry = found.entry((name.clone(), property.clone())).or_default();
+                for item in values {
+                    let item = item.as_str().unwrap().to_owned();
+                    entry.entry(item).or_default().insert(version);
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn gates_reproduce_every_item_enum_value() {
+    let Some(specs) = support::kubernetes_specs("gates_reproduce_every_item_enum_value") else {
+        return;
+    };
+    let api_dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
+    let api = Api::open(api_dir.path()).unwrap();
+    let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
+    let text = built.tree.get("gates.json").expect("gates.json is emitted");
+    let index: vergate::gates::GatesIndex = serde_json::from_slice(text).unwrap();
+    let corpus = index.versions.clone();
+
+    let expected = raw_item_values(&specs);
+    assert_eq!(expected.len(), 12, "array properties with an item enum");
+    let mut actual = BTreeMap::new();
+    for (name, ty) in &index.types {
+        for (field, gate) in ty.fields.iter().filter(|(_, g)| !g.item_values.is_empty()) {
+            let values: BTreeMap<String, BTreeSet<Version>> = gate
+                .item_values
+                .iter()
+                .map(|(value, gate)| (value.clone(), minors_of(gate, &corpus)))
+                .collect();
+            actual.insert((name.clone(), field.clone()), values);
+        }
+    }
+    assert_eq!(actual, expected);
+
+    let families = &index.types["io.k8s.api.core.v1.ServiceSpec"].fields["ipFamilies"];
+    assert_eq!(families.ty, "[]string");
+    assert!(
+        families.values.is_empty(),
+        "item values are not field values"
+    );
+    let since: Vec<(&str, String)> = families
+        .item_values
+        .iter()
+        .map(|(value, gate)| (value.as_str(), gate.introduced_in.to_string()))
+        .collect();
+    let v1_34 = "1.34".to_owned();
+    assert_eq!(
+        since,
+        [
+            ("", v1_34.clone()),
+            ("IPv4", v1_34.clone()),
+            ("IPv6", v1_34)
+        ]
+    );
+    assert_eq!(families.gate.introduced_in, "1.28".parse().unwrap());
+}

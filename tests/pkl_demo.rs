@@ -186,3 +186,34 @@ spec { steps { new { name = "outer"; steps { new { name = "inner"; type = "scrip
         "{text}"
     );
 }
+
+#[test]
+fn item_enum_values_are_checked_per_minor() {
+    let Some(pkl) = pkl::pkl("item_enum_values_are_checked_per_minor") else {
+        return;
+    };
+    let project = pkl::user_project(&pkl, "shipyard", &package_dir());
+    let project = project.path();
+    // `PipelineSpec.triggers` is a list whose items gain "schedule" in 1.11.
+    let triggers = |values: &str| {
+        format!("metadata {{ name = \"p\" }}\nspec {{ steps {{}}; triggers {{ {values} }} }}")
+    };
+    let schedule = triggers(r#""push"; "schedule""#);
+    let (ok, text) = amend(&pkl, project, "v1.11", "build/Pipeline", &schedule);
+    assert!(ok, "{text}");
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        json["spec"]["triggers"],
+        serde_json::json!(["push", "schedule"])
+    );
+    let (ok, text) = amend(&pkl, project, "v1.10", "build/Pipeline", &schedule);
+    assert!(!ok && text.contains("but got `\"schedule\"`"), "{text}");
+    let (ok, text) = amend(
+        &pkl,
+        project,
+        "v1.12",
+        "build/Pipeline",
+        &triggers(r#""nightly""#),
+    );
+    assert!(!ok && text.contains("but got `\"nightly\"`"), "{text}");
+}

@@ -157,6 +157,27 @@ fn strict_mode_reports_unknown_fields_values_and_kinds() {
 }
 
 #[test]
+fn list_items_are_held_to_the_item_enum_of_the_target() {
+    let tables = tables();
+    let yaml = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps: []\n  triggers:\n    - tag\n    - schedule\n";
+    let report = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
+    assert_eq!(
+        rules(&report),
+        [(Rule::ValueNotAvailable, "spec.triggers[1]", 8)]
+    );
+    assert_eq!(
+        report.violations[0].message,
+        "value \"schedule\" is not available in 1.10 (introduced in 1.11)"
+    );
+    let newer = Options {
+        target: Some(v("1.11")),
+        strict: true,
+    };
+    let report = preflight::check(&tables, &doc(yaml), newer).unwrap();
+    assert_eq!(rules(&report), [(Rule::VersionMismatch, "apiVersion", 1)]);
+}
+
+#[test]
 fn documents_that_cannot_be_checked_say_why() {
     let tables = tables();
     let err = |yaml: &str, options: Options| {
@@ -224,7 +245,7 @@ fn upgrade_renames_bumps_and_reports_losses() {
     assert!(
         value
             .message
-            .contains("introduced in 1.12; accepted: Recreate, RollingUpdate"),
+            .contains("(introduced in 1.12 as alpha, feature gate BlueGreenReleases; accepted: Recreate, RollingUpdate)"),
         "{}",
         value.message
     );
@@ -250,6 +271,26 @@ fn upgrade_refuses_a_type_change_it_cannot_convert() {
     // Up to 1.10 nothing changes type, so nothing is refused.
     let same = upgrade::convert(&tables, &pipeline, None, v("1.10")).unwrap();
     assert!(!same.is_refused() && same.is_lossless());
+}
+
+#[test]
+fn upgrade_reports_list_items_the_new_minor_does_not_accept() {
+    let tables = tables();
+    let pipeline = doc("apiVersion: \"1.9\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps: []\n  triggers: [push, schedule]\n");
+    let conversion = upgrade::convert(&tables, &pipeline, None, v("1.10")).unwrap();
+    let value = conversion
+        .changes
+        .iter()
+        .find(|change| change.kind == ChangeKind::ValueNotAccepted)
+        .unwrap();
+    assert_eq!(value.path, "spec.triggers[1]");
+    assert_eq!(
+        value.message,
+        "value \"schedule\" is not accepted in 1.10 (introduced in 1.11; accepted: push, tag); choose one of those by hand, then run upgrade again"
+    );
+    assert!(!conversion.is_lossless() && conversion.is_refused());
+    let onward = upgrade::convert(&tables, &pipeline, None, v("1.11")).unwrap();
+    assert!(onward.is_lossless(), "{:?}", onward.changes);
 }
 
 #[test]
@@ -284,7 +325,10 @@ fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
     );
     assert_eq!(
         names(&log.values_added),
-        ["dev.shipyard.build.v1.Step.runtime=wasm"]
+        [
+            "dev.shipyard.build.v1.PipelineSpec.triggers[]=schedule",
+            "dev.shipyard.build.v1.Step.runtime=wasm"
+        ]
     );
     assert!(changelog::diff(&tables, v("1.12"), v("1.12")).is_empty());
 }

@@ -23,6 +23,7 @@ use crate::document::{Node, Value};
 use crate::tables::GateTables;
 use crate::Version;
 use std::fmt;
+pub(crate) use walk::absent_reason;
 use walk::Walker;
 
 /// How to check.

@@ -5,6 +5,7 @@ use crate::document::{Entry, Node, Value};
 use crate::gates::{type_expr, FieldGate, Gate, TypeGate};
 use crate::tables::GateTables;
 use crate::Version;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// One step of a path: a key or a list index.
@@ -231,14 +232,32 @@ impl<'a> Walker<'a> {
             }
         }
         self.path.push(Step::Key(key));
+        if !field.item_values.is_empty() {
+            self.item_values(&entry.value, &field.item_values);
+        }
         self.value(&entry.value, field.type_in(target), entry.line);
         self.path.pop();
+    }
+
+    /// Checks each string item of a list against the field's item enum; the
+    /// path already ends with the field.
+    fn item_values(&mut self, node: &Node, values: &BTreeMap<String, Gate>) {
+        let Value::Seq(items) = &node.value else {
+            return;
+        };
+        for (index, item) in items.iter().enumerate() {
+            if let Value::String(text) = &item.value {
+                self.path.push(Step::Index(index));
+                self.enum_value(text, values, item.line, None);
+                self.path.pop();
+            }
+        }
     }
 
     fn enum_value(
         &mut self,
         text: &str,
-        values: &std::collections::BTreeMap<String, Gate>,
+        values: &BTreeMap<String, Gate>,
         line: u32,
         last: Option<&str>,
     ) {
@@ -264,7 +283,7 @@ impl<'a> Walker<'a> {
                 let accepted: Vec<&str> = values
                     .iter()
                     .filter(|(_, gate)| gate.is_present_in(target))
-                    .map(|(value, _)| value.as_str())
+                    .map(|(value, _)| if value.is_empty() { "\"\"" } else { value })
                     .collect();
                 let message = format!(
                     "value {text:?} is not accepted in {target} (accepted: {})",
@@ -296,7 +315,7 @@ pub(super) fn absent_message(
 
 /// The reason alone: `introduced in 1.30 as beta, feature gate X`,
 /// `removed in 1.32; renamed to y in 1.32`, `present in 1.9, 1.11`.
-pub(super) fn absent_reason(
+pub(crate) fn absent_reason(
     gate: &Gate,
     target: Version,
     renamed: Option<(&str, Version)>,

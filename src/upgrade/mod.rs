@@ -9,10 +9,11 @@
 //! a plain upgrade refuses to go to an older minor.
 
 use crate::document::{Entry, Node, Value};
-use crate::gates::{type_expr, TypeGate};
-use crate::preflight::{identify, DocumentError, Identity};
+use crate::gates::{type_expr, Gate, TypeGate};
+use crate::preflight::{absent_reason, identify, DocumentError, Identity};
 use crate::tables::GateTables;
 use crate::Version;
+use std::collections::BTreeMap;
 use std::fmt;
 
 mod retype;
@@ -429,38 +430,26 @@ impl Converter<'_> {
                 ),
             );
         }
-        if let Value::String(text) = &entry.value.value {
-            let values = if to_field.values.is_empty() {
-                self.tables
-                    .ty(to_ty)
-                    .map_or(&to_field.values, |ty| &ty.values)
-            } else {
-                &to_field.values
-            };
-            let constrained = values.values().any(|g| g.is_present_in(to));
-            if let Some(gate) = values
-                .get(text)
-                .filter(|g| constrained && !g.is_present_in(to))
-            {
-                let why = match gate.removed_in {
-                    Some(removed) if removed <= to => format!("removed in {removed}"),
-                    _ => format!("introduced in {}", gate.introduced_in),
+        match &entry.value.value {
+            Value::String(text) => {
+                let values = if to_field.values.is_empty() {
+                    self.tables
+                        .ty(to_ty)
+                        .map_or(&to_field.values, |ty| &ty.values)
+                } else {
+                    &to_field.values
                 };
-                let accepted: Vec<&str> = values
-                    .iter()
-                    .filter(|(_, g)| g.is_present_in(to))
-                    .map(|(value, _)| value.as_str())
-                    .collect();
-                self.change(
-                    ChangeKind::ValueNotAccepted,
-                    Some(key),
-                    entry.line,
-                    format!(
-                        "value {text:?} is not accepted in {to} ({why}; accepted: {}); choose one of those by hand, then run upgrade again",
-                        accepted.join(", ")
-                    ),
-                );
+                self.value_not_accepted(text, values, key, entry.line);
             }
+            Value::Seq(items) if !to_field.item_values.is_empty() => {
+                for (index, item) in items.iter().enumerate() {
+                    if let Value::String(text) = &item.value {
+                        let at = format!("{key}[{index}]");
+                        self.value_not_accepted(text, &to_field.item_values, &at, item.line);
+                    }
+                }
+            }
+            _ => {}
         }
         self.path.push(new_name.clone());
         let value = self.value(&entry.value, entry.line, from_ty, to_ty);
@@ -492,6 +481,43 @@ fn innermost(expr: &str) -> &str {
     match type_expr::array_item(expr).or_else(|| type_expr::map_value(expr)) {
         Some(inner) => innermost(inner),
         None => expr,
+    }
+}
+
+impl Converter<'_> {
+    /// Reports `text` when `values` constrain the new minor and it is not
+    /// among them (a value no minor lists is left alone, as preflight does
+    /// outside strict mode). The conversion is then refused.
+    fn value_not_accepted(
+        &mut self,
+        text: &str,
+        values: &BTreeMap<String, Gate>,
+        last: &str,
+        line: u32,
+    ) {
+        let to = self.to;
+        let constrained = values.values().any(|g| g.is_present_in(to));
+        let Some(gate) = values
+            .get(text)
+            .filter(|g| constrained && !g.is_present_in(to))
+        else {
+            return;
+        };
+        let (_, reason) = absent_reason(gate, to, None);
+        let accepted: Vec<&str> = values
+            .iter()
+            .filter(|(_, g)| g.is_present_in(to))
+            .map(|(value, _)| value.as_str())
+            .collect();
+        self.change(
+            ChangeKind::ValueNotAccepted,
+            Some(last),
+            line,
+            format!(
+                "value {text:?} is not accepted in {to} ({reason}; accepted: {}); choose one of those by hand, then run upgrade again",
+                accepted.join(", ")
+            ),
+        );
     }
 }
 

@@ -180,6 +180,13 @@ pub struct FieldGate {
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
     pub values: BTreeMap<String, Gate>,
+    /// Gates of the enum values of each item, when the field is an array
+    /// whose items are an enum.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub item_values: BTreeMap<String, Gate>,
 }
 
 impl FieldGate {

@@ -79,6 +79,7 @@ pub fn convert(
         hoisted: Vec::new(),
         warnings: Vec::new(),
         resolving: Vec::new(),
+        item_enums: Vec::new(),
     };
     let definitions_value = root.pointer(definitions_pointer).unwrap_or(&Value::Null);
     let mut definitions = Vec::with_capacity(names.len());
@@ -160,6 +161,10 @@ struct Converter<'a> {
     warnings: Vec<Warning>,
     /// Local pointers being resolved, to catch `$ref` cycles.
     resolving: Vec<String>,
+    /// The `enum`s met on arrays' `items`, by the pointer of the `items`,
+    /// not yet claimed: a property takes its own array's (see
+    /// [`Converter::claim_item_enum`]); any other is warned about.
+    item_enums: Vec<(String, Vec<String>)>,
 }
 
 /// Documentation and annotations read beside a schema.
@@ -203,7 +208,9 @@ impl Converter<'_> {
         check_definition_name(self.path, pointer, name)?;
         let object = self.expect_object(value, pointer, "a definition")?;
         let meta = self.meta(object, pointer)?;
+        let mark = self.item_enums.len();
         let schema = self.schema(value, pointer, name, true)?;
+        self.warn_unclaimed_item_enums(mark);
         let mut definition = Definition::new(name, schema);
         definition.description = meta.description;
         definition.enum_values = meta.enum_values;
@@ -248,24 +255,7 @@ impl Converter<'_> {
                         ),
                     ),
                 },
-                "enum" => match value {
-                    Value::Array(values) => {
-                        meta.enum_values = values
-                            .iter()
-                            .filter(|value| !value.is_null())
-                            .map(|value| match value {
-                                Value::String(text) => text.clone(),
-                                other => other.to_string(),
-                            })
-                            .collect();
-                    }
-                    other => {
-                        return Err(self.error(
-                            &at(),
-                            format!("enum must be an array, found {}", kind_of(other)),
-                        ))
-                    }
-                },
+                "enum" => meta.enum_values = self.enum_values(value, &at())?,
                 "default" => meta.default = Some(value.to_string()),
                 "deprecated" => meta.deprecated = value.as_bool().unwrap_or(false),
                 GROUP_VERSION_KIND => meta.kinds = self.kinds(value, &at()),
@@ -291,6 +281,25 @@ impl Converter<'_> {
             }
         }
         Ok(meta)
+    }
+
+    /// The values of an `enum` keyword as text (`null` left out; a
+    /// non-string value as its JSON text).
+    fn enum_values(&self, value: &Value, pointer: &str) -> Result<Vec<String>> {
+        let Value::Array(values) = value else {
+            return Err(self.error(
+                pointer,
+                format!("enum must be an array, found {}", kind_of(value)),
+            ));
+        };
+        Ok(values
+            .iter()
+            .filter(|value| !value.is_null())
+            .map(|value| match value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            })
+            .collect())
     }
 
     fn kinds(&mut self, value: &Value, pointer: &str) -> Vec<GroupVersionKind> {
@@ -364,12 +373,7 @@ impl Converter<'_> {
             Some("boolean") => Schema::Boolean,
             Some("array") => {
                 let item = match object.get("items") {
-                    Some(items) => self.schema(
-                        items,
-                        &format!("{pointer}/items"),
-                        &self.child_name(items, name, "Item"),
-                        false,
-                    )?,
+                    Some(items) => self.items(items, pointer, name)?,
                     None => {
                         self.warn(
                             pointer,
@@ -411,17 +415,60 @@ impl Converter<'_> {
                 Schema::Any
             }
             None if object.contains_key("items") => {
-                let items = &object["items"];
-                Schema::Array(Box::new(self.schema(
-                    items,
-                    &format!("{pointer}/items"),
-                    &self.child_name(items, name, "Item"),
-                    false,
-                )?))
+                Schema::Array(Box::new(self.items(&object["items"], pointer, name)?))
             }
             None if object.contains_key("enum") => Schema::String { format },
             None => Schema::Any,
         })
+    }
+
+    /// Converts the `items` of the array schema at `pointer`, and records
+    /// their `enum`, if any, for the property to claim. Only scalar items
+    /// keep one (an `enum` beside a `$ref` or on objects is warned about).
+    fn items(&mut self, items: &Value, pointer: &str, name: &str) -> Result<Schema> {
+        let at = format!("{pointer}/items");
+        let schema = self.schema(items, &at, &self.child_name(items, name, "Item"), false)?;
+        if let Some(values) = items.get("enum") {
+            let enum_at = format!("{at}/enum");
+            let values = self.enum_values(values, &enum_at)?;
+            if is_scalar(&schema) {
+                self.item_enums.push((at, values));
+            } else {
+                self.warn(
+                    &enum_at,
+                    format!(
+                        "`enum` on items of type {} is not modeled; its values are not enforced",
+                        schema.type_expr()
+                    ),
+                );
+            }
+        }
+        Ok(schema)
+    }
+
+    /// Takes the item enums recorded since `mark`: the one on the items of
+    /// the property at `pointer` is returned; any other (items of nested
+    /// arrays, of map values, behind `allOf` or a local `$ref`) cannot be
+    /// represented and is warned about.
+    fn claim_item_enum(&mut self, mark: usize, pointer: &str) -> Vec<String> {
+        let own = format!("{pointer}/items");
+        let position = self.item_enums[mark..]
+            .iter()
+            .position(|(at, _)| *at == own);
+        let claimed = position.map(|index| self.item_enums.remove(mark + index).1);
+        self.warn_unclaimed_item_enums(mark);
+        claimed.unwrap_or_default()
+    }
+
+    /// Warns about every item enum recorded since `mark` and forgets them.
+    fn warn_unclaimed_item_enums(&mut self, mark: usize) {
+        let unclaimed: Vec<_> = self.item_enums.drain(mark..).collect();
+        for (at, _) in unclaimed {
+            self.warn(
+                &format!("{at}/enum"),
+                "`enum` on these items is not modeled (only on the items of a property that is an array); its values are not enforced",
+            );
+        }
     }
 
     /// The `type` keyword as one name. OpenAPI 3.1 lists like
@@ -475,8 +522,10 @@ impl Converter<'_> {
             } else {
                 String::new()
             };
+            let mark = self.item_enums.len();
             let schema = self.schema(value, &at, &hoist_name, false)?;
             let mut property = Property::new(schema);
+            property.item_enum_values = self.claim_item_enum(mark, &at);
             property.description = meta.description;
             property.enum_values = meta.enum_values;
             property.default = meta.default;
@@ -669,6 +718,18 @@ impl Converter<'_> {
         self.resolving.pop();
         schema
     }
+}
+
+/// True for the schemas an enum of JSON scalars can constrain.
+fn is_scalar(schema: &Schema) -> bool {
+    matches!(
+        schema,
+        Schema::String { .. }
+            | Schema::Integer { .. }
+            | Schema::Number { .. }
+            | Schema::Boolean
+            | Schema::IntOrString
+    )
 }
 
 fn is_int_or_string(object: &Map<String, Value>) -> bool {

@@ -294,3 +294,43 @@ fn several_files_of_one_minor() {
         "{err}"
     );
 }
+
+#[test]
+fn item_enums_of_array_properties() {
+    let text = v2_with(
+        r##"{"Spec": {"type": "object", "properties": {
+            "modes": {"type": "array", "items": {"type": "string", "enum": ["A", "B", null]}},
+            "bare": {"items": {"type": "integer", "enum": [1, 2]}},
+            "whole": {"type": "array", "items": {"type": "string"}, "enum": [["x"]]},
+            "grid": {"type": "array", "items": {"type": "array", "items": {"type": "string", "enum": ["n"]}}},
+            "byName": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "enum": ["m"]}}},
+            "refs": {"type": "array", "items": {"$ref": "#/definitions/List", "enum": ["r"]}}
+        }},
+        "List": {"type": "array", "items": {"type": "string", "enum": ["d"]}}}"##,
+    );
+    let minor = load("spec.json", &text).unwrap();
+    let modes = property(&minor, "Spec", "modes");
+    assert_eq!(modes.item_enum_values, ["A", "B"]);
+    assert!(modes.enum_values.is_empty());
+    assert_eq!(
+        property(&minor, "Spec", "bare").item_enum_values,
+        ["1", "2"]
+    );
+    // `enum` beside `type: array` constrains whole arrays, not items.
+    let whole = property(&minor, "Spec", "whole");
+    assert_eq!(whole.enum_values, [r#"["x"]"#]);
+    assert!(whole.item_enum_values.is_empty());
+    // What the model cannot hold is a warning with its pointer.
+    let pointers: Vec<&str> = minor.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        [
+            "/definitions/List/items/enum",
+            "/definitions/Spec/properties/byName/additionalProperties/items/enum",
+            "/definitions/Spec/properties/grid/items/items/enum",
+            "/definitions/Spec/properties/refs/items/enum",
+        ]
+    );
+    assert!(minor.warnings[3].message.contains("items of type List"));
+    assert!(property(&minor, "Spec", "grid").item_enum_values.is_empty());
+}

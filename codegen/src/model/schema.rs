@@ -118,8 +118,14 @@ pub struct ObjectSchema {
 pub struct Property {
     pub schema: Schema,
     pub description: Option<String>,
-    /// The string values allowed when the property is an enum.
+    /// The values allowed for the property as a whole (its own `enum`).
     pub enum_values: Vec<String>,
+    /// The values allowed for each item of an array property (the `enum` of
+    /// its `items`). Kept apart from `enum_values`: OpenAPI's `enum` on an
+    /// array constrains whole arrays, on its `items` each element, and
+    /// emitters and preflight must tell the two apart without looking at the
+    /// schema.
+    pub item_enum_values: Vec<String>,
     /// The default value as compact JSON text.
     pub default: Option<String>,
     /// `x-` extensions as compact JSON text.
@@ -142,6 +148,7 @@ impl Property {
             schema,
             description: None,
             enum_values: Vec::new(),
+            item_enum_values: Vec::new(),
             default: None,
             extensions: BTreeMap::new(),
             keywords: BTreeMap::new(),

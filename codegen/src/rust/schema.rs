@@ -104,7 +104,16 @@ fn definition_schema(
 }
 
 fn property_schema(property: &Property, deprecated: bool) -> Json {
-    let mut out = schema(&property.schema);
+    let mut out = match &property.schema {
+        Schema::Array(item) if !property.item_enum_values.is_empty() => {
+            let values = property.item_enum_values.iter().map(Json::string).collect();
+            let items = schema(item).with("enum", Json::Array(values));
+            Json::object()
+                .with("type", Json::string("array"))
+                .with("items", items)
+        }
+        other => schema(other),
+    };
     if let Some(description) = &property.description {
         out = out.with("description", Json::string(description.trim()));
     }

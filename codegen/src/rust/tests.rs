@@ -107,6 +107,23 @@ fn json_schema_of_one_minor() {
     );
 }
 
+#[test]
+fn json_schema_holds_item_enums_in_items() {
+    let mut tags = Property::new(Schema::Array(Box::new(Schema::String { format: None })));
+    tags.item_enum_values = vec!["x".into(), "y".into()];
+    let mut object = ObjectSchema::default();
+    object.properties.insert("tags".into(), tags);
+    let definition = Definition::new("a.Tags", Schema::Object(object));
+    let model = GatedModel::merge("t", vec![minor(1, vec![definition])]).unwrap();
+    let schema = super::json_schema(&model, v(1), "a.Tags", false);
+    assert!(
+        schema.contains(
+            r#""tags":{"type":["array","null"],"items":{"type":"string","enum":["x","y"]}}"#
+        ),
+        "{schema}"
+    );
+}
+
 /// Names every type by its whole definition name, so that the demo's two
 /// `Target`s do not collide in one flat module.
 #[cfg(feature = "load")]

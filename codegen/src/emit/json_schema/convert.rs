@@ -150,15 +150,9 @@ fn property_schema(
             let mut out = shape(&property.schema, style);
             if !property.enum_values.is_empty() {
                 let values = typed_enum(&property.enum_values, &property.schema);
-                match out.get_mut("items") {
-                    Some(Value::Object(items)) if matches!(property.schema, Schema::Array(_)) => {
-                        items.insert("enum".into(), values);
-                    }
-                    _ => {
-                        out.insert("enum".into(), values);
-                    }
-                }
+                out.insert("enum".into(), values);
             }
+            insert_item_enum(&mut out, property);
             out
         }
     };
@@ -182,6 +176,19 @@ fn property_schema(
         allow_null(&mut out);
     }
     Value::Object(out)
+}
+
+/// Writes the item enum of an array property as `items.enum`, typed for
+/// the items.
+fn insert_item_enum(out: &mut Map<String, Value>, property: &Property) {
+    if property.item_enum_values.is_empty() {
+        return;
+    }
+    if let (Schema::Array(item), Some(Value::Object(items))) =
+        (&property.schema, out.get_mut("items"))
+    {
+        items.insert("enum".into(), typed_enum(&property.item_enum_values, item));
+    }
 }
 
 /// The values `apiVersion`, `kind` and the document version field are held
@@ -273,5 +280,35 @@ pub fn references(schema: &Schema) -> Vec<&str> {
             .chain(object.additional.as_deref().and_then(Schema::referenced))
             .collect(),
         other => other.referenced().into_iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ObjectSchema;
+    use serde_json::json;
+
+    #[test]
+    fn an_arrays_own_enum_and_its_items_enum_stay_apart() {
+        let mut list = Property::new(Schema::Array(Box::new(Schema::Integer { format: None })));
+        list.enum_values = vec!["[1,2]".into()];
+        list.item_enum_values = vec!["1".into(), "2".into(), "3".into()];
+        let mut object = ObjectSchema::default();
+        object.properties.insert("list".into(), list);
+        let gates = GateKeywords::default();
+        let style = Style {
+            minor: Version::new(1, 0),
+            strict: false,
+            ref_base: "#/$defs/",
+            document_version_field: None,
+            gates: &gates,
+        };
+        let schema = definition(&Definition::new("a.T", Schema::Object(object)), &style);
+        assert_eq!(
+            schema["properties"]["list"],
+            // Optional, so null is allowed beside the array's own value.
+            json!({"type": ["array", "null"], "items": {"type": "integer", "enum": [1, 2, 3]}, "enum": [[1, 2], null]})
+        );
     }
 }

@@ -149,4 +149,8 @@ fn is_plain_field(field: &FieldLifecycle, corpus: &[Version]) -> bool {
         && field.type_changed_in().is_empty()
         && field.renamed_from.is_none()
         && field.values.values().all(|value| is_plain(value, corpus))
+        && field
+            .item_values
+            .values()
+            .all(|value| is_plain(value, corpus))
 }

@@ -359,10 +359,16 @@ impl<'s, 'a> Builder<'s, 'a> {
         required: bool,
         from: &Definition,
     ) -> Result<String> {
-        let ty = self.type_expr(&property.schema, &property.enum_values, from)?;
+        let ty = match &property.schema {
+            Schema::Array(item) if !property.item_enum_values.is_empty() => format!(
+                "Listing<{}>",
+                self.type_expr(item, &property.item_enum_values, from)?
+            ),
+            schema => self.type_expr(schema, &property.enum_values, from)?,
+        };
         Ok(if required || ty == "Any" {
             ty
-        } else if ty.contains('|') {
+        } else if is_union(&ty) {
             format!("({ty})?")
         } else {
             format!("{ty}?")
@@ -430,6 +436,27 @@ impl<'s, 'a> Builder<'s, 'a> {
     }
 }
 
+/// True when a Pkl type is a union at its top level (`"a"|"b"`, not
+/// `Listing<"a"|"b">`), so that `?` needs parentheses around it.
+fn is_union(ty: &str) -> bool {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut chars = ty.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if quoted => {
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            '<' | '(' if !quoted => depth += 1,
+            '>' | ')' if !quoted => depth = depth.saturating_sub(1),
+            '|' if !quoted && depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 fn check_name(name: &str, definition: &Definition) -> Result<()> {
     if BASE_TYPES.contains(&name) {
         return Err(spec_error(
@@ -477,7 +504,17 @@ pub fn relative_path(from: &str, to: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::relative_path;
+    use super::{is_union, relative_path};
+
+    #[test]
+    fn only_top_level_unions_need_parentheses() {
+        assert!(is_union(r#""a"|"b""#));
+        assert!(is_union("Int|String"));
+        assert!(!is_union(r#"Listing<"a"|"b">"#));
+        assert!(!is_union(r#""a|b""#));
+        assert!(!is_union(r#""a\"|b""#));
+        assert!(is_union(r#""<"|"b""#));
+    }
 
     #[test]
     fn relative_paths() {

@@ -69,6 +69,8 @@ pub mod build {
             ///
             /// Introduced in 1.10.
             pub timeout: ::core::option::Option<::std::string::String>,
+            /// What starts the pipeline.
+            pub triggers: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
         }
         #[cfg(any(feature = "v1_10"))]
         const _: () = {
@@ -83,6 +85,7 @@ pub mod build {
                     "steps",
                     "target",
                     "timeout",
+                    "triggers",
                 ];
                 const REQUIRED: &'static [usize] = &[3usize];
                 fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
@@ -92,6 +95,7 @@ pub mod build {
                     out.field("steps", &self.steps);
                     out.optional("target", &self.target);
                     out.optional("timeout", &self.timeout);
+                    out.optional("triggers", &self.triggers);
                 }
                 fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
@@ -105,6 +109,7 @@ pub mod build {
                         3usize => input.value(&mut self.steps),
                         4usize => input.value(&mut self.target),
                         5usize => input.value(&mut self.timeout),
+                        6usize => input.value(&mut self.triggers),
                         _ => {}
                     }
                 }

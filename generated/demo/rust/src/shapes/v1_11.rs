@@ -66,6 +66,8 @@ pub mod build {
             ///
             /// Introduced in 1.10.
             pub timeout: ::core::option::Option<::std::string::String>,
+            /// What starts the pipeline.
+            pub triggers: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
         }
         #[cfg(any(feature = "v1_11", feature = "v1_12"))]
         const _: () = {
@@ -79,6 +81,7 @@ pub mod build {
                     "steps",
                     "target",
                     "timeout",
+                    "triggers",
                 ];
                 const REQUIRED: &'static [usize] = &[2usize];
                 fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
@@ -87,6 +90,7 @@ pub mod build {
                     out.field("steps", &self.steps);
                     out.optional("target", &self.target);
                     out.optional("timeout", &self.timeout);
+                    out.optional("triggers", &self.triggers);
                 }
                 fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
@@ -99,6 +103,7 @@ pub mod build {
                         2usize => input.value(&mut self.steps),
                         3usize => input.value(&mut self.target),
                         4usize => input.value(&mut self.timeout),
+                        5usize => input.value(&mut self.triggers),
                         _ => {}
                     }
                 }

@@ -150,6 +150,8 @@ pub mod build {
             /// The steps, run in order.
             pub steps: ::std::vec::Vec<crate::shapes::v1_9::build::v1::Step>,
             pub target: ::core::option::Option<crate::shapes::v1_9::build::v1::Target>,
+            /// What starts the pipeline.
+            pub triggers: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
         }
         #[cfg(any(feature = "v1_9"))]
         const _: () = {
@@ -163,6 +165,7 @@ pub mod build {
                     "retries",
                     "steps",
                     "target",
+                    "triggers",
                 ];
                 const REQUIRED: &'static [usize] = &[3usize];
                 fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
@@ -171,6 +174,7 @@ pub mod build {
                     out.optional("retries", &self.retries);
                     out.field("steps", &self.steps);
                     out.optional("target", &self.target);
+                    out.optional("triggers", &self.triggers);
                 }
                 fn read<'de, R: crate::__private::wire::Read<'de>>(
                     &mut self,
@@ -183,6 +187,7 @@ pub mod build {
                         2usize => input.value(&mut self.retries),
                         3usize => input.value(&mut self.steps),
                         4usize => input.value(&mut self.target),
+                        5usize => input.value(&mut self.triggers),
                         _ => {}
                     }
                 }
