@@ -6,6 +6,7 @@ use crate::gates::{FieldGate, Gate};
 use crate::tables::GateTables;
 use crate::Version;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::{self, Write};
 
 /// What changes from `old` to `new`. Every list is sorted by name.
@@ -32,9 +33,18 @@ pub struct Changelog {
     pub fields_now_optional: Vec<Item>,
     /// Fields whose type differs.
     pub fields_retyped: Vec<Item>,
-    /// `Type.field=value` (or `Type=value`) entries.
+    /// `Type.field=value` (or `Type=value`, `Type.field[]=value` for a
+    /// list's items) entries: values added to, or removed from, an enum
+    /// both minors list.
     pub values_added: Vec<Item>,
     pub values_removed: Vec<Item>,
+    /// Enums `new` lists where `old` listed no value (the note gives the
+    /// values). Upstream specs often start listing an enum the API had long
+    /// accepted (Kubernetes lists its enums from 1.34), so these are not
+    /// reported value by value as additions.
+    pub enums_first_listed: Vec<Item>,
+    /// Enums `old` listed and `new` lists no value of.
+    pub enums_no_longer_listed: Vec<Item>,
 }
 
 /// One changed item and a note (its type, stage, replacement).
@@ -80,6 +90,14 @@ impl Changelog {
             ("fields whose type changes", self.fields_retyped.clone()),
             ("enum values added", self.values_added.clone()),
             ("enum values removed", self.values_removed.clone()),
+            (
+                "enums first listed (no value was listed before)",
+                self.enums_first_listed.clone(),
+            ),
+            (
+                "enums no longer listed (any value passes)",
+                self.enums_no_longer_listed.clone(),
+            ),
         ]
     }
 }
@@ -134,19 +152,44 @@ impl Changelog {
                 note: format!("{old_ty} → {new_ty}"),
             });
         }
+        self.enum_changes(full, &field.values);
         // Item values are named `Type.field[]=value`.
-        let item_owner = format!("{full}[]");
-        let values = field.values.iter().map(|(value, gate)| (full, value, gate));
-        let item_values = field
-            .item_values
-            .iter()
-            .map(|(value, gate)| (item_owner.as_str(), value, gate));
-        for (owner, value, value_gate) in values.chain(item_values) {
-            let item = Item::plain(format!("{owner}={value}"));
-            match (value_gate.is_present_in(old), value_gate.is_present_in(new)) {
-                (false, true) => self.values_added.push(item),
-                (true, false) => self.values_removed.push(item),
-                _ => {}
+        self.enum_changes(&format!("{full}[]"), &field.item_values);
+    }
+
+    /// Records what changes about the enum of `owner` (a type, a field or a
+    /// field's items): values added or removed, or the whole enum first (or
+    /// no longer) listed.
+    fn enum_changes(&mut self, owner: &str, values: &BTreeMap<String, Gate>) {
+        let (old, new) = (self.old, self.new);
+        let listed_in = |version| {
+            values
+                .iter()
+                .filter(|(_, gate)| gate.is_present_in(version))
+                .map(|(value, _)| value.as_str())
+                .collect::<Vec<_>>()
+        };
+        let (in_old, in_new) = (listed_in(old), listed_in(new));
+        let whole = |listed: Vec<&str>| Item {
+            name: owner.to_owned(),
+            note: listed
+                .iter()
+                .map(|value| if value.is_empty() { "\"\"" } else { value })
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        match (in_old.is_empty(), in_new.is_empty()) {
+            (true, false) => self.enums_first_listed.push(whole(in_new)),
+            (false, true) => self.enums_no_longer_listed.push(whole(in_old)),
+            _ => {
+                for (value, gate) in values {
+                    let item = Item::plain(format!("{owner}={value}"));
+                    match (gate.is_present_in(old), gate.is_present_in(new)) {
+                        (false, true) => self.values_added.push(item),
+                        (true, false) => self.values_removed.push(item),
+                        _ => {}
+                    }
+                }
             }
         }
     }
@@ -187,14 +230,7 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
         }
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
         if both {
-            for (value, gate) in &ty.values {
-                let item = || Item::plain(format!("{name}={value}"));
-                if appears(gate) {
-                    log.values_added.push(item());
-                } else if disappears(gate) {
-                    log.values_removed.push(item());
-                }
-            }
+            log.enum_changes(name, &ty.values);
         }
         if !both {
             // Fields of an added or removed type are covered by the type.

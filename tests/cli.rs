@@ -851,6 +851,72 @@ fn kubernetes_diff_reports_required_flips() {
     );
 }
 
+/// Kubernetes lists its enums from 1.34: 1.33 → 1.34 reports each enum as
+/// first listed (once, with its values), not hundreds of values added; a
+/// value added to an enum both minors list is a value added.
+#[test]
+fn kubernetes_diff_tells_enums_first_listed_from_values_added() {
+    let Some(gates) =
+        kubernetes_gates("kubernetes_diff_tells_enums_first_listed_from_values_added")
+    else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let diff = |old: &str, new: &str| {
+        let out = vergate(&["diff", old, new, "--api", &gates, "--format", "json"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        serde_json::from_str::<Value>(&stdout(&out)).unwrap()
+    };
+    let names = |json: &Value, list: &str| -> Vec<String> {
+        json[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| {
+                format!(
+                    "{} {}",
+                    item["name"].as_str().unwrap(),
+                    item["note"].as_str().unwrap_or("")
+                )
+            })
+            .map(|line| line.trim_end().to_owned())
+            .collect()
+    };
+    let first = diff("1.33", "1.34");
+    let listed = names(&first, "enums_first_listed");
+    assert!(
+        listed.contains(
+            &"io.k8s.api.core.v1.Container.imagePullPolicy Always, IfNotPresent, Never".to_owned()
+        ),
+        "{listed:?}"
+    );
+    assert!(
+        listed.contains(&"io.k8s.api.core.v1.ServiceSpec.ipFamilies[] \"\", IPv4, IPv6".to_owned()),
+        "{listed:?}"
+    );
+    let added = names(&first, "values_added");
+    assert!(
+        !added.iter().any(|name| name.contains("imagePullPolicy")),
+        "{added:?}"
+    );
+    // And the other way round.
+    let back = diff("1.34", "1.33");
+    assert!(
+        names(&back, "enums_no_longer_listed").contains(
+            &"io.k8s.api.core.v1.Container.imagePullPolicy Always, IfNotPresent, Never".to_owned()
+        ),
+        "{:?}",
+        names(&back, "enums_no_longer_listed")
+    );
+    let next = diff("1.34", "1.35");
+    assert!(
+        names(&next, "values_added")
+            .contains(&"io.k8s.api.core.v1.Toleration.operator=Gt".to_owned()),
+        "{:?}",
+        names(&next, "values_added")
+    );
+}
+
 #[test]
 fn kubernetes_upgrade_converts_a_retyped_field_field_by_field() {
     let Some(gates) =
