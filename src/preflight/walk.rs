@@ -279,7 +279,9 @@ impl<'a> Walker<'a> {
                     message,
                 );
             }
-            None if self.strict => {
+            // The target lists its values and this is none of them: the
+            // API refuses it (and so do the JSON Schemas), strict or not.
+            None => {
                 let accepted: Vec<&str> = values
                     .iter()
                     .filter(|(_, gate)| gate.is_present_in(target))
@@ -297,7 +299,6 @@ impl<'a> Walker<'a> {
                     message,
                 );
             }
-            None => {}
         }
     }
 }
