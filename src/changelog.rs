@@ -2,7 +2,7 @@
 //! deprecates, retypes and makes required or optional, read from the gate
 //! tables.
 
-use crate::gates::{FieldGate, Gate};
+use crate::gates::{type_expr, FieldGate, Gate};
 use crate::tables::GateTables;
 use crate::Version;
 use serde::Serialize;
@@ -34,8 +34,8 @@ pub struct Changelog {
     /// Fields whose type differs.
     pub fields_retyped: Vec<Item>,
     /// `Type.field=value` (or `Type=value`, `Type.field[]=value` for a
-    /// list's items) entries: values added to, or removed from, an enum
-    /// both minors list.
+    /// list's items, `Type.field{}=value` for a map's values) entries:
+    /// values added to, or removed from, an enum both minors list.
     pub values_added: Vec<Item>,
     pub values_removed: Vec<Item>,
     /// Enums `new` lists where `old` listed no value (the note gives the
@@ -153,12 +153,18 @@ impl Changelog {
             });
         }
         self.enum_changes(full, &field.values);
-        // Item values are named `Type.field[]=value`.
-        self.enum_changes(&format!("{full}[]"), &field.item_values);
+        // Element values are named `Type.field[]=value` for a list's items
+        // and `Type.field{}=value` for a map's values.
+        let element = if type_expr::map_value(field.type_in(self.new)).is_some() {
+            "{}"
+        } else {
+            "[]"
+        };
+        self.enum_changes(&format!("{full}{element}"), &field.element_values);
     }
 
     /// Records what changes about the enum of `owner` (a type, a field or a
-    /// field's items): values added or removed, or the whole enum first (or
+    /// field's elements): values added or removed, or the whole enum first (or
     /// no longer) listed.
     fn enum_changes(&mut self, owner: &str, values: &BTreeMap<String, Gate>) {
         let (old, new) = (self.old, self.new);

@@ -232,23 +232,33 @@ impl<'a> Walker<'a> {
             }
         }
         self.path.push(Step::Key(key));
-        if !field.item_values.is_empty() {
-            self.item_values(&entry.value, &field.item_values);
+        if !field.element_values.is_empty() {
+            self.element_values(&entry.value, &field.element_values);
         }
         self.value(&entry.value, field.type_in(target), entry.line);
         self.path.pop();
     }
 
-    /// Checks each string item of a list against the field's item enum; the
-    /// path already ends with the field.
-    fn item_values(&mut self, node: &Node, values: &BTreeMap<String, Gate>) {
-        let Value::Seq(items) = &node.value else {
-            return;
+    /// Checks each string element of a list or map (each item, each map
+    /// value) against the field's element enum; the path already ends with
+    /// the field.
+    fn element_values(&mut self, node: &'a Node, values: &BTreeMap<String, Gate>) {
+        let elements: Vec<(Step<'a>, &Node, u32)> = match &node.value {
+            Value::Seq(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (Step::Index(index), item, item.line))
+                .collect(),
+            Value::Map(entries) => entries
+                .iter()
+                .map(|entry| (Step::Key(&entry.key), &entry.value, entry.line))
+                .collect(),
+            _ => return,
         };
-        for (index, item) in items.iter().enumerate() {
-            if let Value::String(text) = &item.value {
-                self.path.push(Step::Index(index));
-                self.enum_value(text, values, item.line, None);
+        for (step, element, line) in elements {
+            if let Value::String(text) = &element.value {
+                self.path.push(step);
+                self.enum_value(text, values, line, None);
                 self.path.pop();
             }
         }

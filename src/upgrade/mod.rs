@@ -441,11 +441,19 @@ impl Converter<'_> {
                 };
                 self.value_not_accepted(text, values, key, entry.line);
             }
-            Value::Seq(items) if !to_field.item_values.is_empty() => {
+            Value::Seq(items) if !to_field.element_values.is_empty() => {
                 for (index, item) in items.iter().enumerate() {
                     if let Value::String(text) = &item.value {
                         let at = format!("{key}[{index}]");
-                        self.value_not_accepted(text, &to_field.item_values, &at, item.line);
+                        self.value_not_accepted(text, &to_field.element_values, &at, item.line);
+                    }
+                }
+            }
+            Value::Map(entries) if !to_field.element_values.is_empty() => {
+                for entry in entries {
+                    if let Value::String(text) = &entry.value.value {
+                        let at = format!("{key}.{}", entry.key);
+                        self.value_not_accepted(text, &to_field.element_values, &at, entry.line);
                     }
                 }
             }

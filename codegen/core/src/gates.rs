@@ -180,13 +180,21 @@ pub struct FieldGate {
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
     pub values: BTreeMap<String, Gate>,
-    /// Gates of the enum values of each item, when the field is an array
-    /// whose items are an enum.
+    /// Gates of the enum values of each element, when the field is a list
+    /// whose items or a map whose values are an enum. One key for both,
+    /// named after Go's "element type" of `[]T` and `map[string]T`: the
+    /// field's `type` says which it is, and a reader checks values the
+    /// same way for both. (`item_values`, its name while only lists had
+    /// it, is still read.)
     #[cfg_attr(
         feature = "serde",
-        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+        serde(
+            default,
+            alias = "item_values",
+            skip_serializing_if = "BTreeMap::is_empty"
+        )
     )]
-    pub item_values: BTreeMap<String, Gate>,
+    pub element_values: BTreeMap<String, Gate>,
 }
 
 impl FieldGate {

@@ -26,7 +26,7 @@ use std::time::UNIX_EPOCH;
 use vergate_core::Version;
 
 /// The file's first bytes: its format.
-const MAGIC: &[u8] = b"vergate load cache 3 (postcard)\n";
+const MAGIC: &[u8] = b"vergate load cache 4 (postcard)\n";
 
 /// The loaded minors of one API's last regen, and the ones to record.
 #[derive(Debug)]

@@ -79,7 +79,7 @@ pub fn convert(
         hoisted: Vec::new(),
         warnings: Vec::new(),
         resolving: Vec::new(),
-        item_enums: Vec::new(),
+        element_enums: Vec::new(),
     };
     let definitions_value = root.pointer(definitions_pointer).unwrap_or(&Value::Null);
     let mut definitions = Vec::with_capacity(names.len());
@@ -161,10 +161,11 @@ struct Converter<'a> {
     warnings: Vec<Warning>,
     /// Local pointers being resolved, to catch `$ref` cycles.
     resolving: Vec<String>,
-    /// The `enum`s met on arrays' `items`, by the pointer of the `items`,
-    /// not yet claimed: a property takes its own array's (see
-    /// [`Converter::claim_item_enum`]); any other is warned about.
-    item_enums: Vec<(String, Vec<String>)>,
+    /// The `enum`s met on elements (arrays' `items`, maps'
+    /// `additionalProperties`), by the pointer of the element schema, not
+    /// yet claimed: a property takes its own list's or map's (see
+    /// [`Converter::claim_element_enum`]); any other is warned about.
+    element_enums: Vec<(String, Vec<String>)>,
 }
 
 /// Documentation and annotations read beside a schema.
@@ -208,9 +209,9 @@ impl Converter<'_> {
         check_definition_name(self.path, pointer, name)?;
         let object = self.expect_object(value, pointer, "a definition")?;
         let meta = self.meta(object, pointer)?;
-        let mark = self.item_enums.len();
+        let mark = self.element_enums.len();
         let schema = self.schema(value, pointer, name, true)?;
-        self.warn_unclaimed_item_enums(mark);
+        self.warn_unclaimed_element_enums(mark);
         let mut definition = Definition::new(name, schema);
         definition.description = meta.description;
         definition.enum_values = meta.enum_values;
@@ -373,7 +374,7 @@ impl Converter<'_> {
             Some("boolean") => Schema::Boolean,
             Some("array") => {
                 let item = match object.get("items") {
-                    Some(items) => self.items(items, pointer, name)?,
+                    Some(items) => self.element(items, pointer, "items", name)?,
                     None => {
                         self.warn(
                             pointer,
@@ -394,11 +395,11 @@ impl Converter<'_> {
             }
             Some("object") => match object.get("additionalProperties") {
                 Some(Value::Bool(false)) if top => Schema::Object(ObjectSchema::default()),
-                Some(additional @ Value::Object(_)) => Schema::Map(Box::new(self.schema(
+                Some(additional @ Value::Object(_)) => Schema::Map(Box::new(self.element(
                     additional,
-                    &format!("{pointer}/additionalProperties"),
-                    &self.child_name(additional, name, "Value"),
-                    false,
+                    pointer,
+                    "additionalProperties",
+                    name,
                 )?)),
                 _ if top => Schema::Object(ObjectSchema {
                     additional: Some(Box::new(Schema::Any)),
@@ -414,30 +415,41 @@ impl Converter<'_> {
                 );
                 Schema::Any
             }
-            None if object.contains_key("items") => {
-                Schema::Array(Box::new(self.items(&object["items"], pointer, name)?))
-            }
+            None if object.contains_key("items") => Schema::Array(Box::new(self.element(
+                &object["items"],
+                pointer,
+                "items",
+                name,
+            )?)),
             None if object.contains_key("enum") => Schema::String { format },
             None => Schema::Any,
         })
     }
 
-    /// Converts the `items` of the array schema at `pointer`, and records
-    /// their `enum`, if any, for the property to claim. Only scalar items
-    /// keep one (an `enum` beside a `$ref` or on objects is warned about).
-    fn items(&mut self, items: &Value, pointer: &str, name: &str) -> Result<Schema> {
-        let at = format!("{pointer}/items");
-        let schema = self.schema(items, &at, &self.child_name(items, name, "Item"), false)?;
-        if let Some(values) = items.get("enum") {
+    /// Converts the element schema of the list or map at `pointer` (under
+    /// `keyword`: `items` or `additionalProperties`), and records its
+    /// `enum`, if any, for the property to claim. Only scalar elements keep
+    /// one (an `enum` beside a `$ref` or on objects is warned about).
+    fn element(
+        &mut self,
+        element: &Value,
+        pointer: &str,
+        keyword: &str,
+        name: &str,
+    ) -> Result<Schema> {
+        let at = format!("{pointer}/{keyword}");
+        let suffix = if keyword == "items" { "Item" } else { "Value" };
+        let schema = self.schema(element, &at, &self.child_name(element, name, suffix), false)?;
+        if let Some(values) = element.get("enum") {
             let enum_at = format!("{at}/enum");
             let values = self.enum_values(values, &enum_at)?;
             if is_scalar(&schema) {
-                self.item_enums.push((at, values));
+                self.element_enums.push((at, values));
             } else {
                 self.warn(
                     &enum_at,
                     format!(
-                        "`enum` on items of type {} is not modeled; its values are not enforced",
+                        "`enum` on {keyword} of type {} is not modeled; its values are not enforced",
                         schema.type_expr()
                     ),
                 );
@@ -446,27 +458,32 @@ impl Converter<'_> {
         Ok(schema)
     }
 
-    /// Takes the item enums recorded since `mark`: the one on the items of
-    /// the property at `pointer` is returned; any other (items of nested
-    /// arrays, of map values, behind `allOf` or a local `$ref`) cannot be
+    /// Takes the element enums recorded since `mark`: the one on the items
+    /// or map values of the property at `pointer`, whose schema is
+    /// `schema`, is returned; any other (elements of nested lists or maps,
+    /// behind `allOf` or a local `$ref`, of a hoisted object) cannot be
     /// represented and is warned about.
-    fn claim_item_enum(&mut self, mark: usize, pointer: &str) -> Vec<String> {
-        let own = format!("{pointer}/items");
-        let position = self.item_enums[mark..]
+    fn claim_element_enum(&mut self, mark: usize, pointer: &str, schema: &Schema) -> Vec<String> {
+        let own = match schema {
+            Schema::Array(_) => format!("{pointer}/items"),
+            Schema::Map(_) => format!("{pointer}/additionalProperties"),
+            _ => String::new(),
+        };
+        let position = self.element_enums[mark..]
             .iter()
             .position(|(at, _)| *at == own);
-        let claimed = position.map(|index| self.item_enums.remove(mark + index).1);
-        self.warn_unclaimed_item_enums(mark);
+        let claimed = position.map(|index| self.element_enums.remove(mark + index).1);
+        self.warn_unclaimed_element_enums(mark);
         claimed.unwrap_or_default()
     }
 
-    /// Warns about every item enum recorded since `mark` and forgets them.
-    fn warn_unclaimed_item_enums(&mut self, mark: usize) {
-        let unclaimed: Vec<_> = self.item_enums.drain(mark..).collect();
+    /// Warns about every element enum recorded since `mark` and forgets them.
+    fn warn_unclaimed_element_enums(&mut self, mark: usize) {
+        let unclaimed: Vec<_> = self.element_enums.drain(mark..).collect();
         for (at, _) in unclaimed {
             self.warn(
                 &format!("{at}/enum"),
-                "`enum` on these items is not modeled (only on the items of a property that is an array); its values are not enforced",
+                "`enum` on these elements is not modeled (only on the items or map values of a property); its values are not enforced",
             );
         }
     }
@@ -522,10 +539,11 @@ impl Converter<'_> {
             } else {
                 String::new()
             };
-            let mark = self.item_enums.len();
+            let mark = self.element_enums.len();
             let schema = self.schema(value, &at, &hoist_name, false)?;
+            let element_enum = self.claim_element_enum(mark, &at, &schema);
             let mut property = Property::new(schema);
-            property.item_enum_values = self.claim_item_enum(mark, &at);
+            property.element_enum_values = element_enum;
             property.description = meta.description;
             property.enum_values = meta.enum_values;
             property.default = meta.default;
@@ -565,12 +583,14 @@ impl Converter<'_> {
             }
         }
         match object.get("additionalProperties") {
+            // An `enum` here is recorded and, as no property claims it,
+            // warned about: the model has no place for it.
             Some(additional @ Value::Object(_)) => {
-                shape.additional = Some(Box::new(self.schema(
+                shape.additional = Some(Box::new(self.element(
                     additional,
-                    &format!("{pointer}/additionalProperties"),
-                    &self.child_name(additional, name, "Value"),
-                    false,
+                    pointer,
+                    "additionalProperties",
+                    name,
                 )?));
             }
             Some(Value::Bool(true)) => shape.additional = Some(Box::new(Schema::Any)),

@@ -310,16 +310,16 @@ fn item_enums_of_array_properties() {
     );
     let minor = load("spec.json", &text).unwrap();
     let modes = property(&minor, "Spec", "modes");
-    assert_eq!(modes.item_enum_values, ["A", "B"]);
+    assert_eq!(modes.element_enum_values, ["A", "B"]);
     assert!(modes.enum_values.is_empty());
     assert_eq!(
-        property(&minor, "Spec", "bare").item_enum_values,
+        property(&minor, "Spec", "bare").element_enum_values,
         ["1", "2"]
     );
     // `enum` beside `type: array` constrains whole arrays, not items.
     let whole = property(&minor, "Spec", "whole");
     assert_eq!(whole.enum_values, [r#"["x"]"#]);
-    assert!(whole.item_enum_values.is_empty());
+    assert!(whole.element_enum_values.is_empty());
     // What the model cannot hold is a warning with its pointer.
     let pointers: Vec<&str> = minor.warnings.iter().map(|w| w.pointer.as_str()).collect();
     assert_eq!(
@@ -332,5 +332,41 @@ fn item_enums_of_array_properties() {
         ]
     );
     assert!(minor.warnings[3].message.contains("items of type List"));
-    assert!(property(&minor, "Spec", "grid").item_enum_values.is_empty());
+    assert!(property(&minor, "Spec", "grid")
+        .element_enum_values
+        .is_empty());
+}
+
+#[test]
+fn element_enums_of_map_properties() {
+    let text = v2_with(
+        r##"{"Spec": {"type": "object", "properties": {
+            "phases": {"type": "object", "additionalProperties": {"type": "string", "enum": ["Ready", "Failed", null]}},
+            "nested": {"type": "object", "additionalProperties": {"type": "object", "additionalProperties": {"type": "string", "enum": ["n"]}}},
+            "refs": {"type": "object", "additionalProperties": {"$ref": "#/definitions/Labels", "enum": ["r"]}},
+            "mixed": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "string", "enum": ["m"]}}
+        }},
+        "Labels": {"type": "object", "additionalProperties": {"type": "string", "enum": ["d"]}}}"##,
+    );
+    let minor = load("spec.json", &text).unwrap();
+    let phases = property(&minor, "Spec", "phases");
+    assert_eq!(phases.element_enum_values, ["Ready", "Failed"]);
+    assert!(phases.enum_values.is_empty());
+    for name in ["nested", "refs", "mixed"] {
+        assert!(property(&minor, "Spec", name)
+            .element_enum_values
+            .is_empty());
+    }
+    // What the model cannot hold is a warning with its pointer.
+    let mut pointers: Vec<&str> = minor.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    pointers.sort_unstable();
+    assert_eq!(
+        pointers,
+        [
+            "/definitions/Labels/additionalProperties/enum",
+            "/definitions/Spec/properties/mixed/additionalProperties/enum",
+            "/definitions/Spec/properties/nested/additionalProperties/additionalProperties/enum",
+            "/definitions/Spec/properties/refs/additionalProperties/enum",
+        ]
+    );
 }

@@ -178,7 +178,11 @@ fn record_property(
         property.description.as_deref(),
     );
     record_values(&mut field.values, &property.enum_values, version);
-    record_values(&mut field.item_values, &property.item_enum_values, version);
+    record_values(
+        &mut field.element_values,
+        &property.element_enum_values,
+        version,
+    );
     if let Some(from) = &property.renamed_from {
         if field.renamed_from.is_none() {
             field.renamed_from = Some(Rename {
@@ -278,7 +282,7 @@ mod tests {
     fn item_values_have_their_own_lifecycles() {
         let spec = |n: u32, items: &[&str]| {
             let mut property = Property::new(Schema::Array(Box::new(STRING)));
-            property.item_enum_values = items.iter().map(|v| v.to_string()).collect();
+            property.element_enum_values = items.iter().map(|v| v.to_string()).collect();
             let mut object = ObjectSchema::default();
             object.properties.insert("modes".into(), property);
             minor(n, vec![Definition::new("a.T", Schema::Object(object))])
@@ -290,9 +294,9 @@ mod tests {
         .unwrap();
         let field = &model.gates_index().types["a.T"].fields["modes"];
         assert!(field.values.is_empty());
-        assert_eq!(field.item_values["A"].removed_in, Some(v(3)));
-        assert_eq!(field.item_values["B"].introduced_in, v(2));
-        assert_eq!(field.item_values["B"].removed_in, None);
+        assert_eq!(field.element_values["A"].removed_in, Some(v(3)));
+        assert_eq!(field.element_values["B"].introduced_in, v(2));
+        assert_eq!(field.element_values["B"].removed_in, None);
     }
 
     #[test]

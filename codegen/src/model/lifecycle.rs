@@ -117,8 +117,8 @@ pub struct FieldLifecycle {
     pub type_by_minor: BTreeMap<Version, String>,
     /// The field's enum values.
     pub values: BTreeMap<String, Lifecycle>,
-    /// The enum values of each item, when the field is an array.
-    pub item_values: BTreeMap<String, Lifecycle>,
+    /// The enum values of each element (a list's items or a map's values).
+    pub element_values: BTreeMap<String, Lifecycle>,
     pub renamed_from: Option<Rename>,
 }
 
@@ -162,7 +162,7 @@ impl FieldLifecycle {
             type_history,
             renamed_from: self.renamed_from.clone(),
             values: gates_of(&self.values, corpus),
-            item_values: gates_of(&self.item_values, corpus),
+            element_values: gates_of(&self.element_values, corpus),
         }
     }
 }

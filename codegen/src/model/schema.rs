@@ -120,12 +120,13 @@ pub struct Property {
     pub description: Option<String>,
     /// The values allowed for the property as a whole (its own `enum`).
     pub enum_values: Vec<String>,
-    /// The values allowed for each item of an array property (the `enum` of
-    /// its `items`). Kept apart from `enum_values`: OpenAPI's `enum` on an
-    /// array constrains whole arrays, on its `items` each element, and
-    /// emitters and preflight must tell the two apart without looking at the
-    /// schema.
-    pub item_enum_values: Vec<String>,
+    /// The values allowed for each element of a list or map property: the
+    /// `enum` of a list's `items` or of a map's `additionalProperties`
+    /// (which of the two follows from `schema`). Kept apart from
+    /// `enum_values`: OpenAPI's `enum` on a list or map constrains it whole,
+    /// on its elements each element, and emitters and preflight must tell
+    /// the two apart.
+    pub element_enum_values: Vec<String>,
     /// The default value as compact JSON text.
     pub default: Option<String>,
     /// `x-` extensions as compact JSON text.
@@ -148,7 +149,7 @@ impl Property {
             schema,
             description: None,
             enum_values: Vec::new(),
-            item_enum_values: Vec::new(),
+            element_enum_values: Vec::new(),
             default: None,
             extensions: BTreeMap::new(),
             keywords: BTreeMap::new(),

@@ -103,15 +103,25 @@ fn definition_schema(
     out
 }
 
+/// A list or map (`ty`) whose elements, under `keyword`, are held to `values`.
+fn element_enum(ty: &str, keyword: &str, element: &Schema, values: &[String]) -> Json {
+    let values = values.iter().map(Json::string).collect();
+    Json::object()
+        .with("type", Json::string(ty))
+        .with(keyword, schema(element).with("enum", Json::Array(values)))
+}
+
 fn property_schema(property: &Property, deprecated: bool) -> Json {
     let mut out = match &property.schema {
-        Schema::Array(item) if !property.item_enum_values.is_empty() => {
-            let values = property.item_enum_values.iter().map(Json::string).collect();
-            let items = schema(item).with("enum", Json::Array(values));
-            Json::object()
-                .with("type", Json::string("array"))
-                .with("items", items)
+        Schema::Array(item) if !property.element_enum_values.is_empty() => {
+            element_enum("array", "items", item, &property.element_enum_values)
         }
+        Schema::Map(value) if !property.element_enum_values.is_empty() => element_enum(
+            "object",
+            "additionalProperties",
+            value,
+            &property.element_enum_values,
+        ),
         other => schema(other),
     };
     if let Some(description) = &property.description {

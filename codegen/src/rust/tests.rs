@@ -110,7 +110,7 @@ fn json_schema_of_one_minor() {
 #[test]
 fn json_schema_holds_item_enums_in_items() {
     let mut tags = Property::new(Schema::Array(Box::new(Schema::String { format: None })));
-    tags.item_enum_values = vec!["x".into(), "y".into()];
+    tags.element_enum_values = vec!["x".into(), "y".into()];
     let mut object = ObjectSchema::default();
     object.properties.insert("tags".into(), tags);
     let definition = Definition::new("a.Tags", Schema::Object(object));
@@ -119,6 +119,23 @@ fn json_schema_holds_item_enums_in_items() {
     assert!(
         schema.contains(
             r#""tags":{"type":["array","null"],"items":{"type":"string","enum":["x","y"]}}"#
+        ),
+        "{schema}"
+    );
+}
+
+#[test]
+fn json_schema_holds_map_value_enums_in_additional_properties() {
+    let mut phases = Property::new(Schema::Map(Box::new(Schema::String { format: None })));
+    phases.element_enum_values = vec!["x".into(), "y".into()];
+    let mut object = ObjectSchema::default();
+    object.properties.insert("phases".into(), phases);
+    let definition = Definition::new("a.Phases", Schema::Object(object));
+    let model = GatedModel::merge("t", vec![minor(1, vec![definition])]).unwrap();
+    let schema = super::json_schema(&model, v(1), "a.Phases", false);
+    assert!(
+        schema.contains(
+            r#""phases":{"type":["object","null"],"additionalProperties":{"type":"string","enum":["x","y"]}}"#
         ),
         "{schema}"
     );

@@ -152,7 +152,7 @@ fn property_schema(
                 let values = typed_enum(&property.enum_values, &property.schema);
                 out.insert("enum".into(), values);
             }
-            insert_item_enum(&mut out, property);
+            insert_element_enum(&mut out, property);
             out
         }
     };
@@ -178,16 +178,20 @@ fn property_schema(
     Value::Object(out)
 }
 
-/// Writes the item enum of an array property as `items.enum`, typed for
-/// the items.
-fn insert_item_enum(out: &mut Map<String, Value>, property: &Property) {
-    if property.item_enum_values.is_empty() {
+/// Writes the element enum of a list or map property as `items.enum` or
+/// `additionalProperties.enum`, typed for the elements.
+fn insert_element_enum(out: &mut Map<String, Value>, property: &Property) {
+    if property.element_enum_values.is_empty() {
         return;
     }
-    if let (Schema::Array(item), Some(Value::Object(items))) =
-        (&property.schema, out.get_mut("items"))
-    {
-        items.insert("enum".into(), typed_enum(&property.item_enum_values, item));
+    let (keyword, element) = match &property.schema {
+        Schema::Array(item) => ("items", item),
+        Schema::Map(value) => ("additionalProperties", value),
+        _ => return,
+    };
+    if let Some(Value::Object(schema)) = out.get_mut(keyword) {
+        let values = typed_enum(&property.element_enum_values, element);
+        schema.insert("enum".into(), values);
     }
 }
 
@@ -293,7 +297,7 @@ mod tests {
     fn an_arrays_own_enum_and_its_items_enum_stay_apart() {
         let mut list = Property::new(Schema::Array(Box::new(Schema::Integer { format: None })));
         list.enum_values = vec!["[1,2]".into()];
-        list.item_enum_values = vec!["1".into(), "2".into(), "3".into()];
+        list.element_enum_values = vec!["1".into(), "2".into(), "3".into()];
         let mut object = ObjectSchema::default();
         object.properties.insert("list".into(), list);
         let gates = GateKeywords::default();
@@ -309,6 +313,27 @@ mod tests {
             schema["properties"]["list"],
             // Optional, so null is allowed beside the array's own value.
             json!({"type": ["array", "null"], "items": {"type": "integer", "enum": [1, 2, 3]}, "enum": [[1, 2], null]})
+        );
+    }
+
+    #[test]
+    fn a_maps_element_enum_goes_to_its_values() {
+        let mut map = Property::new(Schema::Map(Box::new(Schema::String { format: None })));
+        map.element_enum_values = vec!["a".into(), "b".into()];
+        let mut object = ObjectSchema::default();
+        object.properties.insert("map".into(), map);
+        let gates = GateKeywords::default();
+        let style = Style {
+            minor: Version::new(1, 0),
+            strict: false,
+            ref_base: "#/$defs/",
+            document_version_field: None,
+            gates: &gates,
+        };
+        let schema = definition(&Definition::new("a.T", Schema::Object(object)), &style);
+        assert_eq!(
+            schema["properties"]["map"],
+            json!({"type": ["object", "null"], "additionalProperties": {"type": "string", "enum": ["a", "b"]}})
         );
     }
 }

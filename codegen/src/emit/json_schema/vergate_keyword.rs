@@ -150,7 +150,7 @@ fn is_plain_field(field: &FieldLifecycle, corpus: &[Version]) -> bool {
         && field.renamed_from.is_none()
         && field.values.values().all(|value| is_plain(value, corpus))
         && field
-            .item_values
+            .element_values
             .values()
             .all(|value| is_plain(value, corpus))
 }

@@ -360,9 +360,13 @@ impl<'s, 'a> Builder<'s, 'a> {
         from: &Definition,
     ) -> Result<String> {
         let ty = match &property.schema {
-            Schema::Array(item) if !property.item_enum_values.is_empty() => format!(
+            Schema::Array(item) if !property.element_enum_values.is_empty() => format!(
                 "Listing<{}>",
-                self.type_expr(item, &property.item_enum_values, from)?
+                self.type_expr(item, &property.element_enum_values, from)?
+            ),
+            Schema::Map(value) if !property.element_enum_values.is_empty() => format!(
+                "Mapping<String, {}>",
+                self.type_expr(value, &property.element_enum_values, from)?
             ),
             schema => self.type_expr(schema, &property.enum_values, from)?,
         };
