@@ -66,6 +66,24 @@ fn check_refuses_list_items_the_target_does_not_accept() {
 }
 
 #[test]
+fn check_refuses_map_values_the_target_does_not_accept() {
+    let file = "tests/cli/demo/notify.yaml";
+    for strict in [false, true] {
+        let mut args = vec!["check", "--api", DEMO, file];
+        if strict {
+            args.insert(1, "--strict");
+        }
+        let out = vergate(&args);
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            "tests/cli/demo/notify.yaml:11: spec.notify.dev: value \"success\" is not available in 1.10 (introduced in 1.11)\n\
+             tests/cli/demo/notify.yaml:12: spec.notify.chat: value \"sometimes\" is not accepted in 1.10 (accepted: always, failure)\n"
+        );
+    }
+}
+
+#[test]
 fn clean_documents_exit_zero_and_warnings_do_not_fail() {
     let out = vergate(&["check", "--api", DEMO, "tests/cli/demo/clean.yaml"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -771,6 +789,25 @@ fn kubernetes_list_items_are_held_to_their_item_enum() {
         "tests/cli/kubernetes/service.yaml:10: spec.ipFamilies[1]: value \"IPv5\" is not accepted in 1.34 (accepted: \"\", IPv4, IPv6)\n"
     );
     // Before 1.34 the spec lists no values: the items are open.
+    let out = check("1.33");
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+}
+
+#[test]
+fn kubernetes_map_values_are_held_to_their_value_enum() {
+    let Some(gates) = kubernetes_gates("kubernetes_map_values_are_held_to_their_value_enum") else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let pvc = "tests/cli/kubernetes/pvc-status.yaml";
+    let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, pvc]);
+    let out = check("1.34");
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/pvc-status.yaml:11: status.allocatedResourceStatuses.storage: value \"ControllerResizeInProgres\" is not accepted in 1.34 (accepted: ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending)\n"
+    );
+    // Before 1.34 the spec lists no values: the map's values are open.
     let out = check("1.33");
     assert_eq!(code(&out), 0, "{}", stdout(&out));
 }

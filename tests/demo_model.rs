@@ -73,12 +73,12 @@ fn enum_values_added() {
 }
 
 #[test]
-fn item_enum_values_added() {
+fn element_enum_values_added() {
     let index = index();
     let triggers = field(&index, "build.v1.PipelineSpec", "triggers");
     assert!(triggers.values.is_empty());
     let added: Vec<(&str, Version)> = triggers
-        .item_values
+        .element_values
         .iter()
         .map(|(value, gate)| (value.as_str(), gate.introduced_in))
         .collect();
@@ -88,6 +88,27 @@ fn item_enum_values_added() {
             ("push", v("1.9")),
             ("schedule", v("1.11")),
             ("tag", v("1.9"))
+        ]
+    );
+}
+
+#[test]
+fn map_value_enum_values_added() {
+    let index = index();
+    let notify = field(&index, "build.v1.PipelineSpec", "notify");
+    assert_eq!(notify.ty, "map[string]string");
+    assert!(notify.values.is_empty());
+    let added: Vec<(&str, Version)> = notify
+        .element_values
+        .iter()
+        .map(|(value, gate)| (value.as_str(), gate.introduced_in))
+        .collect();
+    assert_eq!(
+        added,
+        [
+            ("always", v("1.9")),
+            ("failure", v("1.9")),
+            ("success", v("1.11"))
         ]
     );
 }

@@ -216,6 +216,49 @@ fn item_enums_hold_each_item_to_its_minor() {
 }
 
 #[test]
+fn map_value_enums_hold_each_value_to_its_minor() {
+    let demo = demo();
+    let documents = documents();
+    // The pipeline document of minor `v`, with `notify` set.
+    let pipeline = |v: &str, notify: &Value| {
+        let (_, _, document) = documents
+            .iter()
+            .find(|(minor, file, _)| minor == v && file.starts_with("pipeline"))
+            .unwrap();
+        let mut document = document.clone();
+        document["spec"]["notify"] = notify.clone();
+        document
+    };
+    let check = |dir: &str, document: &Value| {
+        let found = errors(
+            &demo.validator(&format!("json/{dir}/pipeline-build-v1.json")),
+            document,
+        );
+        found.into_iter().map(|(path, _)| path).collect::<Vec<_>>()
+    };
+    // `PipelineSpec.notify` values gain "success" in 1.11.
+    let success = json!({"ops": "failure", "dev": "success"});
+    for dir in ["v1.11", "v1.11-strict"] {
+        assert!(check(dir, &pipeline("v1.11", &success)).is_empty(), "{dir}");
+    }
+    for dir in ["v1.10", "v1.10-strict"] {
+        assert_eq!(
+            check(dir, &pipeline("v1.10", &success)),
+            ["/spec/notify/dev"],
+            "{dir}"
+        );
+    }
+    let sometimes = json!({"ops": "sometimes"});
+    assert_eq!(
+        check("v1.12", &pipeline("v1.12", &sometimes)),
+        ["/spec/notify/ops"]
+    );
+    let combined = demo.validator("json/shipyard.schema.json");
+    assert!(combined.is_valid(&pipeline("v1.11", &success)));
+    assert!(!combined.is_valid(&pipeline("v1.10", &success)));
+}
+
+#[test]
 fn combined_schema_picks_the_minor_by_api_version() {
     let demo = demo();
     let combined = demo.validator("json/shipyard.schema.json");

@@ -104,9 +104,10 @@ fn gates_reproduce_presence_of_every_definition_and_property() {
     assert_eq!(traffic.gate.removed_in, None);
 }
 
-/// Item enums (`items.enum` of an array property) read straight from the raw
-/// specs: (definition, property) → value → the minors listing it.
-fn raw_item_values(
+/// Element enums (`items.enum` of an array property, `additionalProperties.enum`
+/// of a map property) read straight from the raw specs: (definition,
+/// property) → value → the minors listing it.
+fn raw_element_values(
     specs: &std::path::Path,
 ) -> BTreeMap<(String, String), BTreeMap<String, BTreeSet<Version>>> {
     let mut found: BTreeMap<(String, String), BTreeMap<String, BTreeSet<Version>>> =
@@ -118,7 +119,11 @@ fn raw_item_values(
         for (name, schema) in doc["definitions"].as_object().unwrap() {
             let properties = schema.get("properties").and_then(Value::as_object);
             for (property, value) in properties.into_iter().flatten() {
-                let Some(values) = value["items"]["enum"].as_array() else {
+                let element = value.get("items").or(value.get("additionalProperties"));
+                let Some(values) = element
+                    .and_then(|e| e.get("enum"))
+                    .and_then(Value::as_array)
+                else {
                     continue;
                 };
                 let entry = found.entry((name.clone(), property.clone())).or_default();
@@ -133,8 +138,8 @@ fn raw_item_values(
 }
 
 #[test]
-fn gates_reproduce_every_item_enum_value() {
-    let Some(specs) = support::kubernetes_specs("gates_reproduce_every_item_enum_value") else {
+fn gates_reproduce_every_element_enum_value() {
+    let Some(specs) = support::kubernetes_specs("gates_reproduce_every_element_enum_value") else {
         return;
     };
     let api_dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
@@ -144,13 +149,21 @@ fn gates_reproduce_every_item_enum_value() {
     let index: vergate::gates::GatesIndex = serde_json::from_slice(text).unwrap();
     let corpus = index.versions.clone();
 
-    let expected = raw_item_values(&specs);
-    assert_eq!(expected.len(), 12, "array properties with an item enum");
+    let expected = raw_element_values(&specs);
+    assert_eq!(
+        expected.len(),
+        13,
+        "list properties with an item enum, map properties with a value enum"
+    );
     let mut actual = BTreeMap::new();
     for (name, ty) in &index.types {
-        for (field, gate) in ty.fields.iter().filter(|(_, g)| !g.item_values.is_empty()) {
+        for (field, gate) in ty
+            .fields
+            .iter()
+            .filter(|(_, g)| !g.element_values.is_empty())
+        {
             let values: BTreeMap<String, BTreeSet<Version>> = gate
-                .item_values
+                .element_values
                 .iter()
                 .map(|(value, gate)| (value.clone(), minors_of(gate, &corpus)))
                 .collect();
@@ -166,7 +179,7 @@ fn gates_reproduce_every_item_enum_value() {
         "item values are not field values"
     );
     let since: Vec<(&str, String)> = families
-        .item_values
+        .element_values
         .iter()
         .map(|(value, gate)| (value.as_str(), gate.introduced_in.to_string()))
         .collect();
@@ -180,4 +193,34 @@ fn gates_reproduce_every_item_enum_value() {
         ]
     );
     assert_eq!(families.gate.introduced_in, "1.28".parse().unwrap());
+
+    // The one map whose values are an enum: listed from 1.34 on, on a
+    // field present since 1.28.
+    let statuses = &index.types["io.k8s.api.core.v1.PersistentVolumeClaimStatus"].fields
+        ["allocatedResourceStatuses"];
+    assert_eq!(statuses.ty, "map[string]string");
+    assert!(statuses.values.is_empty());
+    assert_eq!(statuses.gate.introduced_in, "1.28".parse().unwrap());
+    let listed: Vec<(&str, String, Option<Version>)> = statuses
+        .element_values
+        .iter()
+        .map(|(value, gate)| {
+            (
+                value.as_str(),
+                gate.introduced_in.to_string(),
+                gate.removed_in,
+            )
+        })
+        .collect();
+    let since = |value| (value, "1.34".to_owned(), None);
+    assert_eq!(
+        listed,
+        [
+            since("ControllerResizeInProgress"),
+            since("ControllerResizeInfeasible"),
+            since("NodeResizeInProgress"),
+            since("NodeResizeInfeasible"),
+            since("NodeResizePending"),
+        ]
+    );
 }

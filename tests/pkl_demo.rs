@@ -188,8 +188,8 @@ spec { steps { new { name = "outer"; steps { new { name = "inner"; type = "scrip
 }
 
 #[test]
-fn item_enum_values_are_checked_per_minor() {
-    let Some(pkl) = pkl::pkl("item_enum_values_are_checked_per_minor") else {
+fn element_enum_values_are_checked_per_minor() {
+    let Some(pkl) = pkl::pkl("element_enum_values_are_checked_per_minor") else {
         return;
     };
     let project = pkl::user_project(&pkl, "shipyard", &package_dir());
@@ -216,4 +216,30 @@ fn item_enum_values_are_checked_per_minor() {
         &triggers(r#""nightly""#),
     );
     assert!(!ok && text.contains("but got `\"nightly\"`"), "{text}");
+}
+
+#[test]
+fn map_value_enum_values_are_checked_per_minor() {
+    let Some(pkl) = pkl::pkl("map_value_enum_values_are_checked_per_minor") else {
+        return;
+    };
+    let project = pkl::user_project(&pkl, "shipyard", &package_dir());
+    let project = project.path();
+    // `PipelineSpec.notify` is a map whose values gain "success" in 1.11.
+    let notify = |entries: &str| {
+        format!("metadata {{ name = \"p\" }}\nspec {{ steps {{}}; notify {{ {entries} }} }}")
+    };
+    let success = notify(r#"["ops"] = "failure"; ["dev"] = "success""#);
+    let (ok, text) = amend(&pkl, project, "v1.11", "build/Pipeline", &success);
+    assert!(ok, "{text}");
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        json["spec"]["notify"],
+        serde_json::json!({"ops": "failure", "dev": "success"})
+    );
+    let (ok, text) = amend(&pkl, project, "v1.10", "build/Pipeline", &success);
+    assert!(!ok && text.contains("but got `\"success\"`"), "{text}");
+    let sometimes = notify(r#"["ops"] = "sometimes""#);
+    let (ok, text) = amend(&pkl, project, "v1.12", "build/Pipeline", &sometimes);
+    assert!(!ok && text.contains("but got `\"sometimes\"`"), "{text}");
 }

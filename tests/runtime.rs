@@ -183,6 +183,28 @@ fn list_items_are_held_to_the_item_enum_of_the_target() {
 }
 
 #[test]
+fn map_values_are_held_to_the_element_enum_of_the_target() {
+    let tables = tables();
+    let yaml = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps: []\n  notify:\n    ops: failure\n    dev: success\n    chat: sometimes\n";
+    let report = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
+    assert_eq!(
+        rules(&report),
+        [
+            (Rule::ValueNotAvailable, "spec.notify.dev", 8),
+            (Rule::ValueNotAvailable, "spec.notify.chat", 9)
+        ]
+    );
+    assert_eq!(
+        report.violations[0].message,
+        "value \"success\" is not available in 1.10 (introduced in 1.11)"
+    );
+    assert_eq!(
+        report.violations[1].message,
+        "value \"sometimes\" is not accepted in 1.10 (accepted: always, failure)"
+    );
+}
+
+#[test]
 fn documents_that_cannot_be_checked_say_why() {
     let tables = tables();
     let err = |yaml: &str, options: Options| {
@@ -299,6 +321,29 @@ fn upgrade_reports_list_items_the_new_minor_does_not_accept() {
 }
 
 #[test]
+fn upgrade_reports_map_values_the_new_minor_does_not_accept() {
+    let tables = tables();
+    let pipeline = doc("apiVersion: \"1.9\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps: []\n  notify: {ops: always, dev: success}\n");
+    let conversion = upgrade::convert(&tables, &pipeline, None, v("1.10")).unwrap();
+    let refused: Vec<(&str, &str)> = conversion
+        .changes
+        .iter()
+        .filter(|change| change.kind == ChangeKind::ValueNotAccepted)
+        .map(|change| (change.path.as_str(), change.message.as_str()))
+        .collect();
+    assert_eq!(
+        refused,
+        [(
+            "spec.notify.dev",
+            "value \"success\" is not accepted in 1.10 (introduced in 1.11; accepted: always, failure); choose one of those by hand, then run upgrade again"
+        )]
+    );
+    assert!(conversion.is_refused());
+    let onward = upgrade::convert(&tables, &pipeline, None, v("1.11")).unwrap();
+    assert!(onward.is_lossless(), "{:?}", onward.changes);
+}
+
+#[test]
 fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
     let tables = tables();
     let log = changelog::diff(&tables, v("1.10"), v("1.11"));
@@ -331,6 +376,7 @@ fn the_changelog_names_adds_removes_deprecations_and_type_changes() {
     assert_eq!(
         names(&log.values_added),
         [
+            "dev.shipyard.build.v1.PipelineSpec.notify{}=success",
             "dev.shipyard.build.v1.PipelineSpec.triggers[]=schedule",
             "dev.shipyard.build.v1.Step.runtime=wasm"
         ]

@@ -56,6 +56,13 @@ pub mod build {
             pub artifacts: ::core::option::Option<
                 ::std::vec::Vec<crate::shapes::v1_9::build::v1::Artifact>,
             >,
+            /// When to notify each channel, by channel name.
+            pub notify: ::core::option::Option<
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
+                    ::std::string::String,
+                >,
+            >,
             pub retries: ::core::option::Option<
                 crate::shapes::v1_11::build::v1::RetryPolicy,
             >,
@@ -77,15 +84,17 @@ pub mod build {
                 const NAME: &'static str = "PipelineSpec";
                 const FIELDS: &'static [&'static str] = &[
                     "artifacts",
+                    "notify",
                     "retries",
                     "steps",
                     "target",
                     "timeout",
                     "triggers",
                 ];
-                const REQUIRED: &'static [usize] = &[2usize];
+                const REQUIRED: &'static [usize] = &[3usize];
                 fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
                     out.optional("artifacts", &self.artifacts);
+                    out.optional("notify", &self.notify);
                     out.optional("retries", &self.retries);
                     out.field("steps", &self.steps);
                     out.optional("target", &self.target);
@@ -99,11 +108,12 @@ pub mod build {
                 ) {
                     match index {
                         0usize => input.value(&mut self.artifacts),
-                        1usize => input.value(&mut self.retries),
-                        2usize => input.value(&mut self.steps),
-                        3usize => input.value(&mut self.target),
-                        4usize => input.value(&mut self.timeout),
-                        5usize => input.value(&mut self.triggers),
+                        1usize => input.value(&mut self.notify),
+                        2usize => input.value(&mut self.retries),
+                        3usize => input.value(&mut self.steps),
+                        4usize => input.value(&mut self.target),
+                        5usize => input.value(&mut self.timeout),
+                        6usize => input.value(&mut self.triggers),
                         _ => {}
                     }
                 }

@@ -145,6 +145,13 @@ pub mod build {
             pub legacy_cache: ::core::option::Option<
                 crate::shapes::v1_9::build::v1::CacheConfig,
             >,
+            /// When to notify each channel, by channel name.
+            pub notify: ::core::option::Option<
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
+                    ::std::string::String,
+                >,
+            >,
             /// How many times a failed step is retried.
             pub retries: ::core::option::Option<i32>,
             /// The steps, run in order.
@@ -162,15 +169,17 @@ pub mod build {
                 const FIELDS: &'static [&'static str] = &[
                     "artifacts",
                     "legacyCache",
+                    "notify",
                     "retries",
                     "steps",
                     "target",
                     "triggers",
                 ];
-                const REQUIRED: &'static [usize] = &[3usize];
+                const REQUIRED: &'static [usize] = &[4usize];
                 fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
                     out.optional("artifacts", &self.artifacts);
                     out.optional("legacyCache", &self.legacy_cache);
+                    out.optional("notify", &self.notify);
                     out.optional("retries", &self.retries);
                     out.field("steps", &self.steps);
                     out.optional("target", &self.target);
@@ -184,10 +193,11 @@ pub mod build {
                     match index {
                         0usize => input.value(&mut self.artifacts),
                         1usize => input.value(&mut self.legacy_cache),
-                        2usize => input.value(&mut self.retries),
-                        3usize => input.value(&mut self.steps),
-                        4usize => input.value(&mut self.target),
-                        5usize => input.value(&mut self.triggers),
+                        2usize => input.value(&mut self.notify),
+                        3usize => input.value(&mut self.retries),
+                        4usize => input.value(&mut self.steps),
+                        5usize => input.value(&mut self.target),
+                        6usize => input.value(&mut self.triggers),
                         _ => {}
                     }
                 }
