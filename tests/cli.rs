@@ -399,6 +399,7 @@ fn upgrade_refuses_values_the_new_type_cannot_hold() {
         "widget-refused.yaml:7: error: spec.target: type is int-or-string in 1.0 but integer(int32) in 1.1, and \"http\" cannot be converted without loss; edit it by hand to fit integer(int32), then run upgrade again",
         "widget-refused.yaml:8: error: spec.retries: type is integer(int32) in 1.0 but dev.example.v1.RetryPolicy in 1.1, and 3 cannot be converted without loss; edit it by hand to fit dev.example.v1.RetryPolicy, then run upgrade again",
         "widget-refused.yaml:9: error: spec.mode: value \"legacy\" is not accepted in 1.1 (removed in 1.1; accepted: fast, safe); choose one of those by hand, then run upgrade again",
+        "widget-refused.yaml:12: error: spec.modes.west: value \"legacy\" is not accepted in 1.1 (removed in 1.1; accepted: fast, safe); choose one of those by hand, then run upgrade again",
         "widget-refused.yaml:3: error: refusing to write the document for 1.1: 1.1 would reject it (above); nothing written",
     ] {
         assert!(errors.contains(expected), "missing {expected:?} in\n{errors}");
@@ -929,6 +930,11 @@ fn kubernetes_diff_tells_enums_first_listed_from_values_added() {
     );
     assert!(
         listed.contains(&"io.k8s.api.core.v1.ServiceSpec.ipFamilies[] \"\", IPv4, IPv6".to_owned()),
+        "{listed:?}"
+    );
+    // A map's values are named with `{}`.
+    assert!(
+        listed.contains(&"io.k8s.api.core.v1.PersistentVolumeClaimStatus.allocatedResourceStatuses{} ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending".to_owned()),
         "{listed:?}"
     );
     let added = names(&first, "values_added");
