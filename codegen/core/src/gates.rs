@@ -343,4 +343,19 @@ mod tests {
         assert_eq!(gate.stage_in(v("1.32")), Some(Stage::Beta));
         assert_eq!(gate.stage_in(v("1.36")), Some(Stage::Ga));
     }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn element_values_are_written_so_and_read_under_their_old_name_too() {
+        let old = r#"{"introduced_in": "1.28", "removed_in": null, "type": "[]string",
+            "item_values": {"IPv4": {"introduced_in": "1.34", "removed_in": null}}}"#;
+        let field: FieldGate = serde_json::from_str(old).unwrap();
+        assert_eq!(field.element_values["IPv4"].introduced_in, v("1.34"));
+        let json = serde_json::to_value(&field).unwrap();
+        assert!(json.get("item_values").is_none());
+        assert_eq!(
+            json["element_values"]["IPv4"]["introduced_in"],
+            serde_json::json!("1.34")
+        );
+    }
 }
