@@ -671,7 +671,16 @@ impl Converter<'_> {
     /// `allOf: [{$ref}]` to put a description beside a reference).
     fn all_of(&mut self, all_of: &Value, pointer: &str, name: &str, top: bool) -> Result<Schema> {
         match all_of.as_array().map(Vec::as_slice) {
-            Some([single]) => self.schema(single, &format!("{pointer}/0"), name, top),
+            Some([single]) => {
+                let at = format!("{pointer}/0");
+                if single.get("enum").is_some() {
+                    self.warn(
+                        &format!("{at}/enum"),
+                        "`enum` inside `allOf` is not modeled; its values are not enforced",
+                    );
+                }
+                self.schema(single, &at, name, top)
+            }
             Some(members) => {
                 self.warn(
                     pointer,
@@ -733,6 +742,12 @@ impl Converter<'_> {
                 format!("$ref {target:?} points to nothing in this document"),
             ));
         };
+        if resolved.get("enum").is_some() {
+            self.warn(
+                &pointer(),
+                format!("the `enum` of {target:?} (a schema that is no definition) is not modeled here; its values are not enforced"),
+            );
+        }
         self.resolving.push(local.to_owned());
         let schema = self.schema(resolved, local, name, false);
         self.resolving.pop();

@@ -370,3 +370,26 @@ fn element_enums_of_map_properties() {
         ]
     );
 }
+
+#[test]
+fn enums_behind_all_of_or_a_local_ref_are_warned_about() {
+    let text = v2_with(
+        r##"{"Spec": {"type": "object", "properties": {
+            "mode": {"type": "string", "enum": ["a", "b"]},
+            "wrapped": {"allOf": [{"type": "string", "enum": ["w"]}]},
+            "same": {"$ref": "#/definitions/Spec/properties/mode"}
+        }}}"##,
+    );
+    let minor = load("spec.json", &text).unwrap();
+    assert_eq!(property(&minor, "Spec", "mode").enum_values, ["a", "b"]);
+    assert!(property(&minor, "Spec", "same").enum_values.is_empty());
+    let mut pointers: Vec<&str> = minor.warnings.iter().map(|w| w.pointer.as_str()).collect();
+    pointers.sort_unstable();
+    assert_eq!(
+        pointers,
+        [
+            "/definitions/Spec/properties/same/$ref",
+            "/definitions/Spec/properties/wrapped/allOf/0/enum",
+        ]
+    );
+}
