@@ -441,23 +441,7 @@ impl Converter<'_> {
                 };
                 self.value_not_accepted(text, values, key, entry.line);
             }
-            Value::Seq(items) if !to_field.element_values.is_empty() => {
-                for (index, item) in items.iter().enumerate() {
-                    if let Value::String(text) = &item.value {
-                        let at = format!("{key}[{index}]");
-                        self.value_not_accepted(text, &to_field.element_values, &at, item.line);
-                    }
-                }
-            }
-            Value::Map(entries) if !to_field.element_values.is_empty() => {
-                for entry in entries {
-                    if let Value::String(text) = &entry.value.value {
-                        let at = format!("{key}.{}", entry.key);
-                        self.value_not_accepted(text, &to_field.element_values, &at, entry.line);
-                    }
-                }
-            }
-            _ => {}
+            _ => self.elements_not_accepted(&entry.value, &to_field.element_values, key),
         }
         self.path.push(new_name.clone());
         let value = self.value(&entry.value, entry.line, from_ty, to_ty);
@@ -493,6 +477,28 @@ fn innermost(expr: &str) -> &str {
 }
 
 impl Converter<'_> {
+    /// Reports each string element of the list or map `node` (under `key`)
+    /// that the new minor's element enum `values` does not accept.
+    fn elements_not_accepted(&mut self, node: &Node, values: &BTreeMap<String, Gate>, key: &str) {
+        let elements: Vec<(String, &Node, u32)> = match &node.value {
+            Value::Seq(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (format!("{key}[{index}]"), item, item.line))
+                .collect(),
+            Value::Map(entries) => entries
+                .iter()
+                .map(|entry| (format!("{key}.{}", entry.key), &entry.value, entry.line))
+                .collect(),
+            _ => return,
+        };
+        for (at, element, line) in elements {
+            if let Value::String(text) = &element.value {
+                self.value_not_accepted(text, values, &at, line);
+            }
+        }
+    }
+
     /// Reports `text` when `values` constrain the new minor and it is not
     /// among them (a value no minor lists is left alone, as preflight does
     /// outside strict mode). The conversion is then refused.
