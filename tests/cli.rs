@@ -960,6 +960,30 @@ fn kubernetes_diff_tells_enums_first_listed_from_values_added() {
     );
 }
 
+/// HostAlias.ip is optional in 1.30 and required from 1.31: upgrade cannot
+/// make it up, so it refuses and writes nothing.
+#[test]
+fn kubernetes_upgrade_refuses_a_field_that_becomes_required() {
+    let Some(gates) = kubernetes_gates("kubernetes_upgrade_refuses_a_field_that_becomes_required")
+    else {
+        return;
+    };
+    let gates = gates.display().to_string();
+    let input = "tests/cli/kubernetes/pod-host-aliases.yaml";
+    let check = vergate(&["check", "--api", &gates, "--target", "1.30", input]);
+    assert_eq!(code(&check), 0, "valid in 1.30: {}", stdout(&check));
+    let out = vergate(&[
+        "upgrade", "--api", &gates, "--from", "1.30", "--to", "1.31", input,
+    ]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        "tests/cli/kubernetes/pod-host-aliases.yaml:8: error: spec.hostAliases[0].ip: missing: required in 1.31 but not in 1.30; add it by hand, then run upgrade again\n\
+         tests/cli/kubernetes/pod-host-aliases.yaml:2: error: refusing to write the document for 1.31: 1.31 would reject it (above); nothing written\n"
+    );
+}
+
 #[test]
 fn kubernetes_upgrade_converts_a_retyped_field_field_by_field() {
     let Some(gates) =

@@ -281,6 +281,34 @@ fn upgrade_renames_bumps_and_reports_losses() {
 }
 
 #[test]
+fn a_conversion_that_would_miss_a_newly_required_field_is_refused() {
+    let tables = tables();
+    // ReleaseSpec.image is required in 1.10 and optional from 1.11: a 1.11
+    // Release without it cannot go down to 1.10 (what `upgrade --all` tries).
+    let release = doc("apiVersion: \"1.11\"\nkind: Release\nmetadata: {name: r}\nspec: {replicas: 2, target: {cluster: c}}\n");
+    let down = upgrade::convert(&tables, &release, None, v("1.10")).unwrap();
+    assert!(down.is_refused(), "{:?}", down.changes);
+    let missing = down
+        .changes
+        .iter()
+        .find(|change| change.kind == ChangeKind::MissingRequired)
+        .unwrap();
+    assert_eq!((missing.path.as_str(), missing.line), ("spec.image", 4));
+    // A null is no value either; with one, nothing is missing.
+    let null = doc("apiVersion: \"1.11\"\nkind: Release\nmetadata: {name: r}\nspec: {image: null, replicas: 2, target: {cluster: c}}\n");
+    assert!(upgrade::convert(&tables, &null, None, v("1.10"))
+        .unwrap()
+        .is_refused());
+    let given = doc("apiVersion: \"1.11\"\nkind: Release\nmetadata: {name: r}\nspec: {image: i, replicas: 2, target: {cluster: c}}\n");
+    let down = upgrade::convert(&tables, &given, None, v("1.10")).unwrap();
+    assert!(
+        !down.is_refused() && down.is_lossless(),
+        "{:?}",
+        down.changes
+    );
+}
+
+#[test]
 fn upgrade_refuses_a_type_change_it_cannot_convert() {
     let tables = tables();
     let pipeline = doc("apiVersion: \"1.10\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  retries: 3\n  steps: [{name: s}]\n");

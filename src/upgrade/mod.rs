@@ -43,6 +43,9 @@ pub enum ChangeKind {
     /// The document's kind is not served in the other minor (nor under
     /// another apiVersion); the conversion refuses to be used.
     KindNotServed,
+    /// A field the other minor requires and the old one did not, missing
+    /// from the document (or null); the conversion refuses to be used.
+    MissingRequired,
 }
 
 impl ChangeKind {
@@ -62,7 +65,10 @@ impl ChangeKind {
     pub fn refuses(&self) -> bool {
         matches!(
             self,
-            ChangeKind::TypeChanged | ChangeKind::ValueNotAccepted | ChangeKind::KindNotServed
+            ChangeKind::TypeChanged
+                | ChangeKind::ValueNotAccepted
+                | ChangeKind::KindNotServed
+                | ChangeKind::MissingRequired
         )
     }
 }
@@ -303,16 +309,43 @@ impl Converter<'_> {
         match (&node.value, tables.ty(to_ty)) {
             (Value::Map(entries), Some(def)) if !def.fields.is_empty() => {
                 let from_def = tables.ty(from_ty).unwrap_or(def);
-                let converted = entries
+                let converted: Vec<Entry> = entries
                     .iter()
                     .filter_map(|entry| self.entry(entry, from_def, def, to_ty))
                     .collect();
+                self.newly_required_missing(&converted, def, node.line);
                 Node {
                     value: Value::Map(converted),
                     line: node.line,
                 }
             }
             _ => node.clone(),
+        }
+    }
+
+    /// Reports each field of `def` that the new minor requires, the old one
+    /// did not, and the converted object lacks or holds as null: upgrade
+    /// cannot make its value up. (A field both minors require and the
+    /// document lacks is `vergate check`'s to report.)
+    fn newly_required_missing(&mut self, entries: &[Entry], def: &TypeGate, line: u32) {
+        let (from, to) = (self.from, self.to);
+        for (name, field) in &def.fields {
+            if !field.is_required_in(to) || field.is_required_in(from) {
+                continue;
+            }
+            let present = entries
+                .iter()
+                .any(|entry| entry.key == *name && !matches!(entry.value.value, Value::Null));
+            if !present {
+                self.change(
+                    ChangeKind::MissingRequired,
+                    Some(name),
+                    line,
+                    format!(
+                        "missing: required in {to} but not in {from}; add it by hand, then run upgrade again"
+                    ),
+                );
+            }
         }
     }
 
