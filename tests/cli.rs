@@ -773,44 +773,32 @@ fn kubernetes_lists_are_checked_item_by_item() {
     );
 }
 
+/// List items and map values are held to their element enum where the
+/// target lists one (Kubernetes from 1.34), with or without --strict, and
+/// left open where it lists none.
 #[test]
-fn kubernetes_list_items_are_held_to_their_item_enum() {
-    let Some(gates) = kubernetes_gates("kubernetes_list_items_are_held_to_their_item_enum") else {
+fn kubernetes_elements_are_held_to_their_element_enum() {
+    let Some(gates) = kubernetes_gates("kubernetes_elements_are_held_to_their_element_enum") else {
         return;
     };
     let gates = gates.display().to_string();
-    let service = "tests/cli/kubernetes/service.yaml";
-    // Not --strict: a value outside the enum the target lists is refused
-    // in any mode.
-    let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, service]);
-    let out = check("1.34");
-    assert_eq!(code(&out), 1);
-    assert_eq!(
-        stdout(&out),
-        "tests/cli/kubernetes/service.yaml:10: spec.ipFamilies[1]: value \"IPv5\" is not accepted in 1.34 (accepted: \"\", IPv4, IPv6)\n"
-    );
-    // Before 1.34 the spec lists no values: the items are open.
-    let out = check("1.33");
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
-}
-
-#[test]
-fn kubernetes_map_values_are_held_to_their_value_enum() {
-    let Some(gates) = kubernetes_gates("kubernetes_map_values_are_held_to_their_value_enum") else {
-        return;
-    };
-    let gates = gates.display().to_string();
-    let pvc = "tests/cli/kubernetes/pvc-status.yaml";
-    let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, pvc]);
-    let out = check("1.34");
-    assert_eq!(code(&out), 1);
-    assert_eq!(
-        stdout(&out),
-        "tests/cli/kubernetes/pvc-status.yaml:11: status.allocatedResourceStatuses.storage: value \"ControllerResizeInProgres\" is not accepted in 1.34 (accepted: ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending)\n"
-    );
-    // Before 1.34 the spec lists no values: the map's values are open.
-    let out = check("1.33");
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    for (file, refusal) in [
+        (
+            "tests/cli/kubernetes/service.yaml",
+            "tests/cli/kubernetes/service.yaml:10: spec.ipFamilies[1]: value \"IPv5\" is not accepted in 1.34 (accepted: \"\", IPv4, IPv6)\n",
+        ),
+        (
+            "tests/cli/kubernetes/pvc-status.yaml",
+            "tests/cli/kubernetes/pvc-status.yaml:11: status.allocatedResourceStatuses.storage: value \"ControllerResizeInProgres\" is not accepted in 1.34 (accepted: ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending)\n",
+        ),
+    ] {
+        let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, file]);
+        let out = check("1.34");
+        assert_eq!(code(&out), 1, "{file}");
+        assert_eq!(stdout(&out), refusal);
+        let out = check("1.33");
+        assert_eq!(code(&out), 0, "{}", stdout(&out));
+    }
 }
 
 #[test]
