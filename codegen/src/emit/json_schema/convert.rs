@@ -293,13 +293,10 @@ mod tests {
     use crate::model::ObjectSchema;
     use serde_json::json;
 
-    #[test]
-    fn an_arrays_own_enum_and_its_items_enum_stay_apart() {
-        let mut list = Property::new(Schema::Array(Box::new(Schema::Integer { format: None })));
-        list.enum_values = vec!["[1,2]".into()];
-        list.element_enum_values = vec!["1".into(), "2".into(), "3".into()];
+    /// The schema of `property` as the optional property of an object.
+    fn property_schema(property: Property) -> serde_json::Value {
         let mut object = ObjectSchema::default();
-        object.properties.insert("list".into(), list);
+        object.properties.insert("p".into(), property);
         let gates = GateKeywords::default();
         let style = Style {
             minor: Version::new(1, 0),
@@ -309,8 +306,16 @@ mod tests {
             gates: &gates,
         };
         let schema = definition(&Definition::new("a.T", Schema::Object(object)), &style);
+        schema["properties"]["p"].clone()
+    }
+
+    #[test]
+    fn an_arrays_own_enum_and_its_items_enum_stay_apart() {
+        let mut list = Property::new(Schema::Array(Box::new(Schema::Integer { format: None })));
+        list.enum_values = vec!["[1,2]".into()];
+        list.element_enum_values = vec!["1".into(), "2".into(), "3".into()];
         assert_eq!(
-            schema["properties"]["list"],
+            property_schema(list),
             // Optional, so null is allowed beside the array's own value.
             json!({"type": ["array", "null"], "items": {"type": "integer", "enum": [1, 2, 3]}, "enum": [[1, 2], null]})
         );
@@ -320,19 +325,8 @@ mod tests {
     fn a_maps_element_enum_goes_to_its_values() {
         let mut map = Property::new(Schema::Map(Box::new(Schema::String { format: None })));
         map.element_enum_values = vec!["a".into(), "b".into()];
-        let mut object = ObjectSchema::default();
-        object.properties.insert("map".into(), map);
-        let gates = GateKeywords::default();
-        let style = Style {
-            minor: Version::new(1, 0),
-            strict: false,
-            ref_base: "#/$defs/",
-            document_version_field: None,
-            gates: &gates,
-        };
-        let schema = definition(&Definition::new("a.T", Schema::Object(object)), &style);
         assert_eq!(
-            schema["properties"]["map"],
+            property_schema(map),
             json!({"type": ["object", "null"], "additionalProperties": {"type": "string", "enum": ["a", "b"]}})
         );
     }
