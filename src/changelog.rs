@@ -2,7 +2,7 @@
 //! deprecates, retypes and makes required or optional, read from the gate
 //! tables.
 
-use crate::gates::{type_expr, FieldGate, Gate};
+use crate::gates::{show_values, type_expr, values_listed_in, FieldGate, Gate};
 use crate::tables::GateTables;
 use crate::Version;
 use serde::Serialize;
@@ -168,21 +168,10 @@ impl Changelog {
     /// no longer) listed.
     fn enum_changes(&mut self, owner: &str, values: &BTreeMap<String, Gate>) {
         let (old, new) = (self.old, self.new);
-        let listed_in = |version| {
-            values
-                .iter()
-                .filter(|(_, gate)| gate.is_present_in(version))
-                .map(|(value, _)| value.as_str())
-                .collect::<Vec<_>>()
-        };
-        let (in_old, in_new) = (listed_in(old), listed_in(new));
+        let (in_old, in_new) = (values_listed_in(values, old), values_listed_in(values, new));
         let whole = |listed: Vec<&str>| Item {
             name: owner.to_owned(),
-            note: listed
-                .iter()
-                .map(|value| if value.is_empty() { "\"\"" } else { value })
-                .collect::<Vec<_>>()
-                .join(", "),
+            note: show_values(&listed),
         };
         match (in_old.is_empty(), in_new.is_empty()) {
             (true, false) => self.enums_first_listed.push(whole(in_new)),

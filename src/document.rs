@@ -37,7 +37,38 @@ pub struct Entry {
     pub value: Node,
 }
 
+/// Where an element sits in the list or map holding it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place<'a> {
+    /// A list item, by index.
+    Index(usize),
+    /// A map value, by key.
+    Key(&'a str),
+}
+
 impl Node {
+    /// The string elements of a list (its items) or a map (its values): where
+    /// each sits, its text and its line. None for anything else; elements
+    /// that are not strings are left out.
+    pub fn string_elements(&self) -> Vec<(Place<'_>, &str, u32)> {
+        let elements: Vec<(Place<'_>, &Node, u32)> = match &self.value {
+            Value::Seq(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (Place::Index(index), item, item.line))
+                .collect(),
+            Value::Map(entries) => entries
+                .iter()
+                .map(|entry| (Place::Key(&entry.key), &entry.value, entry.line))
+                .collect(),
+            _ => Vec::new(),
+        };
+        elements
+            .into_iter()
+            .filter_map(|(place, node, line)| Some((place, node.as_str()?, line)))
+            .collect()
+    }
+
     /// A node on line 0 (unknown), for values built in code.
     pub fn new(value: Value) -> Node {
         Node { value, line: 0 }

@@ -1,8 +1,8 @@
 //! Walks one document through its type's gates for one target minor.
 
 use super::violation::{Rule, Severity, Violation};
-use crate::document::{Entry, Node, Value};
-use crate::gates::{type_expr, FieldGate, Gate, TypeGate};
+use crate::document::{Entry, Node, Place, Value};
+use crate::gates::{show_values, type_expr, values_listed_in, FieldGate, Gate, TypeGate};
 use crate::tables::GateTables;
 use crate::Version;
 use std::collections::BTreeMap;
@@ -243,24 +243,13 @@ impl<'a> Walker<'a> {
     /// value) against the field's element enum; the path already ends with
     /// the field.
     fn element_values(&mut self, node: &'a Node, values: &BTreeMap<String, Gate>) {
-        let elements: Vec<(Step<'a>, &Node, u32)> = match &node.value {
-            Value::Seq(items) => items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| (Step::Index(index), item, item.line))
-                .collect(),
-            Value::Map(entries) => entries
-                .iter()
-                .map(|entry| (Step::Key(&entry.key), &entry.value, entry.line))
-                .collect(),
-            _ => return,
-        };
-        for (step, element, line) in elements {
-            if let Value::String(text) = &element.value {
-                self.path.push(step);
-                self.enum_value(text, values, line, None);
-                self.path.pop();
-            }
+        for (place, text, line) in node.string_elements() {
+            self.path.push(match place {
+                Place::Index(index) => Step::Index(index),
+                Place::Key(key) => Step::Key(key),
+            });
+            self.enum_value(text, values, line, None);
+            self.path.pop();
         }
     }
 
@@ -272,8 +261,9 @@ impl<'a> Walker<'a> {
         last: Option<&str>,
     ) {
         let target = self.target;
+        let accepted = values_listed_in(values, target);
         // A minor whose spec lists none of the values leaves the field open.
-        if !values.values().any(|gate| gate.is_present_in(target)) {
+        if accepted.is_empty() {
             return;
         }
         match values.get(text) {
@@ -292,14 +282,9 @@ impl<'a> Walker<'a> {
             // The target lists its values and this is none of them: the
             // API refuses it (and so do the JSON Schemas), strict or not.
             None => {
-                let accepted: Vec<&str> = values
-                    .iter()
-                    .filter(|(_, gate)| gate.is_present_in(target))
-                    .map(|(value, _)| if value.is_empty() { "\"\"" } else { value })
-                    .collect();
                 let message = format!(
                     "value {text:?} is not accepted in {target} (accepted: {})",
-                    accepted.join(", ")
+                    show_values(&accepted)
                 );
                 self.report(
                     Severity::Error,

@@ -8,8 +8,8 @@
 //! can write a document for older minors too, but only where it is lossless;
 //! a plain upgrade refuses to go to an older minor.
 
-use crate::document::{Entry, Node, Value};
-use crate::gates::{type_expr, Gate, TypeGate};
+use crate::document::{Entry, Node, Place, Value};
+use crate::gates::{show_values, type_expr, values_listed_in, Gate, TypeGate};
 use crate::preflight::{absent_reason, identify, DocumentError, Identity};
 use crate::tables::GateTables;
 use crate::Version;
@@ -513,22 +513,12 @@ impl Converter<'_> {
     /// Reports each string element of the list or map `node` (under `key`)
     /// that the new minor's element enum `values` does not accept.
     fn elements_not_accepted(&mut self, node: &Node, values: &BTreeMap<String, Gate>, key: &str) {
-        let elements: Vec<(String, &Node, u32)> = match &node.value {
-            Value::Seq(items) => items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| (format!("{key}[{index}]"), item, item.line))
-                .collect(),
-            Value::Map(entries) => entries
-                .iter()
-                .map(|entry| (format!("{key}.{}", entry.key), &entry.value, entry.line))
-                .collect(),
-            _ => return,
-        };
-        for (at, element, line) in elements {
-            if let Value::String(text) = &element.value {
-                self.value_not_accepted(text, values, &at, line);
-            }
+        for (place, text, line) in node.string_elements() {
+            let at = match place {
+                Place::Index(index) => format!("{key}[{index}]"),
+                Place::Key(map_key) => format!("{key}.{map_key}"),
+            };
+            self.value_not_accepted(text, values, &at, line);
         }
     }
 
@@ -543,26 +533,21 @@ impl Converter<'_> {
         line: u32,
     ) {
         let to = self.to;
-        let constrained = values.values().any(|g| g.is_present_in(to));
+        let accepted = values_listed_in(values, to);
         let Some(gate) = values
             .get(text)
-            .filter(|g| constrained && !g.is_present_in(to))
+            .filter(|g| !accepted.is_empty() && !g.is_present_in(to))
         else {
             return;
         };
         let (_, reason) = absent_reason(gate, to, None);
-        let accepted: Vec<&str> = values
-            .iter()
-            .filter(|(_, g)| g.is_present_in(to))
-            .map(|(value, _)| value.as_str())
-            .collect();
         self.change(
             ChangeKind::ValueNotAccepted,
             Some(last),
             line,
             format!(
                 "value {text:?} is not accepted in {to} ({reason}; accepted: {}); choose one of those by hand, then run upgrade again",
-                accepted.join(", ")
+                show_values(&accepted)
             ),
         );
     }

@@ -244,6 +244,27 @@ impl GroupVersionKind {
     }
 }
 
+/// The values of an enum (a type's or field's `values`, a field's
+/// `element_values`) that `version` lists, in order. Empty when it lists
+/// none: the field is then open in that minor.
+pub fn values_listed_in(values: &BTreeMap<String, Gate>, version: Version) -> Vec<&str> {
+    values
+        .iter()
+        .filter(|(_, gate)| gate.is_present_in(version))
+        .map(|(value, _)| value.as_str())
+        .collect()
+}
+
+/// Enum values as messages show them: comma-separated, the empty value as
+/// `""`.
+pub fn show_values(values: &[&str]) -> String {
+    values
+        .iter()
+        .map(|value| if value.is_empty() { "\"\"" } else { value })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// # Type expressions
 ///
 /// A field's `type` is a short expression: `string`, `string(date-time)`,
@@ -279,6 +300,27 @@ mod tests {
 
     fn v(s: &str) -> Version {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn listed_values_and_how_they_show() {
+        let gate = |from: &str, to: Option<&str>| Gate {
+            introduced_in: v(from),
+            removed_in: to.map(v),
+            ..Gate::default()
+        };
+        let values = BTreeMap::from([
+            (String::new(), gate("1.34", None)),
+            ("IPv4".to_owned(), gate("1.34", None)),
+            ("IPv5".to_owned(), gate("1.34", Some("1.35"))),
+        ]);
+        assert!(values_listed_in(&values, v("1.33")).is_empty());
+        assert_eq!(values_listed_in(&values, v("1.34")), ["", "IPv4", "IPv5"]);
+        assert_eq!(values_listed_in(&values, v("1.35")), ["", "IPv4"]);
+        assert_eq!(
+            show_values(&values_listed_in(&values, v("1.35"))),
+            "\"\", IPv4"
+        );
     }
 
     #[test]
