@@ -108,7 +108,7 @@ impl<'a> Walker<'a> {
     }
 
     fn builtin(&mut self, node: &Node, ty: &str, line: u32) {
-        let head = ty.split('(').next().unwrap_or(ty);
+        let head = type_expr::base(ty);
         let ok = match head {
             "string" => matches!(node.value, Value::String(_)),
             "integer" => matches!(node.value, Value::Int(_)),

@@ -14,6 +14,7 @@
 //! numbers, lists, maps or definitions.
 
 use crate::document::Value;
+use crate::gates::type_expr;
 
 /// The value `value` (of type `from`) takes in type `to`, or `None` when no
 /// lossless, unambiguous conversion exists.
@@ -32,8 +33,10 @@ pub(super) fn convert(value: &Value, from: &str, to: &str) -> Option<Value> {
 
 /// True for the old types a conversion may start from.
 fn is_scalar(expr: &str) -> bool {
-    let head = expr.split('(').next().unwrap_or(expr);
-    matches!(head, "integer" | "string" | "int-or-string")
+    matches!(
+        type_expr::base(expr),
+        "integer" | "string" | "int-or-string"
+    )
 }
 
 /// True when `to` is an integer type whose format holds `number`.

@@ -283,11 +283,15 @@ pub mod type_expr {
         expr.strip_prefix("map[string]")
     }
 
+    /// The type without its format (`integer(int32)` → `integer`).
+    pub fn base(expr: &str) -> &str {
+        expr.split('(').next().unwrap_or(expr)
+    }
+
     /// True when the expression is a built-in type rather than a definition name.
     pub fn is_builtin(expr: &str) -> bool {
-        let head = expr.split('(').next().unwrap_or(expr);
         matches!(
-            head,
+            base(expr),
             "string" | "integer" | "number" | "boolean" | "any" | "object" | "int-or-string"
         ) || array_item(expr).is_some()
             || map_value(expr).is_some()
