@@ -534,11 +534,7 @@ impl Converter<'_> {
             let at = format!("{properties_pointer}/{}", escape_pointer(property_name));
             let property_object = self.expect_object(value, &at, "a property")?;
             let meta = self.meta(property_object, &at)?;
-            let hoist_name = if self.may_hoist(value) {
-                format!("{name}{}", pascal(property_name))
-            } else {
-                String::new()
-            };
+            let hoist_name = self.child_name(value, name, &pascal(property_name));
             let mark = self.element_enums.len();
             let schema = self.schema(value, &at, &hoist_name, false)?;
             let element_enum = self.claim_element_enum(mark, &at, &schema);
@@ -626,9 +622,8 @@ impl Converter<'_> {
             let to_definition = reference
                 .as_str()
                 .and_then(|target| target.strip_prefix('#'))
-                .and_then(|local| local.strip_prefix(self.definitions_pointer))
-                .and_then(|rest| rest.strip_prefix('/'))
-                .is_some_and(|rest| !rest.contains('/'));
+                .and_then(|local| self.definition_segment(local))
+                .is_some();
             return !to_definition;
         }
         ["items", "additionalProperties"]
@@ -695,6 +690,15 @@ impl Converter<'_> {
         }
     }
 
+    /// The (escaped) name segment when the local pointer `local` points
+    /// straight at a definition (`/definitions/X`), not into one.
+    fn definition_segment<'p>(&self, local: &'p str) -> Option<&'p str> {
+        local
+            .strip_prefix(self.definitions_pointer)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .filter(|segment| !segment.contains('/'))
+    }
+
     /// A `$ref` found in the schema at `schema_pointer`.
     fn reference(&mut self, reference: &Value, schema_pointer: &str, name: &str) -> Result<Schema> {
         let pointer = || format!("{schema_pointer}/$ref");
@@ -714,20 +718,15 @@ impl Converter<'_> {
                 ),
             ));
         };
-        let in_definitions = local
-            .strip_prefix(self.definitions_pointer)
-            .and_then(|rest| rest.strip_prefix('/'));
-        if let Some(rest) = in_definitions {
-            if !rest.contains('/') {
-                let target_name = unescape_pointer(rest);
-                if !self.all_names.contains(&target_name) {
-                    return Err(self.error(
-                        &pointer(),
-                        format!("$ref {target:?} points to no definition: there is no {target_name:?} in {}", self.definitions_pointer),
-                    ));
-                }
-                return Ok(Schema::Ref(target_name));
+        if let Some(segment) = self.definition_segment(local) {
+            let target_name = unescape_pointer(segment);
+            if !self.all_names.contains(&target_name) {
+                return Err(self.error(
+                    &pointer(),
+                    format!("$ref {target:?} points to no definition: there is no {target_name:?} in {}", self.definitions_pointer),
+                ));
             }
+            return Ok(Schema::Ref(target_name));
         }
         // Any other local pointer: resolve it and convert the schema found there.
         if self.resolving.iter().any(|seen| seen == local) {
