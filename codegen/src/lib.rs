@@ -24,6 +24,8 @@ pub mod api;
 #[cfg(feature = "load")]
 pub mod fetch;
 #[cfg(feature = "load")]
+pub mod file_id;
+#[cfg(feature = "load")]
 pub mod load;
 
 #[cfg(feature = "emit")]

@@ -9,42 +9,13 @@
 use crate::annotations::ANNOTATIONS_FILE;
 use crate::api::{Api, API_TOML};
 use crate::error::{Error, Result};
+pub use crate::file_id::FileId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
 /// The stamp's file name inside `generated/<api>/`.
 pub const STAMP_FILE: &str = ".regen-stamp.json";
-
-/// A file's identity for freshness: its length and mtime.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileId {
-    pub len: u64,
-    pub mtime_ns: u128,
-}
-
-impl FileId {
-    fn of(path: &Path) -> Option<FileId> {
-        std::fs::metadata(path)
-            .ok()
-            .map(|meta| FileId::of_metadata(&meta))
-    }
-
-    /// The identity in `meta`; a file system without mtimes gives 0, which
-    /// only makes the stamp less useful.
-    pub fn of_metadata(meta: &std::fs::Metadata) -> FileId {
-        let mtime = meta
-            .modified()
-            .ok()
-            .and_then(|time| time.duration_since(UNIX_EPOCH).ok())
-            .unwrap_or_default();
-        FileId {
-            len: meta.len(),
-            mtime_ns: mtime.as_nanos(),
-        }
-    }
-}
 
 /// What one successful regen read and wrote.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,10 +61,7 @@ impl Stamp {
                 inputs.insert(file, id);
             }
         }
-        let tool = std::env::current_exe()
-            .ok()
-            .and_then(|exe| FileId::of(&exe));
-        Ok((tool, inputs))
+        Ok((FileId::of_current_exe(), inputs))
     }
 
     /// True when `out_dir`'s stamp equals the current state: nothing to do.

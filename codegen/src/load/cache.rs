@@ -18,11 +18,11 @@
 use super::LoadedMinor;
 use crate::api::{Api, PresentMinor};
 use crate::error::{Error, Result};
+use crate::file_id::FileId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::UNIX_EPOCH;
 use vergate_core::Version;
 
 /// The file's first bytes: its format.
@@ -32,37 +32,17 @@ const MAGIC: &[u8] = b"vergate load cache 4 (postcard)\n";
 #[derive(Debug)]
 pub struct LoadCache {
     dir: PathBuf,
-    tool: Option<FileStamp>,
+    tool: Option<FileId>,
     /// Entries built by this regen, to write once it succeeded.
     fresh: Mutex<BTreeMap<Version, Vec<u8>>>,
     /// The minors this regen loaded (entries of others are removed).
     present: Mutex<BTreeSet<Version>>,
 }
 
-/// A file's size and modification time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct FileStamp {
-    len: u64,
-    mtime_ns: u128,
-}
-
-impl FileStamp {
-    fn of(path: &Path) -> Option<FileStamp> {
-        let meta = std::fs::metadata(path).ok()?;
-        let mtime = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-        Some(FileStamp {
-            len: meta.len(),
-            mtime_ns: mtime.as_nanos(),
-        })
-    }
-}
-
 impl LoadCache {
     /// The cache kept in `dir` (`generated/<api>/.regen-cache`).
     pub fn new(dir: PathBuf) -> LoadCache {
-        let tool = std::env::current_exe()
-            .ok()
-            .and_then(|exe| FileStamp::of(&exe));
+        let tool = FileId::of_current_exe();
         LoadCache {
             dir,
             tool,
@@ -169,12 +149,12 @@ impl LoadCache {
 /// Everything an entry was built from: the program, the minor, and each
 /// spec file's path, size, mtime and recorded digest. `None` when a file
 /// cannot be inspected or has no digest (loading then reports it).
-fn key(tool: FileStamp, api: &Api, minor: &PresentMinor, files: &[PathBuf]) -> Option<Key> {
+fn key(tool: FileId, api: &Api, minor: &PresentMinor, files: &[PathBuf]) -> Option<Key> {
     let listed = api.listed.get(&minor.version)?;
     let files = files
         .iter()
         .map(|path| {
-            let stamp = FileStamp::of(path)?;
+            let stamp = FileId::of(path)?;
             let name = path.file_name()?.to_string_lossy();
             let digest = listed.files.get(name.as_ref())?.sha256.to_ascii_lowercase();
             Some((path.clone(), stamp, digest))
@@ -190,9 +170,9 @@ fn key(tool: FileStamp, api: &Api, minor: &PresentMinor, files: &[PathBuf]) -> O
 /// What an entry is valid for (see [`key`]).
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct Key {
-    tool: FileStamp,
+    tool: FileId,
     version: Version,
-    files: Vec<(PathBuf, FileStamp, String)>,
+    files: Vec<(PathBuf, FileId, String)>,
 }
 
 #[cfg(test)]

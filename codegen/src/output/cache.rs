@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 pub const CACHE_DIR: &str = ".regen-cache";
 
 /// The cache file's first bytes: its format.
-const MAGIC: &[u8] = b"vergate render cache 1\n";
+const MAGIC: &[u8] = b"vergate render cache 2 (postcard)\n";
 
 /// Rendered texts by the hash of their inputs.
 #[derive(Debug, Default)]
@@ -46,7 +46,7 @@ impl RenderCache {
     /// build of the tool).
     pub fn open(out_dir: &Path, name: &str) -> RenderCache {
         let path = out_dir.join(CACHE_DIR).join(name);
-        let known = tool()
+        let known = FileId::of_current_exe()
             .and_then(|tool| {
                 std::fs::read(&path)
                     .ok()
@@ -89,7 +89,7 @@ impl RenderCache {
     /// Writes the entries this regen used, when they differ from what was
     /// read. Called after a successful sync.
     pub fn save(&self) -> Result<()> {
-        let (Some(path), Some(tool)) = (&self.path, tool()) else {
+        let (Some(path), Some(tool)) = (&self.path, FileId::of_current_exe()) else {
             return Ok(());
         };
         let used = self.used.lock().expect("the render cache lock");
@@ -110,14 +110,6 @@ impl RenderCache {
     }
 }
 
-/// The program's identity: its size and mtime.
-fn tool() -> Option<FileId> {
-    let exe = std::env::current_exe().ok()?;
-    std::fs::metadata(exe)
-        .ok()
-        .map(|meta| FileId::of_metadata(&meta))
-}
-
 /// A 128-bit hash of `inputs`: two SipHash passes told apart by a prefix.
 fn key(inputs: &impl Hash) -> u128 {
     let half = |salt: u8| {
@@ -129,47 +121,27 @@ fn key(inputs: &impl Hash) -> u128 {
     (u128::from(half(0)) << 64) | u128::from(half(1))
 }
 
-/// The file: the magic, the tool's length and mtime, then per entry its key,
-/// its length and its bytes (integers little-endian).
+/// The file: the magic, then the postcard encoding of the tool's identity
+/// and the entries, sorted by key (so the same entries give the same bytes).
 fn encode(entries: &HashMap<u128, Arc<str>>, tool: FileId) -> Vec<u8> {
-    let size: usize = entries.values().map(|text| text.len() + 24).sum();
-    let mut out = Vec::with_capacity(MAGIC.len() + 24 + size);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&tool.len.to_le_bytes());
-    out.extend_from_slice(&tool.mtime_ns.to_le_bytes());
-    let mut keys: Vec<&u128> = entries.keys().collect();
-    keys.sort();
-    for key in keys {
-        let text = &entries[key];
-        out.extend_from_slice(&key.to_le_bytes());
-        out.extend_from_slice(&(text.len() as u64).to_le_bytes());
-        out.extend_from_slice(text.as_bytes());
-    }
-    out
+    let mut sorted: Vec<(u128, &str)> = entries
+        .iter()
+        .map(|(key, text)| (*key, text.as_ref()))
+        .collect();
+    sorted.sort_unstable_by_key(|(key, _)| *key);
+    postcard::to_extend(&(tool, sorted), MAGIC.to_vec())
+        .expect("a cache of strings encodes into a vector")
 }
 
 fn decode(bytes: &[u8], tool: FileId) -> Option<HashMap<u128, Arc<str>>> {
-    let mut rest = bytes.strip_prefix(MAGIC)?;
-    let len = u64::from_le_bytes(take(&mut rest, 8)?.try_into().ok()?);
-    let mtime_ns = u128::from_le_bytes(take(&mut rest, 16)?.try_into().ok()?);
-    if (FileId { len, mtime_ns }) != tool {
-        return None;
-    }
-    let mut entries = HashMap::new();
-    while !rest.is_empty() {
-        let key = u128::from_le_bytes(take(&mut rest, 16)?.try_into().ok()?);
-        let len = u64::from_le_bytes(take(&mut rest, 8)?.try_into().ok()?);
-        let text = std::str::from_utf8(take(&mut rest, usize::try_from(len).ok()?)?).ok()?;
-        entries.insert(key, Arc::from(text));
-    }
-    Some(entries)
-}
-
-/// The next `n` bytes of `rest`.
-fn take<'b>(rest: &mut &'b [u8], n: usize) -> Option<&'b [u8]> {
-    let (head, tail) = rest.split_at_checked(n)?;
-    *rest = tail;
-    Some(head)
+    let (written_by, entries): (FileId, Vec<(u128, &str)>) =
+        postcard::from_bytes(bytes.strip_prefix(MAGIC)?).ok()?;
+    (written_by == tool).then(|| {
+        entries
+            .into_iter()
+            .map(|(key, text)| (key, Arc::from(text)))
+            .collect()
+    })
 }
 
 #[cfg(test)]
@@ -196,7 +168,7 @@ mod tests {
             .unwrap();
         assert_eq!(other.as_bytes(), b"two");
 
-        let tool = tool().unwrap();
+        let tool = FileId::of_current_exe().unwrap();
         let bytes = std::fs::read(dir.path().join(CACHE_DIR).join("test")).unwrap();
         assert_eq!(decode(&bytes, tool).unwrap().len(), 1);
         let other_tool = FileId {
