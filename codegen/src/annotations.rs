@@ -38,11 +38,8 @@ pub fn apply(model: &mut GatedModel, api_dir: &Path) -> Result<()> {
     if !path.is_file() {
         return Ok(());
     }
-    let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
-        path: path.clone(),
-        action: "reading the annotations",
-        source,
-    })?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|source| Error::io(&path, "reading the annotations", source))?;
     apply_text(model, &path, &text)
 }
 

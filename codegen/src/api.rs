@@ -82,11 +82,8 @@ impl Api {
     /// Reads `dir/api.toml`.
     pub fn open(dir: &Path) -> Result<Api> {
         let path = dir.join(API_TOML);
-        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
-            path: path.clone(),
-            action: "reading the API description",
-            source,
-        })?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| Error::io(&path, "reading the API description", source))?;
         let config: ApiConfig = toml::from_str(&text).map_err(|err| {
             let (line, column) = err
                 .span()
@@ -145,18 +142,12 @@ impl Api {
     /// minor (`v1.34` and `v1.34.0`) are an error; a directory that looks like
     /// a version (`v1.x`) but is not one is an error too.
     pub fn present_minors(&self) -> Result<Vec<PresentMinor>> {
-        let entries = std::fs::read_dir(&self.dir).map_err(|source| Error::Io {
-            path: self.dir.clone(),
-            action: "listing spec directories",
-            source,
-        })?;
+        let entries = std::fs::read_dir(&self.dir)
+            .map_err(|source| Error::io(&self.dir, "listing spec directories", source))?;
         let mut found: BTreeMap<Version, PathBuf> = BTreeMap::new();
         for entry in entries {
-            let entry = entry.map_err(|source| Error::Io {
-                path: self.dir.clone(),
-                action: "listing spec directories",
-                source,
-            })?;
+            let entry =
+                entry.map_err(|source| Error::io(&self.dir, "listing spec directories", source))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if !is_version_dir(&name) || !entry.path().is_dir() {
                 continue;
@@ -196,11 +187,8 @@ impl Api {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let entries = std::fs::read_dir(&minor.dir).map_err(|source| Error::Io {
-            path: minor.dir.clone(),
-            action: "listing spec files",
-            source,
-        })?;
+        let entries = std::fs::read_dir(&minor.dir)
+            .map_err(|source| Error::io(&minor.dir, "listing spec files", source))?;
         let mut files = Vec::new();
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -273,11 +261,8 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 
 /// Every API under `upstream-specs/` (directories holding an api.toml), by name.
 pub fn discover(specs_root: &Path) -> Result<Vec<Api>> {
-    let entries = std::fs::read_dir(specs_root).map_err(|source| Error::Io {
-        path: specs_root.to_owned(),
-        action: "listing APIs",
-        source,
-    })?;
+    let entries = std::fs::read_dir(specs_root)
+        .map_err(|source| Error::io(specs_root, "listing APIs", source))?;
     let mut dirs: Vec<PathBuf> = entries
         .flatten()
         .map(|entry| entry.path())

@@ -70,6 +70,18 @@ pub enum Error {
     Stale { dir: String, count: usize },
 }
 
+impl Error {
+    /// The error of an I/O `action` (`"reading"`, `"writing the zip"`) on
+    /// `path`.
+    pub fn io(path: &std::path::Path, action: &'static str, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.to_owned(),
+            action,
+            source,
+        }
+    }
+}
+
 fn snippet_block(snippet: &str) -> String {
     if snippet.is_empty() {
         String::new()

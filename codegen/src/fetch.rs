@@ -20,10 +20,8 @@ pub struct FetchReport {
 pub fn fetch_from_dir(api: &Api, mirror: &Path) -> Result<FetchReport> {
     fetch_with(api, |version, file, _url| {
         let source = mirror.join(version.dir_name()).join(file);
-        let bytes = std::fs::read(&source).map_err(|source_err| Error::Io {
-            path: source.clone(),
-            action: "reading a spec from the mirror",
-            source: source_err,
+        let bytes = std::fs::read(&source).map_err(|source_err| {
+            Error::io(&source, "reading a spec from the mirror", source_err)
         })?;
         Ok((source.display().to_string(), bytes))
     })
@@ -109,16 +107,10 @@ fn fetch_with(
         let dir = target
             .parent()
             .expect("spec files live in a minor directory");
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.to_owned(),
-            action: "creating the minor's directory",
-            source,
-        })?;
-        std::fs::write(&target, &bytes).map_err(|source| Error::Io {
-            path: target.clone(),
-            action: "writing the spec",
-            source,
-        })?;
+        std::fs::create_dir_all(dir)
+            .map_err(|source| Error::io(dir, "creating the minor's directory", source))?;
+        std::fs::write(&target, &bytes)
+            .map_err(|source| Error::io(&target, "writing the spec", source))?;
         report.written.push(target);
     }
     Ok(report)

@@ -48,11 +48,8 @@ pub fn read_crate(crate_dir: &Path) -> Result<Vec<VersionedModule>> {
     files.sort();
     let mut modules = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|source| Error::Io {
-            path: file.clone(),
-            action: "reading Rust source",
-            source,
-        })?;
+        let text = std::fs::read_to_string(&file)
+            .map_err(|source| Error::io(&file, "reading Rust source", source))?;
         let parsed = crate::annotations::parse_rust(&file, &text)?;
         find_modules(&parsed.items, &file, &settings, &mut modules)?;
     }
@@ -137,11 +134,8 @@ fn read_module(
 
 fn read_settings(crate_dir: &Path) -> Result<Settings> {
     let path = crate_dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
-        path: path.clone(),
-        action: "reading the crate manifest",
-        source,
-    })?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|source| Error::io(&path, "reading the crate manifest", source))?;
     let manifest: toml::Table = toml::from_str(&text).map_err(|err| Error::Config {
         path: path.clone(),
         message: err.to_string(),
@@ -163,11 +157,8 @@ fn read_settings(crate_dir: &Path) -> Result<Settings> {
 }
 
 fn collect_rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
-        path: dir.to_owned(),
-        action: "listing Rust sources",
-        source,
-    })?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|source| Error::io(dir, "listing Rust sources", source))?;
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {

@@ -43,12 +43,12 @@ pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published
     }
     if out.exists() {
         std::fs::remove_dir_all(out)
-            .map_err(|source| io(out, "emptying the output directory", source))?;
+            .map_err(|source| Error::io(out, "emptying the output directory", source))?;
     }
     std::fs::create_dir_all(out.join("pkl"))
-        .map_err(|source| io(out, "creating the output directory", source))?;
+        .map_err(|source| Error::io(out, "creating the output directory", source))?;
     std::fs::create_dir_all(out.join("json"))
-        .map_err(|source| io(out, "creating the output directory", source))?;
+        .map_err(|source| Error::io(out, "creating the output directory", source))?;
 
     let (package, version) = pkl_package(pkl, &pkl_dir, &out.join("pkl"))?;
     for minor in subdirs(&pkl_dir)?
@@ -58,7 +58,8 @@ pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published
         let stem = format!("{package}@{version}-{minor}");
         let zip_path = out.join("pkl").join(format!("{stem}.zip"));
         let files = zip_dir(&pkl_dir.join(&minor), &zip_path)?;
-        let bytes = std::fs::read(&zip_path).map_err(|source| io(&zip_path, "reading", source))?;
+        let bytes =
+            std::fs::read(&zip_path).map_err(|source| Error::io(&zip_path, "reading", source))?;
         let metadata = serde_json::json!({
             "name": package,
             "version": version,
@@ -77,7 +78,7 @@ pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published
     }
     for file in files_in(&json_dir)? {
         let bytes = std::fs::read(json_dir.join(&file))
-            .map_err(|source| io(&json_dir.join(&file), "reading", source))?;
+            .map_err(|source| Error::io(&json_dir.join(&file), "reading", source))?;
         write(&out.join("json").join(&file), &bytes)?;
     }
     let artifacts = list_relative(out)?;
@@ -112,7 +113,7 @@ fn pkl_package(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<(String, String
         .env("HOME", &home)
         .output()
         .map_err(|source| {
-            io(
+            Error::io(
                 pkl,
                 "running the pkl CLI (set VERGATE_PKL or install it, see docs/pkl.md)",
                 source,
@@ -135,7 +136,7 @@ fn pkl_package(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<(String, String
         let text = name.to_string_lossy().into_owned();
         if text.ends_with(".sha256") {
             std::fs::remove_file(out.join(&name))
-                .map_err(|source| io(&out.join(&name), "removing", source))?;
+                .map_err(|source| Error::io(&out.join(&name), "removing", source))?;
         } else if !text.ends_with(".zip") {
             metadata = Some(text);
         }
@@ -157,16 +158,17 @@ fn tempfile_dir(near: &Path) -> Result<PathBuf> {
         .unwrap_or(near)
         .join(format!(".pkl-package-{}", std::process::id()));
     if dir.exists() {
-        std::fs::remove_dir_all(&dir).map_err(|source| io(&dir, "removing", source))?;
+        std::fs::remove_dir_all(&dir).map_err(|source| Error::io(&dir, "removing", source))?;
     }
-    std::fs::create_dir_all(&dir).map_err(|source| io(&dir, "creating", source))?;
+    std::fs::create_dir_all(&dir).map_err(|source| Error::io(&dir, "creating", source))?;
     Ok(dir)
 }
 
 /// Zips `dir` with sorted entries, fixed dates and modes; returns the file count.
 fn zip_dir(dir: &Path, target: &Path) -> Result<usize> {
     let files = list_relative(dir)?;
-    let file = std::fs::File::create(target).map_err(|source| io(target, "creating", source))?;
+    let file =
+        std::fs::File::create(target).map_err(|source| Error::io(target, "creating", source))?;
     let mut zip = zip::ZipWriter::new(file);
     let (year, month, day) = ENTRY_DATE;
     let date = zip::DateTime::from_date_and_time(year, month, day, 0, 0, 0).expect("a valid date");
@@ -179,9 +181,9 @@ fn zip_dir(dir: &Path, target: &Path) -> Result<usize> {
         zip.start_file(name, options)
             .map_err(|err| zip_error(target, err))?;
         let bytes = std::fs::read(dir.join(path))
-            .map_err(|source| io(&dir.join(path), "reading", source))?;
+            .map_err(|source| Error::io(&dir.join(path), "reading", source))?;
         zip.write_all(&bytes)
-            .map_err(|source| io(target, "writing", source))?;
+            .map_err(|source| Error::io(target, "writing", source))?;
     }
     zip.finish().map_err(|err| zip_error(target, err))?;
     Ok(files.len())
@@ -189,7 +191,8 @@ fn zip_dir(dir: &Path, target: &Path) -> Result<usize> {
 
 /// A gzipped tar of `dir` with sorted entries, zero mtimes and fixed modes.
 fn tar_gz_dir(dir: &Path, target: &Path) -> Result<()> {
-    let file = std::fs::File::create(target).map_err(|source| io(target, "creating", source))?;
+    let file =
+        std::fs::File::create(target).map_err(|source| Error::io(target, "creating", source))?;
     let gzip = flate2::GzBuilder::new()
         .mtime(0)
         .write(file, flate2::Compression::default());
@@ -198,20 +201,20 @@ fn tar_gz_dir(dir: &Path, target: &Path) -> Result<()> {
     let prefix = dir.file_name().map(PathBuf::from).unwrap_or_default();
     for path in list_relative(dir)? {
         let bytes = std::fs::read(dir.join(&path))
-            .map_err(|source| io(&dir.join(&path), "reading", source))?;
+            .map_err(|source| Error::io(&dir.join(&path), "reading", source))?;
         let mut header = tar::Header::new_gnu();
         header.set_size(bytes.len() as u64);
         header.set_mode(0o644);
         header.set_mtime(0);
         header.set_entry_type(tar::EntryType::Regular);
         tar.append_data(&mut header, prefix.join(&path), bytes.as_slice())
-            .map_err(|source| io(target, "writing", source))?;
+            .map_err(|source| Error::io(target, "writing", source))?;
     }
     let gzip = tar
         .into_inner()
-        .map_err(|source| io(target, "writing", source))?;
+        .map_err(|source| Error::io(target, "writing", source))?;
     gzip.finish()
-        .map_err(|source| io(target, "writing", source))?;
+        .map_err(|source| Error::io(target, "writing", source))?;
     Ok(())
 }
 
@@ -222,25 +225,17 @@ fn zip_error(path: &Path, err: zip::result::ZipError) -> Error {
     }
 }
 
-fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
-    Error::Io {
-        path: path.to_owned(),
-        action,
-        source,
-    }
-}
-
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|source| io(path, "writing", source))
+    std::fs::write(path, bytes).map_err(|source| Error::io(path, "writing", source))
 }
 
 fn entries(dir: &Path) -> Result<Vec<(String, bool)>> {
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(|source| io(dir, "listing", source))? {
-        let entry = entry.map_err(|source| io(dir, "listing", source))?;
+    for entry in std::fs::read_dir(dir).map_err(|source| Error::io(dir, "listing", source))? {
+        let entry = entry.map_err(|source| Error::io(dir, "listing", source))?;
         let is_dir = entry
             .file_type()
-            .map_err(|source| io(&entry.path(), "inspecting", source))?
+            .map_err(|source| Error::io(&entry.path(), "inspecting", source))?
             .is_dir();
         found.push((entry.file_name().to_string_lossy().into_owned(), is_dir));
     }
@@ -285,10 +280,11 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     for path in list_relative(from)? {
         let target = to.join(&path);
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|source| io(parent, "creating", source))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|source| Error::io(parent, "creating", source))?;
         }
         std::fs::copy(from.join(&path), &target)
-            .map_err(|source| io(&target, "copying", source))?;
+            .map_err(|source| Error::io(&target, "copying", source))?;
     }
     Ok(())
 }

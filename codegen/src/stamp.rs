@@ -113,11 +113,8 @@ impl Stamp {
     fn write(&self, out_dir: &Path) -> Result<()> {
         let text = serde_json::to_vec(self).expect("a stamp always serializes");
         let path = out_dir.join(STAMP_FILE);
-        std::fs::write(&path, text).map_err(|source| Error::Io {
-            path,
-            action: "writing the regen stamp",
-            source,
-        })
+        std::fs::write(&path, text)
+            .map_err(|source| Error::io(&path, "writing the regen stamp", source))
     }
 }
 

@@ -111,11 +111,7 @@ impl LoadCache {
     /// Writes the entries this regen built and removes those of minors that
     /// are gone. Called after a successful sync.
     pub fn save(&self) -> Result<()> {
-        let io = |path: &Path, source| Error::Io {
-            path: path.to_owned(),
-            action: "writing the load cache",
-            source,
-        };
+        let io = |path: &Path, source| Error::io(path, "writing the load cache", source);
         let fresh = std::mem::take(&mut *self.fresh.lock().expect("the load cache lock"));
         if !fresh.is_empty() {
             std::fs::create_dir_all(&self.dir).map_err(|source| io(&self.dir, source))?;

@@ -123,11 +123,7 @@ fn load_files(
 ) -> Result<LoadedMinor> {
     let mut documents = Vec::with_capacity(files.len());
     for path in files {
-        let read_error = |source| Error::Io {
-            path: path.clone(),
-            action: "reading the spec",
-            source,
-        };
+        let read_error = |source| Error::io(path, "reading the spec", source);
         buffer.clear();
         std::fs::File::open(path)
             .and_then(|mut file| std::io::Read::read_to_end(&mut file, buffer))

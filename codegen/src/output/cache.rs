@@ -11,8 +11,8 @@
 //! rebuilt tool, with possibly other templates or escaping, starts empty.
 //! Anything unreadable is an empty cache, never an error.
 
-use super::{io, Contents, Piece};
-use crate::error::Result;
+use super::{Contents, Piece};
+use crate::error::{Error, Result};
 use crate::stamp::FileId;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -101,12 +101,13 @@ impl RenderCache {
         let dir = path
             .parent()
             .expect("a cache file is in the cache directory");
-        std::fs::create_dir_all(dir).map_err(|source| io(dir, "creating a directory", source))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|source| Error::io(dir, "creating a directory", source))?;
         let partial = path.with_extension("partial");
         std::fs::write(&partial, encode(&used, tool))
-            .map_err(|source| io(&partial, "writing the render cache", source))?;
+            .map_err(|source| Error::io(&partial, "writing the render cache", source))?;
         std::fs::rename(&partial, path)
-            .map_err(|source| io(path, "writing the render cache", source))
+            .map_err(|source| Error::io(path, "writing the render cache", source))
     }
 }
 

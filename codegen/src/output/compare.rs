@@ -2,8 +2,8 @@
 //! listed with their length and mtime, and a file is read only when its
 //! length equals the new bytes' length.
 
-use super::{io, Contents, FileTree, CACHE_DIR};
-use crate::error::Result;
+use super::{Contents, FileTree, CACHE_DIR};
+use crate::error::{Error, Result};
 use crate::stamp::{FileId, STAMP_FILE};
 use std::collections::HashMap;
 use std::io::Read;
@@ -36,13 +36,13 @@ pub fn list(dir: &Path) -> Result<HashMap<PathBuf, Listed>> {
     let mut pending = vec![dir.to_owned()];
     while let Some(current) = pending.pop() {
         let entries =
-            std::fs::read_dir(&current).map_err(|source| io(&current, "listing", source))?;
+            std::fs::read_dir(&current).map_err(|source| Error::io(&current, "listing", source))?;
         for entry in entries {
-            let entry = entry.map_err(|source| io(&current, "listing", source))?;
+            let entry = entry.map_err(|source| Error::io(&current, "listing", source))?;
             let path = entry.path();
             let kind = entry
                 .file_type()
-                .map_err(|source| io(&path, "inspecting", source))?;
+                .map_err(|source| Error::io(&path, "inspecting", source))?;
             if kind.is_dir() {
                 // The render caches are the regen's own, like the stamp.
                 if current != dir || entry.file_name() != CACHE_DIR {
@@ -60,7 +60,7 @@ pub fn list(dir: &Path) -> Result<HashMap<PathBuf, Listed>> {
             } else {
                 entry.metadata()
             };
-            let meta = meta.map_err(|source| io(&path, "inspecting", source))?;
+            let meta = meta.map_err(|source| Error::io(&path, "inspecting", source))?;
             let listed = Listed {
                 id: FileId::of_metadata(&meta),
                 regular: kind.is_file(),
@@ -119,12 +119,13 @@ fn differing(dir: &Path, files: &[(usize, &Path, &Contents)]) -> Result<Vec<usiz
     let mut buffer = Vec::new();
     for &(index, path, bytes) in files {
         let full = dir.join(path);
-        let file = std::fs::File::open(&full).map_err(|source| io(&full, "reading", source))?;
+        let file =
+            std::fs::File::open(&full).map_err(|source| Error::io(&full, "reading", source))?;
         buffer.clear();
         // One byte more than expected tells a file that grew since listing.
         file.take(bytes.len() as u64 + 1)
             .read_to_end(&mut buffer)
-            .map_err(|source| io(&full, "reading", source))?;
+            .map_err(|source| Error::io(&full, "reading", source))?;
         if !bytes.eq_bytes(&buffer) {
             found.push(index);
         }

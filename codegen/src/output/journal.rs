@@ -20,7 +20,7 @@
 //! running during the sync can see a changed file half written, where a
 //! rename showed it old or new.
 
-use super::{check_relative, io, sibling, Contents};
+use super::{check_relative, sibling, Contents};
 use crate::error::{Error, Result};
 use crate::stamp::FileId;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -101,7 +101,7 @@ pub fn recover(dir: &Path) -> Result<()> {
             remove_dir(&previous)?;
         } else {
             std::fs::rename(&previous, dir)
-                .map_err(|source| io(dir, "restoring the previous tree", source))?;
+                .map_err(|source| Error::io(dir, "restoring the previous tree", source))?;
         }
     }
     Ok(())
@@ -150,7 +150,7 @@ pub fn write_whole(dir: &Path, writes: &[Write]) -> Result<Vec<FileId>> {
         })
         .collect();
     let built = std::fs::create_dir_all(&aside)
-        .map_err(|source| io(&aside, "creating a directory", source))
+        .map_err(|source| Error::io(&aside, "creating a directory", source))
         .and_then(|()| write_files(&aside, None, jobs));
     let written = match built {
         Ok(written) => written,
@@ -161,11 +161,11 @@ pub fn write_whole(dir: &Path, writes: &[Write]) -> Result<Vec<FileId>> {
     };
     if let Some(parent) = dir.parent() {
         std::fs::create_dir_all(parent)
-            .map_err(|source| io(parent, "creating a directory", source))?;
+            .map_err(|source| Error::io(parent, "creating a directory", source))?;
     }
     if let Err(source) = std::fs::rename(&aside, dir) {
         let _ = std::fs::remove_dir_all(&aside);
-        return Err(io(dir, "moving the new tree into place", source));
+        return Err(Error::io(dir, "moving the new tree into place", source));
     }
     Ok(written)
 }
@@ -173,7 +173,7 @@ pub fn write_whole(dir: &Path, writes: &[Write]) -> Result<Vec<FileId>> {
 /// Writes the blobs (on every core) and commits the journal.
 fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<Step>> {
     std::fs::create_dir_all(staging)
-        .map_err(|source| io(staging, "creating the staging directory", source))?;
+        .map_err(|source| Error::io(staging, "creating the staging directory", source))?;
     let mut steps: Vec<Step> = removals.iter().cloned().map(Step::Remove).collect();
     steps.extend(
         writes
@@ -225,10 +225,10 @@ fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<S
     }
     let partial = staging.join(JOURNAL_PARTIAL);
     std::fs::write(&partial, encode(&steps))
-        .map_err(|source| io(&partial, "writing the sync journal", source))?;
+        .map_err(|source| Error::io(&partial, "writing the sync journal", source))?;
     let journal = staging.join(JOURNAL);
     std::fs::rename(&partial, &journal)
-        .map_err(|source| io(&journal, "committing the sync journal", source))?;
+        .map_err(|source| Error::io(&journal, "committing the sync journal", source))?;
     Ok(steps)
 }
 
@@ -237,9 +237,10 @@ fn blob_path(staging: &Path, part: usize) -> PathBuf {
 }
 
 fn write_blob(path: &Path, writes: &[Write]) -> Result<()> {
-    let mut file = File::create(path).map_err(|source| io(path, "writing", source))?;
+    let mut file = File::create(path).map_err(|source| Error::io(path, "writing", source))?;
     let chunks = writes.iter().flat_map(|write| write.bytes.chunks());
-    super::contents::write_chunks(&mut file, chunks).map_err(|source| io(path, "writing", source))
+    super::contents::write_chunks(&mut file, chunks)
+        .map_err(|source| Error::io(path, "writing", source))
 }
 
 /// How many threads write: one per core.
@@ -408,15 +409,17 @@ fn write_jobs(dir: &Path, staging: Option<&Path>, jobs: &[Job]) -> Result<Vec<(u
                 let path = blob_path(staging, part);
                 let file = match blobs.entry(part) {
                     std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
-                    std::collections::btree_map::Entry::Vacant(entry) => entry
-                        .insert(File::open(&path).map_err(|source| io(&path, "reading", source))?),
+                    std::collections::btree_map::Entry::Vacant(entry) => entry.insert(
+                        File::open(&path).map_err(|source| Error::io(&path, "reading", source))?,
+                    ),
                 };
-                let len = usize::try_from(len)
-                    .map_err(|_| io(&path, "reading", std::io::ErrorKind::InvalidData.into()))?;
+                let len = usize::try_from(len).map_err(|_| {
+                    Error::io(&path, "reading", std::io::ErrorKind::InvalidData.into())
+                })?;
                 let mut buffer = vec![0; len];
                 file.seek(SeekFrom::Start(offset))
                     .and_then(|_| file.read_exact(&mut buffer))
-                    .map_err(|source| io(&path, "reading", source))?;
+                    .map_err(|source| Error::io(&path, "reading", source))?;
                 loaded = Contents::from(buffer);
                 &loaded
             }
@@ -454,15 +457,15 @@ fn is_regular_or_clear(path: &Path) -> Result<bool> {
 }
 
 fn unfinished(path: &Path, source: std::io::Error) -> Error {
-    Error::Io {
-        path: path.to_owned(),
-        action: "finishing a sync (its journal is kept; run the regen again to finish it)",
+    Error::io(
+        path,
+        "finishing a sync (its journal is kept; run the regen again to finish it)",
         source,
-    }
+    )
 }
 
 fn remove_dir(path: &Path) -> Result<()> {
-    std::fs::remove_dir_all(path).map_err(|source| io(path, "removing", source))
+    std::fs::remove_dir_all(path).map_err(|source| Error::io(path, "removing", source))
 }
 
 /// Creates `path` and its parents once per run.
@@ -470,7 +473,8 @@ fn ensure_dir(path: &Path, known: &mut HashSet<PathBuf>) -> Result<()> {
     if known.contains(path) {
         return Ok(());
     }
-    std::fs::create_dir_all(path).map_err(|source| io(path, "creating a directory", source))?;
+    std::fs::create_dir_all(path)
+        .map_err(|source| Error::io(path, "creating a directory", source))?;
     known.extend(path.ancestors().map(Path::to_path_buf));
     Ok(())
 }
@@ -481,7 +485,7 @@ fn create(path: &Path, bytes: &Contents) -> Result<FileId> {
         .write(true)
         .create_new(true)
         .open(path)
-        .map_err(|source| io(path, "creating", source))?;
+        .map_err(|source| Error::io(path, "creating", source))?;
     write_out(file, path, bytes, false)
 }
 
@@ -490,21 +494,21 @@ fn overwrite(path: &Path, bytes: &Contents) -> Result<FileId> {
     let file = File::options()
         .write(true)
         .open(path)
-        .map_err(|source| io(path, "writing", source))?;
+        .map_err(|source| Error::io(path, "writing", source))?;
     write_out(file, path, bytes, true)
 }
 
 fn write_out(mut file: File, path: &Path, bytes: &Contents, truncate: bool) -> Result<FileId> {
     bytes
         .write_to(&mut file)
-        .map_err(|source| io(path, "writing", source))?;
+        .map_err(|source| Error::io(path, "writing", source))?;
     if truncate {
         file.set_len(bytes.len() as u64)
-            .map_err(|source| io(path, "writing", source))?;
+            .map_err(|source| Error::io(path, "writing", source))?;
     }
     let meta = file
         .metadata()
-        .map_err(|source| io(path, "inspecting", source))?;
+        .map_err(|source| Error::io(path, "inspecting", source))?;
     Ok(FileId::of_metadata(&meta))
 }
 
@@ -535,8 +539,8 @@ fn encode(steps: &[Step]) -> Vec<u8> {
 }
 
 fn read_journal(path: &Path) -> Result<Vec<Step>> {
-    let bytes =
-        std::fs::read(path).map_err(|source| io(path, "reading the sync journal", source))?;
+    let bytes = std::fs::read(path)
+        .map_err(|source| Error::io(path, "reading the sync journal", source))?;
     decode(&bytes).ok_or_else(|| Error::Config {
         path: path.to_owned(),
         message: "not a sync journal this vergate can read; remove the staging directory \

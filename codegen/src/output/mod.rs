@@ -349,14 +349,6 @@ fn sibling(dir: &Path, suffix: &str) -> PathBuf {
     dir.with_file_name(format!(".{name}.{suffix}"))
 }
 
-fn io(path: &Path, action: &'static str, source: std::io::Error) -> Error {
-    Error::Io {
-        path: path.to_owned(),
-        action,
-        source,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -143,9 +143,6 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> Result<()> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
-    std::fs::write(path, bytes).map_err(|source| Error::Io {
-        path: path.to_owned(),
-        action: "writing the generated Rust",
-        source,
-    })
+    std::fs::write(path, bytes)
+        .map_err(|source| Error::io(path, "writing the generated Rust", source))
 }
