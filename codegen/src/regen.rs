@@ -137,12 +137,19 @@ fn all(caches: &Caches) -> Vec<Lane<'_>> {
 
 /// Loads, merges and emits everything for `api`, in memory.
 pub fn build(api: &Api) -> Result<Built> {
-    build_with(api, &Caches::default())
-}
-
-fn build_with(api: &Api, caches: &Caches) -> Result<Built> {
     let mut timings = Timings::default();
     let (model, warnings) = load_and_merge(api, None, &mut timings)?;
+    emit_model(api, model, warnings, &Caches::default(), timings)
+}
+
+/// Runs every emitter over a loaded and merged model.
+fn emit_model(
+    api: &Api,
+    model: GatedModel,
+    warnings: Vec<Warning>,
+    caches: &Caches,
+    mut timings: Timings,
+) -> Result<Built> {
     let tree = run_emitters(&model, &api.config, &all(caches), &mut timings)?;
     Ok(Built {
         model,
@@ -294,15 +301,8 @@ fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result
         });
         let model = load_and_merge(api, load_cache.as_ref(), &mut timings);
         let (caches, listing) = aside.join().expect("the listing thread panicked");
-        let built = model.and_then(|(model, warnings)| {
-            let tree = run_emitters(&model, &api.config, &all(&caches), &mut timings)?;
-            Ok(Built {
-                model,
-                tree,
-                warnings,
-                timings,
-            })
-        });
+        let built =
+            model.and_then(|(model, warnings)| emit_model(api, model, warnings, &caches, timings));
         (built, caches, listing)
     });
     let mut built = built?;
