@@ -46,21 +46,17 @@ restored="mv generated/kubernetes \$(mktemp -d -p $aside/trash) && cp -a $aside/
 cleanup() { restore; rm -rf "$aside/saved" "$aside/trash"; }
 trap cleanup EXIT
 
-echo "phases of adding v1.36, $runs runs:"
-for _ in $(seq "$runs"); do
-  bash -c "$without_v1_36"
-  $xtask regen --api kubernetes --timings 2>&1 | tail -1
-done
-echo "phases of adding v1.36 to a restored tree, $runs runs:"
-for _ in $(seq "$runs"); do
-  bash -c "$restored"
-  $xtask regen --api kubernetes --timings 2>&1 | tail -1
-done
-echo "phases of a full regen into an empty output, $runs runs:"
-for _ in $(seq "$runs"); do
-  rm -rf generated/kubernetes
-  $xtask regen --api kubernetes --timings 2>&1 | tail -1
-done
+# phases TITLE PREPARE: the --timings line of RUNS regens, each after PREPARE.
+phases() {
+  echo "phases of $1, $runs runs:"
+  for _ in $(seq "$runs"); do
+    bash -c "$2"
+    $xtask regen --api kubernetes --timings 2>&1 | tail -1
+  done
+}
+phases "adding v1.36" "$without_v1_36"
+phases "adding v1.36 to a restored tree" "$restored"
+phases "a full regen into an empty output" "rm -rf generated/kubernetes"
 
 hyperfine --style basic --runs "$runs" --export-json "$aside/regen.json" \
   --prepare "$without_v1_36" \
