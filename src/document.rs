@@ -3,11 +3,20 @@
 //! Preflight and upgrade report places by line, so documents are parsed into
 //! a small tree of their own ([`Node`]) rather than `serde_json::Value`. JSON
 //! is read by the same YAML parser (JSON is YAML), so it gets lines too.
+//!
+//! Reading follows Kubernetes, not the YAML 1.2 spec: plain scalars resolve
+//! by YAML 1.1 as kubectl's sigs.k8s.io/yaml does ([`scalar`]), and a text
+//! starting with `{` is JSON. Reading is bounded ([`reader`]): nesting depth,
+//! alias expansion and file size have limits, reported as [`ParseError`]s.
 
-use std::collections::HashMap;
+mod encoding;
+mod reader;
+pub mod scalar;
+
+pub use encoding::{decode, EncodingError};
+pub use reader::{Reader, MAX_DEPTH, MAX_FILE_BYTES};
+
 use std::fmt;
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// One value of a document and the (1-based) line it starts on.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,23 +182,41 @@ pub struct Document {
     /// The line the document starts on.
     pub line: u32,
     pub root: Node,
+    /// Keys written twice in one mapping; the tree holds the last value.
+    pub duplicate_keys: Vec<DuplicateKey>,
 }
 
-/// Why some input is not a document: invalid YAML, or a construct vergate
-/// does not read (a mapping used as a key).
+/// A key written twice in one mapping. Kubernetes keeps the last value
+/// (kubectl) or refuses the document (strict decoding on the API server).
 #[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// The path of the key (`spec.template.spec.containers[0].image`).
+    pub path: String,
+    pub key: String,
+    /// The line of the later key, whose value the tree holds.
+    pub line: u32,
+    /// The line of the first one.
+    pub first_line: u32,
+}
+
+impl fmt::Display for DuplicateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: duplicate key {:?}, first written on line {}; kubectl keeps only this last value and the API server's strict decoding refuses the document: remove one of the two",
+            self.path, self.key, self.first_line
+        )
+    }
+}
+
+/// Why some input is not a document: invalid YAML or JSON, a construct
+/// vergate does not read (a mapping used as a key), or a limit exceeded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
 pub struct ParseError {
     pub line: u32,
     pub message: String,
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// What reading a file gave: the documents read, and the error that stopped
 /// reading, if any (the documents before it are still returned).
@@ -200,209 +227,16 @@ pub struct Parsed {
 }
 
 /// Parses YAML (multi-document too) or JSON. Empty documents (a lone `---`)
-/// are left out.
+/// are left out. [`Reader`] gives the documents one at a time instead.
 pub fn parse(text: &str) -> Parsed {
-    let mut builder = Builder::default();
-    let mut parser = Parser::new_from_str(text);
-    let result = parser.load(&mut builder, true);
-    let mut parsed = Parsed {
-        documents: builder.documents,
-        error: builder.error,
-    };
-    if parsed.error.is_none() {
-        if let Err(err) = result {
-            parsed.error = Some(ParseError {
-                line: u32::try_from(err.marker().line()).unwrap_or(u32::MAX),
-                message: format!("invalid YAML: {}", err.info()),
-            });
+    let mut parsed = Parsed::default();
+    for result in Reader::new(text) {
+        match result {
+            Ok(doc) => parsed.documents.push(doc),
+            Err(err) => parsed.error = Some(err),
         }
     }
     parsed
-        .documents
-        .retain(|doc| !matches!(doc.root.value, Value::Null));
-    for (index, doc) in parsed.documents.iter_mut().enumerate() {
-        doc.index = index;
-    }
-    parsed
-}
-
-/// Builds [`Node`] trees from parser events.
-#[derive(Default)]
-struct Builder {
-    documents: Vec<Document>,
-    error: Option<ParseError>,
-    /// Open collections: the node and, for maps, a pending key.
-    stack: Vec<Open>,
-    anchors: HashMap<usize, Node>,
-    document_line: u32,
-}
-
-struct Open {
-    node: Node,
-    anchor: usize,
-    pending_key: Option<(String, u32)>,
-}
-
-impl Builder {
-    fn fail(&mut self, line: u32, message: String) {
-        if self.error.is_none() {
-            self.error = Some(ParseError { line, message });
-        }
-    }
-
-    /// Places a finished node into its parent (or finishes the document).
-    fn push(&mut self, node: Node, anchor: usize) {
-        if anchor != 0 {
-            self.anchors.insert(anchor, node.clone());
-        }
-        let Some(parent) = self.stack.last_mut() else {
-            self.documents.push(Document {
-                index: 0,
-                line: self.document_line,
-                root: node,
-            });
-            return;
-        };
-        match &mut parent.node.value {
-            Value::Seq(items) => items.push(node),
-            Value::Map(entries) => match parent.pending_key.take() {
-                Some((key, line)) => entries.push(Entry {
-                    key,
-                    line,
-                    value: node,
-                }),
-                None => {
-                    let line = node.line;
-                    let describe = node.describe();
-                    match key_text(node.value) {
-                        Some(key) => parent.pending_key = Some((key, line)),
-                        None => {
-                            parent.pending_key = Some((String::new(), line));
-                            self.fail(
-                                line,
-                                format!("a mapping key must be a scalar, found {describe}"),
-                            );
-                        }
-                    }
-                }
-            },
-            _ => unreachable!("only collections are open"),
-        }
-    }
-}
-
-/// A scalar as a mapping key (moved, not copied); `None` for collections.
-fn key_text(value: Value) -> Option<String> {
-    match value {
-        Value::Null => Some(String::new()),
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Int(i) => Some(i.to_string()),
-        Value::Float(text) | Value::String(text) => Some(text),
-        Value::Seq(_) | Value::Map(_) => None,
-    }
-}
-
-impl MarkedEventReceiver for Builder {
-    fn on_event(&mut self, event: Event, mark: Marker) {
-        let line = u32::try_from(mark.line()).unwrap_or(u32::MAX);
-        match event {
-            Event::DocumentStart => {
-                self.document_line = line;
-                self.anchors.clear();
-            }
-            Event::Scalar(text, style, anchor, tag) => {
-                let node = Node {
-                    value: scalar(text, style, tag.as_ref()),
-                    line,
-                };
-                self.push(node, anchor);
-            }
-            Event::SequenceStart(anchor, _) => self.stack.push(Open {
-                node: Node {
-                    value: Value::Seq(Vec::new()),
-                    line,
-                },
-                anchor,
-                pending_key: None,
-            }),
-            Event::MappingStart(anchor, _) => self.stack.push(Open {
-                node: Node {
-                    value: Value::Map(Vec::new()),
-                    line,
-                },
-                anchor,
-                pending_key: None,
-            }),
-            Event::SequenceEnd | Event::MappingEnd => {
-                if let Some(open) = self.stack.pop() {
-                    self.push(open.node, open.anchor);
-                }
-            }
-            Event::Alias(anchor) => {
-                let node = match self.anchors.get(&anchor) {
-                    Some(node) => Node {
-                        value: node.value.clone(),
-                        line,
-                    },
-                    None => {
-                        self.fail(line, "an alias refers to an unknown anchor".into());
-                        Node {
-                            value: Value::Null,
-                            line,
-                        }
-                    }
-                };
-                self.push(node, 0);
-            }
-            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => {}
-        }
-    }
-}
-
-/// Resolves a scalar by the YAML 1.2 core schema (quoted scalars and explicit
-/// `!!str` stay strings).
-fn scalar(text: String, style: TScalarStyle, tag: Option<&Tag>) -> Value {
-    if style != TScalarStyle::Plain || tag.is_some_and(|tag| tag.suffix == "str") {
-        return Value::String(text);
-    }
-    match text.as_str() {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        _ => {}
-    }
-    if let Some(int) = parse_int(&text) {
-        return Value::Int(int);
-    }
-    if looks_like_float(&text) {
-        return Value::Float(text);
-    }
-    Value::String(text)
-}
-
-fn parse_int(text: &str) -> Option<i64> {
-    let first = *text.as_bytes().first()?;
-    if !(first.is_ascii_digit() || first == b'-' || first == b'+') {
-        return None;
-    }
-    if let Some(hex) = text.strip_prefix("0x") {
-        return i64::from_str_radix(hex, 16).ok();
-    }
-    if let Some(oct) = text.strip_prefix("0o") {
-        return i64::from_str_radix(oct, 8).ok();
-    }
-    text.parse().ok()
-}
-
-fn looks_like_float(text: &str) -> bool {
-    matches!(
-        text,
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "-.inf" | "-.Inf" | "-.INF" | ".nan" | ".NaN" | ".NAN"
-    ) || (text.bytes().any(|b| b.is_ascii_digit())
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
-        && text.parse::<f64>().is_ok())
 }
 
 #[cfg(test)]
@@ -437,12 +271,15 @@ mod tests {
     }
 
     #[test]
-    fn plain_scalars_follow_the_core_schema() {
-        let parsed = parse("[1.10, '1.10', true, ~, 0x1f, -3, 2e3, abc, .inf]");
+    fn plain_scalars_follow_yaml_1_1_as_kubectl_reads_them() {
+        let parsed =
+            parse("[1.10, '1.10', true, ~, 0x1f, -3, 2e3, abc, .inf, yes, off, 017, 1_000]");
         let json = parsed.documents[0].root.to_json();
         assert_eq!(
             json,
-            serde_json::json!([1.1, "1.10", true, null, 31, -3, 2000.0, "abc", ".inf"])
+            serde_json::json!([
+                1.1, "1.10", true, null, 31, -3, 2000.0, "abc", ".inf", true, false, 15, 1000
+            ])
         );
     }
 

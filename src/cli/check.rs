@@ -79,50 +79,28 @@ pub fn run(args: &CheckArgs) -> Outcome {
         target: args.target,
         strict: args.strict,
     };
-    let mut results = Results::default();
-    for input in inputs::collect(&args.inputs) {
-        let text = match input.text {
-            Ok(text) => text,
+    let sources = if args.inputs.is_empty() {
+        match inputs::stdin_source(false) {
+            Ok(source) => vec![source],
             Err(message) => {
-                results.errors.push(InputError {
-                    file: input.name,
-                    line: 0,
-                    message,
-                });
-                continue;
+                eprintln!("error: {message}");
+                return Outcome::InputError;
             }
+        }
+    } else {
+        let walk = inputs::WalkOptions {
+            hidden: args.hidden,
+            no_ignore: args.no_ignore,
         };
-        let parsed = document::parse(&text);
-        for doc in &parsed.documents {
-            results.documents += 1;
-            match preflight::check(&tables, &doc.root, options) {
-                Ok(report) => {
-                    let target = report.target.to_string();
-                    results
-                        .violations
-                        .extend(report.violations.into_iter().map(|violation| Found {
-                            file: input.name.clone(),
-                            document: doc.index,
-                            api_version: report.api_version.clone(),
-                            kind: report.kind.clone(),
-                            target: target.clone(),
-                            violation,
-                        }));
-                }
-                Err(err) => results.errors.push(InputError {
-                    file: input.name.clone(),
-                    line: err.line,
-                    message: err.message,
-                }),
-            }
+        let (sources, notes) = inputs::sources(&args.inputs, walk);
+        for note in notes {
+            eprintln!("warning: {note}");
         }
-        if let Some(err) = parsed.error {
-            results.errors.push(InputError {
-                file: input.name.clone(),
-                line: err.line,
-                message: err.message,
-            });
-        }
+        sources
+    };
+    let mut results = Results::default();
+    for source in &sources {
+        check_source(&tables, source, options, &mut results);
     }
     match args.format {
         Format::Text => print_text(&results, tables.api()),
@@ -130,6 +108,68 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Format::Sarif => print_json(&sarif::report(&results)),
     }
     results.outcome()
+}
+
+/// Reads one input and checks its documents one at a time, so only one
+/// document's tree is in memory.
+fn check_source(
+    tables: &vergate::tables::GateTables,
+    source: &inputs::Source,
+    options: Options,
+    results: &mut Results,
+) {
+    let text = match source.read() {
+        Ok(text) => text,
+        Err(err) => {
+            results.errors.push(InputError {
+                file: source.name.clone(),
+                line: err.line,
+                message: err.message,
+            });
+            return;
+        }
+    };
+    for read in document::Reader::new(&text) {
+        let doc = match read {
+            Ok(doc) => doc,
+            Err(err) => {
+                results.errors.push(InputError {
+                    file: source.name.clone(),
+                    line: err.line,
+                    message: err.message,
+                });
+                continue;
+            }
+        };
+        results.documents += 1;
+        results
+            .errors
+            .extend(doc.duplicate_keys.iter().map(|duplicate| InputError {
+                file: source.name.clone(),
+                line: duplicate.line,
+                message: duplicate.to_string(),
+            }));
+        match preflight::check(tables, &doc.root, options) {
+            Ok(report) => {
+                let target = report.target.to_string();
+                results
+                    .violations
+                    .extend(report.violations.into_iter().map(|violation| Found {
+                        file: source.name.clone(),
+                        document: doc.index,
+                        api_version: report.api_version.clone(),
+                        kind: report.kind.clone(),
+                        target: target.clone(),
+                        violation,
+                    }));
+            }
+            Err(err) => results.errors.push(InputError {
+                file: source.name.clone(),
+                line: err.line,
+                message: err.message,
+            }),
+        }
+    }
 }
 
 fn print_text(results: &Results, api: &str) {

@@ -1,7 +1,14 @@
 //! Turning command-line inputs (files, directories, `-`) into texts to read.
+//!
+//! Directories are walked with the `ignore` crate (ripgrep's walker): it
+//! skips hidden entries and what `.gitignore` lists, follows symbolic links
+//! and detects loops. Every file is read once however many ways lead to it,
+//! and only when its turn comes, so memory holds one file at a time.
 
-use std::io::Read;
+use std::collections::HashSet;
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use vergate::document::{self, MAX_FILE_BYTES};
 
 /// One input: the name shown in messages and its text, or why it could not be read.
 pub struct Input {
@@ -9,64 +16,217 @@ pub struct Input {
     pub text: Result<String, String>,
 }
 
+/// How directories are walked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WalkOptions {
+    /// Also enter hidden directories and read hidden files.
+    pub hidden: bool,
+    /// Do not skip what `.gitignore` (and `.ignore`) files list.
+    pub no_ignore: bool,
+}
+
+/// Something to read: a file, standard input, or a walk error to report.
+pub struct Source {
+    /// The name shown in messages.
+    pub name: String,
+    kind: Kind,
+}
+
+enum Kind {
+    File(PathBuf),
+    Stdin,
+    Failed(String),
+}
+
+/// Why a source gave no text: the line (0 for the whole file) and the message.
+pub struct ReadError {
+    pub line: u32,
+    pub message: String,
+}
+
+impl Source {
+    /// The text of the source, decoded (see [`document::decode`]).
+    pub fn read(&self) -> Result<String, ReadError> {
+        let whole = |message: String| ReadError { line: 0, message };
+        let bytes = match &self.kind {
+            Kind::Failed(message) => return Err(whole(message.clone())),
+            Kind::File(path) => std::fs::File::open(path)
+                .and_then(|file| read_bounded(file))
+                .map_err(|err| whole(format!("cannot read: {err}")))?,
+            Kind::Stdin => read_bounded(std::io::stdin().lock())
+                .map_err(|err| whole(format!("cannot read standard input: {err}")))?,
+        };
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(whole(format!(
+                "larger than {} MiB, the most vergate reads; split it into smaller files",
+                MAX_FILE_BYTES >> 20
+            )));
+        }
+        document::decode(bytes).map_err(|err| ReadError {
+            line: err.line(),
+            message: err.to_string(),
+        })
+    }
+}
+
+/// Reads at most one byte more than [`MAX_FILE_BYTES`].
+fn read_bounded(reader: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Standard input, or why it cannot be used: with no path given it is read
+/// only when something is piped in; `-` on a terminal gets a hint.
+pub fn stdin_source(explicit: bool) -> Result<Source, String> {
+    let terminal = std::io::stdin().is_terminal();
+    if terminal && !explicit {
+        return Err("no input: name files or directories, or pipe documents in (`cat x.yaml | vergate check …`)".into());
+    }
+    if terminal {
+        eprintln!("reading documents from standard input (the terminal); end with Ctrl-D, or name files instead of `-`");
+    }
+    Ok(Source {
+        name: "<stdin>".into(),
+        kind: Kind::Stdin,
+    })
+}
+
 /// Expands `paths` in order: a directory gives its `*.yaml`, `*.yml` and
-/// `*.json` files (recursively, sorted), `-` gives standard input.
-pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
-    let mut inputs = Vec::new();
+/// `*.json` files (any case; recursively, sorted), `-` gives standard input.
+/// A file reached twice (named twice, or through a link) comes once.
+/// Problems of the walk that lose no file (a link loop) are returned as notes.
+pub fn sources(paths: &[PathBuf], options: WalkOptions) -> (Vec<Source>, Vec<String>) {
+    let mut sources = Vec::new();
+    let mut notes = Vec::new();
+    let mut seen = HashSet::new();
+    let mut add = |path: PathBuf, sources: &mut Vec<Source>| {
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(key) {
+            sources.push(Source {
+                name: path.display().to_string(),
+                kind: Kind::File(path),
+            });
+        }
+    };
     for path in paths {
         if path.as_os_str() == "-" {
-            let mut text = String::new();
-            let result = std::io::stdin()
-                .read_to_string(&mut text)
-                .map(|_| text)
-                .map_err(|err| format!("cannot read standard input: {err}"));
-            inputs.push(Input {
-                name: "<stdin>".into(),
-                text: result,
-            });
+            match stdin_source(true) {
+                Ok(source) => sources.push(source),
+                Err(message) => sources.push(failed(path, message)),
+            }
         } else if path.is_dir() {
             let mut files = Vec::new();
-            if let Err(err) = walk(path, &mut files) {
-                inputs.push(Input {
-                    name: path.display().to_string(),
-                    text: Err(err),
-                });
+            for problem in walk(path, options, &mut files) {
+                match problem {
+                    WalkProblem::Loop(note) => notes.push(note),
+                    WalkProblem::Error(at, message) => sources.push(failed(&at, message)),
+                }
             }
             files.sort();
-            inputs.extend(files.iter().map(|file| read(file)));
+            for file in files {
+                add(file, &mut sources);
+            }
         } else {
-            inputs.push(read(path));
+            add(path.clone(), &mut sources);
         }
     }
-    inputs
+    (sources, notes)
 }
 
-/// Reads one file.
-pub fn read(path: &Path) -> Input {
-    let text = std::fs::read(path)
-        .map_err(|err| format!("cannot read: {err}"))
-        .and_then(|bytes| {
-            String::from_utf8(bytes).map_err(|_| "not UTF-8 text; save it as UTF-8".to_owned())
-        });
-    Input {
+/// Every input read at once (for commands that take one input).
+pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
+    let (sources, notes) = sources(paths, WalkOptions::default());
+    for note in notes {
+        eprintln!("warning: {note}");
+    }
+    sources
+        .iter()
+        .map(|source| Input {
+            name: source.name.clone(),
+            text: source.read().map_err(|err| match err.line {
+                0 => err.message,
+                line => format!("line {line}: {}", err.message),
+            }),
+        })
+        .collect()
+}
+
+fn failed(path: &Path, message: String) -> Source {
+    Source {
         name: path.display().to_string(),
-        text,
+        kind: Kind::Failed(message),
     }
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|err| format!("cannot list: {err}"))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            walk(&path, files)?;
-        } else if path
-            .extension()
-            .and_then(|ext| ext.to_str())
-            .is_some_and(|ext| matches!(ext, "yaml" | "yml" | "json"))
-        {
-            files.push(path);
+enum WalkProblem {
+    /// A link loop: reported, nothing lost.
+    Loop(String),
+    /// A directory or file that could not be read.
+    Error(PathBuf, String),
+}
+
+fn walk(dir: &Path, options: WalkOptions, files: &mut Vec<PathBuf>) -> Vec<WalkProblem> {
+    let respect_ignore = !options.no_ignore;
+    let walker = ignore::WalkBuilder::new(dir)
+        .hidden(!options.hidden)
+        .git_ignore(respect_ignore)
+        .git_exclude(respect_ignore)
+        .ignore(respect_ignore)
+        .parents(respect_ignore)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(true)
+        .build();
+    let mut problems = Vec::new();
+    for entry in walker {
+        match entry {
+            Ok(entry) => {
+                let is_file = entry.file_type().is_some_and(|kind| kind.is_file());
+                if is_file && has_document_extension(entry.path()) {
+                    files.push(entry.into_path());
+                }
+            }
+            Err(err) => problems.push(walk_problem(dir, err)),
         }
     }
-    Ok(())
+    problems
+}
+
+fn walk_problem(dir: &Path, err: ignore::Error) -> WalkProblem {
+    let mut path = dir.to_path_buf();
+    let mut err = &err;
+    loop {
+        match err {
+            ignore::Error::WithPath {
+                path: at,
+                err: inner,
+            } => {
+                path = at.clone();
+                err = inner;
+            }
+            ignore::Error::WithDepth { err: inner, .. }
+            | ignore::Error::WithLineNumber { err: inner, .. } => err = inner,
+            ignore::Error::Loop { ancestor, child } => {
+                return WalkProblem::Loop(format!(
+                    "{}: a symbolic link loop back to {}; not followed again",
+                    child.display(),
+                    ancestor.display()
+                ))
+            }
+            other => return WalkProblem::Error(path, format!("cannot read: {other}")),
+        }
+    }
+}
+
+fn has_document_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|ext| ext.to_str())
+        .is_some_and(|ext| {
+            ["yaml", "yml", "json"]
+                .iter()
+                .any(|known| ext.eq_ignore_ascii_case(known))
+        })
 }

@@ -71,9 +71,16 @@ pub struct CheckArgs {
     pub strict: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Also search hidden directories and files (skipped by default).
+    #[arg(long)]
+    pub hidden: bool,
+    /// Also search what .gitignore and .ignore files list (skipped by default).
+    #[arg(long)]
+    pub no_ignore: bool,
     /// YAML or JSON files (multi-document too), directories (searched for
-    /// *.yaml, *.yml, *.json), or - for standard input.
-    #[arg(required = true, value_name = "FILE|DIR|-")]
+    /// *.yaml, *.yml, *.json in any case), or - for standard input. With
+    /// none, standard input is read when something is piped in.
+    #[arg(value_name = "FILE|DIR|-")]
     pub inputs: Vec<PathBuf>,
 }
 

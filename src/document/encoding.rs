@@ -1,0 +1,139 @@
+//! Bytes to text the way kubectl takes them: a UTF-8 byte-order mark is
+//! dropped, UTF-16 with a byte-order mark is decoded (kubectl's file reader
+//! does both), and anything that is not text is refused with the line it
+//! stops being text on.
+
+use thiserror::Error;
+
+/// Why some bytes are not a text vergate reads ([`EncodingError::line`]
+/// says where).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EncodingError {
+    /// A NUL character: a binary file, or UTF-32.
+    #[error("a NUL character; this is not a text file (save YAML or JSON as UTF-8)")]
+    Nul { line: u32 },
+    /// Bytes that are not UTF-8.
+    #[error("not UTF-8 text; save the file as UTF-8")]
+    NotUtf8 { line: u32 },
+    /// UTF-16 that does not decode.
+    #[error(
+        "invalid UTF-16 (an unpaired surrogate or an odd number of bytes); save the file as UTF-8"
+    )]
+    BadUtf16 { line: u32 },
+}
+
+impl EncodingError {
+    /// The 1-based line the problem is on.
+    pub fn line(&self) -> u32 {
+        match self {
+            EncodingError::Nul { line }
+            | EncodingError::NotUtf8 { line }
+            | EncodingError::BadUtf16 { line } => *line,
+        }
+    }
+}
+
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The text of a file's bytes: UTF-8 (a byte-order mark dropped) or UTF-16
+/// with a byte-order mark; NUL refused.
+pub fn decode(bytes: Vec<u8>) -> Result<String, EncodingError> {
+    let text = match bytes.as_slice() {
+        [0xFF, 0xFE, rest @ ..] => utf16(rest, u16::from_le_bytes)?,
+        [0xFE, 0xFF, rest @ ..] => utf16(rest, u16::from_be_bytes)?,
+        _ => {
+            let mut bytes = bytes;
+            if bytes.starts_with(UTF8_BOM) {
+                bytes.drain(..UTF8_BOM.len());
+            }
+            String::from_utf8(bytes).map_err(|err| {
+                let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
+                EncodingError::NotUtf8 {
+                    line: line_at(valid),
+                }
+            })?
+        }
+    };
+    if let Some(at) = text.find('\0') {
+        return Err(EncodingError::Nul {
+            line: line_at(&text.as_bytes()[..at]),
+        });
+    }
+    Ok(text)
+}
+
+fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, EncodingError> {
+    let units = bytes.chunks(2).map(|pair| match pair {
+        [a, b] => Some(unit([*a, *b])),
+        _ => None,
+    });
+    let mut text = String::with_capacity(bytes.len() / 2);
+    let mut line = 1;
+    for decoded in char::decode_utf16(units.map_while(|unit| unit)) {
+        match decoded {
+            Ok(c) => {
+                line += u32::from(c == '\n');
+                text.push(c);
+            }
+            Err(_) => return Err(EncodingError::BadUtf16 { line }),
+        }
+    }
+    if bytes.len() % 2 != 0 {
+        return Err(EncodingError::BadUtf16 { line });
+    }
+    Ok(text)
+}
+
+/// The 1-based line just after `before`.
+fn line_at(before: &[u8]) -> u32 {
+    let newlines = before.iter().filter(|&&b| b == b'\n').count();
+    u32::try_from(newlines + 1).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_utf8_byte_order_mark_is_dropped() {
+        let text = decode(b"\xEF\xBB\xBFkind: Pod\n".to_vec()).unwrap();
+        assert_eq!(text, "kind: Pod\n");
+    }
+
+    #[test]
+    fn utf16_with_a_byte_order_mark_is_decoded() {
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("kind: Pod\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        assert_eq!(decode(le).unwrap(), "kind: Pod\n");
+        let be: Vec<u8> = [0xFE, 0xFF]
+            .into_iter()
+            .chain("a: é\n".encode_utf16().flat_map(u16::to_be_bytes))
+            .collect();
+        assert_eq!(decode(be).unwrap(), "a: é\n");
+        assert_eq!(
+            decode(vec![0xFF, 0xFE, b'a', 0, b'\n', 0, 0x00, 0xD8]),
+            Err(EncodingError::BadUtf16 { line: 2 })
+        );
+        assert_eq!(
+            decode(vec![0xFF, 0xFE, b'a', 0, b'b']),
+            Err(EncodingError::BadUtf16 { line: 1 })
+        );
+    }
+
+    #[test]
+    fn nul_and_invalid_utf8_are_refused_with_their_line() {
+        assert_eq!(
+            decode(b"a: 1\nb: \0\n".to_vec()),
+            Err(EncodingError::Nul { line: 2 })
+        );
+        assert_eq!(
+            decode(b"a: 1\nb: 2\nc: \xFF\n".to_vec()),
+            Err(EncodingError::NotUtf8 { line: 3 })
+        );
+        // UTF-32 LE: its byte-order mark reads as UTF-16's and a NUL.
+        let utf32 = [0xFF, 0xFE, 0, 0, b'a', 0, 0, 0].to_vec();
+        assert_eq!(decode(utf32), Err(EncodingError::Nul { line: 1 }));
+    }
+}

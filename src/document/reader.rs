@@ -1,0 +1,737 @@
+//! Builds [`Node`] trees from the YAML parser's events, one document at a
+//! time, within fixed bounds.
+//!
+//! Nothing here recurses: open collections live on a heap stack, whose
+//! height is the nesting depth and is bounded by [`MAX_DEPTH`]. Aliases are
+//! expanded by copying the anchored node, and every copy is paid for: by
+//! go-yaml's own rule for "excessive aliasing" (the one kubectl applies), and
+//! by a budget of copied bytes per file, so a few hundred bytes cannot ask
+//! for gigabytes.
+
+use super::scalar::{self, StandardTag, Syntax};
+use super::{Document, DuplicateKey, Entry, Node, ParseError, Value};
+use std::collections::HashMap;
+use std::str::Chars;
+use yaml_rust2::parser::{Event, Parser, Tag};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// The deepest nesting of lists and mappings a document may have. No
+/// Kubernetes object comes near it (a CRD's schema is a few dozen levels).
+pub const MAX_DEPTH: usize = 1000;
+
+/// The largest file (in bytes) vergate reads.
+pub const MAX_FILE_BYTES: usize = 64 << 20;
+
+/// Copies made for anchors and aliases may weigh this much, or twice the
+/// file, whichever is more (see [`weight`]).
+const MIN_COPY_BUDGET: usize = 16 << 20;
+
+/// What one node costs when copied, beyond its text: about its size in memory.
+const NODE_WEIGHT: usize = 48;
+
+/// Reads the documents of one text in order. After an error it stops: the
+/// error is the last item.
+pub struct Reader<'a> {
+    parser: Parser<Chars<'a>>,
+    syntax: Syntax,
+    copy_budget: usize,
+    /// The 0-based index the next non-empty document gets.
+    index: usize,
+    /// The file is too large: say so once, read nothing.
+    too_large: bool,
+    done: bool,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `text`, in the syntax kubectl would read it in.
+    pub fn new(text: &'a str) -> Reader<'a> {
+        Reader {
+            parser: Parser::new_from_str(text),
+            syntax: Syntax::sniff(text),
+            copy_budget: MIN_COPY_BUDGET.max(text.len().saturating_mul(2)),
+            index: 0,
+            too_large: text.len() > MAX_FILE_BYTES,
+            done: false,
+        }
+    }
+
+    /// The syntax the text is read in.
+    pub fn syntax(&self) -> Syntax {
+        self.syntax
+    }
+
+    fn next_event(&mut self) -> Result<(Event, u32), ParseError> {
+        let (event, mark) = self.parser.next_token().map_err(|err| ParseError {
+            line: line_of(err.marker()),
+            message: format!("invalid YAML: {}", err.info()),
+        })?;
+        Ok((event, line_of(&mark)))
+    }
+
+    /// The next document, empty ones included; `None` at the end.
+    fn document(&mut self) -> Result<Option<Document>, ParseError> {
+        let line = loop {
+            match self.next_event()? {
+                (Event::DocumentStart, line) => break line,
+                (Event::StreamEnd, _) => return Ok(None),
+                _ => {}
+            }
+        };
+        let mut builder = Builder::new(self.syntax, line);
+        loop {
+            let (event, line) = self.next_event()?;
+            if event == Event::DocumentEnd {
+                break;
+            }
+            builder.event(event, line, &mut self.copy_budget)?;
+        }
+        Ok(Some(builder.finish()))
+    }
+}
+
+impl Iterator for Reader<'_> {
+    type Item = Result<Document, ParseError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if self.too_large {
+            self.done = true;
+            return Some(Err(ParseError {
+                line: 1,
+                message: format!(
+                    "the file is larger than {} MiB, the most vergate reads; split it into smaller files",
+                    MAX_FILE_BYTES >> 20
+                ),
+            }));
+        }
+        loop {
+            match self.document() {
+                Ok(Some(doc)) if matches!(doc.root.value, Value::Null) => continue,
+                Ok(Some(mut doc)) => {
+                    doc.index = self.index;
+                    self.index += 1;
+                    return Some(Ok(doc));
+                }
+                Ok(None) => {
+                    self.done = true;
+                    return None;
+                }
+                Err(err) => {
+                    self.done = true;
+                    return Some(Err(err));
+                }
+            }
+        }
+    }
+}
+
+fn line_of(mark: &Marker) -> u32 {
+    u32::try_from(mark.line()).unwrap_or(u32::MAX)
+}
+
+/// What copying a node costs: [`NODE_WEIGHT`] per node plus its text.
+#[derive(Clone, Copy, Debug, Default)]
+struct Size {
+    /// Nodes, keys included (go-yaml counts one "decode" per node).
+    nodes: usize,
+    /// Weight in bytes.
+    weight: usize,
+}
+
+impl Size {
+    fn scalar(text_len: usize) -> Size {
+        Size {
+            nodes: 1,
+            weight: NODE_WEIGHT + text_len,
+        }
+    }
+
+    fn add(&mut self, other: Size) {
+        self.nodes = self.nodes.saturating_add(other.nodes);
+        self.weight = self.weight.saturating_add(other.weight);
+    }
+}
+
+/// An open list or mapping.
+struct Open {
+    node: Node,
+    anchor: usize,
+    size: Size,
+    /// For mappings: the key read, waiting for its value.
+    pending_key: Option<PendingKey>,
+    /// For large mappings: where each key is in `entries`.
+    key_index: Option<HashMap<String, usize>>,
+    /// For mappings: which entries came from a merge (`<<`).
+    merged: Vec<bool>,
+}
+
+struct PendingKey {
+    text: String,
+    line: u32,
+    /// A plain `<<`: merge the value's entries (YAML 1.1 merge keys).
+    merge: bool,
+}
+
+/// Mappings this large get a hash index of their keys.
+const INDEX_FROM: usize = 16;
+
+struct Anchored {
+    node: Node,
+    size: Size,
+}
+
+/// go-yaml's count of decodes and of decodes done inside aliases, for its
+/// "excessive aliasing" rule (`allowedAliasRatio` in yaml.v2 2.2.8+ and
+/// yaml.v3, which sigs.k8s.io/yaml and so kubectl apply).
+#[derive(Default)]
+struct AliasRatio {
+    decodes: usize,
+    aliased: usize,
+}
+
+impl AliasRatio {
+    fn allowed(decodes: usize) -> f64 {
+        const LOW: usize = 400_000;
+        const HIGH: usize = 4_000_000;
+        if decodes <= LOW {
+            0.99
+        } else if decodes >= HIGH {
+            0.10
+        } else {
+            0.99 - 0.89 * ((decodes - LOW) as f64 / (HIGH - LOW) as f64)
+        }
+    }
+
+    /// Counts `nodes` decodes, `aliased` of them inside an alias; false when
+    /// the rule is broken.
+    fn count(&mut self, nodes: usize, aliased: usize) -> bool {
+        self.decodes = self.decodes.saturating_add(nodes);
+        self.aliased = self.aliased.saturating_add(aliased);
+        !(self.aliased > 100
+            && self.decodes > 1000
+            && self.aliased as f64 / self.decodes as f64 > Self::allowed(self.decodes))
+    }
+}
+
+/// Builds one document.
+struct Builder {
+    syntax: Syntax,
+    line: u32,
+    stack: Vec<Open>,
+    anchors: HashMap<usize, Anchored>,
+    ratio: AliasRatio,
+    root: Option<Node>,
+    duplicates: Vec<DuplicateKey>,
+}
+
+impl Builder {
+    fn new(syntax: Syntax, line: u32) -> Builder {
+        Builder {
+            syntax,
+            line,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            ratio: AliasRatio::default(),
+            root: None,
+            duplicates: Vec::new(),
+        }
+    }
+
+    fn finish(self) -> Document {
+        Document {
+            index: 0,
+            line: self.line,
+            root: self.root.unwrap_or(Node {
+                value: Value::Null,
+                line: self.line,
+            }),
+            duplicate_keys: self.duplicates,
+        }
+    }
+
+    fn event(&mut self, event: Event, line: u32, budget: &mut usize) -> Result<(), ParseError> {
+        let fail = |message: String| ParseError { line, message };
+        match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                let plain = style == TScalarStyle::Plain;
+                let tag = tag.as_ref().map(standard_tag);
+                let size = Size::scalar(text.len());
+                self.ratio.count(1, 0);
+                if self.key_expected() {
+                    let merge =
+                        plain && tag.is_none() && text == "<<" && self.syntax == Syntax::Yaml;
+                    let value = scalar::resolve(text, plain, tag, self.syntax)
+                        .map_err(|err| fail(err.0))?;
+                    let key = scalar::key_text(value).ok_or_else(|| {
+                        fail("a null mapping key (`~`, `null` or nothing before `:`); Kubernetes cannot read it: name the key".into())
+                    })?;
+                    self.set_key(key, line, merge, anchor, size, budget)?;
+                } else {
+                    let value = scalar::resolve(text, plain, tag, self.syntax)
+                        .map_err(|err| fail(err.0))?;
+                    self.push(Node { value, line }, anchor, size, budget)?;
+                }
+            }
+            Event::SequenceStart(anchor, _) => self.open(Value::Seq(Vec::new()), line, anchor)?,
+            Event::MappingStart(anchor, _) => self.open(Value::Map(Vec::new()), line, anchor)?,
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(mut open) = self.stack.pop() {
+                    match &mut open.node.value {
+                        Value::Seq(items) => items.shrink_to_fit(),
+                        Value::Map(entries) => entries.shrink_to_fit(),
+                        _ => {}
+                    }
+                    self.push(open.node, open.anchor, open.size, budget)?;
+                }
+            }
+            Event::Alias(anchor) => {
+                let Some(anchored) = self.anchors.get(&anchor) else {
+                    return Err(fail("an alias refers to an unknown anchor".into()));
+                };
+                let size = anchored.size;
+                if !self.ratio.count(size.nodes.saturating_add(1), size.nodes) {
+                    return Err(fail(
+                        "the document contains excessive aliasing (the limit kubectl applies); expand the aliases or reduce them".into(),
+                    ));
+                }
+                spend(budget, size.weight, line)?;
+                let node = Node {
+                    value: anchored.node.value.clone(),
+                    line,
+                };
+                if self.key_expected() {
+                    let key = scalar::key_text(node.value).ok_or_else(|| {
+                        fail("an alias used as a mapping key must name a scalar".into())
+                    })?;
+                    self.set_key(key, line, false, 0, size, budget)?;
+                } else {
+                    self.push(node, 0, size, budget)?;
+                }
+            }
+            Event::Nothing
+            | Event::StreamStart
+            | Event::StreamEnd
+            | Event::DocumentStart
+            | Event::DocumentEnd => {}
+        }
+        Ok(())
+    }
+
+    /// True when the innermost open collection is a mapping waiting for a key.
+    fn key_expected(&self) -> bool {
+        self.stack.last().is_some_and(|open| {
+            matches!(open.node.value, Value::Map(_)) && open.pending_key.is_none()
+        })
+    }
+
+    fn open(&mut self, value: Value, line: u32, anchor: usize) -> Result<(), ParseError> {
+        if self.key_expected() {
+            return Err(ParseError {
+                line,
+                message: "a mapping key must be a scalar, found a collection".into(),
+            });
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(ParseError {
+                line,
+                message: format!(
+                    "nested more than {MAX_DEPTH} levels deep, the most vergate reads; no Kubernetes object nests this deep"
+                ),
+            });
+        }
+        self.ratio.count(1, 0);
+        self.stack.push(Open {
+            node: Node { value, line },
+            anchor,
+            size: Size {
+                nodes: 1,
+                weight: NODE_WEIGHT,
+            },
+            pending_key: None,
+            key_index: None,
+            merged: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn set_key(
+        &mut self,
+        text: String,
+        line: u32,
+        merge: bool,
+        anchor: usize,
+        size: Size,
+        budget: &mut usize,
+    ) -> Result<(), ParseError> {
+        if anchor != 0 {
+            let node = Node {
+                value: Value::String(text.clone()),
+                line,
+            };
+            self.remember(anchor, &node, size, budget, line)?;
+        }
+        let open = self
+            .stack
+            .last_mut()
+            .expect("a key is read inside a mapping");
+        open.size.add(size);
+        open.pending_key = Some(PendingKey { text, line, merge });
+        Ok(())
+    }
+
+    /// Keeps a copy of an anchored node for the aliases to come.
+    fn remember(
+        &mut self,
+        anchor: usize,
+        node: &Node,
+        size: Size,
+        budget: &mut usize,
+        line: u32,
+    ) -> Result<(), ParseError> {
+        spend(budget, size.weight, line)?;
+        self.anchors.insert(
+            anchor,
+            Anchored {
+                node: node.clone(),
+                size,
+            },
+        );
+        Ok(())
+    }
+
+    /// Places a finished node into its parent (or makes it the root).
+    fn push(
+        &mut self,
+        node: Node,
+        anchor: usize,
+        size: Size,
+        budget: &mut usize,
+    ) -> Result<(), ParseError> {
+        if anchor != 0 {
+            self.remember(anchor, &node, size, budget, node.line)?;
+        }
+        let Some(parent) = self.stack.last_mut() else {
+            self.root = Some(node);
+            return Ok(());
+        };
+        parent.size.add(size);
+        let duplicate = match &mut parent.node.value {
+            Value::Seq(items) => {
+                items.push(node);
+                None
+            }
+            Value::Map(_) => {
+                let key = parent
+                    .pending_key
+                    .take()
+                    .expect("a value is pushed into a mapping after its key");
+                if key.merge {
+                    merge(parent, node)?;
+                    None
+                } else {
+                    insert(parent, key, node, false)
+                }
+            }
+            _ => unreachable!("only collections are open"),
+        };
+        if let Some(mut duplicate) = duplicate {
+            duplicate.path = join(&self.path(), &duplicate.key);
+            self.duplicates.push(duplicate);
+        }
+        Ok(())
+    }
+
+    /// The path of the value being read, for messages (`spec.ports[0]`).
+    fn path(&self) -> String {
+        let mut path = String::new();
+        for open in &self.stack {
+            match &open.node.value {
+                Value::Seq(items) => path.push_str(&format!("[{}]", items.len())),
+                Value::Map(_) => {
+                    if let Some(key) = &open.pending_key {
+                        if !path.is_empty() {
+                            path.push('.');
+                        }
+                        path.push_str(&key.text);
+                    }
+                }
+                _ => {}
+            }
+        }
+        path
+    }
+}
+
+/// Takes `weight` from the file's copy budget, or says the file asks too much.
+fn spend(budget: &mut usize, weight: usize, line: u32) -> Result<(), ParseError> {
+    match budget.checked_sub(weight) {
+        Some(rest) => {
+            *budget = rest;
+            Ok(())
+        }
+        None => Err(ParseError {
+            line,
+            message: "the document contains excessive aliasing (its anchors and aliases would copy more than twice the file's size); expand the aliases or reduce them".into(),
+        }),
+    }
+}
+
+/// Adds an entry to an open mapping (a duplicate's path is filled in by
+/// the caller). A key seen before keeps its place and
+/// takes the new value (the last one wins, as in kubectl); that is reported
+/// as a duplicate unless one of the two came from a merge (`<<`), which
+/// written keys may override.
+fn insert(open: &mut Open, key: PendingKey, value: Node, from_merge: bool) -> Option<DuplicateKey> {
+    let Value::Map(entries) = &mut open.node.value else {
+        unreachable!("keys are read inside mappings")
+    };
+    let existing = match &open.key_index {
+        Some(index) => index.get(&key.text).copied(),
+        None => entries.iter().position(|entry| entry.key == key.text),
+    };
+    if let Some(at) = existing {
+        let first_line = entries[at].line;
+        let was_merged = std::mem::replace(&mut open.merged[at], from_merge);
+        let duplicate = (!was_merged && !from_merge).then(|| DuplicateKey {
+            path: String::new(),
+            key: key.text.clone(),
+            line: key.line,
+            first_line,
+        });
+        entries[at] = Entry {
+            key: key.text,
+            line: key.line,
+            value,
+        };
+        return duplicate;
+    }
+    if let Some(index) = &mut open.key_index {
+        index.insert(key.text.clone(), entries.len());
+    }
+    entries.push(Entry {
+        key: key.text,
+        line: key.line,
+        value,
+    });
+    open.merged.push(from_merge);
+    if open.key_index.is_none() && entries.len() >= INDEX_FROM {
+        open.key_index = Some(
+            entries
+                .iter()
+                .enumerate()
+                .map(|(at, entry)| (entry.key.clone(), at))
+                .collect(),
+        );
+    }
+    None
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// A YAML 1.1 merge key (`<<: *defaults`, `<<: [*a, *b]`), as go-yaml v2
+/// applies it: the merged mappings' entries are set where the `<<` stands,
+/// earlier mappings of a list taking precedence, and keys written after it
+/// override them.
+fn merge(open: &mut Open, value: Node) -> Result<(), ParseError> {
+    let line = value.line;
+    let mappings: Vec<Vec<Entry>> = match value.value {
+        Value::Map(entries) => vec![entries],
+        Value::Seq(items) => items
+            .into_iter()
+            .rev()
+            .map(|item| match item.value {
+                Value::Map(entries) => Ok(entries),
+                _ => Err(merge_error(line)),
+            })
+            .collect::<Result<_, _>>()?,
+        _ => return Err(merge_error(line)),
+    };
+    for entry in mappings.into_iter().flatten() {
+        let key = PendingKey {
+            text: entry.key,
+            line: entry.line,
+            merge: false,
+        };
+        insert(open, key, entry.value, true);
+    }
+    Ok(())
+}
+
+fn merge_error(line: u32) -> ParseError {
+    ParseError {
+        line,
+        message: "a merge key (`<<`) needs a mapping or a list of mappings as its value".into(),
+    }
+}
+
+fn standard_tag(tag: &Tag) -> StandardTag {
+    StandardTag::from_parts(&tag.handle, &tag.suffix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::parse;
+
+    fn laughs(levels: usize) -> String {
+        let mut text = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for level in 1..=levels {
+            let aliases = vec![format!("*a{}", level - 1); 9].join(", ");
+            text.push_str(&format!("a{level}: &a{level} [{aliases}]\n"));
+        }
+        text
+    }
+
+    #[test]
+    fn a_billion_laughs_is_excessive_aliasing() {
+        let started = std::time::Instant::now();
+        let parsed = parse(&laughs(9));
+        let err = parsed.error.expect("refused");
+        assert!(err.message.contains("excessive aliasing"), "{err}");
+        assert!(err.line >= 4 && err.line <= 10, "{err}");
+        assert!(started.elapsed().as_secs() < 2);
+        // A few aliases are fine.
+        let parsed = parse(&laughs(2));
+        assert!(parsed.error.is_none(), "{:?}", parsed.error);
+        assert_eq!(
+            parsed.documents[0].root.get("a2").unwrap().to_json()[8][8][8],
+            "lol"
+        );
+    }
+
+    #[test]
+    fn copies_of_long_text_are_bounded_by_size_not_only_count() {
+        // Few nodes, so go-yaml's ratio allows it, but each copy is 1 MiB.
+        let mut text = format!("a: &a {}\nb: [", "x".repeat(1 << 20));
+        text.push_str(&vec!["*a"; 200].join(", "));
+        text.push_str("]\n");
+        let err = parse(&text).error.expect("refused");
+        assert!(err.message.contains("excessive aliasing"), "{err}");
+        assert_eq!(err.line, 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        for text in [
+            // Block sequences, 10,000 deep on one line.
+            format!("{}x\n", "- ".repeat(10_000)),
+            // Block mappings, one level per line.
+            (0..10_000)
+                .map(|depth| format!("{}k:\n", " ".repeat(depth)))
+                .collect(),
+        ] {
+            let parsed = parse(&text);
+            let err = parsed.error.expect("refused");
+            assert!(
+                err.message.contains("nested more than 1000 levels"),
+                "{err}"
+            );
+            assert!(err.line >= 1, "{err}");
+        }
+        let fine = format!("{}x\n", "- ".repeat(MAX_DEPTH));
+        assert!(parse(&fine).error.is_none());
+    }
+
+    #[test]
+    fn a_file_over_the_size_limit_is_refused_before_reading() {
+        let text = "#".repeat(MAX_FILE_BYTES + 1);
+        let err = parse(&text).error.expect("refused");
+        assert!(err.message.contains("larger than 64 MiB"), "{err}");
+    }
+
+    #[test]
+    fn duplicate_keys_keep_the_last_value_and_name_both_lines() {
+        let text = "spec:\n  containers:\n  - name: a\n    image: one\n    image: two\n";
+        let parsed = parse(text);
+        let doc = &parsed.documents[0];
+        let container = &doc
+            .root
+            .get("spec")
+            .unwrap()
+            .get("containers")
+            .unwrap()
+            .to_json()[0];
+        assert_eq!(container["image"], "two");
+        assert_eq!(
+            doc.duplicate_keys,
+            vec![DuplicateKey {
+                path: "spec.containers[0].image".into(),
+                key: "image".into(),
+                line: 5,
+                first_line: 4,
+            }]
+        );
+        // Keys that only resolve alike are duplicates too (`on` is `true`).
+        let parsed = parse("x: {true: 1, on: 2}");
+        assert_eq!(parsed.documents[0].duplicate_keys.len(), 1);
+        // Large mappings use an index; still found.
+        let mut big: String = (0..100).map(|i| format!("k{i}: {i}\n")).collect();
+        big.push_str("k7: last\n");
+        let parsed = parse(&big);
+        assert_eq!(parsed.documents[0].duplicate_keys[0].first_line, 8);
+        assert_eq!(
+            parsed.documents[0].root.get("k7").unwrap().as_str(),
+            Some("last")
+        );
+    }
+
+    #[test]
+    fn merge_keys_are_applied_as_go_yaml_v2_does() {
+        let text = "base: &base {a: 1, b: 2}\nother: &other {b: 3, c: 4}\nx:\n  <<: [*base, *other]\n  c: 5\n";
+        let parsed = parse(text);
+        assert!(parsed.error.is_none(), "{:?}", parsed.error);
+        let doc = &parsed.documents[0];
+        assert!(doc.duplicate_keys.is_empty(), "{:?}", doc.duplicate_keys);
+        assert_eq!(
+            doc.root.get("x").unwrap().to_json(),
+            serde_json::json!({"a": 1, "b": 2, "c": 5})
+        );
+        let err = parse("x:\n  <<: 1\n").error.expect("refused");
+        assert!(err.message.contains("merge key"), "{err}");
+        // A quoted "<<" is an ordinary key.
+        let parsed = parse("x: {'<<': 1}\n");
+        assert!(parsed.documents[0]
+            .root
+            .get("x")
+            .unwrap()
+            .get("<<")
+            .is_some());
+    }
+
+    #[test]
+    fn json_text_follows_json() {
+        let parsed = parse("{\"a\": yes}");
+        let err = parsed.error.expect("refused");
+        assert!(err.message.starts_with("invalid JSON"), "{err}");
+        let parsed = parse("  {\"a\": 1.0, \"b\": \"yes\"}");
+        assert!(parsed.error.is_none());
+        assert_eq!(
+            parsed.documents[0].root.to_json(),
+            serde_json::json!({"a": 1.0, "b": "yes"})
+        );
+    }
+
+    #[test]
+    fn null_keys_are_refused() {
+        let err = parse("~: 1\n").error.expect("refused");
+        assert!(err.message.contains("null mapping key"), "{err}");
+    }
+
+    #[test]
+    fn documents_come_one_at_a_time() {
+        let mut reader = Reader::new("a: 1\n---\n---\nb: 2\n---\n[: bad\n");
+        assert_eq!(reader.next().unwrap().unwrap().index, 0);
+        let second = reader.next().unwrap().unwrap();
+        assert_eq!((second.index, second.line), (1, 3));
+        assert!(reader.next().unwrap().is_err());
+        assert!(reader.next().is_none());
+    }
+}

@@ -1,0 +1,460 @@
+//! What a scalar means: the rules Kubernetes reads YAML and JSON by.
+//!
+//! kubectl turns YAML into JSON with sigs.k8s.io/yaml, which resolves plain
+//! (unquoted) scalars by YAML 1.1 as go-yaml v2 does (`resolve.go`):
+//! `yes`/`on`/`y` are booleans, `017` is octal, `1_000` is a thousand. A file
+//! whose first character is `{` is JSON to kubectl (its decoder sniffs for
+//! that), and JSON has only `true`, `false`, `null` and JSON numbers.
+//! docs/cli.md lists the rules with examples.
+
+use super::Value;
+
+/// Which rules plain scalars follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// YAML 1.1 as go-yaml v2 (and so kubectl) reads it.
+    Yaml,
+    /// JSON: a plain scalar must be `true`, `false`, `null` or a JSON number.
+    Json,
+}
+
+impl Syntax {
+    /// The syntax kubectl would read `text` in: JSON when the first
+    /// character that is not white space is `{`.
+    pub fn sniff(text: &str) -> Syntax {
+        if text.trim_start().starts_with('{') {
+            Syntax::Json
+        } else {
+            Syntax::Yaml
+        }
+    }
+}
+
+/// Why a scalar cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScalarError(pub String);
+
+/// An explicit standard tag on a scalar (`!!int 3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StandardTag {
+    Str,
+    Int,
+    Float,
+    Bool,
+    Null,
+    /// Any other tag (`!!binary`, `!custom`): the text stays a string.
+    Other,
+}
+
+impl StandardTag {
+    /// The tag for a YAML tag's handle and suffix.
+    pub fn from_parts(handle: &str, suffix: &str) -> StandardTag {
+        if handle != "tag:yaml.org,2002:" {
+            return StandardTag::Other;
+        }
+        match suffix {
+            "str" => StandardTag::Str,
+            "int" => StandardTag::Int,
+            "float" => StandardTag::Float,
+            "bool" => StandardTag::Bool,
+            "null" => StandardTag::Null,
+            _ => StandardTag::Other,
+        }
+    }
+}
+
+/// The value of a scalar: `plain` when it was written without quotes,
+/// `tag` when it carries an explicit one.
+pub fn resolve(
+    text: String,
+    plain: bool,
+    tag: Option<StandardTag>,
+    syntax: Syntax,
+) -> Result<Value, ScalarError> {
+    match tag {
+        Some(StandardTag::Str | StandardTag::Other) => return Ok(Value::String(text)),
+        Some(wanted) => return tagged(text, wanted),
+        None => {}
+    }
+    if !plain {
+        return Ok(Value::String(text));
+    }
+    match syntax {
+        Syntax::Yaml => Ok(yaml11(text)),
+        Syntax::Json => json(text),
+    }
+}
+
+/// A scalar with an explicit `!!int`, `!!float`, `!!bool` or `!!null` tag:
+/// its text must resolve to that type (an integer may be tagged `!!float`).
+fn tagged(text: String, wanted: StandardTag) -> Result<Value, ScalarError> {
+    let value = yaml11(text.clone());
+    let fits = match (&value, wanted) {
+        (Value::Int(_), StandardTag::Int | StandardTag::Float) => true,
+        (Value::Float(_), StandardTag::Float) => true,
+        (Value::Bool(_), StandardTag::Bool) => true,
+        (Value::Null, StandardTag::Null) => true,
+        _ => false,
+    };
+    if !fits {
+        let name = match wanted {
+            StandardTag::Int => "!!int",
+            StandardTag::Float => "!!float",
+            StandardTag::Bool => "!!bool",
+            _ => "!!null",
+        };
+        return Err(ScalarError(format!(
+            "cannot read {text:?} as {name}; remove the tag or fix the value"
+        )));
+    }
+    Ok(match (value, wanted) {
+        (Value::Int(int), StandardTag::Float) => Value::Float(int.to_string()),
+        (value, _) => value,
+    })
+}
+
+/// A plain scalar by go-yaml v2's `resolve` (YAML 1.1 without timestamps,
+/// which sigs.k8s.io/yaml keeps as strings, and without base-60 numbers,
+/// which go-yaml never read).
+fn yaml11(text: String) -> Value {
+    match text.as_str() {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
+            return Value::Bool(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => {
+            return Value::Bool(false)
+        }
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF"
+        | "-.inf" | "-.Inf" | "-.INF" => return Value::Float(text),
+        _ => {}
+    }
+    match text.as_bytes()[0] {
+        b'.' if finite_float(&text) => Value::Float(text),
+        b'0'..=b'9' | b'+' | b'-' => number(text),
+        _ => Value::String(text),
+    }
+}
+
+/// A scalar starting with a digit or a sign: Go's `ParseInt(s, 0, 64)`, then
+/// `ParseUint`, then a decimal float, all after removing `_`.
+fn number(text: String) -> Value {
+    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    match go_integer(&plain) {
+        Some(GoInteger::Signed(int)) => return Value::Int(int),
+        Some(GoInteger::Unsigned(uint)) => return Value::Float(uint.to_string()),
+        None => {}
+    }
+    if yaml_style_float(&plain) && finite_float(&plain) {
+        return Value::Float(plain);
+    }
+    Value::String(text)
+}
+
+enum GoInteger {
+    Signed(i64),
+    /// Above `i64::MAX`: go-yaml gives a uint64.
+    Unsigned(u64),
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)` falling back to `ParseUint(s, 0, 64)`:
+/// an optional sign, then `0x`/`0o`/`0b` or a leading `0` (octal) or decimal.
+fn go_integer(text: &str) -> Option<GoInteger> {
+    let (negative, rest) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (radix, digits) = match rest.as_bytes() {
+        [b'0', prefix, _, ..] if prefix.eq_ignore_ascii_case(&b'x') => (16, &rest[2..]),
+        [b'0', prefix, _, ..] if prefix.eq_ignore_ascii_case(&b'o') => (8, &rest[2..]),
+        [b'0', prefix, _, ..] if prefix.eq_ignore_ascii_case(&b'b') => (2, &rest[2..]),
+        [b'0'] => return Some(GoInteger::Signed(0)),
+        [b'0', ..] => (8, &rest[1..]),
+        _ => (10, rest),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let magnitude = u64::from_str_radix(digits, radix).ok()?;
+    if negative {
+        if magnitude <= i64::MAX as u64 + 1 {
+            return Some(GoInteger::Signed((magnitude as i64).wrapping_neg()));
+        }
+        return None;
+    }
+    Some(match i64::try_from(magnitude) {
+        Ok(int) => GoInteger::Signed(int),
+        Err(_) => GoInteger::Unsigned(magnitude),
+    })
+}
+
+/// go-yaml's `yamlStyleFloat`: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
+fn yaml_style_float(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = usize::from(matches!(bytes.first(), Some(b'-' | b'+')));
+    let digits = |at: &mut usize| {
+        let start = *at;
+        while bytes.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        *at - start
+    };
+    if bytes.get(at) == Some(&b'.') {
+        at += 1;
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut at) == 0 {
+            return false;
+        }
+        if bytes.get(at) == Some(&b'.') {
+            at += 1;
+            digits(&mut at);
+        }
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(bytes.get(at), Some(b'-' | b'+')) {
+            at += 1;
+        }
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    at == bytes.len()
+}
+
+/// Go's `ParseFloat` succeeds: a decimal float that does not overflow.
+fn finite_float(text: &str) -> bool {
+    text.bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
+        && text.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// A plain scalar in JSON: a literal or a number, nothing else.
+fn json(text: String) -> Result<Value, ScalarError> {
+    match text.as_str() {
+        "true" => return Ok(Value::Bool(true)),
+        "false" => return Ok(Value::Bool(false)),
+        "null" => return Ok(Value::Null),
+        _ => {}
+    }
+    if !json_number(&text) {
+        return Err(ScalarError(format!(
+            "invalid JSON: `{text}` is not a JSON value; quote strings (\"{text}\") or write the file as YAML (a JSON file is one whose first character is `{{`)"
+        )));
+    }
+    if !text.contains(['.', 'e', 'E']) {
+        if let Ok(int) = text.parse::<i64>() {
+            return Ok(Value::Int(int));
+        }
+    }
+    Ok(Value::Float(text))
+}
+
+/// RFC 8259's `number`: `-? (0 | [1-9][0-9]*) (\.[0-9]+)? ([eE][-+]?[0-9]+)?`.
+fn json_number(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = usize::from(bytes.first() == Some(&b'-'));
+    let digits = |at: &mut usize| {
+        let start = *at;
+        while bytes.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        *at - start
+    };
+    match bytes.get(at) {
+        Some(b'0') => at += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut at);
+        }
+        _ => return false,
+    }
+    if bytes.get(at) == Some(&b'.') {
+        at += 1;
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    if matches!(bytes.get(at), Some(b'e' | b'E')) {
+        at += 1;
+        if matches!(bytes.get(at), Some(b'-' | b'+')) {
+            at += 1;
+        }
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    at == bytes.len()
+}
+
+/// A resolved scalar as a mapping key, the way sigs.k8s.io/yaml turns keys
+/// into JSON object keys: booleans become `true`/`false`, integers their
+/// decimal text, floats Go's `FormatFloat(f, 'g', -1, 32)`. `None` for a null
+/// key, which it refuses.
+pub fn key_text(value: Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Int(i) => Some(i.to_string()),
+        Value::Float(text) => Some(go_float32_text(&text)),
+        Value::String(text) => Some(text),
+        Value::Seq(_) | Value::Map(_) => None,
+    }
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)` with sigs.k8s.io/yaml's
+/// spelling of the infinities and NaN.
+fn go_float32_text(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    match lower.as_str() {
+        ".nan" => return ".nan".into(),
+        ".inf" | "+.inf" => return ".inf".into(),
+        "-.inf" => return "-.inf".into(),
+        _ => {}
+    }
+    let Ok(value) = text.parse::<f32>() else {
+        return text.to_owned();
+    };
+    if value.is_infinite() {
+        return if value > 0.0 { ".inf" } else { "-.inf" }.into();
+    }
+    if value == 0.0 {
+        return if value.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    // Shortest digits and the decimal exponent, from Rust's `{:e}`.
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific
+        .split_once('e')
+        .expect("`{:e}` always writes an exponent");
+    let exponent: i32 = exponent.parse().expect("`{:e}` writes an integer exponent");
+    // 'g' with the shortest precision writes an exponent below 1e-4 and
+    // from 1e6 up (strconv's `eprec` is 6 when shortest).
+    if !(-4..6).contains(&exponent) {
+        return go_exponent(mantissa, exponent);
+    }
+    format!("{value}")
+}
+
+fn go_exponent(mantissa: &str, exponent: i32) -> String {
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(text: &str) -> Value {
+        resolve(text.into(), true, None, Syntax::Yaml).unwrap()
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_in_every_case_form_go_yaml_v2_lists() {
+        for text in [
+            "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True",
+        ] {
+            assert_eq!(plain(text), Value::Bool(true), "{text}");
+        }
+        for text in [
+            "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "FALSE",
+        ] {
+            assert_eq!(plain(text), Value::Bool(false), "{text}");
+        }
+        // Other case forms are strings, as in go-yaml v2.
+        for text in ["yES", "oN", "nO", "tRUE"] {
+            assert_eq!(plain(text), Value::String(text.into()), "{text}");
+        }
+    }
+
+    #[test]
+    fn numbers_resolve_as_go_parse_int_and_parse_float_read_them() {
+        let cases = [
+            ("017", Value::Int(15)),
+            ("0o17", Value::Int(15)),
+            ("0x1F", Value::Int(31)),
+            ("-0x1f", Value::Int(-31)),
+            ("0b101", Value::Int(5)),
+            ("1_000", Value::Int(1000)),
+            ("+1", Value::Int(1)),
+            ("-0", Value::Int(0)),
+            ("0", Value::Int(0)),
+            ("-9223372036854775808", Value::Int(i64::MIN)),
+            (
+                "9223372036854775808",
+                Value::Float("9223372036854775808".into()),
+            ),
+            ("1e3", Value::Float("1e3".into())),
+            ("2.0", Value::Float("2.0".into())),
+            ("08", Value::Float("08".into())),
+            ("1.", Value::Float("1.".into())),
+            (".5", Value::Float(".5".into())),
+            ("1_000.5", Value::Float("1000.5".into())),
+            (".inf", Value::Float(".inf".into())),
+            ("-.Inf", Value::Float("-.Inf".into())),
+            (".NaN", Value::Float(".NaN".into())),
+            ("1e400", Value::String("1e400".into())),
+            ("0x", Value::String("0x".into())),
+            ("0b2", Value::String("0b2".into())),
+            ("1.2.3", Value::String("1.2.3".into())),
+            ("2001-12-14", Value::String("2001-12-14".into())),
+            ("12:30", Value::String("12:30".into())),
+            ("1.10", Value::Float("1.10".into())),
+            ("~", Value::Null),
+            ("", Value::Null),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(plain(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn quoted_and_str_tagged_scalars_stay_strings() {
+        let quoted = resolve("yes".into(), false, None, Syntax::Yaml).unwrap();
+        assert_eq!(quoted, Value::String("yes".into()));
+        let tagged = resolve("017".into(), true, Some(StandardTag::Str), Syntax::Yaml).unwrap();
+        assert_eq!(tagged, Value::String("017".into()));
+    }
+
+    #[test]
+    fn explicit_tags_must_fit() {
+        let int = resolve("3".into(), false, Some(StandardTag::Int), Syntax::Yaml).unwrap();
+        assert_eq!(int, Value::Int(3));
+        let float = resolve("3".into(), true, Some(StandardTag::Float), Syntax::Yaml).unwrap();
+        assert_eq!(float, Value::Float("3".into()));
+        let err = resolve("abc".into(), true, Some(StandardTag::Int), Syntax::Yaml).unwrap_err();
+        assert!(err.0.contains("!!int"), "{}", err.0);
+    }
+
+    #[test]
+    fn json_plain_scalars_are_literals_or_numbers() {
+        let json = |text: &str| resolve(text.into(), true, None, Syntax::Json);
+        assert_eq!(json("true").unwrap(), Value::Bool(true));
+        assert_eq!(json("null").unwrap(), Value::Null);
+        assert_eq!(json("-12").unwrap(), Value::Int(-12));
+        assert_eq!(json("2.0").unwrap(), Value::Float("2.0".into()));
+        assert_eq!(json("1e3").unwrap(), Value::Float("1e3".into()));
+        for bad in ["yes", "on", "017", "0x1F", "+1", ".5", "1_000", "~", "abc"] {
+            let err = json(bad).unwrap_err();
+            assert!(err.0.starts_with("invalid JSON"), "{bad}: {}", err.0);
+        }
+    }
+
+    #[test]
+    fn keys_become_the_strings_sigs_k8s_io_yaml_writes() {
+        let key = |text: &str| key_text(plain(text));
+        assert_eq!(key("on").as_deref(), Some("true"));
+        assert_eq!(key("n").as_deref(), Some("false"));
+        assert_eq!(key("017").as_deref(), Some("15"));
+        assert_eq!(key("1.5").as_deref(), Some("1.5"));
+        assert_eq!(key("1e3").as_deref(), Some("1000"));
+        assert_eq!(key("2.0").as_deref(), Some("2"));
+        assert_eq!(key("1e6").as_deref(), Some("1e+06"));
+        assert_eq!(key("0.00001").as_deref(), Some("1e-05"));
+        assert_eq!(key(".inf").as_deref(), Some(".inf"));
+        assert_eq!(key("name").as_deref(), Some("name"));
+        assert_eq!(key("~"), None);
+    }
+}
