@@ -20,6 +20,7 @@ mod walk;
 pub use violation::{Rule, Severity, Violation};
 
 use crate::document::{Node, Value};
+use crate::gates::GroupVersionKind;
 use crate::tables::GateTables;
 use crate::Version;
 use std::fmt;
@@ -228,22 +229,9 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
                 message,
             });
         }
-        None => walker.violations.push(Violation {
-            severity: if options.strict {
-                Severity::Error
-            } else {
-                Severity::Warning
-            },
-            rule: Rule::UnknownKind,
-            path: String::new(),
-            line: root.get("kind").map_or(root.line, |node| node.line),
-            message: format!(
-                "{} {}: {} has no such kind; not checked",
-                identity.api_version,
-                identity.kind,
-                tables.api()
-            ),
-        }),
+        None => walker
+            .violations
+            .push(unknown_kind(tables, &identity, root, options)),
     }
     let mut violations = walker.violations;
     violations.sort_by_key(|violation| violation.line);
@@ -315,4 +303,96 @@ fn kind_message(
         message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
     }
     message
+}
+
+/// A kind no minor serves. In a group the API serves (or in an API whose
+/// documents carry their minor) it is a typo: an error, with the nearest
+/// kind of the group. In a group the API does not know (a custom resource)
+/// it is a warning, an error with `--strict`.
+fn unknown_kind(
+    tables: &GateTables,
+    identity: &Identity,
+    root: &Node,
+    options: Options,
+) -> Violation {
+    let line = root.get("kind").map_or(root.line, |node| node.line);
+    let (group, version) = identity
+        .api_version
+        .rsplit_once('/')
+        .unwrap_or(("", identity.api_version));
+    let in_group = |gvk: &GroupVersionKind| identity.own_minor.is_some() || gvk.group == group;
+    let known: Vec<&GroupVersionKind> = tables
+        .index()
+        .types
+        .values()
+        .flat_map(|ty| &ty.kinds)
+        .filter(|gvk| in_group(gvk))
+        .collect();
+    if known.is_empty() && identity.own_minor.is_none() {
+        return Violation {
+            severity: if options.strict {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            rule: Rule::UnknownKind,
+            path: String::new(),
+            line,
+            message: format!(
+                "{} {}: {} has no such kind; not checked",
+                identity.api_version,
+                identity.kind,
+                tables.api()
+            ),
+        };
+    }
+    let place = if identity.own_minor.is_some() {
+        tables.api().to_owned()
+    } else {
+        identity.api_version.to_owned()
+    };
+    let mut message = format!(
+        "{} {}: no such kind in {place}",
+        identity.api_version, identity.kind
+    );
+    if let Some(nearest) =
+        nearest_kind(identity.kind, version, &known, identity.own_minor.is_some())
+    {
+        message.push_str(&format!("; did you mean {nearest}?"));
+    }
+    Violation {
+        severity: Severity::Error,
+        rule: Rule::UnknownKind,
+        path: String::new(),
+        line,
+        message,
+    }
+}
+
+/// The known kind closest to `kind` (case aside, a few edits away), with its
+/// apiVersion when that differs from `version`.
+fn nearest_kind(
+    kind: &str,
+    version: &str,
+    known: &[&GroupVersionKind],
+    own_minor: bool,
+) -> Option<String> {
+    let wanted = kind.to_ascii_lowercase();
+    let most = (kind.chars().count() / 3).max(2);
+    let distance =
+        |gvk: &GroupVersionKind| strsim::levenshtein(&wanted, &gvk.kind.to_ascii_lowercase());
+    // The nearest name; among equals, the kind in the document's own
+    // version, then the first name.
+    let gvk = known
+        .iter()
+        .min_by_key(|gvk| (distance(gvk), gvk.version != version, gvk.kind.as_str()))?;
+    let distance = distance(gvk);
+    if distance > most {
+        return None;
+    }
+    if own_minor || gvk.version == version {
+        Some(gvk.kind.clone())
+    } else {
+        Some(format!("{} (apiVersion {})", gvk.kind, gvk.api_version()))
+    }
 }
