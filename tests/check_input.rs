@@ -1,0 +1,375 @@
+//! `vergate check` on hostile and unusual input: bounded resources, text
+//! encodings, directory walks, standard input, YAML read the way Kubernetes
+//! reads it, duplicate keys and mistyped kinds.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+const DEMO: &str = "generated/demo";
+const GOOD: &str = "tests/cli/demo/pipeline.yaml";
+/// The first line `vergate check` prints for GOOD.
+const GOOD_LINE: &str = "tests/cli/demo/pipeline.yaml:14: spec.steps[0].runtime";
+
+/// Runs `vergate` from the repository root under a 2 GiB address-space cap
+/// (`ulimit -v`), with `stdin` piped in when given.
+fn vergate_capped(args: &[&str], stdin: Option<&[u8]>) -> (Output, Duration) {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_vergate"))
+        .args(args)
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let started = Instant::now();
+    let mut child = command.spawn().expect("sh runs");
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        pipe.write_all(bytes).expect("stdin takes the input");
+    }
+    let output = child.wait_with_output().expect("vergate finishes");
+    (output, started.elapsed())
+}
+
+fn vergate(args: &[&str]) -> Output {
+    vergate_capped(args, None).0
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn code(output: &Output) -> i32 {
+    output
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("killed by a signal: {}", stderr(output)))
+}
+
+fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A demo document with one violation: `shell` is not in 1.10.
+const DEMO_DOC: &str = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata:\n  name: x\nspec:\n  steps:\n    - name: a\n      shell: bash\n";
+
+fn laughs() -> String {
+    let mut text = String::from("apiVersion: \"1.10\"\nkind: Pipeline\nmetadata:\n  name: x\n  labels:\n    a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for level in 1..=9 {
+        let aliases = vec![format!("*a{}", level - 1); 9].join(", ");
+        text.push_str(&format!("    a{level}: &a{level} [{aliases}]\n"));
+    }
+    text
+}
+
+#[test]
+fn hostile_files_are_input_errors_with_a_line_and_the_good_file_is_still_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("laughs.yaml", laughs().into_bytes(), "excessive aliasing"),
+        (
+            "deep-sequences.yaml",
+            format!(
+                "apiVersion: \"1.10\"\nkind: Pipeline\nspec:\n  steps:\n  {}x\n",
+                "- ".repeat(10_000)
+            )
+            .into_bytes(),
+            "nested more than 1000 levels",
+        ),
+        (
+            "deep-mappings.yaml",
+            (0..10_000)
+                .map(|depth| format!("{}k:\n", " ".repeat(depth)))
+                .collect::<String>()
+                .into_bytes(),
+            "nested more than 1000 levels",
+        ),
+        (
+            "nul.yaml",
+            b"apiVersion: \"1.10\"\nkind: Pipeline\x00\n".to_vec(),
+            "a NUL character",
+        ),
+        (
+            "latin1.yaml",
+            b"apiVersion: \"1.10\"\nkind: Pipeline\nmetadata:\n  name: caf\xe9\n".to_vec(),
+            "not UTF-8 text",
+        ),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = write(dir.path(), name, bytes);
+        let path = path.to_str().unwrap();
+        let (out, took) = vergate_capped(&["check", "--api", DEMO, path, GOOD], None);
+        assert_eq!(code(&out), 2, "{name}: {}", stderr(&out));
+        assert!(took < Duration::from_secs(5), "{name} took {took:?}");
+        let errors = stderr(&out);
+        let line = errors
+            .lines()
+            .find(|line| line.starts_with(path))
+            .unwrap_or_else(|| panic!("{name}: no error line in\n{errors}"));
+        assert!(line.contains(expected), "{name}: {line}");
+        let place = line[path.len()..].split(':').nth(1).unwrap();
+        assert!(
+            place.parse::<u32>().is_ok_and(|n| n > 0),
+            "{name}: no line number in {line}"
+        );
+        assert!(
+            stdout(&out).contains(GOOD_LINE),
+            "{name}: the good file was not checked"
+        );
+    }
+}
+
+#[test]
+fn byte_order_marks_are_read_as_kubectl_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let utf8 = write(
+        dir.path(),
+        "utf8-bom.yaml",
+        [b"\xEF\xBB\xBF".as_slice(), DEMO_DOC.as_bytes()].concat(),
+    );
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(DEMO_DOC.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let utf16 = write(dir.path(), "utf16.yaml", utf16);
+    for path in [utf8, utf16] {
+        let path = path.to_str().unwrap();
+        let out = vergate(&["check", "--api", DEMO, path]);
+        assert_eq!(code(&out), 1, "{path}: {}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            format!("{path}:8: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n")
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_loop_is_followed_once_and_each_file_checked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "docs/one.yaml", DEMO_DOC);
+    std::os::unix::fs::symlink("..", dir.path().join("docs/loop")).unwrap();
+    std::os::unix::fs::symlink("one.yaml", dir.path().join("docs/again.yaml")).unwrap();
+    let docs = dir.path().join("docs");
+    let (out, took) = vergate_capped(&["check", "--api", DEMO, docs.to_str().unwrap()], None);
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("checked 1 document"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("symbolic link loop"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn directory_walks_skip_hidden_and_ignored_entries_and_read_any_extension_case() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "UPPER.YAML", DEMO_DOC);
+    write(dir.path(), "Mixed.Yml", DEMO_DOC);
+    write(dir.path(), ".hidden/one.yaml", DEMO_DOC);
+    write(dir.path(), ".dot.yaml", DEMO_DOC);
+    write(dir.path(), "build/out.yaml", DEMO_DOC);
+    write(dir.path(), "notes.txt", "not a document");
+    write(dir.path(), ".gitignore", "build/\n");
+    let path = dir.path().to_str().unwrap();
+    let out = vergate(&["check", "--api", DEMO, path]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("UPPER.YAML:8:") && text.contains("Mixed.Yml:8:"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+    let out = vergate(&["check", "--api", DEMO, "--hidden", "--no-ignore", path]);
+    assert_eq!(stdout(&out).lines().count(), 5, "{}", stdout(&out));
+    // A file named on the command line is read even when hidden.
+    let hidden = dir.path().join(".dot.yaml");
+    let out = vergate(&["check", "--api", DEMO, hidden.to_str().unwrap()]);
+    assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
+}
+
+#[test]
+fn standard_input_is_read_when_no_path_is_given() {
+    let (out, _) = vergate_capped(&["check", "--api", DEMO], Some(DEMO_DOC.as_bytes()));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "<stdin>:8: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n"
+    );
+}
+
+#[test]
+fn duplicate_keys_are_errors_naming_both_lines_and_the_last_value_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    // The first runtime is accepted in 1.10, the last is not: the last is
+    // what kubectl sends, so it is the one checked.
+    let doc = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata:\n  name: x\nspec:\n  steps:\n    - name: a\n      runtime: docker\n      runtime: wasm\n";
+    let path = write(dir.path(), "dup.yaml", doc);
+    let path = path.to_str().unwrap();
+    for strict in [false, true] {
+        let mut args = vec!["check", "--api", DEMO, path];
+        if strict {
+            args.insert(1, "--strict");
+        }
+        let out = vergate(&args);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!(
+                "{path}:9: error: spec.steps[0].runtime: duplicate key \"runtime\", first written on line 8"
+            )),
+            "{}",
+            stderr(&out)
+        );
+        assert!(
+            stdout(&out).contains(&format!(
+                "{path}:9: spec.steps[0].runtime: value \"wasm\" is not available in 1.10"
+            )),
+            "{}",
+            stdout(&out)
+        );
+    }
+}
+
+#[test]
+fn a_mistyped_kind_of_the_api_is_an_error_with_the_nearest_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "typo.yaml",
+        "apiVersion: \"1.10\"\nkind: Pipline\nmetadata:\n  name: x\n",
+    );
+    let path = path.to_str().unwrap();
+    let out = vergate(&["check", "--api", DEMO, path]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("{path}:2: 1.10 Pipline: no such kind in demo; did you mean Pipeline?\n")
+    );
+}
+
+#[test]
+fn json_text_follows_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "doc.json",
+        "{\"apiVersion\": \"1.10\", \"kind\": \"Pipeline\",\n \"metadata\": {\"name\": yes}}\n",
+    );
+    let path = path.to_str().unwrap();
+    let out = vergate(&["check", "--api", DEMO, path]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "{path}:2: error: invalid JSON: `yes` is not a JSON value"
+        )),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The Kubernetes gates, or `None` (and a note) when they are not built.
+fn kubernetes_gates(test: &str) -> Option<&'static str> {
+    if root().join("generated/kubernetes/gates.json").is_file() {
+        return Some("generated/kubernetes");
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: CI must run `cargo xtask regen --api kubernetes` first"
+    );
+    eprintln!("{test}: skipped, run `cargo xtask regen --api kubernetes` first");
+    None
+}
+
+#[test]
+fn kubernetes_yaml_1_1_scalars_are_read_as_kubectl_reads_them() {
+    let Some(api) = kubernetes_gates("kubernetes_yaml_1_1_scalars_are_read_as_kubectl_reads_them")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let doc = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {enabled: on}
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx
+        env:
+        - name: DEBUG
+          value: yes
+        volumeMounts:
+        - name: data
+          mountPath: /data
+          readOnly: yes
+      volumes:
+      - name: data
+        emptyDir: {}
+";
+    let path = write(dir.path(), "deployment.yaml", doc);
+    let path = path.to_str().unwrap();
+    let out = vergate(&["check", "--api", api, "--target", "1.33", path]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{path}:5: metadata.labels.enabled: expected a string (string in 1.33), found a boolean\n\
+             {path}:18: spec.template.spec.containers[0].env[0].value: expected a string (string in 1.33), found a boolean\n"
+        )
+    );
+}
+
+#[test]
+fn kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning() {
+    let Some(api) = kubernetes_gates(
+        "kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning",
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let doc = "apiVersion: apps/v1\nkind: Deploymnet\nmetadata:\n  name: x\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: x\n";
+    let path = write(dir.path(), "kinds.yaml", doc);
+    let path = path.to_str().unwrap();
+    let out = vergate(&["check", "--api", api, "--target", "1.33", path]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{path}:2: apps/v1 Deploymnet: no such kind in apps/v1; did you mean Deployment?\n\
+             {path}:7: warning: example.com/v1 Widget: kubernetes has no such kind; not checked\n"
+        )
+    );
+}
