@@ -51,7 +51,7 @@ impl Source {
         let bytes = match &self.kind {
             Kind::Failed(message) => return Err(whole(message.clone())),
             Kind::File(path) => std::fs::File::open(path)
-                .and_then(|file| read_bounded(file))
+                .and_then(read_bounded)
                 .map_err(|err| whole(format!("cannot read: {err}")))?,
             Kind::Stdin => read_bounded(std::io::stdin().lock())
                 .map_err(|err| whole(format!("cannot read standard input: {err}")))?,

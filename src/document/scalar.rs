@@ -89,13 +89,13 @@ pub fn resolve(
 /// its text must resolve to that type (an integer may be tagged `!!float`).
 fn tagged(text: String, wanted: StandardTag) -> Result<Value, ScalarError> {
     let value = yaml11(text.clone());
-    let fits = match (&value, wanted) {
-        (Value::Int(_), StandardTag::Int | StandardTag::Float) => true,
-        (Value::Float(_), StandardTag::Float) => true,
-        (Value::Bool(_), StandardTag::Bool) => true,
-        (Value::Null, StandardTag::Null) => true,
-        _ => false,
-    };
+    let fits = matches!(
+        (&value, wanted),
+        (Value::Int(_), StandardTag::Int | StandardTag::Float)
+            | (Value::Float(_), StandardTag::Float)
+            | (Value::Bool(_), StandardTag::Bool)
+            | (Value::Null, StandardTag::Null)
+    );
     if !fits {
         let name = match wanted {
             StandardTag::Int => "!!int",
