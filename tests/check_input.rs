@@ -373,3 +373,32 @@ fn kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning() 
         )
     );
 }
+
+/// Every seed of the `check_input` fuzz target (the cases above, and every
+/// crash fuzzing found) ends in an exit code, within bounds, never a signal.
+#[test]
+fn every_fuzz_seed_ends_in_an_exit_code_within_bounds() {
+    let seeds = root().join("tests/fuzz/seeds/check_input");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&seeds)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 20, "seeds missing in {}", seeds.display());
+    for path in paths {
+        let path = path.to_str().unwrap();
+        for strict in [false, true] {
+            let mut args = vec!["check", "--api", DEMO, path, GOOD];
+            if strict {
+                args.insert(1, "--strict");
+            }
+            let (out, took) = vergate_capped(&args, None);
+            assert!(took < Duration::from_secs(5), "{path} took {took:?}");
+            assert!((0..=2).contains(&code(&out)), "{path}: {}", stderr(&out));
+            assert!(
+                stdout(&out).contains(GOOD_LINE),
+                "{path}: the good file was not checked"
+            );
+        }
+    }
+}

@@ -63,7 +63,11 @@ impl<'a> Reader<'a> {
     fn next_event(&mut self) -> Result<(Event, u32), ParseError> {
         let (event, mark) = self.parser.next_token().map_err(|err| ParseError {
             line: line_of(err.marker()),
-            message: format!("invalid YAML: {}", err.info()),
+            message: match err.info() {
+                // yaml-rust2 counts flow levels in a u8.
+                "recursion limit exceeded" => "nested more than 255 levels deep in flow style (`[` and `{`), the most the YAML parser reads; no Kubernetes object nests this deep".into(),
+                info => format!("invalid YAML: {info}"),
+            },
         })?;
         Ok((event, line_of(&mark)))
     }
