@@ -402,3 +402,53 @@ fn every_fuzz_seed_ends_in_an_exit_code_within_bounds() {
         }
     }
 }
+
+/// Runs `vergate` with a terminal as its standard input (through `script`),
+/// feeding `typed`; `None` when `script` is not installed.
+fn vergate_on_a_terminal(args: &str, typed: &[u8]) -> Option<Output> {
+    let available = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !available {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let command = format!("{} {args}", env!("CARGO_BIN_EXE_vergate"));
+    let mut child = Command::new("timeout")
+        .args(["10", "script", "-qec", &command, "/dev/null"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(typed).unwrap();
+    drop(pipe);
+    Some(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn a_terminal_gets_a_usage_error_without_a_path_and_a_hint_with_a_dash() {
+    let Some(out) = vergate_on_a_terminal(&format!("check --api {DEMO}"), b"") else {
+        return;
+    };
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("error: no input: name files or directories, or pipe documents in"),
+        "{}",
+        stdout(&out)
+    );
+    let Some(out) = vergate_on_a_terminal(&format!("check --api {DEMO} -"), DEMO_DOC.as_bytes())
+    else {
+        return;
+    };
+    // `script` puts the terminal's output, stderr included, on its stdout.
+    assert!(
+        stdout(&out)
+            .contains("reading documents from standard input (the terminal); end with Ctrl-D"),
+        "{}",
+        stdout(&out)
+    );
+}
