@@ -17,12 +17,12 @@ const GOOD: &str = "tests/cli/demo/pipeline.yaml";
 const GOOD_LINE: &str = "tests/cli/demo/pipeline.yaml:14: spec.steps[0].runtime";
 
 /// Runs `vergate` from the repository root under a 2 GiB address-space cap
-/// (`ulimit -v`), with `stdin` piped in when given.
+/// (`ulimit -v`) and a 30 s time limit, with `stdin` piped in when given.
 fn vergate_capped(args: &[&str], stdin: Option<&[u8]>) -> (Output, Duration) {
     let mut command = Command::new("sh");
     command
         .arg("-c")
-        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg("ulimit -v 2097152 && exec timeout 30 \"$0\" \"$@\"")
         .arg(env!("CARGO_BIN_EXE_vergate"))
         .args(args)
         .current_dir(root())
