@@ -26,6 +26,10 @@ pub const MAX_FILE_BYTES: usize = 64 << 20;
 /// file, whichever is more (see [`weight`]).
 const MIN_COPY_BUDGET: usize = 16 << 20;
 
+/// Duplicate keys one document may have before reading stops (each is
+/// reported with its path, which costs memory).
+const MAX_DUPLICATE_KEYS: usize = 100;
+
 /// What one node costs when copied, beyond its text: about its size in memory.
 const NODE_WEIGHT: usize = 48;
 
@@ -441,6 +445,14 @@ impl Builder {
             _ => unreachable!("only collections are open"),
         };
         if let Some(mut duplicate) = duplicate {
+            if self.duplicates.len() == MAX_DUPLICATE_KEYS {
+                return Err(ParseError {
+                    line: duplicate.line,
+                    message: format!(
+                        "more than {MAX_DUPLICATE_KEYS} duplicate keys in one document; this is no manifest kubectl would read as written"
+                    ),
+                });
+            }
             duplicate.path = join(&self.path(), &duplicate.key);
             self.duplicates.push(duplicate);
         }
@@ -684,6 +696,16 @@ mod tests {
         assert_eq!(
             parsed.documents[0].root.get("k7").unwrap().as_str(),
             Some("last")
+        );
+    }
+
+    #[test]
+    fn thousands_of_duplicate_keys_stop_the_reading() {
+        let text = format!("{{{}}}\n", vec!["a: 1"; 10_000].join(", "));
+        let err = parse(&format!("x: {text}")).error.expect("refused");
+        assert!(
+            err.message.contains("more than 100 duplicate keys"),
+            "{err}"
         );
     }
 
