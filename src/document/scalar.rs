@@ -130,9 +130,27 @@ fn yaml11(text: String) -> Value {
         _ => {}
     }
     match text.as_bytes()[0] {
-        b'.' if finite_float(&text) => Value::Float(text),
+        b'.' => dot_float(text),
         b'0'..=b'9' | b'+' | b'-' => number(text),
         _ => Value::String(text),
+    }
+}
+
+/// A scalar starting with `.`: Go's `ParseFloat`, which takes `_` between
+/// digits (`.5_0`).
+fn dot_float(text: String) -> Value {
+    let bytes = text.as_bytes();
+    let underscores_ok = bytes.iter().enumerate().all(|(at, &b)| {
+        b != b'_'
+            || (at > 0
+                && bytes[at - 1].is_ascii_digit()
+                && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
+    });
+    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    if underscores_ok && finite_float(&plain) {
+        Value::Float(plain)
+    } else {
+        Value::String(text)
     }
 }
 
@@ -391,6 +409,9 @@ mod tests {
             ("08", Value::Float("08".into())),
             ("1.", Value::Float("1.".into())),
             (".5", Value::Float(".5".into())),
+            (".5_0", Value::Float(".50".into())),
+            ("._5", Value::String("._5".into())),
+            (".", Value::String(".".into())),
             ("1_000.5", Value::Float("1000.5".into())),
             (".inf", Value::Float(".inf".into())),
             ("-.Inf", Value::Float("-.Inf".into())),
