@@ -23,7 +23,6 @@ use crate::document::{Node, Value};
 use crate::gates::GroupVersionKind;
 use crate::tables::GateTables;
 use crate::Version;
-use std::fmt;
 pub(crate) use walk::absent_reason;
 use walk::Walker;
 
@@ -58,19 +57,12 @@ impl Report {
 }
 
 /// Why a document cannot be checked at all (an input error, not a violation).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct DocumentError {
     pub line: u32,
     pub message: String,
 }
-
-impl fmt::Display for DocumentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for DocumentError {}
 
 /// How a document names its type.
 pub(crate) struct Identity<'a> {
