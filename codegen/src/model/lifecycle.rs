@@ -3,7 +3,9 @@
 //! serialized [`Gate`] of gates.json.
 
 use std::collections::{BTreeMap, BTreeSet};
-use vergate_core::gates::{FieldGate, Gate, GroupVersionKind, Rename, Stage, TypeGate};
+use vergate_core::gates::{
+    FieldGate, Gate, GroupVersionKind, Inferred, Rename, Stage, TypeExpr, TypeGate,
+};
 use vergate_core::{Version, VersionSet};
 
 /// The lifecycle keys shared by types, fields and enum values.
@@ -17,8 +19,8 @@ pub struct Lifecycle {
     pub stage: BTreeMap<Version, Stage>,
     pub feature_gate: Option<String>,
     pub reference: Option<String>,
-    /// The keys (`deprecated_in`, `stage`, …) that were inferred from prose.
-    pub inferred: BTreeSet<&'static str>,
+    /// The keys that were inferred from prose (only `deprecated_in` can be).
+    pub inferred: BTreeSet<Inferred>,
 }
 
 impl Lifecycle {
@@ -45,17 +47,17 @@ impl Lifecycle {
     /// Records a deprecation seen in `version`; a structural one (a spec's
     /// `deprecated: true`, an annotation) wins over one inferred from prose.
     pub fn mark_deprecated(&mut self, version: Version, inferred: bool) {
-        let was_inferred = self.inferred.contains("deprecated_in");
+        let was_inferred = self.inferred.contains(&Inferred::DeprecatedIn);
         match self.deprecated_in {
             None => {
                 self.deprecated_in = Some(version);
                 if inferred {
-                    self.inferred.insert("deprecated_in");
+                    self.inferred.insert(Inferred::DeprecatedIn);
                 }
             }
             Some(_) if was_inferred && !inferred => {
                 self.deprecated_in = Some(version);
-                self.inferred.remove("deprecated_in");
+                self.inferred.remove(&Inferred::DeprecatedIn);
             }
             Some(_) => {}
         }
@@ -75,7 +77,7 @@ impl Lifecycle {
             stage: self.stage.clone(),
             feature_gate: self.feature_gate.clone(),
             reference: self.reference.clone(),
-            inferred: self.inferred.iter().map(|key| (*key).to_owned()).collect(),
+            inferred: self.inferred.iter().copied().collect(),
         }
     }
 }
@@ -114,7 +116,7 @@ pub struct FieldLifecycle {
     /// The minors in which the field is required.
     pub required: VersionSet,
     /// The field's type expression in each minor it is present in.
-    pub type_by_minor: BTreeMap<Version, String>,
+    pub type_by_minor: BTreeMap<Version, TypeExpr>,
     /// The field's enum values.
     pub values: BTreeMap<String, Lifecycle>,
     /// The enum values of each element (a list's items or a map's values).
@@ -140,7 +142,7 @@ impl FieldLifecycle {
             BTreeMap::new()
         } else {
             let mut history = BTreeMap::new();
-            let mut previous: Option<&String> = None;
+            let mut previous: Option<&TypeExpr> = None;
             for (version, ty) in &self.type_by_minor {
                 if previous != Some(ty) {
                     history.insert(*version, ty.clone());
@@ -187,7 +189,7 @@ mod tests {
         let mut lifecycle = Lifecycle::default();
         lifecycle.mark_deprecated(v(30), true);
         assert_eq!(lifecycle.deprecated_in, Some(v(30)));
-        assert!(lifecycle.inferred.contains("deprecated_in"));
+        assert!(lifecycle.inferred.contains(&Inferred::DeprecatedIn));
         lifecycle.mark_deprecated(v(32), false);
         assert_eq!(lifecycle.deprecated_in, Some(v(32)));
         assert!(lifecycle.inferred.is_empty());
@@ -205,7 +207,7 @@ mod tests {
             (31, "integer(int32)"),
         ] {
             field.lifecycle.presence.insert(v(minor));
-            field.type_by_minor.insert(v(minor), ty.to_owned());
+            field.type_by_minor.insert(v(minor), ty.parse().unwrap());
         }
         assert_eq!(field.type_changed_in(), vec![v(30)]);
         let gate = field.to_gate(&[v(28), v(29), v(30), v(31)]);
