@@ -107,14 +107,12 @@ impl<'a> Visitor<'a> for Checker<'a> {
     fn leaf(&mut self, _: &Walk<'a>, _: &'a Node) {}
 
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
-        if let Err(expected) = scalar::fit(scalar, &node.value) {
-            self.wrong_type(
-                walk,
-                node,
-                expected,
-                &TypeExpr::Scalar(scalar.clone()),
-                line,
+        if let Err(misfit) = scalar::fit(scalar, node, self.strict) {
+            let message = format!(
+                "expected {} ({scalar} in {}), found {}",
+                misfit.expected, self.target, misfit.found
             );
+            self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
         }
     }
 

@@ -40,7 +40,9 @@ pub(super) fn convert(value: &Value, from: &TypeExpr, to: &TypeExpr) -> Option<V
 fn converts_from(from: &Scalar) -> bool {
     match from {
         Scalar::Integer(_) | Scalar::String(_) | Scalar::IntOrString => true,
-        Scalar::Number(_) | Scalar::Boolean | Scalar::Object | Scalar::Any => false,
+        Scalar::Number(_) | Scalar::Boolean | Scalar::Object | Scalar::Any | Scalar::Quantity => {
+            false
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 //! to make of each place (report a violation, record a change, build the
 //! converted document) is the [`Visitor`]'s.
 
+mod formats;
 mod path;
 pub(crate) mod scalar;
 mod values;
@@ -237,7 +238,7 @@ impl<'a> Walk<'a> {
             self.enum_value(visitor, text, &def.values, line, None);
         }
         if def.fields.is_empty() {
-            return visitor.leaf(self, node);
+            return self.own_type(visitor, node, line, from, def);
         }
         let Value::Map(entries) = &node.value else {
             return visitor.mismatch(self, node, line, Expected::Mapping, to);
@@ -263,6 +264,32 @@ impl<'a> Walk<'a> {
             }
         }
         visitor.object(self, node, line, &object, outs)
+    }
+
+    /// Walks a value of `def`, a definition without fields, by its own type
+    /// (`int-or-string`, `quantity`, `string(date-time)`); a definition
+    /// whose own type is unknown or names another definition is not looked
+    /// into (so aliases cannot loop).
+    fn own_type<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        node: &'a Node,
+        line: u32,
+        from: &TypeExpr,
+        def: &'a TypeGate,
+    ) -> V::Out {
+        let Some(to_own) = def.type_in(self.to) else {
+            return visitor.leaf(self, node);
+        };
+        let from_own = from
+            .definition()
+            .and_then(|name| self.tables.ty(name))
+            .and_then(|from_def| from_def.type_in(self.from))
+            .unwrap_or(to_own);
+        match (from_own, to_own) {
+            (TypeExpr::Definition(_), _) | (_, TypeExpr::Definition(_)) => visitor.leaf(self, node),
+            _ => self.value(visitor, node, line, from_own, to_own),
+        }
     }
 
     /// Walks the value of one field: its enum, its elements' enum, then the

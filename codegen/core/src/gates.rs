@@ -151,6 +151,20 @@ pub enum Stage {
 pub struct TypeGate {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
+    /// The type's own type when it is not an object with fields, in the
+    /// newest minor it is present in (`int-or-string`, `string(date-time)`,
+    /// `quantity`, `string` for an enum); `None` for objects.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, rename = "type", skip_serializing_if = "Option::is_none")
+    )]
+    pub ty: Option<TypeExpr>,
+    /// The type by the minor it starts in, only when it changes.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub type_history: BTreeMap<Version, TypeExpr>,
     /// The (group, version, kind) triples this type is served as.
     #[cfg_attr(
         feature = "serde",
@@ -169,6 +183,17 @@ pub struct TypeGate {
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
     pub values: BTreeMap<String, Gate>,
+}
+
+impl TypeGate {
+    /// The type's own type in `version` (see [`TypeGate::ty`]).
+    pub fn type_in(&self, version: Version) -> Option<&TypeExpr> {
+        self.type_history
+            .range(..=version)
+            .next_back()
+            .map(|(_, ty)| ty)
+            .or(self.ty.as_ref())
+    }
 }
 
 /// A field's gate plus what changes about it from minor to minor.

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::gates::{
-    FieldGate, Gate, GroupVersionKind, Inferred, Rename, Stage, TypeExpr, TypeGate,
+    FieldGate, Gate, GroupVersionKind, Inferred, Rename, Scalar, Stage, TypeExpr, TypeGate,
 };
 use vergate_core::{Version, VersionSet};
 
@@ -91,13 +91,28 @@ pub struct TypeLifecycle {
     pub fields: BTreeMap<String, FieldLifecycle>,
     /// The type's own enum values.
     pub values: BTreeMap<String, Lifecycle>,
+    /// The type's own type in each minor it is present in (`object` for an
+    /// object, whether or not it has fields).
+    pub type_by_minor: BTreeMap<Version, TypeExpr>,
 }
 
 impl TypeLifecycle {
-    /// The serialized gate of the type and everything in it.
+    /// The serialized gate of the type and everything in it. Its own type
+    /// is written only when some minor has it other than an object.
     pub fn to_gate(&self, corpus: &[Version]) -> TypeGate {
+        let object = TypeExpr::Scalar(Scalar::Object);
+        let (ty, type_history) = if self.type_by_minor.values().all(|ty| *ty == object) {
+            (None, BTreeMap::new())
+        } else {
+            (
+                self.type_by_minor.values().next_back().cloned(),
+                type_history(&self.type_by_minor),
+            )
+        };
         TypeGate {
             gate: self.lifecycle.to_gate(corpus),
+            ty,
+            type_history,
             kinds: self.kinds.iter().cloned().collect(),
             fields: self
                 .fields
@@ -127,30 +142,11 @@ pub struct FieldLifecycle {
 impl FieldLifecycle {
     /// The minors whose type differs from the field's previous presence.
     pub fn type_changed_in(&self) -> Vec<Version> {
-        self.type_by_minor
-            .iter()
-            .zip(self.type_by_minor.iter().skip(1))
-            .filter(|((_, before), (_, after))| before != after)
-            .map(|(_, (version, _))| *version)
-            .collect()
+        type_changed_in(&self.type_by_minor)
     }
 
     /// The serialized gate of the field.
     pub fn to_gate(&self, corpus: &[Version]) -> FieldGate {
-        let changed = self.type_changed_in();
-        let type_history = if changed.is_empty() {
-            BTreeMap::new()
-        } else {
-            let mut history = BTreeMap::new();
-            let mut previous: Option<&TypeExpr> = None;
-            for (version, ty) in &self.type_by_minor {
-                if previous != Some(ty) {
-                    history.insert(*version, ty.clone());
-                }
-                previous = Some(ty);
-            }
-            history
-        };
         FieldGate {
             gate: self.lifecycle.to_gate(corpus),
             ty: self
@@ -160,13 +156,39 @@ impl FieldLifecycle {
                 .cloned()
                 .unwrap_or_default(),
             required_in: self.required.iter().collect(),
-            type_changed_in: changed,
-            type_history,
+            type_changed_in: self.type_changed_in(),
+            type_history: type_history(&self.type_by_minor),
             renamed_from: self.renamed_from.clone(),
             values: gates_of(&self.values, corpus),
             element_values: gates_of(&self.element_values, corpus),
         }
     }
+}
+
+/// The minors whose type differs from the previous minor's.
+fn type_changed_in(by_minor: &BTreeMap<Version, TypeExpr>) -> Vec<Version> {
+    by_minor
+        .iter()
+        .zip(by_minor.iter().skip(1))
+        .filter(|((_, before), (_, after))| before != after)
+        .map(|(_, (version, _))| *version)
+        .collect()
+}
+
+/// The type by the minor it starts in; empty when it never changes.
+fn type_history(by_minor: &BTreeMap<Version, TypeExpr>) -> BTreeMap<Version, TypeExpr> {
+    if type_changed_in(by_minor).is_empty() {
+        return BTreeMap::new();
+    }
+    let mut history = BTreeMap::new();
+    let mut previous: Option<&TypeExpr> = None;
+    for (version, ty) in by_minor {
+        if previous != Some(ty) {
+            history.insert(*version, ty.clone());
+        }
+        previous = Some(ty);
+    }
+    history
 }
 
 fn gates_of(values: &BTreeMap<String, Lifecycle>, corpus: &[Version]) -> BTreeMap<String, Gate> {
@@ -195,6 +217,32 @@ mod tests {
         assert!(lifecycle.inferred.is_empty());
         lifecycle.mark_deprecated(v(33), true);
         assert_eq!(lifecycle.deprecated_in, Some(v(32)));
+    }
+
+    #[test]
+    fn a_type_has_its_own_type_only_when_not_an_object() {
+        let corpus = [v(28), v(29)];
+        let mut object = TypeLifecycle::default();
+        let mut scalar = TypeLifecycle::default();
+        for minor in [28, 29] {
+            object.lifecycle.presence.insert(v(minor));
+            object
+                .type_by_minor
+                .insert(v(minor), TypeExpr::Scalar(Scalar::Object));
+            scalar.lifecycle.presence.insert(v(minor));
+            let ty = if minor == 28 {
+                "string"
+            } else {
+                "int-or-string"
+            };
+            scalar.type_by_minor.insert(v(minor), ty.parse().unwrap());
+        }
+        let object = object.to_gate(&corpus);
+        assert_eq!((object.ty, object.type_history.len()), (None, 0));
+        let scalar = scalar.to_gate(&corpus);
+        assert_eq!(scalar.ty.as_ref().unwrap(), "int-or-string");
+        assert_eq!(scalar.type_in(v(28)).unwrap(), "string");
+        assert_eq!(scalar.type_in(v(29)).unwrap(), "int-or-string");
     }
 
     #[test]

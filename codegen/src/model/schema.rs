@@ -89,11 +89,27 @@ impl Definition {
         }
     }
 
+    /// The definition's own type as gates.json writes it: its schema's type
+    /// expression, except for [`QUANTITY`], whose spec says `string` but
+    /// whose decoder takes numbers too.
+    pub fn own_type_expr(&self) -> TypeExpr {
+        if self.name == QUANTITY {
+            return TypeExpr::Scalar(Scalar::Quantity);
+        }
+        self.schema.type_expr()
+    }
+
     /// The short name: the last dot-separated segment (`ServiceSpec`).
     pub fn short_name(&self) -> &str {
         short_name(&self.name)
     }
 }
+
+/// Kubernetes' quantity (`"500m"`, `"1Gi"`): its spec says `type: string`,
+/// but the API server (and its tooling) take a number too. The one upstream
+/// type whose spec says less than its decoder accepts, named here so that
+/// gates.json can say `quantity` for it.
+pub const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
 /// The last dot-separated segment of a definition name.
 pub fn short_name(name: &str) -> &str {

@@ -2,7 +2,7 @@
 //!
 //! The file holds short strings: `string`, `string(date-time)`,
 //! `integer(int32)`, `number(double)`, `boolean`, `any`, `object` (an object
-//! with no declared properties), `int-or-string`, `[]T` (array of T),
+//! with no declared properties), `int-or-string`, `quantity`, `[]T` (array of T),
 //! `map[string]T` (object whose values are T), or a definition name such as
 //! `io.k8s.api.core.v1.ServicePort`. [`TypeExpr`] is that grammar as an enum:
 //! its [`Display`](fmt::Display) writes exactly those strings and its
@@ -46,6 +46,10 @@ pub enum Scalar {
     Any,
     /// `int-or-string`: an integer or a string.
     IntOrString,
+    /// `quantity`: an amount such as `500m` or `1Gi`, written as a string or
+    /// a number (Kubernetes' `resource.Quantity`, whose spec says only
+    /// `string`).
+    Quantity,
 }
 
 /// An OpenAPI `format`, with the ones vergate acts on named.
@@ -105,6 +109,7 @@ impl Scalar {
             Scalar::Object => "object",
             Scalar::Any => "any",
             Scalar::IntOrString => "int-or-string",
+            Scalar::Quantity => "quantity",
         }
     }
 
@@ -114,7 +119,11 @@ impl Scalar {
             Scalar::String(format) | Scalar::Integer(format) | Scalar::Number(format) => {
                 format.as_ref()
             }
-            Scalar::Boolean | Scalar::Object | Scalar::Any | Scalar::IntOrString => None,
+            Scalar::Boolean
+            | Scalar::Object
+            | Scalar::Any
+            | Scalar::IntOrString
+            | Scalar::Quantity => None,
         }
     }
 }
@@ -263,6 +272,7 @@ fn leaf(text: &str) -> Result<TypeExpr, &'static str> {
         ("object", None) => Scalar::Object,
         ("any", None) => Scalar::Any,
         ("int-or-string", None) => Scalar::IntOrString,
+        ("quantity", None) => Scalar::Quantity,
         (_, Some(_)) => return Err("only string, integer and number take a format"),
         (name, None) => {
             if name
@@ -325,6 +335,7 @@ mod tests {
             "any",
             "object",
             "int-or-string",
+            "quantity",
             "[]string",
             "map[string]string",
             "[]map[string][]integer(int32)",
