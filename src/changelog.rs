@@ -2,7 +2,7 @@
 //! deprecates, retypes and makes required or optional, read from the gate
 //! tables.
 
-use crate::gates::{show_values, type_expr, values_listed_in, FieldGate, Gate};
+use crate::gates::{show_values, values_listed_in, FieldGate, Gate, TypeExpr};
 use crate::tables::GateTables;
 use crate::Version;
 use serde::Serialize;
@@ -155,10 +155,9 @@ impl Changelog {
         self.enum_changes(full, &field.values);
         // Element values are named `Type.field[]=value` for a list's items
         // and `Type.field{}=value` for a map's values.
-        let element = if type_expr::map_value(field.type_in(self.new)).is_some() {
-            "{}"
-        } else {
-            "[]"
+        let element = match field.type_in(self.new) {
+            TypeExpr::Map(_) => "{}",
+            TypeExpr::Array(_) | TypeExpr::Scalar(_) | TypeExpr::Definition(_) => "[]",
         };
         self.enum_changes(&format!("{full}{element}"), &field.element_values);
     }
@@ -235,7 +234,7 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
             let full = format!("{name}.{field_name}");
             let gate = &field.gate;
             if appears(gate) {
-                let mut note = field.type_in(new).to_owned();
+                let mut note = field.type_in(new).to_string();
                 if field.is_required_in(new) {
                     note.push_str(", required");
                 }

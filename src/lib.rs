@@ -23,6 +23,7 @@ pub mod runtime_version;
 pub mod tables;
 pub mod upgrade;
 pub mod versioned;
+mod walk;
 pub use vergate_macros::versioned;
 #[doc(hidden)]
 pub use versioned::__private;

@@ -1022,3 +1022,72 @@ fn kubernetes_upgrade_converts_a_retyped_field_field_by_field() {
         stderr(&out)
     );
 }
+
+/// Runs `check` against the Kubernetes gates for 1.34 on `file`.
+fn check_kubernetes(gates: &Path, strict: bool, file: &str) -> Output {
+    let gates = gates.to_str().unwrap();
+    let mut args = vec!["check", "--api", gates, "--target", "1.34", file];
+    if strict {
+        args.insert(1, "--strict");
+    }
+    vergate(&args)
+}
+
+#[test]
+fn kubernetes_types_the_api_server_decodes_itself_are_checked() {
+    let Some(gates) =
+        kubernetes_gates("kubernetes_types_the_api_server_decodes_itself_are_checked")
+    else {
+        return;
+    };
+    let file = "tests/cli/kubernetes/types-refused.yaml";
+    for strict in [false, true] {
+        let out = check_kubernetes(&gates, strict, file);
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            "tests/cli/kubernetes/types-refused.yaml:7: metadata.creationTimestamp: expected a string (string(date-time) in 1.34), found an integer\n\
+             tests/cli/kubernetes/types-refused.yaml:9: spec.replicas: expected an integer from -2147483648 to 2147483647 (integer(int32) in 1.34), found 3000000000\n\
+             tests/cli/kubernetes/types-refused.yaml:20: spec.template.spec.containers[0].ports[0].containerPort: expected an integer (integer(int32) in 1.34), found 8080.5\n\
+             tests/cli/kubernetes/types-refused.yaml:23: spec.template.spec.containers[0].resources.limits.memory: expected a string or a number (quantity in 1.34), found a mapping\n\
+             tests/cli/kubernetes/types-refused.yaml:31: spec.ports[0].targetPort: expected an integer or a string (int-or-string in 1.34), found 8080.5\n\
+             tests/cli/kubernetes/types-refused.yaml:33: spec.ports[1].targetPort: expected an integer or a string (int-or-string in 1.34), found a mapping\n\
+             tests/cli/kubernetes/types-refused.yaml:39: spec.minAvailable: expected an integer or a string (int-or-string in 1.34), found a mapping\n"
+        );
+    }
+}
+
+#[test]
+fn kubernetes_values_kubectl_sends_as_the_server_takes_them_pass() {
+    let Some(gates) =
+        kubernetes_gates("kubernetes_values_kubectl_sends_as_the_server_takes_them_pass")
+    else {
+        return;
+    };
+    // `replicas: 2.0` and `1e3` are sent as 2 and 1000; quantities may be
+    // numbers; int-or-string takes `8080.0` (sent as 8080) and `http`.
+    for strict in [false, true] {
+        let out = check_kubernetes(&gates, strict, "tests/cli/kubernetes/types-accepted.yaml");
+        assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+        assert_eq!(stdout(&out), "");
+    }
+}
+
+#[test]
+fn kubernetes_strict_checks_quantities_timestamps_and_base64() {
+    let Some(gates) = kubernetes_gates("kubernetes_strict_checks_quantities_timestamps_and_base64")
+    else {
+        return;
+    };
+    let file = "tests/cli/kubernetes/types-strict.yaml";
+    let out = check_kubernetes(&gates, false, file);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let out = check_kubernetes(&gates, true, file);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/kubernetes/types-strict.yaml:7: metadata.creationTimestamp: expected an RFC 3339 date-time such as 2024-01-02T15:04:05Z (string(date-time) in 1.34), found \"yesterday\"\n\
+         tests/cli/kubernetes/types-strict.yaml:9: data.key: expected base64-encoded bytes (string(byte) in 1.34), found \"not base64!\"\n\
+         tests/cli/kubernetes/types-strict.yaml:18: spec.limits[0].max.memory: expected a quantity such as 500m, 1Gi or 1.5 (quantity in 1.34), found \"1 GB\"\n"
+    );
+}

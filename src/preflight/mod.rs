@@ -24,7 +24,7 @@ use crate::gates::GroupVersionKind;
 use crate::tables::GateTables;
 use crate::Version;
 pub(crate) use walk::absent_reason;
-use walk::Walker;
+use walk::Checker;
 
 /// How to check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -180,7 +180,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             ),
         });
     }
-    let mut walker = Walker::new(tables, target, options.strict);
+    let mut walker = Checker::new(tables, target, options.strict);
     let api_version_line = root.get("apiVersion").map_or(root.line, |node| node.line);
     if let Some(own) = identity.own_minor.filter(|own| *own != target) {
         walker.violations.push(Violation {
@@ -199,7 +199,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         .type_name
         .and_then(|name| Some((name, tables.ty(name)?)))
     {
-        Some((name, ty)) if ty.gate.is_present_in(target) => walker.value(root, name, root.line),
+        Some((name, ty)) if ty.gate.is_present_in(target) => walker.document(root, name),
         Some((_, ty)) => {
             let (_, reason) = walk::absent_reason(&ty.gate, target, None);
             let message = kind_message(tables, &identity, target, Some(&reason));

@@ -1,181 +1,81 @@
-//! Walks one document through its type's gates for one target minor.
+//! `check`'s visitor of the document walker (`crate::walk`): the violations
+//! of one document against one target minor.
 
 use super::violation::{Rule, Severity, Violation};
-use crate::document::{Entry, Node, Place, Value};
-use crate::gates::{show_values, type_expr, values_listed_in, FieldGate, Gate, TypeGate};
+use crate::document::{Entry, Node, Value};
+use crate::gates::{show_values, Gate, Inferred, Scalar, TypeExpr, TypeGate};
 use crate::tables::GateTables;
+use crate::walk::{scalar, Expected, FieldStep, Object, Refusal, Visitor, Walk};
 use crate::Version;
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// One step of a path: a key or a list index.
-#[derive(Clone, Copy)]
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-/// The walk's state: the tables, the target, the path so far, the findings.
-pub(super) struct Walker<'a> {
-    pub tables: &'a GateTables,
-    pub target: Version,
-    pub strict: bool,
-    path: Vec<Step<'a>>,
+/// The visitor of `check`: walks one document against one target minor
+/// and collects its violations.
+pub(super) struct Checker<'a> {
+    tables: &'a GateTables,
+    target: Version,
+    strict: bool,
     pub violations: Vec<Violation>,
 }
 
-impl<'a> Walker<'a> {
+impl<'a> Checker<'a> {
     pub fn new(tables: &'a GateTables, target: Version, strict: bool) -> Self {
-        Walker {
+        Checker {
             tables,
             target,
             strict,
-            path: Vec::new(),
             violations: Vec::new(),
         }
     }
 
-    fn path_text(&self, last: Option<&str>) -> String {
-        let mut text = String::new();
-        let steps = self.path.iter().copied().chain(last.map(Step::Key));
-        for step in steps {
-            match step {
-                Step::Key(key) => {
-                    if !text.is_empty() {
-                        text.push('.');
-                    }
-                    text.push_str(key);
-                }
-                Step::Index(index) => {
-                    let _ = write!(text, "[{index}]");
-                }
-            }
-        }
-        text
+    /// Checks `root`, a document of definition `name`.
+    pub fn document(&mut self, root: &'a Node, name: &str) {
+        let ty = TypeExpr::Definition(name.to_owned());
+        let mut walk = Walk::new(self.tables, self.target, self.target);
+        walk.value(self, root, root.line, &ty, &ty);
     }
 
     fn report(
         &mut self,
+        walk: &Walk<'_>,
         severity: Severity,
         rule: Rule,
         last: Option<&str>,
         line: u32,
         message: String,
     ) {
-        let path = self.path_text(last);
         self.violations.push(Violation {
             severity,
             rule,
-            path,
+            path: walk.path_text(last),
             line,
             message,
         });
     }
 
-    /// Checks `node` against the type expression `ty`; `line` is the line of
-    /// the key (or list item) holding it.
-    pub fn value(&mut self, node: &'a Node, ty: &'a str, line: u32) {
-        if matches!(node.value, Value::Null) {
-            return;
-        }
-        if let Some(item) = type_expr::array_item(ty) {
-            match &node.value {
-                Value::Seq(items) => {
-                    for (index, item_node) in items.iter().enumerate() {
-                        self.path.push(Step::Index(index));
-                        self.value(item_node, item, item_node.line);
-                        self.path.pop();
-                    }
-                }
-                _ => self.wrong_type(node, "a list", ty, line),
-            }
-        } else if let Some(value_ty) = type_expr::map_value(ty) {
-            match &node.value {
-                Value::Map(entries) => {
-                    for entry in entries {
-                        self.path.push(Step::Key(&entry.key));
-                        self.value(&entry.value, value_ty, entry.line);
-                        self.path.pop();
-                    }
-                }
-                _ => self.wrong_type(node, "a mapping", ty, line),
-            }
-        } else if type_expr::is_builtin(ty) {
-            self.builtin(node, ty, line);
-        } else if let Some(def) = self.tables.ty(ty) {
-            self.definition(node, ty, def, line);
-        }
-    }
-
-    fn builtin(&mut self, node: &Node, ty: &str, line: u32) {
-        let head = type_expr::base(ty);
-        let ok = match head {
-            "string" => matches!(node.value, Value::String(_)),
-            "integer" => matches!(node.value, Value::Int(_)),
-            "number" => matches!(node.value, Value::Int(_) | Value::Float(_)),
-            "boolean" => matches!(node.value, Value::Bool(_)),
-            "object" => matches!(node.value, Value::Map(_)),
-            "int-or-string" => matches!(node.value, Value::Int(_) | Value::String(_)),
-            _ => true,
+    fn wrong_type(
+        &mut self,
+        walk: &Walk<'_>,
+        node: &Node,
+        expected: &str,
+        ty: &TypeExpr,
+        line: u32,
+    ) {
+        let shown = match ty.definition() {
+            Some(name) => short(name).to_owned(),
+            None => ty.to_string(),
         };
-        if !ok {
-            let expected = match head {
-                "string" => "a string",
-                "integer" => "an integer",
-                "number" => "a number",
-                "boolean" => "a boolean",
-                "object" => "a mapping",
-                _ => "an integer or a string",
-            };
-            self.wrong_type(node, expected, ty, line);
-        }
-    }
-
-    fn wrong_type(&mut self, node: &Node, expected: &str, ty: &str, line: u32) {
         let message = format!(
-            "expected {expected} ({ty} in {}), found {}",
+            "expected {expected} ({shown} in {}), found {}",
             self.target,
             node.describe()
         );
-        self.report(Severity::Error, Rule::WrongType, None, line, message);
+        self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
     }
 
-    fn definition(&mut self, node: &'a Node, name: &'a str, def: &'a TypeGate, line: u32) {
-        if !def.values.is_empty() {
-            if let Value::String(text) = &node.value {
-                self.enum_value(text, &def.values, line, None);
-            }
-        }
-        if def.fields.is_empty() {
-            return;
-        }
-        let Value::Map(entries) = &node.value else {
-            self.wrong_type(node, "a mapping", short(name), line);
-            return;
-        };
-        for entry in entries {
-            match def.fields.get(entry.key.as_str()) {
-                Some(field) => self.field(entry, field, def),
-                None if self.strict => {
-                    let mut message = format!(
-                        "unknown field ({} has no field {:?} in any minor)",
-                        short(name),
-                        entry.key
-                    );
-                    if let Some(suggestion) = closest_field(def, &entry.key, self.target) {
-                        let _ = write!(message, "; did you mean {suggestion:?}?");
-                    }
-                    self.report(
-                        Severity::Error,
-                        Rule::UnknownField,
-                        Some(&entry.key),
-                        entry.line,
-                        message,
-                    );
-                }
-                None => {}
-            }
-        }
+    /// Reports each field `def` requires in the target that `entries` lack
+    /// or hold as null; `line` is the line of the object's key.
+    fn required(&mut self, walk: &Walk<'_>, def: &TypeGate, entries: &[Entry], line: u32) {
         for (field_name, field) in &def.fields {
             if !field.is_required_in(self.target) {
                 continue;
@@ -190,6 +90,7 @@ impl<'a> Walker<'a> {
                 Some(_) => continue,
             };
             self.report(
+                walk,
                 Severity::Error,
                 Rule::MissingRequired,
                 Some(field_name),
@@ -198,27 +99,116 @@ impl<'a> Walker<'a> {
             );
         }
     }
+}
 
-    fn field(&mut self, entry: &'a Entry, field: &'a FieldGate, def: &'a TypeGate) {
+impl<'a> Visitor<'a> for Checker<'a> {
+    type Out = ();
+
+    fn leaf(&mut self, _: &Walk<'a>, _: &'a Node) {}
+
+    fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
+        if let Err(misfit) = scalar::fit(scalar, node, self.strict) {
+            let message = format!(
+                "expected {} ({scalar} in {}), found {}",
+                misfit.expected, self.target, misfit.found
+            );
+            self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
+        }
+    }
+
+    fn mismatch(
+        &mut self,
+        walk: &Walk<'a>,
+        node: &'a Node,
+        line: u32,
+        expected: Expected,
+        ty: &TypeExpr,
+    ) {
+        self.wrong_type(walk, node, expected.text(), ty, line);
+    }
+
+    /// Check walks one minor, so no type differs between `from` and `to`.
+    fn retyped(&mut self, _: &Walk<'a>, _: &'a Node, _: u32, _: &TypeExpr, _: &TypeExpr) {}
+
+    fn refused(
+        &mut self,
+        walk: &Walk<'a>,
+        last: Option<&str>,
+        line: u32,
+        text: &str,
+        refusal: Refusal<'a>,
+    ) {
+        let target = self.target;
+        let message = match refusal {
+            Refusal::NotInMinor { gate, .. } => {
+                let (_, reason) = absent_reason(gate, target, None);
+                format!("value {text:?} is not available in {target} ({reason})")
+            }
+            // The target lists its values and this is none of them: the
+            // API refuses it (and so do the JSON Schemas), strict or not.
+            Refusal::Unlisted { accepted } => format!(
+                "value {text:?} is not accepted in {target} (accepted: {})",
+                show_values(&accepted)
+            ),
+        };
+        self.report(
+            walk,
+            Severity::Error,
+            Rule::ValueNotAvailable,
+            last,
+            line,
+            message,
+        );
+    }
+
+    fn field(
+        &mut self,
+        walk: &Walk<'a>,
+        entry: &'a Entry,
+        object: &Object<'a>,
+    ) -> FieldStep<'a, ()> {
         let target = self.target;
         let key = entry.key.as_str();
+        let def = object.def;
+        let Some((name, field)) = def.fields.get_key_value(key) else {
+            if self.strict {
+                let mut message = format!(
+                    "unknown field ({} has no field {:?} in any minor)",
+                    short(object.name),
+                    entry.key
+                );
+                if let Some(suggestion) = closest_field(def, key, target) {
+                    let _ = write!(message, "; did you mean {suggestion:?}?");
+                }
+                self.report(
+                    walk,
+                    Severity::Error,
+                    Rule::UnknownField,
+                    Some(key),
+                    entry.line,
+                    message,
+                );
+            }
+            return FieldStep::Keep(());
+        };
         if !field.gate.is_present_in(target) {
             let (rule, message) = absent_message(&field.gate, target, renamed_to(def, key, target));
-            self.report(Severity::Error, rule, Some(key), entry.line, message);
-            return;
+            self.report(walk, Severity::Error, rule, Some(key), entry.line, message);
+            return FieldStep::Drop;
         }
         if field.gate.is_deprecated_in(target) {
             let mut message = format!(
                 "deprecated since {}",
                 field.gate.deprecated_in.unwrap_or(target)
             );
-            if field.gate.inferred.iter().any(|key| key == "deprecated_in") {
+            if field.gate.inferred.contains(&Inferred::DeprecatedIn) {
                 message.push_str(" (inferred from its description)");
             }
             if let Some((new_name, since)) = renamed_to(def, key, Version::new(u32::MAX, 0)) {
                 let _ = write!(message, "; renamed to {new_name} in {since}");
             }
             self.report(
+                walk,
                 Severity::Warning,
                 Rule::Deprecated,
                 Some(key),
@@ -226,74 +216,27 @@ impl<'a> Walker<'a> {
                 message,
             );
         }
-        if !field.values.is_empty() {
-            if let Value::String(text) = &entry.value.value {
-                self.enum_value(text, &field.values, entry.line, Some(key));
-            }
-        }
-        self.path.push(Step::Key(key));
-        if !field.element_values.is_empty() {
-            self.element_values(&entry.value, &field.element_values);
-        }
-        self.value(&entry.value, field.type_in(target), entry.line);
-        self.path.pop();
-    }
-
-    /// Checks each string element of a list or map (each item, each map
-    /// value) against the field's element enum; the path already ends with
-    /// the field.
-    fn element_values(&mut self, node: &'a Node, values: &BTreeMap<String, Gate>) {
-        for (place, text, line) in node.string_elements() {
-            self.path.push(match place {
-                Place::Index(index) => Step::Index(index),
-                Place::Key(key) => Step::Key(key),
-            });
-            self.enum_value(text, values, line, None);
-            self.path.pop();
+        FieldStep::Walk {
+            key: name,
+            from: field,
+            to: field,
         }
     }
 
-    fn enum_value(
+    fn list(&mut self, _: &'a Node, _: Vec<()>) {}
+
+    fn map(&mut self, _: &'a Node, _: Vec<()>) {}
+
+    fn object(
         &mut self,
-        text: &str,
-        values: &BTreeMap<String, Gate>,
+        walk: &Walk<'a>,
+        node: &'a Node,
         line: u32,
-        last: Option<&str>,
+        object: &Object<'a>,
+        _: Vec<(&'a str, u32, ())>,
     ) {
-        let target = self.target;
-        let accepted = values_listed_in(values, target);
-        // A minor whose spec lists none of the values leaves the field open.
-        if accepted.is_empty() {
-            return;
-        }
-        match values.get(text) {
-            Some(gate) if gate.is_present_in(target) => {}
-            Some(gate) => {
-                let (_, reason) = absent_reason(gate, target, None);
-                let message = format!("value {text:?} is not available in {target} ({reason})");
-                self.report(
-                    Severity::Error,
-                    Rule::ValueNotAvailable,
-                    last,
-                    line,
-                    message,
-                );
-            }
-            // The target lists its values and this is none of them: the
-            // API refuses it (and so do the JSON Schemas), strict or not.
-            None => {
-                let message = format!(
-                    "value {text:?} is not accepted in {target} (accepted: {})",
-                    show_values(&accepted)
-                );
-                self.report(
-                    Severity::Error,
-                    Rule::ValueNotAvailable,
-                    last,
-                    line,
-                    message,
-                );
-            }
+        if let Some(entries) = node.as_map() {
+            self.required(walk, object.def, entries, line);
         }
     }
 }

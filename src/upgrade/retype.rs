@@ -14,37 +14,45 @@
 //! numbers, lists, maps or definitions.
 
 use crate::document::Value;
-use crate::gates::type_expr;
+use crate::gates::{Format, Scalar, TypeExpr};
 
 /// The value `value` (of type `from`) takes in type `to`, or `None` when no
 /// lossless, unambiguous conversion exists.
-pub(super) fn convert(value: &Value, from: &str, to: &str) -> Option<Value> {
-    if !is_scalar(from) {
+pub(super) fn convert(value: &Value, from: &TypeExpr, to: &TypeExpr) -> Option<Value> {
+    let (TypeExpr::Scalar(from), TypeExpr::Scalar(to)) = (from, to) else {
+        return None;
+    };
+    if !converts_from(from) {
         return None;
     }
     match (value, to) {
-        (Value::Int(_) | Value::String(_), "int-or-string") => Some(value.clone()),
-        (Value::Int(number), "string") => Some(Value::String(number.to_string())),
-        (Value::String(_), "string") => Some(value.clone()),
-        (Value::Int(number), to) if fits(*number, to) => Some(value.clone()),
+        (Value::Int(_) | Value::String(_), Scalar::IntOrString) => Some(value.clone()),
+        (Value::Int(number), Scalar::String(None)) => Some(Value::String(number.to_string())),
+        (Value::String(_), Scalar::String(None)) => Some(value.clone()),
+        (Value::Int(number), Scalar::Integer(format)) if fits(*number, format.as_ref()) => {
+            Some(value.clone())
+        }
         _ => None,
     }
 }
 
 /// True for the old types a conversion may start from.
-fn is_scalar(expr: &str) -> bool {
-    matches!(
-        type_expr::base(expr),
-        "integer" | "string" | "int-or-string"
-    )
+fn converts_from(from: &Scalar) -> bool {
+    match from {
+        Scalar::Integer(_) | Scalar::String(_) | Scalar::IntOrString => true,
+        Scalar::Number(_) | Scalar::Boolean | Scalar::Object | Scalar::Any | Scalar::Quantity => {
+            false
+        }
+    }
 }
 
-/// True when `to` is an integer type whose format holds `number`.
-fn fits(number: i64, to: &str) -> bool {
-    match to {
-        "integer" | "integer(int64)" => true,
-        "integer(int32)" => i32::try_from(number).is_ok(),
-        _ => false,
+/// True when an integer of `format` holds `number`; an unknown format holds
+/// nothing for sure.
+fn fits(number: i64, format: Option<&Format>) -> bool {
+    match format {
+        None | Some(Format::Int64) => true,
+        Some(Format::Int32) => i32::try_from(number).is_ok(),
+        Some(Format::Byte | Format::DateTime | Format::Other(_)) => false,
     }
 }
 
@@ -54,6 +62,10 @@ mod tests {
 
     fn string(text: &str) -> Value {
         Value::String(text.to_owned())
+    }
+
+    fn convert(value: &Value, from: &str, to: &str) -> Option<Value> {
+        super::convert(value, &from.parse().unwrap(), &to.parse().unwrap())
     }
 
     #[test]

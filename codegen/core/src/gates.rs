@@ -9,6 +9,10 @@
 use crate::Version;
 use std::collections::BTreeMap;
 
+mod type_expr;
+
+pub use type_expr::{Format, ParseTypeExprError, Scalar, TypeExpr, MAX_NESTING};
+
 /// The whole index of one API.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -73,7 +77,34 @@ pub struct Gate {
         feature = "serde",
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
-    pub inferred: Vec<String>,
+    pub inferred: Vec<Inferred>,
+}
+
+/// A lifecycle key whose value can be inferred from prose. Declared in the
+/// alphabetical order of the keys, so a sorted set of them is written in
+/// the order gates.json has always had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Inferred {
+    /// `deprecated_in`, from a description that says the item is deprecated.
+    DeprecatedIn,
+}
+
+impl Inferred {
+    /// The key as gates.json writes it (`deprecated_in`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Inferred::DeprecatedIn => "deprecated_in",
+        }
+    }
+}
+
+/// Compares with the key, so `inferred == ["deprecated_in"]` reads as in gates.json.
+impl PartialEq<&str> for Inferred {
+    fn eq(&self, other: &&str) -> bool {
+        self.key() == *other
+    }
 }
 
 impl Gate {
@@ -120,6 +151,20 @@ pub enum Stage {
 pub struct TypeGate {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
+    /// The type's own type when it is not an object with fields, in the
+    /// newest minor it is present in (`int-or-string`, `string(date-time)`,
+    /// `quantity`, `string` for an enum); `None` for objects.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, rename = "type", skip_serializing_if = "Option::is_none")
+    )]
+    pub ty: Option<TypeExpr>,
+    /// The type by the minor it starts in, only when it changes.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub type_history: BTreeMap<Version, TypeExpr>,
     /// The (group, version, kind) triples this type is served as.
     #[cfg_attr(
         feature = "serde",
@@ -140,16 +185,26 @@ pub struct TypeGate {
     pub values: BTreeMap<String, Gate>,
 }
 
+impl TypeGate {
+    /// The type's own type in `version` (see [`TypeGate::ty`]).
+    pub fn type_in(&self, version: Version) -> Option<&TypeExpr> {
+        self.type_history
+            .range(..=version)
+            .next_back()
+            .map(|(_, ty)| ty)
+            .or(self.ty.as_ref())
+    }
+}
+
 /// A field's gate plus what changes about it from minor to minor.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FieldGate {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
-    /// The field's type in the newest minor it is present in, as a type
-    /// expression (see [`TypeExpr`](crate::gates#type-expressions)).
+    /// The field's type in the newest minor it is present in.
     #[cfg_attr(feature = "serde", serde(rename = "type"))]
-    pub ty: String,
+    pub ty: TypeExpr,
     /// The minors in which the field is required.
     #[cfg_attr(
         feature = "serde",
@@ -167,7 +222,7 @@ pub struct FieldGate {
         feature = "serde",
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
-    pub type_history: BTreeMap<Version, String>,
+    pub type_history: BTreeMap<Version, TypeExpr>,
     /// The field's previous wire name, when it was renamed.
     #[cfg_attr(
         feature = "serde",
@@ -203,12 +258,12 @@ impl FieldGate {
         self.required_in.contains(&version)
     }
 
-    /// The field's type expression in `version`.
-    pub fn type_in(&self, version: Version) -> &str {
+    /// The field's type in `version`.
+    pub fn type_in(&self, version: Version) -> &TypeExpr {
         self.type_history
             .range(..=version)
             .next_back()
-            .map_or(self.ty.as_str(), |(_, ty)| ty.as_str())
+            .map_or(&self.ty, |(_, ty)| ty)
     }
 }
 
@@ -263,39 +318,6 @@ pub fn show_values(values: &[&str]) -> String {
         .map(|value| if value.is_empty() { "\"\"" } else { value })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// # Type expressions
-///
-/// A field's `type` is a short expression: `string`, `string(date-time)`,
-/// `integer(int32)`, `number(double)`, `boolean`, `any`, `object` (an object
-/// with no declared properties), `int-or-string`, `[]T` (array of T),
-/// `map[string]T` (object whose values are T), or a definition name such as
-/// `io.k8s.api.core.v1.ServicePort`.
-pub mod type_expr {
-    /// The element type of an array expression (`[]T` → `T`).
-    pub fn array_item(expr: &str) -> Option<&str> {
-        expr.strip_prefix("[]")
-    }
-
-    /// The value type of a map expression (`map[string]T` → `T`).
-    pub fn map_value(expr: &str) -> Option<&str> {
-        expr.strip_prefix("map[string]")
-    }
-
-    /// The type without its format (`integer(int32)` → `integer`).
-    pub fn base(expr: &str) -> &str {
-        expr.split('(').next().unwrap_or(expr)
-    }
-
-    /// True when the expression is a built-in type rather than a definition name.
-    pub fn is_builtin(expr: &str) -> bool {
-        matches!(
-            base(expr),
-            "string" | "integer" | "number" | "boolean" | "any" | "object" | "int-or-string"
-        ) || array_item(expr).is_some()
-            || map_value(expr).is_some()
-    }
 }
 
 #[cfg(test)]
@@ -357,7 +379,7 @@ mod tests {
                     introduced_in: v("1.30"),
                     ..Gate::default()
                 },
-                ty: "string".into(),
+                ty: "string".parse().unwrap(),
                 ..FieldGate::default()
             },
         );

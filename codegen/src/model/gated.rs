@@ -149,6 +149,9 @@ fn record_definition(entry: &mut TypeLifecycle, definition: &Definition, version
         definition.description.as_deref(),
     );
     record_values(&mut entry.values, &definition.enum_values, version);
+    entry
+        .type_by_minor
+        .insert(version, definition.own_type_expr());
     let Some(object) = definition.object() else {
         return;
     };

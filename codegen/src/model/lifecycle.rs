@@ -3,7 +3,9 @@
 //! serialized [`Gate`] of gates.json.
 
 use std::collections::{BTreeMap, BTreeSet};
-use vergate_core::gates::{FieldGate, Gate, GroupVersionKind, Rename, Stage, TypeGate};
+use vergate_core::gates::{
+    FieldGate, Gate, GroupVersionKind, Inferred, Rename, Scalar, Stage, TypeExpr, TypeGate,
+};
 use vergate_core::{Version, VersionSet};
 
 /// The lifecycle keys shared by types, fields and enum values.
@@ -17,8 +19,8 @@ pub struct Lifecycle {
     pub stage: BTreeMap<Version, Stage>,
     pub feature_gate: Option<String>,
     pub reference: Option<String>,
-    /// The keys (`deprecated_in`, `stage`, …) that were inferred from prose.
-    pub inferred: BTreeSet<&'static str>,
+    /// The keys that were inferred from prose (only `deprecated_in` can be).
+    pub inferred: BTreeSet<Inferred>,
 }
 
 impl Lifecycle {
@@ -45,17 +47,17 @@ impl Lifecycle {
     /// Records a deprecation seen in `version`; a structural one (a spec's
     /// `deprecated: true`, an annotation) wins over one inferred from prose.
     pub fn mark_deprecated(&mut self, version: Version, inferred: bool) {
-        let was_inferred = self.inferred.contains("deprecated_in");
+        let was_inferred = self.inferred.contains(&Inferred::DeprecatedIn);
         match self.deprecated_in {
             None => {
                 self.deprecated_in = Some(version);
                 if inferred {
-                    self.inferred.insert("deprecated_in");
+                    self.inferred.insert(Inferred::DeprecatedIn);
                 }
             }
             Some(_) if was_inferred && !inferred => {
                 self.deprecated_in = Some(version);
-                self.inferred.remove("deprecated_in");
+                self.inferred.remove(&Inferred::DeprecatedIn);
             }
             Some(_) => {}
         }
@@ -75,7 +77,7 @@ impl Lifecycle {
             stage: self.stage.clone(),
             feature_gate: self.feature_gate.clone(),
             reference: self.reference.clone(),
-            inferred: self.inferred.iter().map(|key| (*key).to_owned()).collect(),
+            inferred: self.inferred.iter().copied().collect(),
         }
     }
 }
@@ -89,13 +91,28 @@ pub struct TypeLifecycle {
     pub fields: BTreeMap<String, FieldLifecycle>,
     /// The type's own enum values.
     pub values: BTreeMap<String, Lifecycle>,
+    /// The type's own type in each minor it is present in (`object` for an
+    /// object, whether or not it has fields).
+    pub type_by_minor: BTreeMap<Version, TypeExpr>,
 }
 
 impl TypeLifecycle {
-    /// The serialized gate of the type and everything in it.
+    /// The serialized gate of the type and everything in it. Its own type
+    /// is written only when some minor has it other than an object.
     pub fn to_gate(&self, corpus: &[Version]) -> TypeGate {
+        let object = TypeExpr::Scalar(Scalar::Object);
+        let (ty, type_history) = if self.type_by_minor.values().all(|ty| *ty == object) {
+            (None, BTreeMap::new())
+        } else {
+            (
+                self.type_by_minor.values().next_back().cloned(),
+                type_history(&self.type_by_minor),
+            )
+        };
         TypeGate {
             gate: self.lifecycle.to_gate(corpus),
+            ty,
+            type_history,
             kinds: self.kinds.iter().cloned().collect(),
             fields: self
                 .fields
@@ -114,7 +131,7 @@ pub struct FieldLifecycle {
     /// The minors in which the field is required.
     pub required: VersionSet,
     /// The field's type expression in each minor it is present in.
-    pub type_by_minor: BTreeMap<Version, String>,
+    pub type_by_minor: BTreeMap<Version, TypeExpr>,
     /// The field's enum values.
     pub values: BTreeMap<String, Lifecycle>,
     /// The enum values of each element (a list's items or a map's values).
@@ -125,30 +142,11 @@ pub struct FieldLifecycle {
 impl FieldLifecycle {
     /// The minors whose type differs from the field's previous presence.
     pub fn type_changed_in(&self) -> Vec<Version> {
-        self.type_by_minor
-            .iter()
-            .zip(self.type_by_minor.iter().skip(1))
-            .filter(|((_, before), (_, after))| before != after)
-            .map(|(_, (version, _))| *version)
-            .collect()
+        type_changed_in(&self.type_by_minor)
     }
 
     /// The serialized gate of the field.
     pub fn to_gate(&self, corpus: &[Version]) -> FieldGate {
-        let changed = self.type_changed_in();
-        let type_history = if changed.is_empty() {
-            BTreeMap::new()
-        } else {
-            let mut history = BTreeMap::new();
-            let mut previous: Option<&String> = None;
-            for (version, ty) in &self.type_by_minor {
-                if previous != Some(ty) {
-                    history.insert(*version, ty.clone());
-                }
-                previous = Some(ty);
-            }
-            history
-        };
         FieldGate {
             gate: self.lifecycle.to_gate(corpus),
             ty: self
@@ -158,13 +156,39 @@ impl FieldLifecycle {
                 .cloned()
                 .unwrap_or_default(),
             required_in: self.required.iter().collect(),
-            type_changed_in: changed,
-            type_history,
+            type_changed_in: self.type_changed_in(),
+            type_history: type_history(&self.type_by_minor),
             renamed_from: self.renamed_from.clone(),
             values: gates_of(&self.values, corpus),
             element_values: gates_of(&self.element_values, corpus),
         }
     }
+}
+
+/// The minors whose type differs from the previous minor's.
+fn type_changed_in(by_minor: &BTreeMap<Version, TypeExpr>) -> Vec<Version> {
+    by_minor
+        .iter()
+        .zip(by_minor.iter().skip(1))
+        .filter(|((_, before), (_, after))| before != after)
+        .map(|(_, (version, _))| *version)
+        .collect()
+}
+
+/// The type by the minor it starts in; empty when it never changes.
+fn type_history(by_minor: &BTreeMap<Version, TypeExpr>) -> BTreeMap<Version, TypeExpr> {
+    if type_changed_in(by_minor).is_empty() {
+        return BTreeMap::new();
+    }
+    let mut history = BTreeMap::new();
+    let mut previous: Option<&TypeExpr> = None;
+    for (version, ty) in by_minor {
+        if previous != Some(ty) {
+            history.insert(*version, ty.clone());
+        }
+        previous = Some(ty);
+    }
+    history
 }
 
 fn gates_of(values: &BTreeMap<String, Lifecycle>, corpus: &[Version]) -> BTreeMap<String, Gate> {
@@ -187,12 +211,38 @@ mod tests {
         let mut lifecycle = Lifecycle::default();
         lifecycle.mark_deprecated(v(30), true);
         assert_eq!(lifecycle.deprecated_in, Some(v(30)));
-        assert!(lifecycle.inferred.contains("deprecated_in"));
+        assert!(lifecycle.inferred.contains(&Inferred::DeprecatedIn));
         lifecycle.mark_deprecated(v(32), false);
         assert_eq!(lifecycle.deprecated_in, Some(v(32)));
         assert!(lifecycle.inferred.is_empty());
         lifecycle.mark_deprecated(v(33), true);
         assert_eq!(lifecycle.deprecated_in, Some(v(32)));
+    }
+
+    #[test]
+    fn a_type_has_its_own_type_only_when_not_an_object() {
+        let corpus = [v(28), v(29)];
+        let mut object = TypeLifecycle::default();
+        let mut scalar = TypeLifecycle::default();
+        for minor in [28, 29] {
+            object.lifecycle.presence.insert(v(minor));
+            object
+                .type_by_minor
+                .insert(v(minor), TypeExpr::Scalar(Scalar::Object));
+            scalar.lifecycle.presence.insert(v(minor));
+            let ty = if minor == 28 {
+                "string"
+            } else {
+                "int-or-string"
+            };
+            scalar.type_by_minor.insert(v(minor), ty.parse().unwrap());
+        }
+        let object = object.to_gate(&corpus);
+        assert_eq!((object.ty, object.type_history.len()), (None, 0));
+        let scalar = scalar.to_gate(&corpus);
+        assert_eq!(scalar.ty.as_ref().unwrap(), "int-or-string");
+        assert_eq!(scalar.type_in(v(28)).unwrap(), "string");
+        assert_eq!(scalar.type_in(v(29)).unwrap(), "int-or-string");
     }
 
     #[test]
@@ -205,7 +255,7 @@ mod tests {
             (31, "integer(int32)"),
         ] {
             field.lifecycle.presence.insert(v(minor));
-            field.type_by_minor.insert(v(minor), ty.to_owned());
+            field.type_by_minor.insert(v(minor), ty.parse().unwrap());
         }
         assert_eq!(field.type_changed_in(), vec![v(30)]);
         let gate = field.to_gate(&[v(28), v(29), v(30), v(31)]);

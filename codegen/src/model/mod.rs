@@ -14,5 +14,5 @@ mod schema;
 pub use deprecation::description_says_deprecated;
 pub use gated::GatedModel;
 pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
-pub use schema::{Definition, MinorModel, ObjectSchema, Property, Schema, Source};
+pub use schema::{Definition, MinorModel, ObjectSchema, Property, Schema, Source, QUANTITY};
 pub use vergate_core::gates::{GroupVersionKind, Rename, Stage};

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use vergate_core::gates::GroupVersionKind;
+use vergate_core::gates::{Format, GroupVersionKind, Scalar, TypeExpr};
 use vergate_core::Version;
 
 /// Everything one minor's spec defines.
@@ -89,11 +89,27 @@ impl Definition {
         }
     }
 
+    /// The definition's own type as gates.json writes it: its schema's type
+    /// expression, except for [`QUANTITY`], whose spec says `string` but
+    /// whose decoder takes numbers too.
+    pub fn own_type_expr(&self) -> TypeExpr {
+        if self.name == QUANTITY {
+            return TypeExpr::Scalar(Scalar::Quantity);
+        }
+        self.schema.type_expr()
+    }
+
     /// The short name: the last dot-separated segment (`ServiceSpec`).
     pub fn short_name(&self) -> &str {
         short_name(&self.name)
     }
 }
+
+/// Kubernetes' quantity (`"500m"`, `"1Gi"`): its spec says `type: string`,
+/// but the API server (and its tooling) take a number too. The one upstream
+/// type whose spec says less than its decoder accepts, named here so that
+/// gates.json can say `quantity` for it.
+pub const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
 /// The last dot-separated segment of a definition name.
 pub fn short_name(name: &str) -> &str {
@@ -207,24 +223,19 @@ impl Schema {
     /// The type expression written in gates.json (`[]io.k8s.api.core.v1.ServicePort`,
     /// `string(date-time)`, `map[string]string`). Two minors whose expressions
     /// differ have a type change.
-    pub fn type_expr(&self) -> String {
-        fn with_format(base: &str, format: &Option<String>) -> String {
-            match format {
-                Some(format) => format!("{base}({format})"),
-                None => base.to_owned(),
-            }
-        }
+    pub fn type_expr(&self) -> TypeExpr {
+        let format = |format: &Option<String>| format.as_deref().map(Format::from);
         match self {
-            Schema::Ref(name) => name.clone(),
-            Schema::Boolean => "boolean".into(),
-            Schema::Integer { format } => with_format("integer", format),
-            Schema::Number { format } => with_format("number", format),
-            Schema::String { format } => with_format("string", format),
-            Schema::IntOrString => "int-or-string".into(),
-            Schema::Array(item) => format!("[]{}", item.type_expr()),
-            Schema::Map(value) => format!("map[string]{}", value.type_expr()),
-            Schema::Object(_) => "object".into(),
-            Schema::Any => "any".into(),
+            Schema::Ref(name) => TypeExpr::Definition(name.clone()),
+            Schema::Boolean => TypeExpr::Scalar(Scalar::Boolean),
+            Schema::Integer { format: f } => TypeExpr::Scalar(Scalar::Integer(format(f))),
+            Schema::Number { format: f } => TypeExpr::Scalar(Scalar::Number(format(f))),
+            Schema::String { format: f } => TypeExpr::Scalar(Scalar::String(format(f))),
+            Schema::IntOrString => TypeExpr::Scalar(Scalar::IntOrString),
+            Schema::Array(item) => TypeExpr::Array(Box::new(item.type_expr())),
+            Schema::Map(value) => TypeExpr::Map(Box::new(value.type_expr())),
+            Schema::Object(_) => TypeExpr::Scalar(Scalar::Object),
+            Schema::Any => TypeExpr::Scalar(Scalar::Any),
         }
     }
 
@@ -255,6 +266,10 @@ mod tests {
             format: Some("date-time".into()),
         };
         assert_eq!(time.type_expr(), "string(date-time)");
+        assert_eq!(
+            time.type_expr(),
+            TypeExpr::Scalar(Scalar::String(Some(Format::DateTime)))
+        );
         assert_eq!(short_name("io.k8s.api.core.v1.ServiceSpec"), "ServiceSpec");
     }
 }

@@ -1,0 +1,356 @@
+//! The one document walker: `check` and `upgrade` both walk a document
+//! through the type expressions of the gate tables here, so path text, type
+//! dispatch, and enum and element-value verdicts are decided in one place
+//! and the two commands cannot disagree about them.
+//!
+//! A walk goes from one minor (`from`) to another (`to`); `check` walks with
+//! both the target, `upgrade` from the document's minor to the new one. The
+//! [`Walk`] does the recursion: lists item by item, maps value by value,
+//! objects field by field, each under the field's type in each minor. What
+//! to make of each place (report a violation, record a change, build the
+//! converted document) is the [`Visitor`]'s.
+
+mod formats;
+mod path;
+pub(crate) mod scalar;
+mod values;
+
+pub(crate) use path::Step;
+pub(crate) use values::Refusal;
+
+use crate::document::{Entry, Node, Value};
+use crate::gates::{FieldGate, Gate, Scalar, TypeExpr, TypeGate};
+use crate::tables::GateTables;
+use crate::Version;
+use std::collections::BTreeMap;
+
+/// What a value should have been, when its shape does not fit its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expected {
+    /// A list (`[]T`).
+    List,
+    /// A mapping (`map[string]T`, or a definition with fields).
+    Mapping,
+}
+
+impl Expected {
+    /// As messages say it (`a list`).
+    pub fn text(self) -> &'static str {
+        match self {
+            Expected::List => "a list",
+            Expected::Mapping => "a mapping",
+        }
+    }
+}
+
+/// The object being walked: its definition in `to` and in `from`.
+pub(crate) struct Object<'a> {
+    /// The definition's name in `to`.
+    pub name: &'a str,
+    /// The definition in `to`.
+    pub def: &'a TypeGate,
+    /// The definition in `from` (the same as `def` unless the type changed).
+    pub from_def: &'a TypeGate,
+}
+
+/// What the visitor decides about one entry of an object.
+pub(crate) enum FieldStep<'a, Out> {
+    /// Left out of the result, not walked (a field `to` does not have).
+    Drop,
+    /// Kept as it is, not walked (a field no minor has).
+    Keep(Out),
+    /// Walked under `key` (its name in `to`, after a rename), with the
+    /// field's gate in `from` and in `to`.
+    Walk {
+        key: &'a str,
+        from: &'a FieldGate,
+        to: &'a FieldGate,
+    },
+}
+
+/// What a walk does at each place. `Out` is what a walked value becomes:
+/// nothing for `check`, the converted node for `upgrade`.
+pub(crate) trait Visitor<'a> {
+    type Out;
+
+    /// A value the walk does not look into: null, a value of a definition
+    /// the tables do not have, or of a definition without fields.
+    fn leaf(&mut self, walk: &Walk<'a>, node: &'a Node) -> Self::Out;
+
+    /// A value of a built-in type.
+    fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) -> Self::Out;
+
+    /// A value whose shape is not the `expected` one of its type `ty`.
+    fn mismatch(
+        &mut self,
+        walk: &Walk<'a>,
+        node: &'a Node,
+        line: u32,
+        expected: Expected,
+        ty: &TypeExpr,
+    ) -> Self::Out;
+
+    /// A value whose type differs in shape between `from` and `to`
+    /// (`integer` → `string`); never called when the minors are the same.
+    fn retyped(
+        &mut self,
+        walk: &Walk<'a>,
+        node: &'a Node,
+        line: u32,
+        from: &TypeExpr,
+        to: &TypeExpr,
+    ) -> Self::Out;
+
+    /// A string value (or element) the enum of `to` refuses; `last` is the
+    /// key it is under when the path does not end with it.
+    fn refused(
+        &mut self,
+        walk: &Walk<'a>,
+        last: Option<&str>,
+        line: u32,
+        text: &str,
+        refusal: Refusal<'a>,
+    );
+
+    /// Decides what to do with one entry of `object`.
+    fn field(
+        &mut self,
+        walk: &Walk<'a>,
+        entry: &'a Entry,
+        object: &Object<'a>,
+    ) -> FieldStep<'a, Self::Out>;
+
+    /// A list, from its walked items.
+    fn list(&mut self, node: &'a Node, items: Vec<Self::Out>) -> Self::Out;
+
+    /// A map of `map[string]T`, from its walked values (in entry order).
+    fn map(&mut self, node: &'a Node, values: Vec<Self::Out>) -> Self::Out;
+
+    /// An object, from its kept and walked entries: each key (in `to`), its
+    /// line and what it became.
+    fn object(
+        &mut self,
+        walk: &Walk<'a>,
+        node: &'a Node,
+        line: u32,
+        object: &Object<'a>,
+        entries: Vec<(&'a str, u32, Self::Out)>,
+    ) -> Self::Out;
+}
+
+/// A walk of one document from minor `from` to minor `to`.
+pub(crate) struct Walk<'a> {
+    pub tables: &'a GateTables,
+    pub from: Version,
+    pub to: Version,
+    path: Vec<Step<'a>>,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk at the document's root.
+    pub fn new(tables: &'a GateTables, from: Version, to: Version) -> Self {
+        Walk {
+            tables,
+            from,
+            to,
+            path: Vec::new(),
+        }
+    }
+
+    /// The path so far, with `last` appended (`spec.ports[0].name`).
+    pub fn path_text(&self, last: Option<&str>) -> String {
+        path::text(&self.path, last)
+    }
+
+    /// Walks `node`, of type `from` in minor `from` and `to` in minor `to`;
+    /// `line` is the line of the key (or list item) holding it.
+    pub fn value<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        node: &'a Node,
+        line: u32,
+        from: &TypeExpr,
+        to: &TypeExpr,
+    ) -> V::Out {
+        if from != to && !self.same_shape(from, to) {
+            return visitor.retyped(self, node, line, from, to);
+        }
+        if matches!(node.value, Value::Null) {
+            return visitor.leaf(self, node);
+        }
+        match to {
+            TypeExpr::Array(to_item) => {
+                let Value::Seq(items) = &node.value else {
+                    return visitor.mismatch(self, node, line, Expected::List, to);
+                };
+                let from_item = match from {
+                    TypeExpr::Array(item) => item,
+                    _ => to_item,
+                };
+                let mut outs = Vec::with_capacity(items.len());
+                for (index, item) in items.iter().enumerate() {
+                    self.path.push(Step::Index(index));
+                    outs.push(self.value(visitor, item, item.line, from_item, to_item));
+                    self.path.pop();
+                }
+                visitor.list(node, outs)
+            }
+            TypeExpr::Map(to_value) => {
+                let Value::Map(entries) = &node.value else {
+                    return visitor.mismatch(self, node, line, Expected::Mapping, to);
+                };
+                let from_value = match from {
+                    TypeExpr::Map(value) => value,
+                    _ => to_value,
+                };
+                let mut outs = Vec::with_capacity(entries.len());
+                for entry in entries {
+                    self.path.push(Step::Key(&entry.key));
+                    outs.push(self.value(visitor, &entry.value, entry.line, from_value, to_value));
+                    self.path.pop();
+                }
+                visitor.map(node, outs)
+            }
+            TypeExpr::Scalar(scalar) => visitor.scalar(self, node, line, scalar),
+            TypeExpr::Definition(name) => {
+                let tables = self.tables;
+                match tables.index().types.get_key_value(name) {
+                    Some((name, def)) => self.definition(visitor, node, line, from, to, name, def),
+                    None => visitor.leaf(self, node),
+                }
+            }
+        }
+    }
+
+    /// Walks a value of definition `def` (named `name`) in `to`.
+    #[allow(clippy::too_many_arguments)]
+    fn definition<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        node: &'a Node,
+        line: u32,
+        from: &TypeExpr,
+        to: &TypeExpr,
+        name: &'a str,
+        def: &'a TypeGate,
+    ) -> V::Out {
+        if let Value::String(text) = &node.value {
+            self.enum_value(visitor, text, &def.values, line, None);
+        }
+        if def.fields.is_empty() {
+            return self.own_type(visitor, node, line, from, def);
+        }
+        let Value::Map(entries) = &node.value else {
+            return visitor.mismatch(self, node, line, Expected::Mapping, to);
+        };
+        let from_def = from
+            .definition()
+            .and_then(|from_name| self.tables.ty(from_name))
+            .unwrap_or(def);
+        let object = Object {
+            name,
+            def,
+            from_def,
+        };
+        let mut outs = Vec::with_capacity(entries.len());
+        for entry in entries {
+            match visitor.field(self, entry, &object) {
+                FieldStep::Drop => {}
+                FieldStep::Keep(out) => outs.push((entry.key.as_str(), entry.line, out)),
+                FieldStep::Walk { key, from, to } => {
+                    let out = self.field(visitor, entry, key, from, to);
+                    outs.push((key, entry.line, out));
+                }
+            }
+        }
+        visitor.object(self, node, line, &object, outs)
+    }
+
+    /// Walks a value of `def`, a definition without fields, by its own type
+    /// (`int-or-string`, `quantity`, `string(date-time)`); a definition
+    /// whose own type is unknown or names another definition is not looked
+    /// into (so aliases cannot loop).
+    fn own_type<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        node: &'a Node,
+        line: u32,
+        from: &TypeExpr,
+        def: &'a TypeGate,
+    ) -> V::Out {
+        let Some(to_own) = def.type_in(self.to) else {
+            return visitor.leaf(self, node);
+        };
+        let from_own = from
+            .definition()
+            .and_then(|name| self.tables.ty(name))
+            .and_then(|from_def| from_def.type_in(self.from))
+            .unwrap_or(to_own);
+        match (from_own, to_own) {
+            (TypeExpr::Definition(_), _) | (_, TypeExpr::Definition(_)) => visitor.leaf(self, node),
+            _ => self.value(visitor, node, line, from_own, to_own),
+        }
+    }
+
+    /// Walks the value of one field: its enum, its elements' enum, then the
+    /// value itself under the field's type in each minor.
+    fn field<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        entry: &'a Entry,
+        key: &'a str,
+        from: &'a FieldGate,
+        to: &'a FieldGate,
+    ) -> V::Out {
+        if let Value::String(text) = &entry.value.value {
+            self.enum_value(visitor, text, &to.values, entry.line, Some(&entry.key));
+        }
+        self.path.push(Step::Key(&entry.key));
+        for (step, text, line) in values::string_elements(&entry.value) {
+            self.path.push(step);
+            self.enum_value(visitor, text, &to.element_values, line, None);
+            self.path.pop();
+        }
+        self.path.pop();
+        self.path.push(Step::Key(key));
+        let out = self.value(
+            visitor,
+            &entry.value,
+            entry.line,
+            from.type_in(self.from),
+            to.type_in(self.to),
+        );
+        self.path.pop();
+        out
+    }
+
+    /// Hands `text` to the visitor when the enum `values` refuses it in `to`.
+    fn enum_value<V: Visitor<'a>>(
+        &self,
+        visitor: &mut V,
+        text: &str,
+        values: &'a BTreeMap<String, Gate>,
+        line: u32,
+        last: Option<&str>,
+    ) {
+        if let Some(refusal) = values::refusal(text, values, self.to) {
+            visitor.refused(self, last, line, text, refusal);
+        }
+    }
+
+    /// True when a value of type `from` is walked into as one of type `to`:
+    /// lists to lists and maps to maps (item by item), and definitions with
+    /// fields on both sides (`v1beta3.FlowSchemaSpec` → `v1.FlowSchemaSpec`,
+    /// field by field).
+    pub fn same_shape(&self, from: &TypeExpr, to: &TypeExpr) -> bool {
+        let object = |ty: &TypeExpr| {
+            ty.definition()
+                .and_then(|name| self.tables.ty(name))
+                .is_some_and(|def| !def.fields.is_empty())
+        };
+        match (from, to) {
+            (TypeExpr::Array(_), TypeExpr::Array(_)) | (TypeExpr::Map(_), TypeExpr::Map(_)) => true,
+            _ => object(from) && object(to),
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! Enum verdicts: whether a minor accepts a string value of an enum, and
+//! the string elements of a list or map whose elements form an enum.
+
+use super::Step;
+use crate::document::{Node, Place};
+use crate::gates::{values_listed_in, Gate};
+use crate::Version;
+use std::collections::BTreeMap;
+
+/// Why the enum of a minor refuses a value.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Refusal<'a> {
+    /// A value of the enum in other minors, not in this one.
+    NotInMinor {
+        gate: &'a Gate,
+        accepted: Vec<&'a str>,
+    },
+    /// A value no minor of the enum lists.
+    Unlisted { accepted: Vec<&'a str> },
+}
+
+/// Why `values` refuses `text` in `minor`, or `None` when it accepts it. A
+/// minor that lists none of the values leaves the field open.
+pub(super) fn refusal<'a>(
+    text: &str,
+    values: &'a BTreeMap<String, Gate>,
+    minor: Version,
+) -> Option<Refusal<'a>> {
+    let accepted = values_listed_in(values, minor);
+    if accepted.is_empty() {
+        return None;
+    }
+    match values.get(text) {
+        Some(gate) if gate.is_present_in(minor) => None,
+        Some(gate) => Some(Refusal::NotInMinor { gate, accepted }),
+        None => Some(Refusal::Unlisted { accepted }),
+    }
+}
+
+/// The string elements of a list (its items) or a map (its values), each
+/// with its step from the container and its line.
+pub(super) fn string_elements(node: &Node) -> impl Iterator<Item = (Step<'_>, &str, u32)> {
+    node.string_elements()
+        .into_iter()
+        .map(|(place, text, line)| {
+            let step = match place {
+                Place::Index(index) => Step::Index(index),
+                Place::Key(key) => Step::Key(key),
+            };
+            (step, text, line)
+        })
+}
