@@ -29,8 +29,11 @@ pub trait Versioned: Serialize + DeserializeOwned {
     const VERSION: Version;
     /// The gate of every field and enum value of the type, in every minor.
     const GATES: &'static TypeTable;
-    /// The type's JSON Schema (2020-12) in this minor: only this minor's
-    /// fields, unknown fields rejected (`additionalProperties: false`).
+    /// The type's JSON Schema (2020-12) in this minor, as compact text: only
+    /// this minor's fields, unknown fields rejected (`additionalProperties:
+    /// false` on every struct with fields), gates in `x-vergate`. Written by
+    /// the JSON Schema emitter's converter, so it is the schema of the type
+    /// in the strict tree `regen --from-rust` writes (docs/json-schema.md).
     const JSON_SCHEMA: &'static str;
 
     /// [`Self::JSON_SCHEMA`] parsed.

@@ -1,6 +1,8 @@
 //! The `vergate` command against the demo API (`generated/demo`, committed)
 //! and the Kubernetes gates (`generated/kubernetes`, rebuilt by CI).
 
+mod support;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -570,22 +572,6 @@ fn versions_lists_the_manifest_and_default() {
     assert_eq!(json["default"], Value::Null);
 }
 
-/// The Kubernetes gates, or `None` after saying loudly why not (a failure under CI).
-fn kubernetes_gates(test: &str) -> Option<PathBuf> {
-    let dir = root().join("generated/kubernetes");
-    if dir.join("gates.json").is_file() {
-        return Some(dir);
-    }
-    let message = format!(
-        "{test}: generated/kubernetes/gates.json is missing (run `cargo xtask fetch-specs kubernetes --from ../shared/upstream-specs/kubernetes && cargo xtask regen --api kubernetes`); this test did NOT run"
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{message}; CI must have it");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED !!!!!!!! {message}\n");
-    None
-}
-
 /// The minors a manifest's `# minors: 1.30..=1.36` header names.
 fn header_minors(path: &Path) -> BTreeSet<String> {
     let text = std::fs::read_to_string(path).unwrap();
@@ -605,12 +591,12 @@ fn header_minors(path: &Path) -> BTreeSet<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_manifests_pass_exactly_in_the_minors_of_their_header() {
-    let Some(gates) =
-        kubernetes_gates("kubernetes_manifests_pass_exactly_in_the_minors_of_their_header")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let dir = root().join("tests/manifests/kubernetes");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -662,11 +648,12 @@ fn kubernetes_manifests_pass_exactly_in_the_minors_of_their_header() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_messages_name_the_minor_and_the_replacement() {
-    let Some(gates) = kubernetes_gates("kubernetes_messages_name_the_minor_and_the_replacement")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     let out = vergate(&[
         "check",
@@ -713,12 +700,12 @@ fn kubernetes_messages_name_the_minor_and_the_replacement() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement() {
-    let Some(gates) =
-        kubernetes_gates("kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     let tmp = tempfile::tempdir().unwrap();
     for (file, from, to) in [
@@ -749,10 +736,12 @@ fn kubernetes_upgrade_moves_a_removed_api_version_to_its_replacement() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_lists_are_checked_item_by_item() {
-    let Some(gates) = kubernetes_gates("kubernetes_lists_are_checked_item_by_item") else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     let list = "tests/cli/kubernetes/list.yaml";
     let out = vergate(&[
@@ -777,10 +766,12 @@ fn kubernetes_lists_are_checked_item_by_item() {
 /// target lists one (Kubernetes from 1.34), with or without --strict, and
 /// left open where it lists none.
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_elements_are_held_to_their_element_enum() {
-    let Some(gates) = kubernetes_gates("kubernetes_elements_are_held_to_their_element_enum") else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     for (file, refusal) in [
         (
@@ -834,10 +825,12 @@ fn a_deprecated_target_minor_warns_with_api_tomls_note() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_diff_reports_required_flips() {
-    let Some(gates) = kubernetes_gates("kubernetes_diff_reports_required_flips") else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     // HostAlias.ip is optional in 1.30 and required from 1.31.
     let out = vergate(&["diff", "1.30", "1.31", "--api", &gates]);
@@ -881,12 +874,12 @@ fn kubernetes_diff_reports_required_flips() {
 /// first listed (once, with its values), not hundreds of values added; a
 /// value added to an enum both minors list is a value added.
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_diff_tells_enums_first_listed_from_values_added() {
-    let Some(gates) =
-        kubernetes_gates("kubernetes_diff_tells_enums_first_listed_from_values_added")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     let diff = |old: &str, new: &str| {
         let out = vergate(&["diff", old, new, "--api", &gates, "--format", "json"]);
@@ -951,11 +944,12 @@ fn kubernetes_diff_tells_enums_first_listed_from_values_added() {
 /// HostAlias.ip is optional in 1.30 and required from 1.31: upgrade cannot
 /// make it up, so it refuses and writes nothing.
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_upgrade_refuses_a_field_that_becomes_required() {
-    let Some(gates) = kubernetes_gates("kubernetes_upgrade_refuses_a_field_that_becomes_required")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     let input = "tests/cli/kubernetes/pod-host-aliases.yaml";
     let check = vergate(&["check", "--api", &gates, "--target", "1.30", input]);
@@ -973,12 +967,12 @@ fn kubernetes_upgrade_refuses_a_field_that_becomes_required() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_upgrade_converts_a_retyped_field_field_by_field() {
-    let Some(gates) =
-        kubernetes_gates("kubernetes_upgrade_converts_a_retyped_field_field_by_field")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let gates = gates.display().to_string();
     // PersistentVolumeClaimSpec.resources: ResourceRequirements in 1.28,
     // VolumeResourceRequirements from 1.29.

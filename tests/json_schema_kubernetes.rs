@@ -24,14 +24,14 @@ use vergate_codegen::emit::json_schema::kind_file;
 use vergate_codegen::model::GroupVersionKind;
 
 /// The generated `json/` files of all nine minors, built once per test binary.
-fn trees(test: &str) -> Option<&'static BTreeMap<String, Value>> {
+fn kubernetes_trees() -> &'static BTreeMap<String, Value> {
     static FILES: OnceLock<BTreeMap<String, Value>> = OnceLock::new();
-    let specs = support::kubernetes_specs(test)?;
-    Some(FILES.get_or_init(|| {
+    FILES.get_or_init(|| {
+        let specs = support::kubernetes_specs();
         let dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
         let api = Api::open(dir.path()).unwrap();
         json_files(&check::emit(&api), "json/")
-    }))
+    })
 }
 
 fn minors() -> Vec<Version> {
@@ -42,10 +42,12 @@ fn minors() -> Vec<Version> {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn schemas_are_valid_2020_12() {
-    let Some(files) = trees("schemas_are_valid_2020_12") else {
-        return;
-    };
+    let files = kubernetes_trees();
     let fully_checked = ["json/v1.29/", "json/v1.29-strict/", "json/v1.36-strict/"];
     let mut checked = 0;
     for (path, value) in files {
@@ -61,10 +63,12 @@ fn schemas_are_valid_2020_12() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn indexes_list_exactly_the_kind_files() {
-    let Some(files) = trees("indexes_list_exactly_the_kind_files") else {
-        return;
-    };
+    let files = kubernetes_trees();
     for minor in minors() {
         for suffix in ["", "-strict"] {
             let dir = format!("json/{}{suffix}/", minor.dir_name());
@@ -189,10 +193,12 @@ impl Validators {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn manifests_validate_exactly_against_their_minors() {
-    let Some(files) = trees("manifests_validate_exactly_against_their_minors") else {
-        return;
-    };
+    let files = kubernetes_trees();
     let mut validators = Validators::default();
     let mut refused = 0;
     for manifest in manifests() {
@@ -231,10 +237,12 @@ fn manifests_validate_exactly_against_their_minors() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn strict_1_29_names_the_field_it_lacks() {
-    let Some(files) = trees("strict_1_29_names_the_field_it_lacks") else {
-        return;
-    };
+    let files = kubernetes_trees();
     let manifest = read_manifest(
         &support::root().join("tests/json_schema/manifests/service-traffic-distribution.yaml"),
     );
@@ -289,10 +297,12 @@ fn deployment_with_nulls() -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn optional_fields_accept_null_in_every_minor() {
-    let Some(files) = trees("optional_fields_accept_null_in_every_minor") else {
-        return;
-    };
+    let files = kubernetes_trees();
     let deployment = deployment_with_nulls();
     let mut validators = Validators::default();
     for minor in minors() {
@@ -305,10 +315,12 @@ fn optional_fields_accept_null_in_every_minor() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn required_fields_refuse_null_naming_the_field() {
-    let Some(files) = trees("required_fields_refuse_null_naming_the_field") else {
-        return;
-    };
+    let files = kubernetes_trees();
     let mut validators = Validators::default();
     for pointer in [
         "/spec/selector",
@@ -329,10 +341,12 @@ fn required_fields_refuse_null_naming_the_field() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn kubernetes_specifics() {
-    let Some(files) = trees("kubernetes_specifics") else {
-        return;
-    };
+    let files = kubernetes_trees();
     let deployment = &files["json/v1.34/deployment-apps-v1.json"]["$defs"];
     let properties = &deployment["io.k8s.api.apps.v1.Deployment"]["properties"];
     assert_eq!(properties["apiVersion"]["const"], "apps/v1");

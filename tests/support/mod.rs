@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod inputs;
+
+use inputs::Input;
 use std::path::{Path, PathBuf};
 
 /// The repository root.
@@ -8,25 +11,26 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The real Kubernetes specs beside the project (`../shared/upstream-specs/kubernetes`,
-/// or `$VERGATE_KUBERNETES_SPECS`). Returns `None` on a machine without them,
-/// after saying so loudly; under CI (`CI` set) their absence fails the test.
-pub fn kubernetes_specs(test: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("VERGATE_KUBERNETES_SPECS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/upstream-specs/kubernetes"));
-    if dir.join("v1.28/swagger.json").is_file() {
-        return Some(dir);
-    }
-    let message = format!(
-        "{test}: the Kubernetes specs are not at {} (set VERGATE_KUBERNETES_SPECS); this test did NOT run",
-        dir.display()
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{message}; CI must have them");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED !!!!!!!! {message}\n");
-    None
+/// The real Kubernetes specs (`../shared/upstream-specs/kubernetes`, or
+/// `$VERGATE_KUBERNETES_SPECS`); fails the test, naming the fix, without
+/// them. A test that calls it carries
+/// `#[cfg_attr(not(vergate_kubernetes_specs), ignore = "<its reason>")]`.
+pub fn kubernetes_specs() -> PathBuf {
+    Input::kubernetes_specs(root()).require()
+}
+
+/// The Kubernetes output `generated/kubernetes/`; fails the test, naming the
+/// fix, without it. A test that calls it carries
+/// `#[cfg_attr(not(vergate_kubernetes_output), ignore = "<its reason>")]`.
+pub fn kubernetes_output() -> PathBuf {
+    Input::kubernetes_output(root()).require()
+}
+
+/// openapi-spec-validator; fails the test, naming the fix, without it. A
+/// test that calls it carries
+/// `#[cfg_attr(not(vergate_openapi_spec_validator), ignore = "<its reason>")]`.
+pub fn openapi_spec_validator() -> PathBuf {
+    Input::openapi_spec_validator(root()).require()
 }
 
 /// An API directory in a temporary place: the project's api.toml for `api`
@@ -44,10 +48,8 @@ pub fn api_dir_with_specs(api: &str, specs: &Path, minors: &[&str]) -> tempfile:
     tmp
 }
 
-/// The Kubernetes minors of the reference corpus.
-pub const KUBERNETES_MINORS: [&str; 9] = [
-    "v1.28", "v1.29", "v1.30", "v1.31", "v1.32", "v1.33", "v1.34", "v1.35", "v1.36",
-];
+#[allow(unused_imports)]
+pub use inputs::KUBERNETES_MINORS;
 
 /// Copies a directory tree.
 pub fn copy_dir(from: &Path, to: &Path) {

@@ -12,7 +12,6 @@ mod convert;
 mod expand;
 mod expanded;
 mod items;
-mod json;
 mod layout;
 mod schema;
 mod table;
@@ -21,7 +20,6 @@ pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
 #[cfg(feature = "emit")]
 pub(crate) use items::{deprecated_attr, doc_attrs};
-pub use json::Json;
 pub use layout::{ident, DefaultLayout, Layout, SerdeImpls};
 pub use schema::json_schema;
 

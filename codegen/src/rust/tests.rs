@@ -94,15 +94,15 @@ fn json_schema_of_one_minor() {
     let schema = super::json_schema(&model, v(1), "a.Spec", true);
     assert_eq!(
         schema,
-        r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$ref":"#/$defs/a.Spec","$defs":{"a.Spec":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}}}"##
+        r##"{"$defs":{"a.Spec":{"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"$ref":"#/$defs/a.Spec","$schema":"https://json-schema.org/draft/2020-12/schema"}"##
     );
     let newer = super::json_schema(&model, v(2), "a.Spec", true);
     assert!(
-        newer.contains(r##""mode":{"anyOf":[{"$ref":"#/$defs/a.Mode"},{"type":"null"}]}"##),
+        newer.contains(r##""mode":{"anyOf":[{"$ref":"#/$defs/a.Mode"},{"type":"null"}],"x-vergate":{"introduced_in":"1.2","removed_in":null}}"##),
         "{newer}"
     );
     assert!(
-        newer.contains(r#""a.Mode":{"type":"string","enum":["A","B"]}"#),
+        newer.contains(r#""a.Mode":{"enum":["A","B"],"type":"string","x-vergate":{"introduced_in":"1.1","removed_in":null,"values":{"A":{"introduced_in":"1.1","removed_in":null},"B":{"introduced_in":"1.2","removed_in":null}}}}"#),
         "{newer}"
     );
 }
@@ -118,7 +118,7 @@ fn json_schema_holds_item_enums_in_items() {
     let schema = super::json_schema(&model, v(1), "a.Tags", false);
     assert!(
         schema.contains(
-            r#""tags":{"type":["array","null"],"items":{"type":"string","enum":["x","y"]}}"#
+            r#""tags":{"items":{"enum":["x","y"],"type":"string"},"type":["array","null"]}"#
         ),
         "{schema}"
     );
@@ -135,7 +135,7 @@ fn json_schema_holds_map_value_enums_in_additional_properties() {
     let schema = super::json_schema(&model, v(1), "a.Phases", false);
     assert!(
         schema.contains(
-            r#""phases":{"type":["object","null"],"additionalProperties":{"type":"string","enum":["x","y"]}}"#
+            r#""phases":{"additionalProperties":{"enum":["x","y"],"type":"string"},"type":["object","null"]}"#
         ),
         "{schema}"
     );

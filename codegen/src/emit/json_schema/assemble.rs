@@ -7,8 +7,9 @@
 //! bytes are exactly what [`to_sorted_pretty`](crate::emit::json_text::to_sorted_pretty) writes for the whole document
 //! (checked by this module's tests and by the integration tests).
 
-use super::convert::{self, Style};
+use super::convert;
 use crate::emit::json_text::{compare_keys, push_string, write_value};
+use crate::json_schema::Style;
 use crate::model::MinorModel;
 use crate::output::{Contents, Piece};
 use serde_json::Value;
@@ -234,8 +235,8 @@ fn push_key(out: &mut String, key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emit::json_schema::vergate_keyword::GateKeywords;
     use crate::emit::json_text::to_sorted_pretty;
+    use crate::json_schema::GateKeywords;
     use crate::model::{Definition, ObjectSchema, Property, Schema};
     use vergate_core::Version;
 

@@ -5,11 +5,11 @@
 //! `else` is `false`, so a document without the field, or with a minor or
 //! kind the API does not have, fails instead of passing unchecked.
 
-use super::convert::{self, Style};
-use super::vergate_keyword::GateKeywords;
+use super::convert;
 use super::DRAFT_2020_12;
 use crate::emit::json_text::to_sorted_pretty;
 use crate::error::{Error, Result};
+use crate::json_schema::{GateKeywords, Style};
 use crate::model::GatedModel;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;

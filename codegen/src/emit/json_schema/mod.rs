@@ -15,27 +15,21 @@
 mod assemble;
 mod combined;
 mod convert;
-mod keywords;
 mod naming;
 mod openapi;
 mod standalone;
-mod vergate_keyword;
 
+pub use crate::json_schema::{DRAFT_2020_12, GATE_KEYWORD};
 pub use convert::QUANTITY;
 pub use naming::{definition_file, kind_file};
 pub use standalone::Selection;
-pub use vergate_keyword::KEYWORD as GATE_KEYWORD;
 
 use crate::api::ApiConfig;
 use crate::error::Result;
+use crate::json_schema::{GateKeywords, Style};
 use crate::model::{GatedModel, MinorModel};
 use crate::output::{Contents, FileTree};
 use assemble::RenderedDefinitions;
-use convert::Style;
-use vergate_keyword::GateKeywords;
-
-/// The `$schema` of every generated schema.
-pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Generated files: (path, bytes).
 pub type Files = Vec<(String, Vec<u8>)>;

@@ -2,29 +2,30 @@
 //! translated from OpenAPI 2/3.0 spelling to JSON Schema 2020-12, and enum
 //! values typed for the schema they constrain.
 
+use super::value::{Json, Map};
 use crate::model::Schema;
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Adds the kept keywords to `target`. OpenAPI 3.0's boolean
 /// `exclusiveMinimum`/`exclusiveMaximum` become 2020-12's numeric ones,
 /// `example` becomes `examples`, and `nullable` is left to [`is_nullable`].
-pub fn insert_keywords(target: &mut Map<String, Value>, keywords: &BTreeMap<String, String>) {
-    let parsed = |text: &String| serde_json::from_str::<Value>(text).ok();
+/// A keyword whose text is not JSON is left out.
+pub fn insert_keywords(target: &mut Map, keywords: &BTreeMap<String, String>) {
+    let parsed = |text: &String| Json::parse(text);
     for (key, text) in keywords {
         let Some(value) = parsed(text) else { continue };
         match key.as_str() {
             "nullable" => {}
             "example" if !keywords.contains_key("examples") => {
-                target.insert("examples".into(), Value::Array(vec![value]));
+                target.insert("examples".into(), Json::Array(vec![value]));
             }
             "example" => {}
-            "examples" if !value.is_array() => {}
+            "examples" if !matches!(value, Json::Array(_)) => {}
             "exclusiveMinimum" | "exclusiveMaximum" => match value {
-                Value::Number(_) => {
+                Json::Number(_) => {
                     target.insert(key.clone(), value);
                 }
-                Value::Bool(true) => {
+                Json::Bool(true) => {
                     let bound = if key == "exclusiveMinimum" {
                         "minimum"
                     } else {
@@ -63,58 +64,59 @@ pub fn is_nullable(keywords: &BTreeMap<String, String>) -> bool {
 /// `$ref` becomes `anyOf: [{"$ref": …}, {"type": "null"}]` (its annotations
 /// stay beside the `anyOf`), and an `enum` or `const` admits `null` too. A
 /// schema with neither `type` nor `$ref` accepts `null` already.
-pub fn allow_null(schema: &mut Map<String, Value>) {
-    let null = || Value::String("null".into());
+pub fn allow_null(schema: &mut Map) {
+    let null = || Json::string("null");
     match schema.get_mut("type") {
-        Some(Value::String(single)) => {
-            let single = Value::String(std::mem::take(single));
-            schema.insert("type".into(), Value::Array(vec![single, null()]));
+        Some(Json::String(single)) => {
+            let single = Json::String(std::mem::take(single));
+            schema.insert("type".into(), Json::Array(vec![single, null()]));
         }
-        Some(Value::Array(types)) => {
+        Some(Json::Array(types)) => {
             if !types.contains(&null()) {
                 types.push(null());
             }
         }
         _ => {
             if let Some(target) = schema.remove("$ref") {
-                let reference = Map::from_iter([("$ref".to_owned(), target)]);
-                let null_schema = Map::from_iter([("type".to_owned(), null())]);
-                let options = vec![Value::Object(reference), Value::Object(null_schema)];
-                schema.insert("anyOf".into(), Value::Array(options));
+                let reference = Map::from([("$ref".to_owned(), target)]);
+                let null_schema = Map::from([("type".to_owned(), null())]);
+                let options = vec![Json::Object(reference), Json::Object(null_schema)];
+                schema.insert("anyOf".into(), Json::Array(options));
             }
         }
     }
-    if let Some(Value::Array(values)) = schema.get_mut("enum") {
-        if !values.contains(&Value::Null) {
-            values.push(Value::Null);
+    if let Some(Json::Array(values)) = schema.get_mut("enum") {
+        if !values.contains(&Json::Null) {
+            values.push(Json::Null);
         }
     }
     if let Some(value) = schema.remove("const") {
         // `const: v` becomes `enum: [v, null]`, narrowed by an `enum` beside it.
         let kept = match schema.get("enum") {
-            Some(Value::Array(values)) => values.contains(&value),
+            Some(Json::Array(values)) => values.contains(&value),
             _ => true,
         };
-        let mut values = vec![Value::Null];
-        if kept && !value.is_null() {
+        let mut values = vec![Json::Null];
+        if kept && value != Json::Null {
             values.insert(0, value);
         }
-        schema.insert("enum".into(), Value::Array(values));
+        schema.insert("enum".into(), Json::Array(values));
     }
 }
 
 /// Enum values as JSON values of the schema's type: the model keeps them as
-/// strings, so `"1"` of an integer enum becomes `1`.
-pub fn typed_enum(values: &[String], schema: &Schema) -> Value {
+/// strings (a non-string value as its JSON text), so `"1"` of an integer
+/// enum becomes `1`, and a value of a string or a definition stays a string.
+pub fn typed_enum(values: &[String], schema: &Schema) -> Json {
     let textual = matches!(schema, Schema::String { .. } | Schema::Ref(_));
-    Value::Array(
+    Json::Array(
         values
             .iter()
             .map(|value| {
                 if textual {
-                    return Value::String(value.clone());
+                    return Json::string(value);
                 }
-                serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.clone()))
+                Json::parse(value).unwrap_or_else(|| Json::string(value))
             })
             .collect(),
     )
@@ -131,6 +133,17 @@ mod tests {
             .collect()
     }
 
+    fn json(text: &str) -> Json {
+        Json::parse(text).unwrap()
+    }
+
+    fn object(text: &str) -> Map {
+        match json(text) {
+            Json::Object(members) => members,
+            other => panic!("not an object: {other:?}"),
+        }
+    }
+
     #[test]
     fn openapi_30_bounds_become_2020_12() {
         let mut target = Map::new();
@@ -143,37 +156,38 @@ mod tests {
                 ("exclusiveMaximum", "false"),
                 ("example", "5"),
                 ("pattern", "\"^a$\""),
+                ("title", "not json"),
             ]),
         );
         assert_eq!(
-            Value::Object(target),
-            serde_json::json!({"exclusiveMinimum": 1, "maximum": 99, "examples": [5], "pattern": "^a$"})
+            Json::Object(target),
+            json(r#"{"exclusiveMinimum": 1, "maximum": 99, "examples": [5], "pattern": "^a$"}"#)
         );
     }
 
     #[test]
     fn null_is_added_to_types_enums_and_refs() {
-        let mut typed = serde_json::json!({"type": "string", "enum": ["a"]});
-        allow_null(typed.as_object_mut().unwrap());
+        let mut typed = object(r#"{"type": "string", "enum": ["a"]}"#);
+        allow_null(&mut typed);
         assert_eq!(
             typed,
-            serde_json::json!({"type": ["string", "null"], "enum": ["a", null]})
+            object(r#"{"type": ["string", "null"], "enum": ["a", null]}"#)
         );
-        let mut reference = serde_json::json!({"$ref": "#/$defs/X", "description": "d"});
-        allow_null(reference.as_object_mut().unwrap());
+        let mut reference = object(r##"{"$ref": "#/$defs/X", "description": "d"}"##);
+        allow_null(&mut reference);
         assert_eq!(
             reference,
-            serde_json::json!({"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "description": "d"})
+            object(r##"{"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "description": "d"}"##)
         );
-        let mut fixed = serde_json::json!({"type": "string", "const": "a"});
-        allow_null(fixed.as_object_mut().unwrap());
+        let mut fixed = object(r#"{"type": "string", "const": "a"}"#);
+        allow_null(&mut fixed);
         assert_eq!(
             fixed,
-            serde_json::json!({"type": ["string", "null"], "enum": ["a", null]})
+            object(r#"{"type": ["string", "null"], "enum": ["a", null]}"#)
         );
-        let mut any = serde_json::json!({"description": "d"});
-        allow_null(any.as_object_mut().unwrap());
-        assert_eq!(any, serde_json::json!({"description": "d"}));
+        let mut any = object(r#"{"description": "d"}"#);
+        allow_null(&mut any);
+        assert_eq!(any, object(r#"{"description": "d"}"#));
     }
 
     #[test]
@@ -181,9 +195,14 @@ mod tests {
         let integer = Schema::Integer { format: None };
         assert_eq!(
             typed_enum(&["1".into(), "2".into()], &integer),
-            serde_json::json!([1, 2])
+            json("[1, 2]")
+        );
+        let any = Schema::Any;
+        assert_eq!(
+            typed_enum(&["1".into(), "a".into(), "[1]".into()], &any),
+            json(r#"[1, "a", [1]]"#)
         );
         let string = Schema::String { format: None };
-        assert_eq!(typed_enum(&["1".into()], &string), serde_json::json!(["1"]));
+        assert_eq!(typed_enum(&["1".into()], &string), json(r#"["1"]"#));
     }
 }

