@@ -147,50 +147,25 @@ fn lib_tokens(plan: &Plan) -> TokenStream {
     lib
 }
 
-/// Renders and formats every file, spread over the available cores
-/// (rendering and prettyplease are most of the emitter's time): the biggest
-/// files first, each thread taking the next file when it is done. The order
-/// of the result is the input's.
+/// Renders and formats every file in parallel (rendering and prettyplease
+/// are most of the emitter's time), the biggest files first. The order of
+/// the result is the input's.
 fn render_all(plan: &Plan, jobs: &[Job], crate_doc: &str) -> Result<Vec<(String, String)>> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|index| std::cmp::Reverse(jobs[*index].weight()));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len().max(1));
-    let results: Vec<Result<Vec<(usize, String, String)>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let taken = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&index) = order.get(taken) else {
-                            return Ok(done);
-                        };
-                        let job = &jobs[index];
-                        let path = job.path();
-                        let inner_doc = if matches!(job, Job::Lib) {
-                            crate_doc
-                        } else {
-                            ""
-                        };
-                        let tokens = job.tokens(plan);
-                        let text = format!("{inner_doc}{}", format(&path, tokens)?);
-                        done.push((index, path, text));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| worker.join().expect("a rendering thread panicked"))
-            .collect()
-    });
-    let mut files = Vec::new();
-    for result in results {
-        files.extend(result?);
-    }
+    let rendered =
+        crate::parallel::try_map_each(&order, |&index| -> Result<(usize, String, String)> {
+            let job = &jobs[index];
+            let path = job.path();
+            let inner_doc = if matches!(job, Job::Lib) {
+                crate_doc
+            } else {
+                ""
+            };
+            let text = format!("{inner_doc}{}", format(&path, job.tokens(plan))?);
+            Ok((index, path, text))
+        })?;
+    let mut files = rendered;
     files.sort_by_key(|(index, ..)| *index);
     Ok(files
         .into_iter()
