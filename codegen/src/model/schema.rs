@@ -91,13 +91,8 @@ impl Definition {
 
     /// The short name: the last dot-separated segment (`ServiceSpec`).
     pub fn short_name(&self) -> &str {
-        short_name(&self.name)
+        super::naming::short_name(&self.name)
     }
-}
-
-/// The last dot-separated segment of a definition name.
-pub fn short_name(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
 }
 
 /// An object's properties, required list and additional properties.
@@ -241,6 +236,7 @@ impl Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::naming::short_name;
 
     #[test]
     fn type_expressions() {
