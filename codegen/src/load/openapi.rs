@@ -174,7 +174,6 @@ struct Meta {
     description: Option<String>,
     enum_values: Vec<String>,
     default: Option<String>,
-    extensions: BTreeMap<String, String>,
     keywords: BTreeMap<String, String>,
     deprecated: bool,
     kinds: Vec<GroupVersionKind>,
@@ -216,7 +215,6 @@ impl Converter<'_> {
         definition.description = meta.description;
         definition.enum_values = meta.enum_values;
         definition.kinds = meta.kinds;
-        definition.extensions = meta.extensions;
         definition.keywords = meta.keywords;
         definition.deprecated = meta.deprecated;
         definition.source = self.source(pointer);
@@ -272,9 +270,6 @@ impl Converter<'_> {
                         ))
                     }
                 },
-                key if key.starts_with("x-") => {
-                    meta.extensions.insert(key.to_owned(), value.to_string());
-                }
                 key if KEPT_KEYWORDS.contains(&key) => {
                     meta.keywords.insert(key.to_owned(), value.to_string());
                 }
@@ -543,7 +538,6 @@ impl Converter<'_> {
             property.description = meta.description;
             property.enum_values = meta.enum_values;
             property.default = meta.default;
-            property.extensions = meta.extensions;
             property.keywords = meta.keywords;
             property.deprecated = meta.deprecated;
             property.renamed_from = meta.renamed_from;
@@ -653,11 +647,9 @@ impl Converter<'_> {
         let meta = self.meta(object, pointer)?;
         let mut definition = Definition::new(hoisted_name.clone(), Schema::Object(shape));
         definition.description = meta.description;
-        definition.extensions = meta.extensions;
         definition.keywords = meta.keywords;
         definition.deprecated = meta.deprecated;
         definition.source = self.source(pointer);
-        definition.hoisted = true;
         self.hoisted.push(definition);
         Ok(Schema::Ref(hoisted_name))
     }
