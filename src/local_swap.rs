@@ -7,7 +7,6 @@
 
 use crate::resolve::Resolution;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Where a run takes its schema packages from.
@@ -133,25 +132,15 @@ fn pkl_string(text: &str) -> String {
 }
 
 /// Why the swap cannot be done.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SwapError {
     /// The local install has no PklProject to import.
+    #[error(
+        "namespace {namespace}: the local install has no {}; reinstall the plugin or run remote",
+        path.display()
+    )]
     NoLocalProject { namespace: String, path: PathBuf },
 }
-
-impl fmt::Display for SwapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SwapError::NoLocalProject { namespace, path } => write!(
-                f,
-                "namespace {namespace}: the local install has no {}; reinstall the plugin or run remote",
-                path.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SwapError {}
 
 #[cfg(test)]
 mod tests {
