@@ -12,6 +12,7 @@ mod version;
 mod version_set;
 
 pub mod gates;
+pub mod pkl_text;
 pub mod table;
 
 pub use version::{is_version_dir, ParseVersionError, Version};
