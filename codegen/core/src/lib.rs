@@ -12,6 +12,7 @@ mod version;
 mod version_set;
 
 pub mod gates;
+pub mod json_pointer;
 pub mod pkl_text;
 pub mod table;
 

@@ -7,7 +7,7 @@ mod openapi;
 
 pub use cache::LoadCache;
 pub use document::{parse, Document};
-pub use openapi::{check_definition_name, escape_pointer, RENAMED_FROM};
+pub use openapi::{check_definition_name, RENAMED_FROM};
 
 use crate::api::{Api, PresentMinor};
 use crate::error::{Error, Result, Warning};

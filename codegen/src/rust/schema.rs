@@ -208,5 +208,5 @@ fn schema(schema: &Schema) -> Json {
 
 /// `#/$defs/<name>`, escaped as a JSON Pointer (RFC 6901).
 fn def_ref(name: &str) -> String {
-    format!("#/$defs/{}", name.replace('~', "~0").replace('/', "~1"))
+    format!("#/$defs/{}", vergate_core::json_pointer::escape(name))
 }
