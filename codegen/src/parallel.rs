@@ -1,5 +1,5 @@
 //! The one place where work runs in parallel: every fan-out of the flow
-//! (loading minors, the emitter lanes, each emitter's minors or files,
+//! (loading minors, the emitters, each emitter's minors or files,
 //! comparing and writing files) goes through these functions, which run on
 //! rayon's global pool.
 //!
