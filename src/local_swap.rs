@@ -7,8 +7,8 @@
 
 use crate::resolve::Resolution;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
+use vergate_core::pkl_text::{code_bytes, pkl_string};
 
 /// Where a run takes its schema packages from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,16 +75,22 @@ pub fn swap_versioned_deps_to_local(
     Ok(swapped)
 }
 
-/// Replaces the `["name"] { … }` (or `["name"] = …` line) entry with a local import.
+/// Replaces the `["name"] { … }` (or `["name"] = …` line) entry with a local
+/// import. Comments and strings are no code: a key or brace inside them is
+/// not the entry's.
 fn replace_entry(text: &str, name: &str, project_file: &Path) -> Option<String> {
+    let code = code_bytes(text);
     let key = format!("[{}]", pkl_string(name));
-    let start = text.find(&key)?;
+    let start = text
+        .match_indices(&key)
+        .map(|(offset, _)| offset)
+        .find(|offset| code[*offset])?;
     let after_key = start + key.len();
     let rest = &text[after_key..];
     let trimmed = rest.trim_start();
     let gap = rest.len() - trimmed.len();
     let end = if trimmed.starts_with('{') {
-        after_key + gap + matching_brace(trimmed)? + 1
+        matching_brace(&code, text, after_key + gap)? + 1
     } else if trimmed.starts_with('=') {
         after_key + rest.find('\n').unwrap_or(rest.len())
     } else {
@@ -97,25 +103,17 @@ fn replace_entry(text: &str, name: &str, project_file: &Path) -> Option<String> 
     Some(format!("{}{replacement}{}", &text[..start], &text[end..]))
 }
 
-/// The offset of the `}` closing the `{` at the start of `text`, skipping strings.
-fn matching_brace(text: &str) -> Option<usize> {
+/// The offset of the `}` closing the `{` at `open`, counting only braces
+/// that are code.
+fn matching_brace(code: &[bool], text: &str, open: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (offset, c) in text.char_indices() {
-        if in_string {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
+    for (offset, byte) in text.bytes().enumerate().skip(open) {
+        if !code[offset] {
             continue;
         }
-        match c {
-            '"' => in_string = true,
-            '{' => depth += 1,
-            '}' => {
+        match byte {
+            b'{' => depth += 1,
+            b'}' => {
                 depth -= 1;
                 if depth == 0 {
                     return Some(offset);
@@ -127,31 +125,16 @@ fn matching_brace(text: &str) -> Option<usize> {
     None
 }
 
-fn pkl_string(text: &str) -> String {
-    let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
-    format!("\"{escaped}\"")
-}
-
 /// Why the swap cannot be done.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SwapError {
     /// The local install has no PklProject to import.
+    #[error(
+        "namespace {namespace}: the local install has no {}; reinstall the plugin or run remote",
+        path.display()
+    )]
     NoLocalProject { namespace: String, path: PathBuf },
 }
-
-impl fmt::Display for SwapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SwapError::NoLocalProject { namespace, path } => write!(
-                f,
-                "namespace {namespace}: the local install has no {}; reinstall the plugin or run remote",
-                path.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SwapError {}
 
 #[cfg(test)]
 mod tests {
@@ -263,5 +246,41 @@ dependencies {
         .unwrap_err()
         .to_string();
         assert!(err.contains("K8S") && err.contains("PklProject"), "{err}");
+    }
+
+    #[test]
+    fn keys_and_braces_in_comments_and_strings_are_not_code() {
+        let (tmp, installs) = setup();
+        let project = r#"amends "pkl:Project"
+
+dependencies {
+  // was: ["k8s"] { uri = "package://old/k8s@0.1.0" }
+  ["k8s"] {
+    /* pinned } until 0.4 */
+    uri = "package://hub.example/plugins/k8s@0.3.0" // see { notes }
+    note = "a } in a string"
+  }
+  ["shipyard"] = import("../shipyard/PklProject")
+}
+"#;
+        let out = swap_versioned_deps_to_local(
+            project,
+            &resolved("K8S"),
+            &installs,
+            SchemaLocation::Local,
+        )
+        .unwrap();
+        let expected = format!(
+            r#"amends "pkl:Project"
+
+dependencies {{
+  // was: ["k8s"] {{ uri = "package://old/k8s@0.1.0" }}
+  ["k8s"] = import("{}")
+  ["shipyard"] = import("../shipyard/PklProject")
+}}
+"#,
+            tmp.path().join("PklProject").display()
+        );
+        assert_eq!(out.text, expected);
     }
 }

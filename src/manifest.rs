@@ -2,7 +2,6 @@
 
 use crate::{is_version_dir, ParseVersionError, Version};
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The version subtrees of an installed package and the default one.
@@ -85,54 +84,30 @@ impl SchemaManifest {
 }
 
 /// Why a package directory has no usable manifest.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
     /// The directory cannot be listed.
+    #[error("{}: cannot list the package: {source}", dir.display())]
     Io {
         dir: PathBuf,
         source: std::io::Error,
     },
     /// A directory passes the version-directory test but is no version (`v1.x`).
+    #[error(
+        "{}: {source}; name version directories v<major>.<minor>, e.g. v1.34",
+        path.display()
+    )]
     BadVersionDir {
         path: PathBuf,
         source: ParseVersionError,
     },
     /// Two directories name one minor (`v1.34` and `v1.34.0`).
+    #[error("{}: {first} and {second} are the same version; keep one", dir.display())]
     SameVersionTwice {
         dir: PathBuf,
         first: String,
         second: String,
     },
-}
-
-impl fmt::Display for ManifestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ManifestError::Io { dir, source } => {
-                write!(f, "{}: cannot list the package: {source}", dir.display())
-            }
-            ManifestError::BadVersionDir { path, source } => write!(
-                f,
-                "{}: {source}; name version directories v<major>.<minor>, e.g. v1.34",
-                path.display()
-            ),
-            ManifestError::SameVersionTwice { dir, first, second } => write!(
-                f,
-                "{}: {first} and {second} are the same version; keep one",
-                dir.display()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ManifestError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ManifestError::Io { source, .. } => Some(source),
-            ManifestError::BadVersionDir { source, .. } => Some(source),
-            ManifestError::SameVersionTwice { .. } => None,
-        }
-    }
 }
 
 #[cfg(test)]

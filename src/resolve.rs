@@ -9,7 +9,6 @@
 use crate::manifest::SchemaManifest;
 use crate::Version;
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// One target of a run: its label, the namespace (plugin) it belongs to, and
 /// its Config as JSON.
@@ -59,21 +58,33 @@ impl Resolution {
 }
 
 /// Why the versions of a run cannot be resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// Two targets of one namespace name different versions.
+    #[error(
+        "namespace {namespace}: target {:?} asks for version {} but target {:?} asks for {}; \
+         one run narrows a package one way only: align the versions or split the targets into separate runs",
+        first.0, first.1, second.0, second.1
+    )]
     Conflict {
         namespace: String,
         first: (String, Version),
         second: (String, Version),
     },
     /// A target's version value is not a version.
+    #[error("target {target:?}: config key {key:?}: {message}")]
     Unparsable {
         target: String,
         key: String,
         message: String,
     },
     /// The resolved version has no installed subtree.
+    #[error(
+        "target {target:?}: namespace {namespace} resolves to version {version}, \
+         but the installed package has no {} subtree{}",
+        version.dir_name(),
+        installed(available, *version)
+    )]
     MissingSubtree {
         namespace: String,
         target: String,
@@ -82,52 +93,17 @@ pub enum ResolveError {
     },
 }
 
-impl fmt::Display for ResolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ResolveError::Conflict {
-                namespace,
-                first,
-                second,
-            } => write!(
-                f,
-                "namespace {namespace}: target {:?} asks for version {} but target {:?} asks for {}; \
-                 one run narrows a package one way only: align the versions or split the targets into separate runs",
-                first.0, first.1, second.0, second.1
-            ),
-            ResolveError::Unparsable {
-                target,
-                key,
-                message,
-            } => write!(f, "target {target:?}: config key {key:?}: {message}"),
-            ResolveError::MissingSubtree {
-                namespace,
-                target,
-                version,
-                available,
-            } => {
-                write!(
-                    f,
-                    "target {target:?}: namespace {namespace} resolves to version {version}, \
-                     but the installed package has no {} subtree",
-                    version.dir_name()
-                )?;
-                if available.is_empty() {
-                    f.write_str(" (it ships no version subtrees at all)")
-                } else {
-                    let shown: Vec<String> = available.iter().map(|v| v.to_string()).collect();
-                    write!(
-                        f,
-                        "; installed: {}; pick one of those or install a package that ships {version}",
-                        shown.join(", ")
-                    )
-                }
-            }
-        }
+/// The end of [`ResolveError::MissingSubtree`]'s message: what is installed.
+fn installed(available: &[Version], version: Version) -> String {
+    if available.is_empty() {
+        return " (it ships no version subtrees at all)".to_owned();
     }
+    let shown: Vec<String> = available.iter().map(|v| v.to_string()).collect();
+    format!(
+        "; installed: {}; pick one of those or install a package that ships {version}",
+        shown.join(", ")
+    )
 }
-
-impl std::error::Error for ResolveError {}
 
 /// The keys that may carry a version in a Config: `ApiVersion`, `apiVersion`
 /// and `version_field`, case-insensitively. Returns the key as written and

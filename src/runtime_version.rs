@@ -100,51 +100,31 @@ pub struct RuntimeVersion {
 }
 
 /// Why no runtime version could be resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RuntimeVersionError {
     /// Neither config, environment nor discovery gave a version.
+    #[error(
+        "no API version: set it in the config{}, or make the server reachable for discovery",
+        env_var.as_ref().map(|name| format!(" or in ${name}")).unwrap_or_default()
+    )]
     NotFound { env_var: Option<String> },
     /// A source gave a string that is no version.
-    Unparsable { source: Source, message: String },
+    #[error("the version from {from}: {message}")]
+    Unparsable { from: Source, message: String },
     /// Discovery failed.
+    #[error("version discovery failed: {0}; set the version in the config to skip discovery")]
     Discovery(String),
     /// The version is outside the supported range.
+    #[error(
+        "version {version} (from {from}) is not supported: this plugin supports {} to {}",
+        supported.0, supported.1
+    )]
     Unsupported {
         version: Version,
-        source: Source,
+        from: Source,
         supported: (Version, Version),
     },
 }
-
-impl fmt::Display for RuntimeVersionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RuntimeVersionError::NotFound { env_var } => {
-                f.write_str("no API version: set it in the config")?;
-                if let Some(name) = env_var {
-                    write!(f, " or in ${name}")?;
-                }
-                f.write_str(", or make the server reachable for discovery")
-            }
-            RuntimeVersionError::Unparsable { source, message } => {
-                write!(f, "the version from {source}: {message}")
-            }
-            RuntimeVersionError::Discovery(message) => {
-                write!(f, "version discovery failed: {message}; set the version in the config to skip discovery")
-            }
-            RuntimeVersionError::Unsupported {
-                version,
-                source,
-                supported: (min, max),
-            } => write!(
-                f,
-                "version {version} (from {source}) is not supported: this plugin supports {min} to {max}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RuntimeVersionError {}
 
 type Discovery<'a> = Box<dyn FnOnce() -> Result<String, String> + 'a>;
 type EnvLookup<'a> = Box<dyn Fn(&str) -> Option<String> + 'a>;
@@ -219,14 +199,14 @@ impl<'a> RuntimeResolver<'a> {
             .parse()
             .map_err(
                 |err: crate::ParseVersionError| RuntimeVersionError::Unparsable {
-                    source: source.clone(),
+                    from: source.clone(),
                     message: err.to_string(),
                 },
             )?;
         if !self.supported.contains(version) {
             return Err(RuntimeVersionError::Unsupported {
                 version,
-                source,
+                from: source,
                 supported: (self.supported.min, self.supported.max),
             });
         }

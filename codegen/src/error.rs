@@ -63,11 +63,6 @@ pub enum Error {
     /// The annotations overlay has mistakes: one `file:line: message` each.
     #[error("{}", messages.join("\n"))]
     Annotations { messages: Vec<String> },
-    /// `--check` found that the output is stale.
-    #[error(
-        "{dir} is stale ({count} files differ); run `cargo xtask regen` and commit the result"
-    )]
-    Stale { dir: String, count: usize },
 }
 
 impl Error {

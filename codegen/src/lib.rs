@@ -28,6 +28,8 @@ pub mod fetch;
 pub mod file_id;
 #[cfg(feature = "load")]
 pub mod load;
+#[cfg(feature = "load")]
+pub mod parallel;
 
 #[cfg(feature = "emit")]
 pub mod emit;

@@ -13,6 +13,7 @@
 //! - `SHA256SUMS`, in `sha256sum` format, over everything above.
 
 use crate::api::sha256_hex;
+use crate::emit::{Emitter, Packing, EMITTERS};
 use crate::error::{Error, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,12 +30,17 @@ pub struct Published {
 const ENTRY_DATE: (u16, u8, u8) = (1980, 2, 1);
 
 /// Packs `generated_dir` (`generated/<api>/`) into `out`, which is emptied
-/// first. `pkl` is the pkl CLI used for the Pkl package.
+/// first: the output of every emitter of the registry that is published,
+/// each into `out/<its output>/` as its [`Packing`] says. `pkl` is the pkl
+/// CLI used for the Pkl package.
 pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published> {
-    let pkl_dir = generated_dir.join("pkl");
-    let json_dir = generated_dir.join("json");
-    for required in [&pkl_dir, &json_dir] {
-        if !required.is_dir() {
+    let published: Vec<(&Emitter, PathBuf)> = EMITTERS
+        .iter()
+        .filter(|emitter| emitter.packing != Packing::None)
+        .map(|emitter| (emitter, generated_dir.join(emitter.output.path())))
+        .collect();
+    for (_, required) in &published {
+        if !required.exists() {
             return Err(Error::Config {
                 path: required.clone(),
                 message: "missing; run `cargo xtask regen` first".into(),
@@ -45,41 +51,15 @@ pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published
         std::fs::remove_dir_all(out)
             .map_err(|source| Error::io(out, "emptying the output directory", source))?;
     }
-    std::fs::create_dir_all(out.join("pkl"))
-        .map_err(|source| Error::io(out, "creating the output directory", source))?;
-    std::fs::create_dir_all(out.join("json"))
-        .map_err(|source| Error::io(out, "creating the output directory", source))?;
-
-    let (package, version) = pkl_package(pkl, &pkl_dir, &out.join("pkl"))?;
-    for minor in subdirs(&pkl_dir)?
-        .into_iter()
-        .filter(|name| is_version_dir(name))
-    {
-        let stem = format!("{package}@{version}-{minor}");
-        let zip_path = out.join("pkl").join(format!("{stem}.zip"));
-        let files = zip_dir(&pkl_dir.join(&minor), &zip_path)?;
-        let bytes =
-            std::fs::read(&zip_path).map_err(|source| Error::io(&zip_path, "reading", source))?;
-        let metadata = serde_json::json!({
-            "name": package,
-            "version": version,
-            "minor": minor,
-            "files": files,
-            "zipChecksums": {"sha256": sha256_hex(&bytes)},
-        });
-        let text = crate::emit::json_text::to_sorted_pretty(&metadata);
-        write(&out.join("pkl").join(&stem), text.as_bytes())?;
-    }
-    for tree in subdirs(&json_dir)? {
-        tar_gz_dir(
-            &json_dir.join(&tree),
-            &out.join("json").join(format!("{tree}.tar.gz")),
-        )?;
-    }
-    for file in files_in(&json_dir)? {
-        let bytes = std::fs::read(json_dir.join(&file))
-            .map_err(|source| Error::io(&json_dir.join(&file), "reading", source))?;
-        write(&out.join("json").join(&file), &bytes)?;
+    for (emitter, dir) in &published {
+        let target = out.join(emitter.output.path());
+        std::fs::create_dir_all(&target)
+            .map_err(|source| Error::io(&target, "creating the output directory", source))?;
+        match emitter.packing {
+            Packing::None => {}
+            Packing::PklPackage => pkl_packages(pkl, dir, &target)?,
+            Packing::Tarballs => tarballs(dir, &target)?,
+        }
     }
     let artifacts = list_relative(out)?;
     let sums: String = artifacts
@@ -93,6 +73,45 @@ pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published
     let mut artifacts = artifacts;
     artifacts.push(PathBuf::from("SHA256SUMS"));
     Ok(Published { artifacts })
+}
+
+/// The Pkl package of `pkl_dir` and each minor's subtree alone, into `out`.
+fn pkl_packages(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<()> {
+    let (package, version) = pkl_package(pkl, pkl_dir, out)?;
+    for minor in subdirs(pkl_dir)?
+        .into_iter()
+        .filter(|name| is_version_dir(name))
+    {
+        let stem = format!("{package}@{version}-{minor}");
+        let zip_path = out.join(format!("{stem}.zip"));
+        let files = zip_dir(&pkl_dir.join(&minor), &zip_path)?;
+        let bytes =
+            std::fs::read(&zip_path).map_err(|source| Error::io(&zip_path, "reading", source))?;
+        let metadata = serde_json::json!({
+            "name": package,
+            "version": version,
+            "minor": minor,
+            "files": files,
+            "zipChecksums": {"sha256": sha256_hex(&bytes)},
+        });
+        let text = crate::emit::json_text::to_sorted_pretty(&metadata);
+        write(&out.join(&stem), text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Every subdirectory of `dir` as `<name>.tar.gz` in `out`, and its files
+/// copied as they are.
+fn tarballs(dir: &Path, out: &Path) -> Result<()> {
+    for tree in subdirs(dir)? {
+        tar_gz_dir(&dir.join(&tree), &out.join(format!("{tree}.tar.gz")))?;
+    }
+    for file in files_in(dir)? {
+        let bytes = std::fs::read(dir.join(&file))
+            .map_err(|source| Error::io(&dir.join(&file), "reading", source))?;
+        write(&out.join(&file), &bytes)?;
+    }
+    Ok(())
 }
 
 /// Runs `pkl project package` on a copy of the Pkl tree (so nothing is written

@@ -2,11 +2,12 @@
 //! emitter into one in-memory tree, then sync it to `generated/<api>/`.
 
 use crate::api::{Api, ApiConfig};
-use crate::emit;
+use crate::emit::{Emitter, EMITTERS};
 use crate::error::{Result, Warning};
 use crate::load::{self, LoadCache};
 use crate::model::GatedModel;
 use crate::output::{self, FileTree, Mode, RenderCache, SyncReport, Synced};
+use crate::parallel;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -82,64 +83,38 @@ impl std::fmt::Display for Timings {
     }
 }
 
-/// An emitter: a pure function of the gated model adding one subtree.
-type Emitter<'c> = Box<dyn Fn(&GatedModel, &ApiConfig, &mut FileTree) -> Result<()> + Sync + 'c>;
-
-/// A sequence of emitters that run one after the other on one thread.
-type Lane<'c> = Vec<(&'static str, Emitter<'c>)>;
-
-/// What a lane did: its tree, and how long each emitter took.
-type LaneResult = (Result<FileTree>, Vec<(&'static str, Duration)>);
-
-/// The render caches of one regen's emitters (see [`RenderCache`]).
-#[derive(Debug, Default)]
-struct Caches {
-    pkl: RenderCache,
-}
+/// The render caches of one regen's emitters (see [`RenderCache`]), one per
+/// emitter of [`EMITTERS`], in its order.
+#[derive(Debug)]
+struct Caches(Vec<RenderCache>);
 
 impl Caches {
+    /// Caches that start empty and are never saved.
+    fn none() -> Caches {
+        Caches(EMITTERS.iter().map(|_| RenderCache::none()).collect())
+    }
+
     /// The caches `out_dir` holds from the last regen.
     fn open(out_dir: &Path) -> Caches {
-        Caches {
-            pkl: RenderCache::open(out_dir, "pkl"),
-        }
+        Caches(
+            EMITTERS
+                .iter()
+                .map(|emitter| RenderCache::open(out_dir, emitter.name))
+                .collect(),
+        )
     }
 
     /// Records what this regen rendered, after a successful sync.
     fn save(&self) -> Result<()> {
-        self.pkl.save()
+        self.0.iter().try_for_each(RenderCache::save)
     }
-}
-
-/// The trees every API gets, whatever its front door: gates.json, Pkl and
-/// JSON Schema.
-fn schema_trees(caches: &Caches) -> Lane<'_> {
-    vec![
-        ("gates.json", Box::new(emit::gates::emit)),
-        (
-            "pkl",
-            Box::new(|model, config, tree| {
-                emit::pkl::emit_cached(model, config, tree, &caches.pkl)
-            }),
-        ),
-        ("json", Box::new(emit::json_schema::emit)),
-    ]
-}
-
-/// Every emitter of a spec-driven API, in two lanes that run at the same
-/// time: the Rust crate (the longest) beside the schema trees.
-fn all(caches: &Caches) -> Vec<Lane<'_>> {
-    vec![
-        vec![("rust", Box::new(emit::rust::emit))],
-        schema_trees(caches),
-    ]
 }
 
 /// Loads, merges and emits everything for `api`, in memory.
 pub fn build(api: &Api) -> Result<Built> {
     let mut timings = Timings::default();
     let (model, warnings) = load_and_merge(api, None, &mut timings)?;
-    emit_model(api, model, warnings, &Caches::default(), timings)
+    emit_model(api, model, warnings, &Caches::none(), timings)
 }
 
 /// Runs every emitter over a loaded and merged model.
@@ -150,7 +125,7 @@ fn emit_model(
     caches: &Caches,
     mut timings: Timings,
 ) -> Result<Built> {
-    let tree = run_emitters(&model, &api.config, &all(caches), &mut timings)?;
+    let tree = run_emitters(&model, &api.config, |_| true, caches, &mut timings)?;
     Ok(Built {
         model,
         tree,
@@ -181,78 +156,61 @@ fn load_and_merge(
     Ok((model, warnings))
 }
 
-/// Runs each lane on its own thread (the last on this one), then merges
-/// their trees. Emitters are pure functions of the model into their own
-/// subtree, so the result does not depend on which lane finishes first; the
-/// first error in lane order wins.
+/// Runs the emitters `selected` picks, in parallel, then merges their
+/// trees. Emitters are pure functions of the model into their own output,
+/// so the result does not depend on which finishes first; the first error
+/// in the registry's order wins.
 fn run_emitters(
     model: &GatedModel,
     config: &ApiConfig,
-    lanes: &[Lane],
+    selected: impl Fn(&Emitter) -> bool,
+    caches: &Caches,
     timings: &mut Timings,
 ) -> Result<FileTree> {
     let started = Instant::now();
-    let run_lane = |lane: &Lane| -> LaneResult {
+    let jobs: Vec<(&Emitter, &RenderCache)> = EMITTERS
+        .iter()
+        .zip(&caches.0)
+        .filter(|(emitter, _)| selected(emitter))
+        .collect();
+    let results = parallel::map_each(&jobs, |&(emitter, cache)| {
+        let step = Instant::now();
         let mut tree = FileTree::new();
-        let mut steps = Vec::with_capacity(lane.len());
-        for (name, emitter) in lane {
-            let step = Instant::now();
-            let result = emitter(model, config, &mut tree);
-            steps.push((*name, step.elapsed()));
-            if let Err(err) = result {
-                return (Err(err), steps);
-            }
-        }
-        (Ok(tree), steps)
-    };
-    let results: Vec<LaneResult> = std::thread::scope(|scope| {
-        let Some((last, others)) = lanes.split_last() else {
-            return Vec::new();
-        };
-        let spawned: Vec<_> = others
-            .iter()
-            .map(|lane| scope.spawn(|| run_lane(lane)))
-            .collect();
-        let mine = run_lane(last);
-        let mut results: Vec<_> = spawned
-            .into_iter()
-            .map(|handle| handle.join().expect("an emitter thread panicked"))
-            .collect();
-        results.push(mine);
-        results
+        let result = (emitter.emit)(model, config, cache, &mut tree).map(|()| tree);
+        debug_assert!(result.as_ref().map_or(true, |tree| tree
+            .contents()
+            .all(|(path, _)| emitter.output.owns(path))));
+        (result, (emitter.name, step.elapsed()))
     });
     let mut trees = Vec::with_capacity(results.len());
-    let mut lane_steps = Vec::with_capacity(results.len());
-    for (result, steps) in results {
+    let mut lanes = Vec::with_capacity(results.len());
+    for (result, step) in results {
         trees.push(result);
-        lane_steps.push(steps);
+        lanes.push(vec![step]);
     }
     timings.0.push(Phase {
         name: "emit",
         took: started.elapsed(),
-        lanes: lane_steps,
+        lanes,
     });
     let mut tree = FileTree::new();
-    for lane_tree in trees {
-        tree.merge(lane_tree?)?;
+    for emitted in trees {
+        tree.merge(emitted?)?;
     }
     Ok(tree)
 }
 
-/// Runs every emitter over the gated model. Each emitter adds its own
-/// subtree (`gates.json`, `pkl/`, `json/`, `rust/`).
-pub fn emit_all(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    let caches = Caches::default();
-    let lanes = all(&caches);
-    run_emitters(model, config, &lanes, &mut Timings::default())
-}
-
 /// The trees a plugin that writes its types in Rust needs besides the Rust:
-/// gates.json, Pkl and JSON Schema (`cargo xtask regen --from-rust`).
+/// every emitter marked `from_rust` (`cargo xtask regen --from-rust`).
 pub fn emit_schema_trees(model: &GatedModel, config: &ApiConfig) -> Result<FileTree> {
-    let caches = Caches::default();
-    let lanes = [schema_trees(&caches)];
-    run_emitters(model, config, &lanes, &mut Timings::default())
+    let selected = |emitter: &Emitter| emitter.from_rust;
+    run_emitters(
+        model,
+        config,
+        selected,
+        &Caches::none(),
+        &mut Timings::default(),
+    )
 }
 
 /// Reads a plugin crate's versioned modules and syncs each one's schema trees
@@ -283,28 +241,26 @@ pub fn regen(api: &Api, out_dir: &Path, mode: Mode) -> Result<(Built, SyncReport
     Ok((built, synced.report))
 }
 
-/// Builds `api` and syncs it to `out_dir`. Meanwhile, on another thread,
-/// the current output is listed (touching nothing, so a failed build still
+/// Builds `api` and syncs it to `out_dir`. Meanwhile, in parallel, the
+/// current output is listed (touching nothing, so a failed build still
 /// leaves it as it was) and, with `cached`, the render caches are read; both
 /// are small jobs that fit beside loading.
 fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result<(Built, Synced)> {
     let mut timings = Timings::default();
     let load_cache = cached.then(|| LoadCache::new(out_dir.join(output::CACHE_DIR)));
-    let (built, caches, listing) = std::thread::scope(|scope| {
-        let aside = scope.spawn(|| {
+    let (model, (caches, listing)) = parallel::join(
+        || load_and_merge(api, load_cache.as_ref(), &mut timings),
+        || {
             let caches = if cached {
                 Caches::open(out_dir)
             } else {
-                Caches::default()
+                Caches::none()
             };
             (caches, output::list_ahead(out_dir))
-        });
-        let model = load_and_merge(api, load_cache.as_ref(), &mut timings);
-        let (caches, listing) = aside.join().expect("the listing thread panicked");
-        let built =
-            model.and_then(|(model, warnings)| emit_model(api, model, warnings, &caches, timings));
-        (built, caches, listing)
-    });
+        },
+    );
+    let built =
+        model.and_then(|(model, warnings)| emit_model(api, model, warnings, &caches, timings));
     let mut built = built?;
     let started = Instant::now();
     let synced = output::sync_listed(&built.tree, out_dir, mode, listing?)?;

@@ -40,16 +40,6 @@ struct StampOutputs {
 }
 
 impl Stamp {
-    /// The stamp of the current state of `api`'s inputs and `out_dir`.
-    pub fn current(api: &Api, out_dir: &Path) -> Result<Stamp> {
-        let (tool, inputs) = Stamp::tool_and_inputs(api)?;
-        Ok(Stamp {
-            tool,
-            inputs,
-            outputs: outputs(out_dir),
-        })
-    }
-
     fn tool_and_inputs(api: &Api) -> Result<(Option<FileId>, BTreeMap<PathBuf, FileId>)> {
         let mut inputs = BTreeMap::new();
         let mut files = vec![api.dir.join(API_TOML), api.dir.join(ANNOTATIONS_FILE)];
@@ -88,11 +78,6 @@ impl Stamp {
         Ok(crate::output::list_files(out_dir).is_ok_and(|found| found == recorded.outputs))
     }
 
-    /// Records the current state after a successful regen.
-    pub fn record(api: &Api, out_dir: &Path) -> Result<()> {
-        Stamp::current(api, out_dir)?.write(out_dir)
-    }
-
     /// Records the state after a successful regen whose sync reported the
     /// output files (see [`crate::output::Synced`]), without listing them
     /// again.
@@ -116,12 +101,4 @@ impl Stamp {
         std::fs::write(&path, text)
             .map_err(|source| Error::io(&path, "writing the regen stamp", source))
     }
-}
-
-/// Every output file's identity, except the stamp itself; an output
-/// directory that cannot be listed has none (and is never fresh).
-fn outputs(dir: &Path) -> BTreeMap<PathBuf, FileId> {
-    crate::output::list_files(dir)
-        .map(|files| files.into_iter().collect())
-        .unwrap_or_default()
 }

@@ -2,8 +2,9 @@
 //! [`VersionSet`], the version-directory test, and the serialized form of the
 //! gates index (`gates.json`).
 //!
-//! This crate has no required dependencies so that the proc macro and the
-//! runtime can both depend on it cheaply. Enable the `serde` feature for
+//! This crate's only required dependency is thiserror (a derive the proc
+//! macro's build has already), so that the proc macro and the runtime can
+//! both depend on it cheaply. Enable the `serde` feature for
 //! (de)serialization.
 
 pub mod alias;
@@ -11,6 +12,8 @@ mod version;
 mod version_set;
 
 pub mod gates;
+pub mod json_pointer;
+pub mod pkl_text;
 pub mod table;
 
 pub use version::{is_version_dir, ParseVersionError, Version};

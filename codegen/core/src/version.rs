@@ -129,21 +129,32 @@ pub fn is_version_dir(name: &str) -> bool {
 }
 
 /// Why a string is not a [`Version`]. Its message quotes the input.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    r#"invalid version {input:?}: {reason}; expected MAJOR.MINOR such as "1.34" (a leading "v" and a ".PATCH" are accepted)"#
+)]
 pub struct ParseVersionError {
     input: String,
     reason: Reason,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 enum Reason {
+    #[error("it is empty")]
     Empty,
+    #[error("an identifier form looks like `v1_34`")]
     Shape,
+    #[error("it has no minor number")]
     MissingMinor,
+    #[error("it has more than major.minor.patch")]
     TooManyParts,
+    #[error("a number is missing between the dots")]
     EmptyPart,
+    #[error("{0:?} is not a number")]
     NotANumber(String),
+    #[error("{0:?} has a leading zero")]
     LeadingZero(String),
+    #[error("{0:?} is too large")]
     Overflow(String),
 }
 
@@ -160,27 +171,6 @@ impl ParseVersionError {
         &self.input
     }
 }
-
-impl fmt::Display for ParseVersionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid version {:?}: ", self.input)?;
-        match &self.reason {
-            Reason::Empty => f.write_str("it is empty")?,
-            Reason::Shape => f.write_str("an identifier form looks like `v1_34`")?,
-            Reason::MissingMinor => f.write_str("it has no minor number")?,
-            Reason::TooManyParts => f.write_str("it has more than major.minor.patch")?,
-            Reason::EmptyPart => f.write_str("a number is missing between the dots")?,
-            Reason::NotANumber(part) => write!(f, "{part:?} is not a number")?,
-            Reason::LeadingZero(part) => write!(f, "{part:?} has a leading zero")?,
-            Reason::Overflow(part) => write!(f, "{part:?} is too large")?,
-        }
-        f.write_str(
-            r#"; expected MAJOR.MINOR such as "1.34" (a leading "v" and a ".PATCH" are accepted)"#,
-        )
-    }
-}
-
-impl std::error::Error for ParseVersionError {}
 
 #[cfg(feature = "serde")]
 mod serde_impl {

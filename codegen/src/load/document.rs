@@ -202,7 +202,7 @@ fn yaml_to_json(value: serde_yaml_ng::Value, path: &Path, pointer: &mut String) 
                 };
                 let len = pointer.len();
                 pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                pointer.push_str(&vergate_core::json_pointer::escape(&key));
                 let converted = yaml_to_json(item, path, pointer)?;
                 pointer.truncate(len);
                 out.insert(key, converted);

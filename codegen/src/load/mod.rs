@@ -7,7 +7,7 @@ mod openapi;
 
 pub use cache::LoadCache;
 pub use document::{parse, Document};
-pub use openapi::{check_definition_name, escape_pointer, RENAMED_FROM};
+pub use openapi::{check_definition_name, RENAMED_FROM};
 
 use crate::api::{Api, PresentMinor};
 use crate::error::{Error, Result, Warning};
@@ -24,8 +24,8 @@ pub struct LoadedMinor {
     pub warnings: Vec<Warning>,
 }
 
-/// Loads every present minor of `api`, verifying each spec's digest, using
-/// up to one thread per core.
+/// Loads every present minor of `api`, verifying each spec's digest, on
+/// every core.
 pub fn load_api(api: &Api) -> Result<Vec<LoadedMinor>> {
     load_api_cached(api, None)
 }
@@ -40,9 +40,6 @@ pub fn load_api_cached(api: &Api, cache: Option<&LoadCache>) -> Result<Vec<Loade
             message: "no v<X.Y> spec directories; add one per minor (see README)".into(),
         });
     }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(minors.len());
     // The minors the cache surely lacks (the one just added) go first: they
     // cost ten times a cached one, and last they would keep a thread busy
     // alone at the end.
@@ -50,38 +47,28 @@ pub fn load_api_cached(api: &Api, cache: Option<&LoadCache>) -> Result<Vec<Loade
     if let Some(cache) = cache {
         queue.sort_by_key(|&index| cache.holds(minors[index].version));
     }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(usize, Result<LoadedMinor>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    let mut buffer = Vec::new();
-                    loop {
-                        let slot = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&index) = queue.get(slot) else {
-                            break;
-                        };
-                        let minor = &minors[index];
-                        done.push((index, load_cached(api, minor, cache, &mut buffer)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| worker.join().expect("a loader thread panicked"))
-            .collect()
+    let loaded = crate::parallel::map_each(&queue, |&index| {
+        // Taken out while in use, so a thread that starts another minor
+        // meanwhile gets a fresh buffer instead of a conflict.
+        let mut buffer = SPEC_BUFFER.take();
+        let loaded = load_cached(api, &minors[index], cache, &mut buffer);
+        SPEC_BUFFER.set(buffer);
+        loaded
     });
     let mut ordered: Vec<Option<Result<LoadedMinor>>> = (0..minors.len()).map(|_| None).collect();
-    for (index, result) in results {
+    for (index, result) in queue.into_iter().zip(loaded) {
         ordered[index] = Some(result);
     }
     ordered
         .into_iter()
         .map(|slot| slot.expect("every minor was loaded"))
         .collect()
+}
+
+thread_local! {
+    /// The buffer a thread reads spec files into, kept for its next minor:
+    /// no fresh pages for each 3.5 MB spec.
+    static SPEC_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Loads one present minor of `api`: reads, verifies and parses its files.
@@ -108,8 +95,7 @@ fn load_cached(
     Ok(loaded)
 }
 
-/// [`load_minor`], reading each file into `buffer` (a loader thread reuses
-/// one buffer for all its minors: no fresh pages for each 3.5 MB spec).
+/// [`load_minor`], reading each file into `buffer`.
 fn load_minor_into(api: &Api, minor: &PresentMinor, buffer: &mut Vec<u8>) -> Result<LoadedMinor> {
     let files = api.spec_files(minor)?;
     load_files(api, minor, &files, buffer)

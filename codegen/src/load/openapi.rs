@@ -12,6 +12,7 @@ use heck::ToUpperCamelCase;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use vergate_core::json_pointer;
 
 /// Keywords kept verbatim (as JSON text) for the emitters.
 const KEPT_KEYWORDS: [&str; 20] = [
@@ -85,7 +86,7 @@ pub fn convert(
     let mut definitions = Vec::with_capacity(names.len());
     for name in names {
         let value = &definitions_value[*name];
-        let pointer = format!("{definitions_pointer}/{}", escape_pointer(name));
+        let pointer = format!("{definitions_pointer}/{}", json_pointer::escape(name));
         definitions.push(converter.definition(name, value, &pointer)?);
     }
     definitions.append(&mut converter.hoisted);
@@ -135,21 +136,6 @@ pub fn check_definition_name(path: &Path, pointer: &str, name: &str) -> Result<(
     }
 }
 
-/// Escapes a name for use as a JSON pointer segment.
-pub fn escape_pointer(segment: &str) -> String {
-    if !segment.contains(['~', '/']) {
-        return segment.to_owned();
-    }
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
-fn unescape_pointer(segment: &str) -> String {
-    if !segment.contains('~') {
-        return segment.to_owned();
-    }
-    segment.replace("~1", "/").replace("~0", "~")
-}
-
 struct Converter<'a> {
     path: &'a Path,
     root: &'a Value,
@@ -174,7 +160,6 @@ struct Meta {
     description: Option<String>,
     enum_values: Vec<String>,
     default: Option<String>,
-    extensions: BTreeMap<String, String>,
     keywords: BTreeMap<String, String>,
     deprecated: bool,
     kinds: Vec<GroupVersionKind>,
@@ -216,7 +201,6 @@ impl Converter<'_> {
         definition.description = meta.description;
         definition.enum_values = meta.enum_values;
         definition.kinds = meta.kinds;
-        definition.extensions = meta.extensions;
         definition.keywords = meta.keywords;
         definition.deprecated = meta.deprecated;
         definition.source = self.source(pointer);
@@ -244,7 +228,7 @@ impl Converter<'_> {
     fn meta(&mut self, object: &Map<String, Value>, pointer: &str) -> Result<Meta> {
         let mut meta = Meta::default();
         for (key, value) in object {
-            let at = || format!("{pointer}/{}", escape_pointer(key));
+            let at = || format!("{pointer}/{}", json_pointer::escape(key));
             match key.as_str() {
                 "description" => match value {
                     Value::String(text) => meta.description = Some(text.clone()),
@@ -272,9 +256,6 @@ impl Converter<'_> {
                         ))
                     }
                 },
-                key if key.starts_with("x-") => {
-                    meta.extensions.insert(key.to_owned(), value.to_string());
-                }
                 key if KEPT_KEYWORDS.contains(&key) => {
                     meta.keywords.insert(key.to_owned(), value.to_string());
                 }
@@ -531,7 +512,10 @@ impl Converter<'_> {
             self.expect_object(&object["properties"], &properties_pointer, "`properties`")?;
         let mut shape = ObjectSchema::default();
         for (property_name, value) in properties {
-            let at = format!("{properties_pointer}/{}", escape_pointer(property_name));
+            let at = format!(
+                "{properties_pointer}/{}",
+                json_pointer::escape(property_name)
+            );
             let property_object = self.expect_object(value, &at, "a property")?;
             let meta = self.meta(property_object, &at)?;
             let hoist_name = self.child_name(value, name, &pascal(property_name));
@@ -543,7 +527,6 @@ impl Converter<'_> {
             property.description = meta.description;
             property.enum_values = meta.enum_values;
             property.default = meta.default;
-            property.extensions = meta.extensions;
             property.keywords = meta.keywords;
             property.deprecated = meta.deprecated;
             property.renamed_from = meta.renamed_from;
@@ -653,11 +636,9 @@ impl Converter<'_> {
         let meta = self.meta(object, pointer)?;
         let mut definition = Definition::new(hoisted_name.clone(), Schema::Object(shape));
         definition.description = meta.description;
-        definition.extensions = meta.extensions;
         definition.keywords = meta.keywords;
         definition.deprecated = meta.deprecated;
         definition.source = self.source(pointer);
-        definition.hoisted = true;
         self.hoisted.push(definition);
         Ok(Schema::Ref(hoisted_name))
     }
@@ -719,7 +700,7 @@ impl Converter<'_> {
             ));
         };
         if let Some(segment) = self.definition_segment(local) {
-            let target_name = unescape_pointer(segment);
+            let target_name = json_pointer::unescape(segment).into_owned();
             if !self.all_names.contains(&target_name) {
                 return Err(self.error(
                     &pointer(),

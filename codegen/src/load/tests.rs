@@ -83,7 +83,6 @@ fn openapi2_json() {
     assert_eq!(kind.enum_values, ["ClusterIP", "NodePort"]);
     let ports = property(&minor, "io.example.core.v1.ServiceSpec", "ports");
     assert_eq!(ports.schema.type_expr(), "[]io.example.core.v1.ServicePort");
-    assert_eq!(ports.extension("x-kubernetes-list-type"), Some("\"map\""));
     let reference = property(&minor, "io.example.core.v1.ServiceSpec", "ref");
     assert_eq!(reference.keywords["pattern"], "\"^[a-z]+$\"");
     assert_eq!(
@@ -156,7 +155,11 @@ fn openapi3_yaml() {
         Schema::Ref("WidgetShape".into())
     );
     let shape = &minor.model.definitions["WidgetShape"];
-    assert!(shape.hoisted);
+    // Its source is the inline schema it was hoisted from.
+    assert_eq!(
+        shape.source.pointer,
+        "/components/schemas/Widget/properties/shape"
+    );
     assert_eq!(shape.description.as_deref(), Some("An inline object."));
     assert_eq!(
         property(&minor, "Widget", "tags").schema.type_expr(),

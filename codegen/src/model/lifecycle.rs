@@ -19,7 +19,9 @@ pub struct Lifecycle {
     pub stage: BTreeMap<Version, Stage>,
     pub feature_gate: Option<String>,
     pub reference: Option<String>,
-    /// The keys that were inferred from prose (only `deprecated_in` can be).
+    /// The keys that were inferred from a description's prose rather than
+    /// read from the spec or an annotation: only `deprecated_in` is ever
+    /// inferred (see `model::description_says_deprecated`).
     pub inferred: BTreeSet<Inferred>,
 }
 

@@ -9,6 +9,7 @@
 mod deprecation;
 mod gated;
 mod lifecycle;
+pub mod naming;
 mod schema;
 
 pub use deprecation::description_says_deprecated;

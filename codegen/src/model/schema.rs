@@ -1,5 +1,5 @@
 //! One minor's model: its definitions, each a [`Schema`] with descriptions,
-//! formats, enums, required lists and `x-` extensions.
+//! formats, enums, required lists and keywords.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -51,16 +51,11 @@ pub struct Definition {
     pub enum_values: Vec<String>,
     /// The (group, version, kind) triples it is served as.
     pub kinds: Vec<GroupVersionKind>,
-    /// `x-` extensions other than the group-version-kind, as compact JSON text.
-    pub extensions: BTreeMap<String, String>,
     /// Validation and annotation keywords (`pattern`, `minimum`, `title`, …)
     /// as compact JSON text.
     pub keywords: BTreeMap<String, String>,
     /// True when the spec marks it `deprecated: true`.
     pub deprecated: bool,
-    /// True when the definition was hoisted out of an inline object schema
-    /// (its source points at the inline schema).
-    pub hoisted: bool,
     pub source: Source,
 }
 
@@ -73,10 +68,8 @@ impl Definition {
             schema,
             enum_values: Vec::new(),
             kinds: Vec::new(),
-            extensions: BTreeMap::new(),
             keywords: BTreeMap::new(),
             deprecated: false,
-            hoisted: false,
             source: Source::default(),
         }
     }
@@ -101,7 +94,7 @@ impl Definition {
 
     /// The short name: the last dot-separated segment (`ServiceSpec`).
     pub fn short_name(&self) -> &str {
-        short_name(&self.name)
+        super::naming::short_name(&self.name)
     }
 }
 
@@ -110,11 +103,6 @@ impl Definition {
 /// type whose spec says less than its decoder accepts, named here so that
 /// gates.json can say `quantity` for it.
 pub const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
-
-/// The last dot-separated segment of a definition name.
-pub fn short_name(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
-}
 
 /// An object's properties, required list and additional properties.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -145,8 +133,6 @@ pub struct Property {
     pub element_enum_values: Vec<String>,
     /// The default value as compact JSON text.
     pub default: Option<String>,
-    /// `x-` extensions as compact JSON text.
-    pub extensions: BTreeMap<String, String>,
     /// Validation and annotation keywords (`pattern`, `minimum`, `title`, …)
     /// as compact JSON text.
     pub keywords: BTreeMap<String, String>,
@@ -167,23 +153,17 @@ impl Property {
             enum_values: Vec::new(),
             element_enum_values: Vec::new(),
             default: None,
-            extensions: BTreeMap::new(),
             keywords: BTreeMap::new(),
             deprecated: false,
             renamed_from: None,
             source: Source::default(),
         }
     }
-
-    /// The value of an `x-` extension as JSON text.
-    pub fn extension(&self, key: &str) -> Option<&str> {
-        self.extensions.get(key).map(String::as_str)
-    }
 }
 
 /// A type expression. Inline objects with properties are hoisted into their
 /// own [`Definition`] and referenced, so nesting never hides a property.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
 pub enum Schema {
     /// A reference to a definition by name.
@@ -207,13 +187,6 @@ pub enum Schema {
     Object(ObjectSchema),
     /// Any JSON value.
     Any,
-}
-
-impl std::hash::Hash for ObjectSchema {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.properties.keys().for_each(|k| k.hash(state));
-        self.required.hash(state);
-    }
 }
 
 impl Eq for ObjectSchema {}
@@ -252,6 +225,7 @@ impl Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::naming::short_name;
 
     #[test]
     fn type_expressions() {

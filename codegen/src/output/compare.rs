@@ -91,44 +91,24 @@ pub fn classify(
         };
         statuses.push(status);
     }
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, to_read.len().max(1));
-    let chunk = to_read.len().div_ceil(threads).max(1);
-    let differing: Vec<Result<Vec<usize>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = to_read
-            .chunks(chunk)
-            .map(|files| scope.spawn(move || differing(dir, files)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| worker.join().expect("a comparing thread panicked"))
-            .collect()
+    let differing = crate::parallel::map(&to_read, |&(index, path, bytes)| {
+        differs(&dir.join(path), bytes).map(|differs| differs.then_some(index))
     });
-    for indices in differing {
-        for index in indices? {
+    for index in differing {
+        if let Some(index) = index? {
             statuses[index] = Status::Changed;
         }
     }
     Ok(statuses)
 }
 
-/// The indices of the files whose current bytes differ from the new ones.
-fn differing(dir: &Path, files: &[(usize, &Path, &Contents)]) -> Result<Vec<usize>> {
-    let mut found = Vec::new();
-    let mut buffer = Vec::new();
-    for &(index, path, bytes) in files {
-        let full = dir.join(path);
-        let file =
-            std::fs::File::open(&full).map_err(|source| Error::io(&full, "reading", source))?;
-        buffer.clear();
-        // One byte more than expected tells a file that grew since listing.
-        file.take(bytes.len() as u64 + 1)
-            .read_to_end(&mut buffer)
-            .map_err(|source| Error::io(&full, "reading", source))?;
-        if !bytes.eq_bytes(&buffer) {
-            found.push(index);
-        }
-    }
-    Ok(found)
+/// True when the file at `full` holds other bytes than `bytes`.
+fn differs(full: &Path, bytes: &Contents) -> Result<bool> {
+    let file = std::fs::File::open(full).map_err(|source| Error::io(full, "reading", source))?;
+    let mut buffer = Vec::with_capacity(bytes.len() + 1);
+    // One byte more than expected tells a file that grew since listing.
+    file.take(bytes.len() as u64 + 1)
+        .read_to_end(&mut buffer)
+        .map_err(|source| Error::io(full, "reading", source))?;
+    Ok(!bytes.eq_bytes(&buffer))
 }

@@ -183,7 +183,8 @@ fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<S
     );
     // Consecutive runs of writes of about equal size, one blob each.
     let total: usize = writes.iter().map(|write| write.bytes.len()).sum();
-    let parts = threads().min(writes.len()).max(1);
+    // One blob per thread, written in parallel.
+    let parts = crate::parallel::threads().min(writes.len()).max(1);
     let mut runs: Vec<&[Write]> = Vec::with_capacity(parts);
     let mut rest = writes;
     for part in 0..parts {
@@ -198,18 +199,10 @@ fn stage(staging: &Path, writes: &[Write], removals: &[PathBuf]) -> Result<Vec<S
         runs.push(run);
         rest = tail;
     }
-    let written: Vec<Result<()>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = runs
-            .iter()
-            .enumerate()
-            .map(|(part, run)| scope.spawn(move || write_blob(&blob_path(staging, part), run)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| worker.join().expect("a staging thread panicked"))
-            .collect()
-    });
-    written.into_iter().collect::<Result<()>>()?;
+    let parts: Vec<(usize, &[Write])> = runs.iter().copied().enumerate().collect();
+    crate::parallel::try_map_each(&parts, |&(part, run)| {
+        write_blob(&blob_path(staging, part), run)
+    })?;
     for (part, run) in runs.iter().enumerate() {
         let mut offset = 0u64;
         for write in *run {
@@ -241,11 +234,6 @@ fn write_blob(path: &Path, writes: &[Write]) -> Result<()> {
     let chunks = writes.iter().flat_map(|write| write.bytes.chunks());
     super::contents::write_chunks(&mut file, chunks)
         .map_err(|source| Error::io(path, "writing", source))
-}
-
-/// How many threads write: one per core.
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Where a replay's bytes come from.
@@ -333,8 +321,8 @@ fn replay(dir: &Path, steps: &[Step], source: Source) -> Result<Vec<FileId>> {
 
 /// Writes `jobs` below `root` on every core: directories first, then each
 /// directory's files on one thread (creating files in a directory takes its
-/// lock), the costliest directories first, each to the least loaded thread.
-/// Returns the identities in the jobs' order.
+/// lock), the costliest directories first, each a task of its own for the
+/// next free thread. Returns the identities in the jobs' order.
 fn write_files(root: &Path, staging: Option<&Path>, jobs: Vec<Job>) -> Result<Vec<FileId>> {
     let count = jobs.len();
     let mut by_parent: BTreeMap<&Path, Vec<Job>> = BTreeMap::new();
@@ -353,26 +341,8 @@ fn write_files(root: &Path, staging: Option<&Path>, jobs: Vec<Job>) -> Result<Ve
         .map(|group| (group.iter().map(cost).sum(), group))
         .collect();
     groups.sort_by_key(|group| std::cmp::Reverse(group.0));
-    let mut lanes: Vec<(u64, Vec<Job>)> = (0..threads()).map(|_| (0, Vec::new())).collect();
-    for (weight, group) in groups {
-        let lane = lanes
-            .iter_mut()
-            .min_by_key(|(load, _)| *load)
-            .expect("at least one thread");
-        lane.0 += weight;
-        lane.1.extend(group);
-    }
-    let results: Vec<Result<Vec<(usize, FileId)>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = lanes
-            .iter()
-            .filter(|(_, lane)| !lane.is_empty())
-            .map(|(_, lane)| scope.spawn(move || write_jobs(root, staging, lane)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|worker| worker.join().expect("a writing thread panicked"))
-            .collect()
-    });
+    let groups: Vec<Vec<Job>> = groups.into_iter().map(|(_, group)| group).collect();
+    let results = crate::parallel::map_each(&groups, |group| write_jobs(root, staging, group));
     let mut ids = vec![None; count];
     for result in results {
         for (index, id) in result? {

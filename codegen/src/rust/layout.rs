@@ -18,13 +18,7 @@ pub trait Layout {
 
     /// The Rust name of the definition `name`.
     fn type_ident(&self, name: &str) -> Ident {
-        ident(
-            &name
-                .rsplit('.')
-                .next()
-                .unwrap_or(name)
-                .to_upper_camel_case(),
-        )
+        ident(&crate::model::naming::short_name(name).to_upper_camel_case())
     }
 
     /// The Rust name of field `wire` of definition `type_name`.

@@ -45,16 +45,9 @@ pub const DIR: &str = "json";
 pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
     let gates = GateKeywords::new(model);
     let field = config.document_version_field.as_deref();
-    let per_minor: Vec<Result<Documents>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = model
-            .minors
-            .values()
-            .map(|minor| scope.spawn(|| minor_files(model, config, minor, field, &gates)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| handle.join().expect("a JSON Schema worker panicked"))
-            .collect()
+    let minors: Vec<&MinorModel> = model.minors.values().collect();
+    let per_minor = crate::parallel::map_each(&minors, |minor| {
+        minor_files(model, config, minor, field, &gates)
     });
     for files in per_minor {
         for (path, contents) in files? {

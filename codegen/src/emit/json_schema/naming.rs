@@ -1,17 +1,16 @@
 //! File names of resource kinds, as the ecosystem's per-version trees
 //! (kubeconform's schema locations) spell them.
 
+use crate::model::naming::{group_label, namespace_of, namespace_segments, short_name};
 use vergate_core::gates::GroupVersionKind;
 
 /// `<kind>-<first label of group>-<version>.json`, lowercased; the core group
 /// (`""`) gives `<kind>-<version>.json`: `deployment-apps-v1.json`,
 /// `service-v1.json`, `horizontalpodautoscaler-autoscaling-v2.json`.
 pub fn kind_file(gvk: &GroupVersionKind) -> String {
-    let group = gvk.group.split('.').next().unwrap_or_default();
-    let name = if group.is_empty() {
-        format!("{}-{}.json", gvk.kind, gvk.version)
-    } else {
-        format!("{}-{group}-{}.json", gvk.kind, gvk.version)
+    let name = match group_label(&gvk.group) {
+        "" => format!("{}-{}.json", gvk.kind, gvk.version),
+        group => format!("{}-{group}-{}.json", gvk.kind, gvk.version),
     };
     name.to_lowercase()
 }
@@ -23,12 +22,10 @@ pub fn kind_file(gvk: &GroupVersionKind) -> String {
 /// (`io.k8s.api.core.v1.PodSpec` → `podspec-v1.json`,
 /// `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta` → `objectmeta-meta-v1.json`).
 pub fn definition_file(name: &str) -> String {
-    let segments: Vec<&str> = name.split('.').collect();
-    let file = match segments.as_slice() {
-        [.., group, version, short] if matches!(*group, "core" | "api") => {
-            format!("{short}-{version}.json")
-        }
-        [.., group, version, short] => format!("{short}-{group}-{version}.json"),
+    let short = short_name(name);
+    let file = match namespace_segments(namespace_of(name)).as_slice() {
+        [.., "core" | "api", version] => format!("{short}-{version}.json"),
+        [.., group, version] => format!("{short}-{group}-{version}.json"),
         _ => format!("{name}.json"),
     };
     file.to_lowercase()

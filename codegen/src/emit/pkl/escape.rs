@@ -1,52 +1,13 @@
-//! Pkl text escaping: string literals, `///` doc comments and identifiers,
-//! plus the tera filters that apply them (the templates turn autoescape off
-//! and escape through these only).
+//! Pkl text escaping: string literals (from `vergate_core::pkl_text`, which
+//! the runtime's local package swap uses too), `///` doc comments and
+//! identifiers, plus the tera filters that apply them (the templates turn
+//! autoescape off and escape through these only).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use tera::{Result as TeraResult, Value};
 use vergate_core::alias::pkl_identifier;
-
-/// `text` as a Pkl string literal that evaluates back to `text`.
-///
-/// A single-line text becomes `"…"`; a text with line breaks becomes a
-/// multi-line string `"""…"""` (one source line per line, so long
-/// descriptions stay readable). In both, `\` is written `\\` (so `\(` never
-/// starts an interpolation) and `"` is written `\"` (so `"""` never closes the
-/// string early); control characters use `\n`, `\r`, `\t` or `\u{…}`. `#` and
-/// backticks need nothing because no custom delimiter is used.
-pub fn pkl_string(text: &str) -> String {
-    let text = normalize_newlines(text);
-    if !text.contains('\n') {
-        return format!("\"{}\"", escape_body(&text, false));
-    }
-    let mut out = String::from("\"\"\"\n");
-    for line in text.split('\n') {
-        out.push_str(&escape_body(line, true));
-        out.push('\n');
-    }
-    out.push_str("\"\"\"");
-    out
-}
-
-fn escape_body(text: &str, multiline: bool) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' if !multiline => out.push_str("\\t"),
-            '\t' => out.push('\t'),
-            c if c.is_control() || is_unicode_line_break(c) => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
+use vergate_core::pkl_text::normalize_newlines;
+pub use vergate_core::pkl_text::pkl_string;
 
 /// `text` as `///` doc comment lines, each indented by `indent` spaces.
 /// Empty when there is no text. Line breaks of any kind become new comment
@@ -96,25 +57,6 @@ fn has_control(text: &str) -> bool {
         .any(|byte| (byte < 0x20 && byte != b'\t' && byte != b'\n') || byte == 0x7f || byte == 0xc2)
 }
 
-fn normalize_newlines(text: &str) -> Cow<'_, str> {
-    // `\r` is one byte; U+2028, U+2029 (E2 80 A8/A9) and U+0085 (C2 85)
-    // start with E2 or C2: most text has none of these bytes.
-    let maybe = text
-        .bytes()
-        .any(|byte| byte == b'\r' || byte == 0xe2 || byte == 0xc2);
-    if !maybe || !text.contains(['\r', '\u{2028}', '\u{2029}', '\u{85}']) {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(
-        text.replace("\r\n", "\n")
-            .replace(['\r', '\u{2028}', '\u{2029}', '\u{85}'], "\n"),
-    )
-}
-
-fn is_unicode_line_break(c: char) -> bool {
-    matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}')
-}
-
 /// Registers `pkl_string`, `pkl_doc(indent=N)` and `pkl_ident` on `tera`.
 pub fn register_filters(tera: &mut tera::Tera) {
     tera.register_filter(
@@ -156,20 +98,6 @@ fn as_text<'v>(value: &'v Value, filter: &str) -> TeraResult<&'v str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn strings() {
-        assert_eq!(pkl_string("plain"), "\"plain\"");
-        assert_eq!(pkl_string(r#"say "hi""#), r#""say \"hi\"""#);
-        assert_eq!(pkl_string(r"a\(b)"), r#""a\\(b)""#);
-        assert_eq!(pkl_string(r#"x"""y"#), r#""x\"\"\"y""#);
-        assert_eq!(pkl_string("#`tick`#"), "\"#`tick`#\"");
-        assert_eq!(pkl_string("tab\there\u{7}"), "\"tab\\there\\u{7}\"");
-        assert_eq!(
-            pkl_string("two\r\nlines \"\"\""),
-            "\"\"\"\ntwo\nlines \\\"\\\"\\\"\n\"\"\""
-        );
-    }
 
     #[test]
     fn doc_comments() {

@@ -14,6 +14,7 @@
 //!   `<group>/<version>/<Kind>.pkl` (`autoscaling/v1/HorizontalPodAutoscaler.pkl`).
 
 use crate::error::{Error, Result};
+use crate::model::naming::{self, namespace_of, namespace_segments, version_priority, versioned};
 use crate::model::{Definition, GatedModel, MinorModel};
 use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::gates::GroupVersionKind;
@@ -49,16 +50,10 @@ impl NamespacePaths {
     /// Chooses a module path for every namespace any minor defines.
     pub fn new(model: &GatedModel) -> NamespacePaths {
         let namespaces: BTreeSet<&str> = model.types.keys().map(|n| namespace_of(n)).collect();
-        let split: Vec<Vec<&str>> = namespaces
-            .iter()
-            .map(|ns| ns.split('.').filter(|s| !s.is_empty()).collect())
-            .collect();
+        let split: Vec<Vec<&str>> = namespaces.iter().map(|ns| namespace_segments(ns)).collect();
         let mut take: Vec<usize> = split
             .iter()
-            .map(|segments| match segments.last() {
-                Some(last) if is_api_version(last) && segments.len() > 1 => 2,
-                _ => 1,
-            })
+            .map(|segments| if versioned(segments).is_some() { 2 } else { 1 })
             .collect();
         loop {
             let paths: Vec<String> = split
@@ -140,7 +135,7 @@ impl<'m> MinorLayout<'m> {
             match served_kind(definition) {
                 Some(kind) => {
                     let (dir, version) = match module.rsplit_once('/') {
-                        Some((dir, last)) if is_api_version(last) => (dir, last),
+                        Some((dir, last)) if naming::is_api_version(last) => (dir, last),
                         _ => (module, ""),
                     };
                     kinds
@@ -238,43 +233,6 @@ pub fn served_kind(definition: &Definition) -> Option<&GroupVersionKind> {
     }
 }
 
-/// The namespace of a definition name: everything before its last dot.
-pub fn namespace_of(name: &str) -> &str {
-    name.rsplit_once('.').map_or("", |(namespace, _)| namespace)
-}
-
-/// True for API version segments: `v1`, `v2beta1`, `v1alpha3`.
-pub fn is_api_version(segment: &str) -> bool {
-    parse_api_version(segment).is_some()
-}
-
-/// Kubernetes' version priority: GA over beta over alpha, then by major,
-/// then by the pre-release number. Unparsable versions sort lowest.
-fn version_priority(segment: &str) -> (u8, u32, u32) {
-    parse_api_version(segment).unwrap_or((0, 0, 0))
-}
-
-fn parse_api_version(segment: &str) -> Option<(u8, u32, u32)> {
-    let rest = segment.strip_prefix('v')?;
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let major: u32 = rest[..digits].parse().ok()?;
-    let tail = &rest[digits..];
-    if tail.is_empty() {
-        return Some((3, major, 0));
-    }
-    let (stage, number) = if let Some(n) = tail.strip_prefix("beta") {
-        (2, n)
-    } else if let Some(n) = tail.strip_prefix("alpha") {
-        (1, n)
-    } else {
-        return None;
-    };
-    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((stage, major, number.parse().ok()?))
-}
-
 fn join_last(segments: &[&str], n: usize) -> String {
     let start = segments.len().saturating_sub(n);
     let path = segments[start..].join("/");
@@ -288,22 +246,6 @@ fn join_last(segments: &[&str], n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn api_versions_and_priority() {
-        for yes in ["v1", "v2", "v1beta1", "v2alpha3"] {
-            assert!(is_api_version(yes), "{yes}");
-        }
-        for no in ["v", "v1.34", "vbeta1", "v1beta", "core", "v1gamma1"] {
-            assert!(!is_api_version(no), "{no}");
-        }
-        let mut versions = ["v1alpha1", "v1", "v2beta2", "v1beta1", "v2", "v1beta3"];
-        versions.sort_by_key(|v| std::cmp::Reverse(version_priority(v)));
-        assert_eq!(
-            versions,
-            ["v2", "v1", "v2beta2", "v1beta3", "v1beta1", "v1alpha1"]
-        );
-    }
 
     #[test]
     fn namespace_paths() {

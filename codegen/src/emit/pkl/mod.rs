@@ -43,7 +43,7 @@ const BASE_HOST: &str = "pkg.vergate.invalid";
 
 /// Adds `pkl/` to the tree.
 pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
-    emit_cached(model, config, tree, &RenderCache::none())
+    emit_cached(model, config, &RenderCache::none(), tree)
 }
 
 /// [`emit`], with the modules' texts taken from `cache` when their data is
@@ -52,39 +52,17 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
 pub fn emit_cached(
     model: &GatedModel,
     config: &ApiConfig,
-    tree: &mut FileTree,
     cache: &RenderCache,
+    tree: &mut FileTree,
 ) -> Result<()> {
     let settings = Settings::new(model, config);
     for (path, bytes) in root_files(model, &settings)? {
         tree.insert(format!("{PKL_DIR}/{path}"), bytes)?;
     }
     let paths = NamespacePaths::new(model);
-    let versions: Vec<Version> = model.versions.clone();
-    // Two halves of the minors on two threads: rendering dominates.
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, versions.len().max(1));
-    let chunk = versions.len().div_ceil(threads).max(1);
-    let results: Vec<Result<Documents>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = versions
-            .chunks(chunk)
-            .map(|minors| {
-                let paths = &paths;
-                let settings = &settings;
-                scope.spawn(move || {
-                    let mut files = Vec::new();
-                    for version in minors {
-                        files.extend(minor_files(model, *version, paths, settings, cache)?);
-                    }
-                    Ok(files)
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a Pkl emitter thread panicked"))
-            .collect()
+    // The minors in parallel: rendering dominates.
+    let results = crate::parallel::map_each(&model.versions, |version| {
+        minor_files(model, *version, &paths, &settings, cache)
     });
     for files in results {
         for (path, contents) in files? {

@@ -125,7 +125,7 @@ impl<'a> Subtree<'a> {
                 }),
             }
         }
-        let namespace = super::layout::namespace_of(&definitions[0].name);
+        let namespace = crate::model::naming::namespace_of(&definitions[0].name);
         let lifecycle = crate::model::Lifecycle {
             presence: self.paths.presence(namespace),
             ..Default::default()

@@ -30,7 +30,7 @@
 //! in byte order for the others, over every minor at once.
 
 use super::layout::syn_ident;
-use crate::emit::pkl::layout::{is_api_version, namespace_of};
+use crate::model::naming::{group_label, namespace_of, namespace_segments, versioned};
 use crate::model::GatedModel;
 use crate::rust::ident;
 use heck::{ToSnakeCase, ToUpperCamelCase};
@@ -181,7 +181,7 @@ fn module_paths(model: &GatedModel) -> BTreeMap<&str, Vec<String>> {
     let namespaces: BTreeSet<&str> = model.types.keys().map(|n| namespace_of(n)).collect();
     let split: BTreeMap<&str, Vec<&str>> = namespaces
         .iter()
-        .map(|ns| (*ns, ns.split('.').filter(|s| !s.is_empty()).collect()))
+        .map(|ns| (*ns, namespace_segments(ns)))
         .collect();
     // A group label that clashes gives way to the namespace's own segment.
     loop {
@@ -237,14 +237,18 @@ fn module_paths(model: &GatedModel) -> BTreeMap<&str, Vec<String>> {
 
 /// The module path of a namespace: group (or last segment) and version.
 fn path_of(segments: &[&str], group: Option<&str>, extra: usize) -> Vec<String> {
-    let Some((last, rest)) = segments.split_last() else {
-        return Vec::new();
-    };
-    let (group, version, before) = match (is_api_version(last), rest.split_last()) {
-        (true, Some((previous, before))) => {
-            (group.unwrap_or(previous).to_owned(), Some(*last), before)
+    let (group, version, before) = match versioned(segments) {
+        Some(split) => (
+            group.unwrap_or(split.group).to_owned(),
+            Some(split.version),
+            split.before,
+        ),
+        None => {
+            let Some((last, rest)) = segments.split_last() else {
+                return Vec::new();
+            };
+            ((*last).to_owned(), None, rest)
         }
-        _ => ((*last).to_owned(), None, rest),
     };
     let taken = extra.min(before.len());
     let mut head: Vec<&str> = before[before.len() - taken..].to_vec();
@@ -282,8 +286,10 @@ fn namespace_groups(model: &GatedModel) -> BTreeMap<&str, &str> {
                 .collect();
             if groups.len() == 1 {
                 let group = groups.into_iter().next().expect("one group");
-                let label = group.split('.').next().unwrap_or_default();
-                let label = if label.is_empty() { "core" } else { label };
+                let label = match group_label(group) {
+                    "" => "core",
+                    label => label,
+                };
                 seen.entry(namespace_of(&definition.name))
                     .or_default()
                     .insert(label);

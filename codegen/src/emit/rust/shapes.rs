@@ -29,21 +29,9 @@ pub struct Shapes {
 impl Shapes {
     /// Groups every minor's definitions of `model` into shapes.
     pub fn new(model: &GatedModel, names: &Names, boxes: &Boxes, root: &str) -> Shapes {
-        let versions: Vec<Version> = model.versions.clone();
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .clamp(1, versions.len().max(1));
-        let chunk = versions.len().div_ceil(threads).max(1);
-        // The items' text, minors split over the cores (rendering dominates).
-        let parts: Vec<Vec<((Version, &str), String)>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = versions
-                .chunks(chunk)
-                .map(|minors| scope.spawn(move || fingerprints(model, names, boxes, root, minors)))
-                .collect();
-            workers
-                .into_iter()
-                .map(|worker| worker.join().expect("a fingerprint thread panicked"))
-                .collect()
+        // The items' text, minor by minor in parallel (rendering dominates).
+        let parts = crate::parallel::map_each(&model.versions, |version| {
+            fingerprints(model, names, boxes, root, *version)
         });
         let (nodes, texts): (Vec<(Version, &str)>, Vec<String>) =
             parts.into_iter().flatten().unzip();
@@ -123,34 +111,34 @@ impl Shapes {
     }
 }
 
-/// The text of every definition's item in `minors`, references written as
-/// definition names.
+/// The text of every definition's item in minor `version`, references
+/// written as definition names.
 fn fingerprints<'m>(
     model: &'m GatedModel,
     names: &Names,
     boxes: &Boxes,
     root: &str,
-    minors: &[Version],
+    version: Version,
 ) -> Vec<((Version, &'m str), String)> {
     let root: TokenStream = super::render::root_tokens(root);
-    let mut out = Vec::new();
-    for version in minors {
-        let layout = SpecLayout {
-            names,
-            boxes,
-            root: &root,
-            version: *version,
-            purpose: Purpose::Fingerprint,
-        };
-        for definition in model.minors[version].definitions.values() {
-            let item = type_item(model, &layout, *version, definition);
-            out.push((
-                (*version, definition.name.as_str()),
+    let layout = SpecLayout {
+        names,
+        boxes,
+        root: &root,
+        version,
+        purpose: Purpose::Fingerprint,
+    };
+    model.minors[&version]
+        .definitions
+        .values()
+        .map(|definition| {
+            let item = type_item(model, &layout, version, definition);
+            (
+                (version, definition.name.as_str()),
                 format!("{}\n{}", definition.name, item),
-            ));
-        }
-    }
-    out
+            )
+        })
+        .collect()
 }
 
 /// A dense id per distinct key, in order of first appearance.
