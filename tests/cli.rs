@@ -1028,12 +1028,12 @@ fn check_kubernetes(gates: &Path, strict: bool, file: &str) -> Output {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_types_the_api_server_decodes_itself_are_checked() {
-    let Some(gates) =
-        kubernetes_gates("kubernetes_types_the_api_server_decodes_itself_are_checked")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let file = "tests/cli/kubernetes/types-refused.yaml";
     for strict in [false, true] {
         let out = check_kubernetes(&gates, strict, file);
@@ -1052,12 +1052,12 @@ fn kubernetes_types_the_api_server_decodes_itself_are_checked() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_values_kubectl_sends_as_the_server_takes_them_pass() {
-    let Some(gates) =
-        kubernetes_gates("kubernetes_values_kubectl_sends_as_the_server_takes_them_pass")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     // `replicas: 2.0` and `1e3` are sent as 2 and 1000; quantities may be
     // numbers; int-or-string takes `8080.0` (sent as 8080) and `http`.
     for strict in [false, true] {
@@ -1068,11 +1068,12 @@ fn kubernetes_values_kubectl_sends_as_the_server_takes_them_pass() {
 }
 
 #[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
 fn kubernetes_strict_checks_quantities_timestamps_and_base64() {
-    let Some(gates) = kubernetes_gates("kubernetes_strict_checks_quantities_timestamps_and_base64")
-    else {
-        return;
-    };
+    let gates = support::kubernetes_output();
     let file = "tests/cli/kubernetes/types-strict.yaml";
     let out = check_kubernetes(&gates, false, file);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));

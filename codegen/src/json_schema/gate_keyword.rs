@@ -211,7 +211,7 @@ fn gate_members(gate: &Gate) -> Map {
         out.insert("reference".into(), Json::string(reference));
     }
     if !inferred.is_empty() {
-        let keys = inferred.iter().map(|key| Json::string(key.to_string()));
+        let keys = inferred.iter().map(|key| Json::string(key.key()));
         out.insert("inferred".into(), Json::Array(keys.collect()));
     }
     out
@@ -271,6 +271,7 @@ fn stage_name(stage: Stage) -> &'static str {
 #[cfg(all(test, feature = "load"))]
 mod tests {
     use super::*;
+    use vergate_core::gates::Inferred;
 
     fn parsed(json: &Json) -> serde_json::Value {
         serde_json::from_str(&json.to_compact()).unwrap()
@@ -289,7 +290,7 @@ mod tests {
             ]),
             feature_gate: Some("Canary".into()),
             reference: Some("https://kep/1".into()),
-            inferred: vec!["deprecated_in".into()],
+            inferred: vec![Inferred::DeprecatedIn],
         }
     }
 
@@ -303,12 +304,12 @@ mod tests {
         }
         let full = FieldGate {
             gate: full_gate(),
-            ty: "[]string".into(),
+            ty: "[]string".parse().unwrap(),
             required_in: vec![Version::new(1, 9)],
             type_changed_in: vec![Version::new(1, 11)],
             type_history: BTreeMap::from([
-                (Version::new(1, 9), "string".into()),
-                (Version::new(1, 11), "[]string".into()),
+                (Version::new(1, 9), "string".parse().unwrap()),
+                (Version::new(1, 11), "[]string".parse().unwrap()),
             ]),
             renamed_from: Some(Rename {
                 from: "old".into(),
