@@ -297,10 +297,12 @@ fn kind_message(
     message
 }
 
-/// A kind no minor serves. In a group the API serves (or in an API whose
-/// documents carry their minor) it is a typo: an error, with the nearest
-/// kind of the group. In a group the API does not know (a custom resource)
-/// it is a warning, an error with `--strict`.
+/// A kind no minor serves. In a group the API serves it is a typo: an
+/// error, with the nearest kind of the group when one is near. In a group
+/// the API does not know (a custom resource) it is a warning, an error with
+/// `--strict`. Documents that carry their minor have no group: an unknown
+/// kind near one of the API's is a typo (an error), any other is treated
+/// like a custom resource.
 fn unknown_kind(
     tables: &GateTables,
     identity: &Identity,
@@ -308,19 +310,21 @@ fn unknown_kind(
     options: Options,
 ) -> Violation {
     let line = root.get("kind").map_or(root.line, |node| node.line);
+    let own_minor = identity.own_minor.is_some();
     let (group, version) = identity
         .api_version
         .rsplit_once('/')
         .unwrap_or(("", identity.api_version));
-    let in_group = |gvk: &GroupVersionKind| identity.own_minor.is_some() || gvk.group == group;
     let known: Vec<&GroupVersionKind> = tables
         .index()
         .types
         .values()
         .flat_map(|ty| &ty.kinds)
-        .filter(|gvk| in_group(gvk))
+        .filter(|gvk| own_minor || gvk.group == group)
         .collect();
-    if known.is_empty() && identity.own_minor.is_none() {
+    let nearest = nearest_kind(identity.kind, version, &known, own_minor);
+    let served_group = !own_minor && !known.is_empty();
+    if !served_group && nearest.is_none() {
         return Violation {
             severity: if options.strict {
                 Severity::Error
@@ -338,18 +342,16 @@ fn unknown_kind(
             ),
         };
     }
-    let place = if identity.own_minor.is_some() {
-        tables.api().to_owned()
+    let place = if own_minor {
+        tables.api()
     } else {
-        identity.api_version.to_owned()
+        identity.api_version
     };
     let mut message = format!(
         "{} {}: no such kind in {place}",
         identity.api_version, identity.kind
     );
-    if let Some(nearest) =
-        nearest_kind(identity.kind, version, &known, identity.own_minor.is_some())
-    {
+    if let Some(nearest) = nearest {
         message.push_str(&format!("; did you mean {nearest}?"));
     }
     Violation {
