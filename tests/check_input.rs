@@ -403,17 +403,17 @@ fn every_fuzz_seed_ends_in_an_exit_code_within_bounds() {
     }
 }
 
-/// Runs `vergate` with a terminal as its standard input (through `script`),
-/// feeding `typed`; `None` when `script` is not installed.
-fn vergate_on_a_terminal(args: &str, typed: &[u8]) -> Option<Output> {
+/// Runs `vergate` with a terminal as its standard input (through `script`,
+/// from util-linux: Debian's essential package bsdutils), feeding `typed`.
+fn vergate_on_a_terminal(args: &str, typed: &[u8]) -> Output {
     let available = Command::new("script")
         .arg("--version")
         .output()
         .is_ok_and(|out| out.status.success());
-    if !available {
-        eprintln!("skipped: `script` (util-linux) is not installed");
-        return None;
-    }
+    assert!(
+        available,
+        "this test needs `script` (util-linux; Debian: bsdutils) to give vergate a terminal"
+    );
     let command = format!("{} {args}", env!("CARGO_BIN_EXE_vergate"));
     let mut child = Command::new("timeout")
         .args(["10", "script", "-qec", &command, "/dev/null"])
@@ -426,24 +426,19 @@ fn vergate_on_a_terminal(args: &str, typed: &[u8]) -> Option<Output> {
     let mut pipe = child.stdin.take().unwrap();
     pipe.write_all(typed).unwrap();
     drop(pipe);
-    Some(child.wait_with_output().unwrap())
+    child.wait_with_output().unwrap()
 }
 
 #[test]
 fn a_terminal_gets_a_usage_error_without_a_path_and_a_hint_with_a_dash() {
-    let Some(out) = vergate_on_a_terminal(&format!("check --api {DEMO}"), b"") else {
-        return;
-    };
+    let out = vergate_on_a_terminal(&format!("check --api {DEMO}"), b"");
     assert_eq!(code(&out), 2, "{}", stdout(&out));
     assert!(
         stdout(&out).contains("error: no input: name files or directories, or pipe documents in"),
         "{}",
         stdout(&out)
     );
-    let Some(out) = vergate_on_a_terminal(&format!("check --api {DEMO} -"), DEMO_DOC.as_bytes())
-    else {
-        return;
-    };
+    let out = vergate_on_a_terminal(&format!("check --api {DEMO} -"), DEMO_DOC.as_bytes());
     // `script` puts the terminal's output, stderr included, on its stdout.
     assert!(
         stdout(&out)
