@@ -62,9 +62,11 @@ pub struct CheckArgs {
     /// The generated API directory holding gates.json (e.g. generated/kubernetes).
     #[arg(long, value_name = "DIR")]
     pub api: PathBuf,
-    /// The minor to check against (e.g. 1.29). Optional for documents that
-    /// carry their own minor in apiVersion: they are checked against it.
-    #[arg(long, value_name = "MINOR")]
+    /// The minor to check against: 1.29, v1.29, 1.29.3, or a version as a
+    /// cluster prints it (v1.29.4-gke.1043000, v1.31.0+a2c84a5). Optional for
+    /// documents that carry their own minor in apiVersion: they are checked
+    /// against it.
+    #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub target: Option<Version>,
     /// Also report fields, enum values and kinds the API does not know.
     #[arg(long)]
@@ -90,12 +92,13 @@ pub struct UpgradeArgs {
     #[arg(long, value_name = "DIR")]
     pub api: PathBuf,
     /// The minor the document is written for; defaults to its own apiVersion.
-    #[arg(long, value_name = "MINOR")]
+    #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub from: Option<Version>,
     /// The minor to upgrade to (not older than --from).
     #[arg(
         long,
-        value_name = "MINOR",
+        value_name = "VERSION",
+        value_parser = cluster_version,
         required_unless_present = "all",
         conflicts_with = "all"
     )]
@@ -118,8 +121,10 @@ pub struct UpgradeArgs {
 #[derive(clap::Args, Debug)]
 pub struct DiffArgs {
     /// The older minor.
+    #[arg(value_parser = cluster_version)]
     pub old: Version,
     /// The newer minor.
+    #[arg(value_parser = cluster_version)]
     pub new: Version,
     /// The generated API directory holding gates.json.
     #[arg(long, value_name = "DIR")]
@@ -136,6 +141,12 @@ pub struct VersionsArgs {
     pub format: PlainFormat,
 }
 
+/// Reads a version argument as a cluster prints it (`v1.29.4-gke.1043000`
+/// is the minor 1.29); see [`Version::parse_cluster`].
+fn cluster_version(text: &str) -> Result<Version, vergate::ParseVersionError> {
+    Version::parse_cluster(text)
+}
+
 /// Loads the gate tables or says why not (one line on stderr).
 pub fn load_tables(api: &std::path::Path) -> Result<GateTables, Outcome> {
     GateTables::load(api).map_err(|err| {
@@ -148,6 +159,14 @@ pub fn load_tables(api: &std::path::Path) -> Result<GateTables, Outcome> {
 pub fn known_minor(tables: &GateTables, flag: &str, version: Version) -> Result<(), Outcome> {
     if tables.has_version(version) {
         return Ok(());
+    }
+    if let Some(newest) = tables.versions().last().filter(|newest| version > **newest) {
+        eprintln!(
+            "error: {flag} {version}: newer than the data: the newest minor {} knows is {newest}; \
+             check against {newest}, or regenerate the API with {version}'s spec",
+            tables.api()
+        );
+        return Err(Outcome::InputError);
     }
     eprintln!(
         "error: {flag} {version}: {} has no minor {version} (its minors: {})",
