@@ -127,7 +127,10 @@ fn bad_inputs_give_one_line_each_and_the_rest_is_still_checked() {
         "check",
         "--api",
         DEMO,
-        "tests/cli/bad",
+        "tests/cli/bad/invalid.yaml",
+        "tests/cli/bad/list.yaml",
+        "tests/cli/bad/no-kind.yaml",
+        "tests/cli/bad/unknown-minor.yaml",
         "tests/cli/does-not-exist.yaml",
         "tests/cli/demo/pipeline.yaml",
     ]);

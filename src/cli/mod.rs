@@ -68,11 +68,25 @@ pub struct CheckArgs {
     /// against it.
     #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub target: Option<Version>,
-    /// Also report fields, enum values and kinds the API does not know.
+    /// Also report fields, enum values and kinds the API does not know, and
+    /// make documents without apiVersion/kind and templates found in a
+    /// directory input errors instead of skipping them.
     #[arg(long)]
     pub strict: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Kinds not to check (comma-separated, repeatable), e.g. Secret,ConfigMap.
+    #[arg(long, value_name = "KIND[,KIND]", value_delimiter = ',')]
+    pub skip: Vec<String>,
+    /// Kinds refused outright: each document of them is an error (rule
+    /// rejected-kind). Comma-separated, repeatable.
+    #[arg(long, value_name = "KIND[,KIND]", value_delimiter = ',')]
+    pub reject: Vec<String>,
+    /// Leave out of directory walks what this glob matches (gitignore
+    /// syntax, relative to the directory given: `values*.yaml`, `charts/`,
+    /// `/ci/**`). Repeatable. Files named on the command line are read.
+    #[arg(long, value_name = "GLOB", value_parser = inputs::ignore_glob)]
+    pub ignore: Vec<String>,
     /// Also search hidden directories and files (skipped by default).
     #[arg(long)]
     pub hidden: bool,
