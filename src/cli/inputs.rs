@@ -28,18 +28,6 @@ pub struct WalkOptions {
     pub ignore: Vec<String>,
 }
 
-/// Checks an `--ignore` glob (gitignore syntax) and gives it back.
-pub fn ignore_glob(glob: &str) -> Result<String, String> {
-    ignore::overrides::OverrideBuilder::new(".")
-        .add(&format!("!{glob}"))
-        .map(|_| glob.to_owned())
-        .map_err(|err| {
-            // The message quotes the glob as given, without the `!` added here.
-            err.to_string()
-                .replace(&format!("'!{glob}'"), &format!("'{glob}'"))
-        })
-}
-
 /// Something to read: a file, standard input, or a walk error to report.
 pub struct Source {
     /// The name shown in messages.
