@@ -13,6 +13,9 @@
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
 
 pub mod changelog;
+#[cfg(feature = "cli")]
+#[path = "cli/args.rs"]
+pub mod cli_args;
 pub mod document;
 pub mod globs;
 pub mod local_swap;

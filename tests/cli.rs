@@ -127,7 +127,10 @@ fn bad_inputs_give_one_line_each_and_the_rest_is_still_checked() {
         "check",
         "--api",
         DEMO,
-        "tests/cli/bad",
+        "tests/cli/bad/invalid.yaml",
+        "tests/cli/bad/list.yaml",
+        "tests/cli/bad/no-kind.yaml",
+        "tests/cli/bad/unknown-minor.yaml",
         "tests/cli/does-not-exist.yaml",
         "tests/cli/demo/pipeline.yaml",
     ]);
@@ -152,11 +155,11 @@ fn bad_inputs_give_one_line_each_and_the_rest_is_still_checked() {
 
 #[test]
 fn an_unknown_target_minor_is_a_usage_error() {
-    let out = vergate(&["check", "--api", DEMO, "--target", "1.99", "tests/cli/demo"]);
+    let out = vergate(&["check", "--api", DEMO, "--target", "1.8", "tests/cli/demo"]);
     assert_eq!(code(&out), 2);
     assert_eq!(
         stderr(&out),
-        "error: --target 1.99: demo has no minor 1.99 (its minors: 1.9, 1.10, 1.11, 1.12)\n"
+        "error: --target 1.8: demo has no minor 1.8 (its minors: 1.9, 1.10, 1.11, 1.12)\n"
     );
     let out = vergate(&["check", "--api", DEMO, "--target", "1.x", "tests/cli/demo"]);
     assert_eq!(code(&out), 2);
@@ -169,6 +172,66 @@ fn an_unknown_target_minor_is_a_usage_error() {
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).contains("no/such/dir: cannot read the gates index"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_target_newer_than_the_data_names_the_newest_minor() {
+    for target in ["1.99", "v1.13.2-gke.1043000"] {
+        let out = vergate(&["check", "--api", DEMO, "--target", target, "tests/cli/demo"]);
+        assert_eq!(code(&out), 2, "{target}");
+        let minor = if target == "1.99" { "1.99" } else { "1.13" };
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: --target {minor}: newer than the data: the newest minor demo knows is 1.12; \
+                 check against 1.12, or regenerate the API with {minor}'s spec\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn targets_are_read_as_clusters_print_them() {
+    let expected = vergate(&[
+        "check",
+        "--api",
+        DEMO,
+        "--target",
+        "1.10",
+        "tests/cli/demo/release.yaml",
+    ]);
+    assert_eq!(code(&expected), 1, "{}", stderr(&expected));
+    for target in [
+        "v1.10",
+        "1.10.3",
+        "v1.10.4-gke.1043000",
+        "v1.10.0+a2c84a5",
+        "v1.10.2-eks-1552ad0",
+    ] {
+        let out = vergate(&[
+            "check",
+            "--api",
+            DEMO,
+            "--target",
+            target,
+            "tests/cli/demo/release.yaml",
+        ]);
+        assert_eq!(code(&out), 1, "{target}: {}", stderr(&out));
+        assert_eq!(stdout(&out), stdout(&expected), "{target}");
+    }
+    let out = vergate(&["diff", "--api", DEMO, "v1.9.1-gke.7", "v1.12.0+k3s1"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        stdout(&vergate(&["diff", "--api", DEMO, "1.9", "1.12"]))
+    );
+    let out = vergate(&["check", "--api", DEMO, "--target", "v1.10-gke.1", "x.yaml"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("needs a full major.minor.patch before it"),
         "{}",
         stderr(&out)
     );

@@ -6,7 +6,7 @@ use super::{
 use serde::Serialize;
 use std::fmt::Write;
 use vergate::document;
-use vergate::preflight::{self, Options, Severity, Violation};
+use vergate::preflight::{self, Options, Rule, Severity, Violation};
 
 /// One violation with where it is.
 #[derive(Serialize)]
@@ -31,13 +31,44 @@ pub struct InputError {
     pub message: String,
 }
 
+/// A document or file left unchecked, and why.
+#[derive(Serialize)]
+pub struct Skipped {
+    pub file: String,
+    /// The document's first line; 0 for a whole file.
+    pub line: u32,
+    pub reason: String,
+    /// False for what the user asked to skip (`--skip`): not noted in text.
+    #[serde(skip)]
+    pub noted: bool,
+}
+
 /// Everything one run found.
 #[derive(Default, Serialize)]
 pub struct Results {
     pub documents: usize,
     pub violations: Vec<Found>,
     pub errors: Vec<InputError>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Skipped>,
 }
+
+/// What `check` does with documents beyond preflight: the kinds skipped
+/// and rejected, and whether unchecked documents are errors.
+struct Policy<'a> {
+    options: Options,
+    skip: &'a [String],
+    reject: &'a [String],
+    strict: bool,
+}
+
+/// The advice for a Go template found among the inputs.
+const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a manifest; \
+     render it first (`helm template … | vergate check …`) or leave it out with --ignore";
+
+/// The reason for skipping a document that is not a Kubernetes-style object.
+const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
+     name the file or use --strict to make this an error";
 
 impl Results {
     fn count(&self, severity: Severity) -> usize {
@@ -75,8 +106,13 @@ pub fn run(args: &CheckArgs) -> Outcome {
             );
         }
     }
-    let options = Options {
-        target: args.target,
+    let policy = Policy {
+        options: Options {
+            target: args.target,
+            strict: args.strict,
+        },
+        skip: &args.skip,
+        reject: &args.reject,
         strict: args.strict,
     };
     let sources = if args.inputs.is_empty() {
@@ -91,8 +127,9 @@ pub fn run(args: &CheckArgs) -> Outcome {
         let walk = inputs::WalkOptions {
             hidden: args.hidden,
             no_ignore: args.no_ignore,
+            ignore: args.ignore.clone(),
         };
-        let (sources, notes) = inputs::sources(&args.inputs, walk);
+        let (sources, notes) = inputs::sources(&args.inputs, &walk);
         for note in notes {
             eprintln!("warning: {note}");
         }
@@ -100,7 +137,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     };
     let mut results = Results::default();
     for source in &sources {
-        check_source(&tables, source, options, &mut results);
+        check_source(&tables, source, &policy, &mut results);
     }
     match args.format {
         Format::Text => print_text(&results, tables.api()),
@@ -115,7 +152,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
 fn check_source(
     tables: &vergate::tables::GateTables,
     source: &inputs::Source,
-    options: Options,
+    policy: &Policy,
     results: &mut Results,
 ) {
     let text = match source.read() {
@@ -129,6 +166,26 @@ fn check_source(
             return;
         }
     };
+    // Only walked files are skipped quietly; a file named, or --strict,
+    // makes what cannot be checked an input error.
+    let lenient = source.walked && !policy.strict;
+    if is_template(source, &text) {
+        if lenient {
+            results.skipped.push(Skipped {
+                file: source.name.clone(),
+                line: 0,
+                reason: TEMPLATE.into(),
+                noted: true,
+            });
+        } else {
+            results.errors.push(InputError {
+                file: source.name.clone(),
+                line: 0,
+                message: TEMPLATE.into(),
+            });
+        }
+        return;
+    }
     for read in document::Reader::new(&text) {
         let doc = match read {
             Ok(doc) => doc,
@@ -141,6 +198,32 @@ fn check_source(
                 continue;
             }
         };
+        let kind = doc.root.get("kind").and_then(|kind| kind.as_str());
+        if lenient && (kind.is_none() || doc.root.get("apiVersion").is_none()) {
+            results.skipped.push(Skipped {
+                file: source.name.clone(),
+                line: doc.line,
+                reason: NOT_A_MANIFEST.into(),
+                noted: true,
+            });
+            continue;
+        }
+        if let Some(kind) = kind.filter(|kind| policy.reject.iter().any(|reject| reject == kind)) {
+            results.documents += 1;
+            results
+                .violations
+                .push(rejected(source, &doc, kind, policy.options));
+            continue;
+        }
+        if let Some(kind) = kind.filter(|kind| policy.skip.iter().any(|skip| skip == kind)) {
+            results.skipped.push(Skipped {
+                file: source.name.clone(),
+                line: doc.line,
+                reason: format!("kind {kind} skipped (--skip)"),
+                noted: false,
+            });
+            continue;
+        }
         results.documents += 1;
         results
             .errors
@@ -149,7 +232,7 @@ fn check_source(
                 line: duplicate.line,
                 message: duplicate.to_string(),
             }));
-        match preflight::check(tables, &doc.root, options) {
+        match preflight::check(tables, &doc.root, policy.options) {
             Ok(report) => {
                 let target = report.target.to_string();
                 results
@@ -172,6 +255,47 @@ fn check_source(
     }
 }
 
+/// True for a Go template: a text with `{{` that is not YAML as written,
+/// or any file in a Helm chart's `templates/` directory. A manifest that
+/// holds `{{ … }}` in its strings (alerting rules do) reads as YAML and
+/// is checked.
+fn is_template(source: &inputs::Source, text: &str) -> bool {
+    text.contains("{{")
+        && (source.in_chart_templates() || document::Reader::new(text).any(|read| read.is_err()))
+}
+
+/// The violation for a document of a kind given to `--reject`.
+fn rejected(
+    source: &inputs::Source,
+    doc: &document::Document,
+    kind: &str,
+    options: Options,
+) -> Found {
+    let api_version = doc
+        .root
+        .get("apiVersion")
+        .and_then(|version| version.as_str())
+        .unwrap_or_default();
+    let line = doc.root.get("kind").map_or(doc.line, |node| node.line);
+    Found {
+        file: source.name.clone(),
+        document: doc.index,
+        api_version: api_version.to_owned(),
+        kind: kind.to_owned(),
+        target: options
+            .target
+            .map(|target| target.to_string())
+            .unwrap_or_default(),
+        violation: Violation {
+            severity: Severity::Error,
+            rule: Rule::RejectedKind,
+            path: "kind".into(),
+            line,
+            message: format!("{kind} is rejected (--reject)"),
+        },
+    }
+}
+
 fn print_text(results: &Results, api: &str) {
     let mut out = String::new();
     for found in &results.violations {
@@ -182,6 +306,12 @@ fn print_text(results: &Results, api: &str) {
         );
     }
     write_out(&out);
+    for skipped in results.skipped.iter().filter(|skipped| skipped.noted) {
+        match skipped.line {
+            0 => eprintln!("{}: note: skipped: {}", skipped.file, skipped.reason),
+            line => eprintln!("{}:{line}: note: skipped: {}", skipped.file, skipped.reason),
+        }
+    }
     for error in &results.errors {
         if error.line == 0 {
             eprintln!("{}: error: {}", error.file, error.message);
@@ -190,7 +320,7 @@ fn print_text(results: &Results, api: &str) {
         }
     }
     eprintln!(
-        "checked {} document{} against {api}: {} error{}, {} warning{}{}",
+        "checked {} document{} against {api}: {} error{}, {} warning{}{}{}",
         results.documents,
         plural(results.documents),
         results.count(Severity::Error),
@@ -205,6 +335,11 @@ fn print_text(results: &Results, api: &str) {
                 results.errors.len(),
                 plural(results.errors.len())
             )
+        },
+        if results.skipped.is_empty() {
+            String::new()
+        } else {
+            format!(", {} skipped", results.skipped.len())
         }
     );
 }

@@ -17,18 +17,23 @@ pub struct Input {
 }
 
 /// How directories are walked.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct WalkOptions {
     /// Also enter hidden directories and read hidden files.
     pub hidden: bool,
     /// Do not skip what `.gitignore` (and `.ignore`) files list.
     pub no_ignore: bool,
+    /// Globs (gitignore syntax, relative to each walked directory) whose
+    /// files and directories are left out of the walk (`--ignore`).
+    pub ignore: Vec<String>,
 }
 
 /// Something to read: a file, standard input, or a walk error to report.
 pub struct Source {
     /// The name shown in messages.
     pub name: String,
+    /// True when the file was found by walking a directory, not named.
+    pub walked: bool,
     kind: Kind,
 }
 
@@ -67,6 +72,21 @@ impl Source {
             message: err.to_string(),
         })
     }
+
+    /// True when the file lies in a Helm chart's `templates/` directory (a
+    /// `templates` directory beside a `Chart.yaml`), where files are Go
+    /// templates to render, not manifests.
+    pub fn in_chart_templates(&self) -> bool {
+        let Kind::File(path) = &self.kind else {
+            return false;
+        };
+        path.ancestors().skip(1).any(|dir| {
+            dir.file_name().is_some_and(|name| name == "templates")
+                && dir
+                    .parent()
+                    .is_some_and(|chart| chart.join("Chart.yaml").is_file())
+        })
+    }
 }
 
 /// Reads at most one byte more than [`MAX_FILE_BYTES`].
@@ -90,6 +110,7 @@ pub fn stdin_source(explicit: bool) -> Result<Source, String> {
     }
     Ok(Source {
         name: "<stdin>".into(),
+        walked: false,
         kind: Kind::Stdin,
     })
 }
@@ -97,16 +118,18 @@ pub fn stdin_source(explicit: bool) -> Result<Source, String> {
 /// Expands `paths` in order: a directory gives its `*.yaml`, `*.yml` and
 /// `*.json` files (any case; recursively, sorted), `-` gives standard input.
 /// A file reached twice (named twice, or through a link) comes once.
+/// `options.ignore` leaves walked paths out; a file named is always read.
 /// Problems of the walk that lose no file (a link loop) are returned as notes.
-pub fn sources(paths: &[PathBuf], options: WalkOptions) -> (Vec<Source>, Vec<String>) {
+pub fn sources(paths: &[PathBuf], options: &WalkOptions) -> (Vec<Source>, Vec<String>) {
     let mut sources = Vec::new();
     let mut notes = Vec::new();
     let mut seen = HashSet::new();
-    let mut add = |path: PathBuf, sources: &mut Vec<Source>| {
+    let mut add = |path: PathBuf, walked: bool, sources: &mut Vec<Source>| {
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         if seen.insert(key) {
             sources.push(Source {
                 name: path.display().to_string(),
+                walked,
                 kind: Kind::File(path),
             });
         }
@@ -127,10 +150,10 @@ pub fn sources(paths: &[PathBuf], options: WalkOptions) -> (Vec<Source>, Vec<Str
             }
             files.sort();
             for file in files {
-                add(file, &mut sources);
+                add(file, true, &mut sources);
             }
         } else {
-            add(path.clone(), &mut sources);
+            add(path.clone(), false, &mut sources);
         }
     }
     (sources, notes)
@@ -138,7 +161,7 @@ pub fn sources(paths: &[PathBuf], options: WalkOptions) -> (Vec<Source>, Vec<Str
 
 /// Every input read at once (for commands that take one input).
 pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
-    let (sources, notes) = sources(paths, WalkOptions::default());
+    let (sources, notes) = sources(paths, &WalkOptions::default());
     for note in notes {
         eprintln!("warning: {note}");
     }
@@ -157,6 +180,7 @@ pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
 fn failed(path: &Path, message: String) -> Source {
     Source {
         name: path.display().to_string(),
+        walked: false,
         kind: Kind::Failed(message),
     }
 }
@@ -168,9 +192,23 @@ enum WalkProblem {
     Error(PathBuf, String),
 }
 
-fn walk(dir: &Path, options: WalkOptions, files: &mut Vec<PathBuf>) -> Vec<WalkProblem> {
+fn walk(dir: &Path, options: &WalkOptions, files: &mut Vec<PathBuf>) -> Vec<WalkProblem> {
     let respect_ignore = !options.no_ignore;
+    let mut overrides = ignore::overrides::OverrideBuilder::new(dir);
+    for glob in &options.ignore {
+        if let Err(err) = overrides.add(&format!("!{glob}")) {
+            return vec![WalkProblem::Error(
+                dir.to_path_buf(),
+                format!("--ignore {glob}: {err}"),
+            )];
+        }
+    }
+    let overrides = match overrides.build() {
+        Ok(overrides) => overrides,
+        Err(err) => return vec![WalkProblem::Error(dir.to_path_buf(), err.to_string())],
+    };
     let walker = ignore::WalkBuilder::new(dir)
+        .overrides(overrides)
         .hidden(!options.hidden)
         .git_ignore(respect_ignore)
         .git_exclude(respect_ignore)

@@ -7,8 +7,9 @@ mod sarif;
 pub mod upgrade;
 pub mod versions;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use std::path::PathBuf;
+pub use vergate::cli_args::{
+    CheckArgs, Cli, Command, DiffArgs, Format, PlainFormat, UpgradeArgs, VersionsArgs,
+};
 use vergate::tables::GateTables;
 use vergate::Version;
 
@@ -23,119 +24,6 @@ pub enum Outcome {
     InputError = 2,
 }
 
-#[derive(Parser, Debug)]
-#[command(name = "vergate", version, about = "Check, upgrade and compare documents across the minors of an API", long_about = None)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Check documents against a target minor (exit 0 clean, 1 violations, 2 input errors).
-    Check(CheckArgs),
-    /// Rewrite a document for a newer minor (renames applied, losses reported).
-    Upgrade(UpgradeArgs),
-    /// What a newer minor adds, removes and deprecates.
-    Diff(DiffArgs),
-    /// The version subtrees an installed package ships, and the default.
-    Versions(VersionsArgs),
-}
-
-/// Output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-    Sarif,
-}
-
-/// Output formats without SARIF.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PlainFormat {
-    Text,
-    Json,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct CheckArgs {
-    /// The generated API directory holding gates.json (e.g. generated/kubernetes).
-    #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
-    /// The minor to check against (e.g. 1.29). Optional for documents that
-    /// carry their own minor in apiVersion: they are checked against it.
-    #[arg(long, value_name = "MINOR")]
-    pub target: Option<Version>,
-    /// Also report fields, enum values and kinds the API does not know.
-    #[arg(long)]
-    pub strict: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Also search hidden directories and files (skipped by default).
-    #[arg(long)]
-    pub hidden: bool,
-    /// Also search what .gitignore and .ignore files list (skipped by default).
-    #[arg(long)]
-    pub no_ignore: bool,
-    /// YAML or JSON files (multi-document too), directories (searched for
-    /// *.yaml, *.yml, *.json in any case), or - for standard input. With
-    /// none, standard input is read when something is piped in.
-    #[arg(value_name = "FILE|DIR|-")]
-    pub inputs: Vec<PathBuf>,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct UpgradeArgs {
-    /// The generated API directory holding gates.json.
-    #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
-    /// The minor the document is written for; defaults to its own apiVersion.
-    #[arg(long, value_name = "MINOR")]
-    pub from: Option<Version>,
-    /// The minor to upgrade to (not older than --from).
-    #[arg(
-        long,
-        value_name = "MINOR",
-        required_unless_present = "all",
-        conflicts_with = "all"
-    )]
-    pub to: Option<Version>,
-    /// Write the document once for every minor it holds in without loss,
-    /// ascending, as multi-document YAML.
-    #[arg(long)]
-    pub all: bool,
-    /// Write here instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-    /// Overwrite the input file.
-    #[arg(long, conflicts_with = "output")]
-    pub in_place: bool,
-    /// The YAML or JSON file, or - for standard input.
-    #[arg(value_name = "FILE|-")]
-    pub input: PathBuf,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct DiffArgs {
-    /// The older minor.
-    pub old: Version,
-    /// The newer minor.
-    pub new: Version,
-    /// The generated API directory holding gates.json.
-    #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
-    #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
-    pub format: PlainFormat,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct VersionsArgs {
-    /// An installed schema package (a directory with v<X.Y>/ subtrees).
-    pub package: PathBuf,
-    #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
-    pub format: PlainFormat,
-}
-
 /// Loads the gate tables or says why not (one line on stderr).
 pub fn load_tables(api: &std::path::Path) -> Result<GateTables, Outcome> {
     GateTables::load(api).map_err(|err| {
@@ -148,6 +36,14 @@ pub fn load_tables(api: &std::path::Path) -> Result<GateTables, Outcome> {
 pub fn known_minor(tables: &GateTables, flag: &str, version: Version) -> Result<(), Outcome> {
     if tables.has_version(version) {
         return Ok(());
+    }
+    if let Some(newest) = tables.versions().last().filter(|newest| version > **newest) {
+        eprintln!(
+            "error: {flag} {version}: newer than the data: the newest minor {} knows is {newest}; \
+             check against {newest}, or regenerate the API with {version}'s spec",
+            tables.api()
+        );
+        return Err(Outcome::InputError);
     }
     eprintln!(
         "error: {flag} {version}: {} has no minor {version} (its minors: {})",

@@ -37,11 +37,13 @@ pub enum Rule {
     Deprecated,
     /// The document says it is written for another minor than the target.
     VersionMismatch,
+    /// A kind the user refuses outright (`vergate check --reject KIND`).
+    RejectedKind,
 }
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 11] = [
+    pub const ALL: [Rule; 12] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
@@ -53,6 +55,7 @@ impl Rule {
         Rule::MissingRequired,
         Rule::Deprecated,
         Rule::VersionMismatch,
+        Rule::RejectedKind,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -69,6 +72,7 @@ impl Rule {
             Rule::MissingRequired => "missing-required",
             Rule::Deprecated => "deprecated",
             Rule::VersionMismatch => "version-mismatch",
+            Rule::RejectedKind => "rejected-kind",
         }
     }
 
@@ -86,6 +90,7 @@ impl Rule {
             Rule::MissingRequired => "A field required in the target minor is missing or null.",
             Rule::Deprecated => "The field is deprecated in the target minor.",
             Rule::VersionMismatch => "The document is written for another minor than the target.",
+            Rule::RejectedKind => "The kind is refused by --reject.",
         }
     }
 }

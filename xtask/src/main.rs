@@ -3,8 +3,11 @@
 //! - `cargo xtask regen [--api NAME] [--check]` regenerates `generated/<api>/`
 //!   for every API whose specs are present (or one API);
 //! - `cargo xtask fetch-specs <api> [--from DIR | --base-url URL]` fetches an
-//!   API's minors into `upstream-specs/<api>/`, verifying every sha256.
+//!   API's minors into `upstream-specs/<api>/`, verifying every sha256;
+//! - `cargo xtask completions --out DIR` and `cargo xtask man --out DIR`
+//!   write the `vergate` command's shell completions and man pages.
 
+mod cli_docs;
 mod fetch;
 mod publish;
 mod regen;
@@ -64,6 +67,17 @@ enum Command {
         /// Which benchmark.
         name: String,
     },
+    /// Write shell completions of the `vergate` command (bash, zsh, fish,
+    /// elvish, PowerShell) into DIR.
+    Completions {
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Write man pages of the `vergate` command (vergate.1, vergate-check.1, …) into DIR.
+    Man {
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
     /// Fetch an API's minors (from the URLs in api.toml, an HTTP mirror, or a
     /// local directory), verifying each sha256 before writing anything.
     FetchSpecs {
@@ -99,6 +113,8 @@ fn main() -> ExitCode {
             out: out.map(absolute),
         },
         Command::Bench { name } => Command::Bench { name },
+        Command::Completions { out } => Command::Completions { out: absolute(out) },
+        Command::Man { out } => Command::Man { out: absolute(out) },
         Command::Publish { api, out } => Command::Publish {
             api,
             out: out.map(absolute),
@@ -136,6 +152,8 @@ fn main() -> ExitCode {
         } => regen::run(&root, api.as_deref(), check, timings),
         Command::Publish { api, out } => publish::run(&root, &api, out.as_deref()),
         Command::Bench { name } => bench(&name),
+        Command::Completions { out } => cli_docs::completions(&out),
+        Command::Man { out } => cli_docs::man(&out),
         Command::FetchSpecs {
             api,
             from,

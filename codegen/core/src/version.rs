@@ -54,6 +54,54 @@ impl Version {
     }
 }
 
+impl Version {
+    /// Parses a version as a cluster prints it (`kubectl version`, a managed
+    /// provider's console) into its minor.
+    ///
+    /// Everything [`FromStr`] takes is taken, and besides, after a full
+    /// `MAJOR.MINOR.PATCH`, a semantic-versioning pre-release (`-gke.1043000`,
+    /// `-eks-1552ad0`) and/or build suffix (`+a2c84a5`): `v1.29.4-gke.1043000`
+    /// is the minor `1.29`. A suffix is a dot-separated list of non-empty
+    /// identifiers of ASCII letters, digits and `-`. The suffix is dropped.
+    ///
+    /// [`FromStr`] stays strict on purpose: it reads directory names and
+    /// identifiers, where a suffix is a mistake.
+    pub fn parse_cluster(input: &str) -> Result<Self, ParseVersionError> {
+        let Some(cut) = input.find(['-', '+']) else {
+            return input.parse();
+        };
+        let (core, suffix) = input.split_at(cut);
+        let body = core.strip_prefix('v').unwrap_or(core);
+        if body.split('.').count() != 3 {
+            return Err(ParseVersionError::new(input, Reason::SuffixWithoutPatch));
+        }
+        let version = core
+            .parse()
+            .map_err(|err: ParseVersionError| ParseVersionError::new(input, err.reason))?;
+        let (pre, build) = match suffix.split_once('+') {
+            Some((pre, build)) => (pre, Some(build)),
+            None => (suffix, None),
+        };
+        let pre = pre.strip_prefix('-');
+        let well_formed = pre.is_none_or(is_suffix) && build.is_none_or(is_suffix);
+        if !well_formed {
+            return Err(ParseVersionError::new(input, Reason::BadSuffix));
+        }
+        Ok(version)
+    }
+}
+
+/// True for a semantic-versioning pre-release or build suffix without its
+/// leading `-` or `+`: dot-separated, non-empty `[0-9A-Za-z-]+` identifiers.
+fn is_suffix(text: &str) -> bool {
+    text.split('.').all(|identifier| {
+        !identifier.is_empty()
+            && identifier
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    })
+}
+
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}.{}", self.major, self.minor)
@@ -156,6 +204,10 @@ enum Reason {
     LeadingZero(String),
     #[error("{0:?} is too large")]
     Overflow(String),
+    #[error("a \"-\" or \"+\" suffix needs a full major.minor.patch before it")]
+    SuffixWithoutPatch,
+    #[error("its suffix after the patch is not dot-separated letters, digits and \"-\"")]
+    BadSuffix,
 }
 
 impl ParseVersionError {
@@ -280,6 +332,52 @@ mod tests {
             "",
         ] {
             assert!(!is_version_dir(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn cluster_printed_versions_are_their_minor() {
+        for (spelling, minor) in [
+            ("1.29", 29),
+            ("v1.29", 29),
+            ("1.29.3", 29),
+            ("v1.29.4-gke.1043000", 29),
+            ("v1.31.0+a2c84a5", 31),
+            ("v1.30.2-eks-1552ad0", 30),
+            ("v1.28.3+k3s1", 28),
+            ("1.32.1-rc.1+build.7", 32),
+        ] {
+            let parsed = Version::parse_cluster(spelling).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(parsed, Version::new(1, minor), "{spelling}");
+        }
+    }
+
+    #[test]
+    fn cluster_suffixes_need_a_patch_and_a_well_formed_suffix() {
+        for (input, reason) in [
+            ("v1.29-gke.1", "full major.minor.patch"),
+            ("1-rc1", "full major.minor.patch"),
+            ("-1.2.3", "full major.minor.patch"),
+            ("v1.29.4-", "suffix after the patch"),
+            ("v1.29.4+", "suffix after the patch"),
+            ("v1.29.4-gke..1", "suffix after the patch"),
+            ("v1.29.4-gke_1", "suffix after the patch"),
+            ("v1.29.4-a+b+c", "suffix after the patch"),
+            ("v1.29.4 -x", "not a number"),
+            ("v1.x.4-gke.1", "\"x\" is not a number"),
+            ("v1.29.4.1", "more than major.minor.patch"),
+        ] {
+            let err = Version::parse_cluster(input).expect_err(input);
+            let message = err.to_string();
+            assert!(message.contains(reason), "{input}: {message}");
+            assert!(message.contains(&format!("{input:?}")), "{message}");
+        }
+    }
+
+    #[test]
+    fn from_str_stays_strict_about_suffixes() {
+        for input in ["v1.29.4-gke.1043000", "v1.31.0+a2c84a5"] {
+            assert!(input.parse::<Version>().is_err(), "{input}");
         }
     }
 

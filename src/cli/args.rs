@@ -1,0 +1,170 @@
+//! The `vergate` command's arguments, as clap reads them.
+//!
+//! They live in the library (behind the `cli` feature) so that both the
+//! binary and `cargo xtask completions` / `cargo xtask man` reach the same
+//! [`clap::Command`] through [`command`].
+
+use crate::Version;
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// The clap command of `vergate`, for shell completions and the man page.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
+/// `vergate`: its subcommand.
+#[derive(Parser, Debug)]
+#[command(name = "vergate", version, about = "Check, upgrade and compare documents across the minors of an API", long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Check documents against a target minor (exit 0 clean, 1 violations, 2 input errors).
+    Check(CheckArgs),
+    /// Rewrite a document for a newer minor (renames applied, losses reported).
+    Upgrade(UpgradeArgs),
+    /// What a newer minor adds, removes and deprecates.
+    Diff(DiffArgs),
+    /// The version subtrees an installed package ships, and the default.
+    Versions(VersionsArgs),
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+/// Output formats without SARIF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlainFormat {
+    Text,
+    Json,
+}
+
+/// `vergate check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The generated API directory holding gates.json (e.g. generated/kubernetes).
+    #[arg(long, value_name = "DIR")]
+    pub api: PathBuf,
+    /// The minor to check against: 1.29, v1.29, 1.29.3, or a version as a
+    /// cluster prints it (v1.29.4-gke.1043000, v1.31.0+a2c84a5). Optional for
+    /// documents that carry their own minor in apiVersion: they are checked
+    /// against it.
+    #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
+    pub target: Option<Version>,
+    /// Also report fields, enum values and kinds the API does not know, and
+    /// make documents without apiVersion/kind and templates found in a
+    /// directory input errors instead of skipping them.
+    #[arg(long)]
+    pub strict: bool,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Kinds not to check (comma-separated, repeatable), e.g. Secret,ConfigMap.
+    #[arg(long, value_name = "KIND[,KIND]", value_delimiter = ',')]
+    pub skip: Vec<String>,
+    /// Kinds refused outright: each document of them is an error (rule
+    /// rejected-kind). Comma-separated, repeatable.
+    #[arg(long, value_name = "KIND[,KIND]", value_delimiter = ',')]
+    pub reject: Vec<String>,
+    /// Leave out of directory walks what this glob matches (gitignore
+    /// syntax, relative to the directory given: `values*.yaml`, `charts/`,
+    /// `/ci/**`). Repeatable. Files named on the command line are read.
+    #[arg(long, value_name = "GLOB", value_parser = ignore_glob)]
+    pub ignore: Vec<String>,
+    /// Also search hidden directories and files (skipped by default).
+    #[arg(long)]
+    pub hidden: bool,
+    /// Also search what .gitignore and .ignore files list (skipped by default).
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// YAML or JSON files (multi-document too), directories (searched for
+    /// *.yaml, *.yml, *.json in any case), or - for standard input. With
+    /// none, standard input is read when something is piped in.
+    #[arg(value_name = "FILE|DIR|-")]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// `vergate upgrade`.
+#[derive(clap::Args, Debug)]
+pub struct UpgradeArgs {
+    /// The generated API directory holding gates.json.
+    #[arg(long, value_name = "DIR")]
+    pub api: PathBuf,
+    /// The minor the document is written for; defaults to its own apiVersion.
+    #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
+    pub from: Option<Version>,
+    /// The minor to upgrade to (not older than --from).
+    #[arg(
+        long,
+        value_name = "VERSION",
+        value_parser = cluster_version,
+        required_unless_present = "all",
+        conflicts_with = "all"
+    )]
+    pub to: Option<Version>,
+    /// Write the document once for every minor it holds in without loss,
+    /// ascending, as multi-document YAML.
+    #[arg(long)]
+    pub all: bool,
+    /// Write here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Overwrite the input file.
+    #[arg(long, conflicts_with = "output")]
+    pub in_place: bool,
+    /// The YAML or JSON file, or - for standard input.
+    #[arg(value_name = "FILE|-")]
+    pub input: PathBuf,
+}
+
+/// `vergate diff`.
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// The older minor.
+    #[arg(value_parser = cluster_version)]
+    pub old: Version,
+    /// The newer minor.
+    #[arg(value_parser = cluster_version)]
+    pub new: Version,
+    /// The generated API directory holding gates.json.
+    #[arg(long, value_name = "DIR")]
+    pub api: PathBuf,
+    #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
+    pub format: PlainFormat,
+}
+
+/// `vergate versions`.
+#[derive(clap::Args, Debug)]
+pub struct VersionsArgs {
+    /// An installed schema package (a directory with v<X.Y>/ subtrees).
+    pub package: PathBuf,
+    #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
+    pub format: PlainFormat,
+}
+
+/// Reads a version argument as a cluster prints it (`v1.29.4-gke.1043000`
+/// is the minor 1.29); see [`Version::parse_cluster`].
+fn cluster_version(text: &str) -> Result<Version, crate::ParseVersionError> {
+    Version::parse_cluster(text)
+}
+
+/// Checks an `--ignore` glob (gitignore syntax) and gives it back.
+fn ignore_glob(glob: &str) -> Result<String, String> {
+    ignore::overrides::OverrideBuilder::new(".")
+        .add(&format!("!{glob}"))
+        .map(|_| glob.to_owned())
+        .map_err(|err| {
+            // The message quotes the glob as given, without the `!` added here.
+            err.to_string()
+                .replace(&format!("'!{glob}'"), &format!("'{glob}'"))
+        })
+}

@@ -1,0 +1,220 @@
+//! `vergate check` on real repository trees (`tests/cli/tree/`): a GitHub
+//! workflow, a Helm chart (Chart.yaml, values.yaml, templates) beside
+//! Kubernetes manifests; `--skip`, `--reject` and `--ignore`.
+
+mod support;
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `vergate` from the repository root.
+fn vergate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vergate"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the vergate binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited normally")
+}
+
+const DEMO: &str = "generated/demo";
+const TREE: &str = "tests/cli/tree";
+const TEMPLATE: &str = "note: skipped: a Go template ({{ … }}, e.g. Helm), not a manifest";
+const NOT_A_MANIFEST: &str = "note: skipped: not a manifest (it lacks apiVersion or kind)";
+
+/// `vergate check --api <kubernetes> ARGS…`.
+fn check_kubernetes(args: &[&str]) -> Output {
+    let gates = support::kubernetes_output().display().to_string();
+    let mut all = vec!["check", "--api", gates.as_str()];
+    all.extend_from_slice(args);
+    vergate(&all)
+}
+
+#[test]
+fn documents_without_api_version_or_kind_in_a_walk_are_skipped_with_a_note() {
+    let out = vergate(&["check", "--api", DEMO, "tests/cli/bad"]);
+    assert_eq!(
+        code(&out),
+        2,
+        "invalid.yaml and unknown-minor.yaml stay errors"
+    );
+    let errors = stderr(&out);
+    for expected in [
+        "tests/cli/bad/list.yaml:1: note: skipped: not a manifest",
+        "tests/cli/bad/no-kind.yaml:1: note: skipped: not a manifest",
+        "tests/cli/bad/invalid.yaml:4: error: invalid YAML",
+        "tests/cli/bad/unknown-minor.yaml:1: error: apiVersion \"1.8\"",
+        ", 2 input errors, 2 skipped",
+    ] {
+        assert!(
+            errors.contains(expected),
+            "missing {expected:?} in\n{errors}"
+        );
+    }
+    // --strict makes them input errors again.
+    let out = vergate(&["check", "--strict", "--api", DEMO, "tests/cli/bad"]);
+    assert_eq!(code(&out), 2);
+    let errors = stderr(&out);
+    assert!(!errors.contains("skipped"), "{errors}");
+    assert!(
+        errors.contains("tests/cli/bad/no-kind.yaml:1: error: the document has no kind"),
+        "{errors}"
+    );
+}
+
+#[test]
+fn skip_and_reject_select_kinds() {
+    let file = "tests/cli/demo/pipeline.yaml";
+    let out = vergate(&["check", "--api", DEMO, "--skip", "Release,Pipeline", file]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(
+        stderr(&out).contains("checked 0 documents against demo: 0 errors, 0 warnings, 1 skipped"),
+        "{}",
+        stderr(&out)
+    );
+    // A kind both skipped and rejected is rejected.
+    let out = vergate(&[
+        "check", "--api", DEMO, "--reject", "Pipeline", "--skip", "Pipeline", "--format", "json",
+        file,
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let violations = json["violations"].as_array().unwrap();
+    assert_eq!(violations.len(), 1, "{json:#}");
+    assert_eq!(violations[0]["rule"], "rejected-kind");
+    assert_eq!(violations[0]["message"], "Pipeline is rejected (--reject)");
+    assert_eq!(violations[0]["line"], 3);
+}
+
+#[test]
+fn a_bad_ignore_glob_is_a_usage_error_quoting_it() {
+    let out = vergate(&["check", "--api", DEMO, "--ignore", "a[", TREE]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("error parsing glob 'a['"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn a_repository_tree_exits_by_its_manifests() {
+    let out = check_kubernetes(&["--target", "v1.29.4-gke.1043000", "--hidden", TREE]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/tree/deploy/service.yaml:11: spec.trafficDistribution: not available in 1.29 \
+         (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
+    );
+    let errors = stderr(&out);
+    assert!(!errors.contains("error:"), "{errors}");
+    for file in [
+        ".github/workflows/ci.yml:1",
+        "charts/shop/Chart.yaml:1",
+        "charts/shop/values.yaml:1",
+        "charts/shop/values.yaml:5",
+    ] {
+        let expected = format!("tests/cli/tree/{file}: {NOT_A_MANIFEST}");
+        assert!(
+            errors.contains(&expected),
+            "missing {expected:?} in\n{errors}"
+        );
+    }
+    // Each template once, as a template: no YAML error, no violations.
+    for file in ["deployment.yaml", "service.yaml"] {
+        let name = format!("tests/cli/tree/charts/shop/templates/{file}");
+        let lines: Vec<&str> = errors.lines().filter(|l| l.contains(&name)).collect();
+        assert_eq!(lines, [format!("{name}: {TEMPLATE}; render it first (`helm template … | vergate check …`) or leave it out with --ignore")], "{errors}");
+    }
+    // alerts.yaml holds `{{ … }}` in a string: checked, not a template.
+    assert!(
+        errors
+            .ends_with("checked 4 documents against kubernetes: 1 error, 0 warnings, 6 skipped\n"),
+        "{errors}"
+    );
+    let out = check_kubernetes(&["--target", "1.30", "--hidden", TREE]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+}
+
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn named_files_and_strict_make_what_cannot_be_checked_an_error() {
+    let values = "tests/cli/tree/charts/shop/values.yaml";
+    let template = "tests/cli/tree/charts/shop/templates/deployment.yaml";
+    let out = check_kubernetes(&["--target", "1.30", values, template]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let errors = stderr(&out);
+    for expected in [
+        format!("{values}:1: error: the document has no apiVersion"),
+        format!("{template}: error: a Go template ({{{{ … }}}}, e.g. Helm), not a manifest"),
+    ] {
+        assert!(
+            errors.contains(&expected),
+            "missing {expected:?} in\n{errors}"
+        );
+    }
+    assert_eq!(errors.matches(template).count(), 1, "{errors}");
+    let out = check_kubernetes(&["--target", "1.30", "--hidden", "--strict", TREE]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(", 6 input errors\n"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn ignore_globs_leave_paths_out_of_the_walk() {
+    let out = check_kubernetes(&[
+        "--target",
+        "1.29",
+        "--ignore",
+        "charts/",
+        "--ignore",
+        "/deploy/service.yaml",
+        "--format",
+        "json",
+        TREE,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["documents"], 3, "{json:#}");
+    assert!(json.get("skipped").is_none(), "{json:#}");
+    // A file named is read whatever --ignore says.
+    let out = check_kubernetes(&[
+        "--target",
+        "1.29",
+        "--ignore",
+        "service.yaml",
+        "tests/cli/tree/deploy/service.yaml",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+}
