@@ -124,6 +124,16 @@ fn value_parts<'a>(description: &'a str, values: &BTreeSet<String>) -> Vec<Value
     }
     markers.retain(|(_, _, name)| values.contains(*name));
     markers.sort_unstable();
+    // A marker inside another's name (a value spelt with `* ` in it) is
+    // part of that name, not a part of its own.
+    let mut name_ends = 0;
+    markers.retain(|&(start, body, _)| {
+        let own = start >= name_ends;
+        if own {
+            name_ends = body;
+        }
+        own
+    });
     let mut parts = Vec::with_capacity(markers.len());
     for (index, &(start, body, value)) in markers.iter().enumerate() {
         let next = markers.get(index + 1).map_or(description.len(), |m| m.0);
@@ -220,6 +230,22 @@ mod tests {
         assert_eq!(
             deprecated("Use Foo (Deprecated) or Bar.", &["Foo", "Bar"]),
             (false, vec!["Foo".into()])
+        );
+    }
+
+    #[test]
+    fn values_spelt_like_markers_do_not_overlap() {
+        let odd = ["a * b", "b", "- `\"c\"`"];
+        for text in [
+            "* a * b: x (Deprecated)",
+            "* a * b: - `\"c\"` x",
+            "- `\"- `\"c\"`\"` Deprecated: y",
+        ] {
+            let _ = deprecated(text, &odd);
+        }
+        assert_eq!(
+            deprecated("* a * b: old (Deprecated)", &odd),
+            (false, vec!["a * b".into()])
         );
     }
 
