@@ -1149,3 +1149,26 @@ fn kubernetes_strict_checks_quantities_timestamps_and_base64() {
          tests/cli/kubernetes/types-strict.yaml:18: spec.limits[0].max.memory: expected a quantity such as 500m, 1Gi or 1.5 (quantity in 1.34), found \"1 GB\"\n"
     );
 }
+
+/// A value whose description says it is deprecated warns where it is, and
+/// its neighbours and its field do not.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn kubernetes_deprecated_enum_values_warn() {
+    let gates = support::kubernetes_output();
+    let gates = gates.display().to_string();
+    let file = "tests/cli/kubernetes/value-deprecations.yaml";
+    let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, file]);
+    let unknown = "tests/cli/kubernetes/value-deprecations.yaml:16: warning: items[0].status.phase: value \"Unknown\" is deprecated since 1.34 (inferred from its description)\n";
+    let fqdn = "tests/cli/kubernetes/value-deprecations.yaml:31: warning: items[2].addressType: value \"FQDN\" is deprecated since 1.33 (inferred from its description)\n";
+    let out = check("1.34");
+    assert_eq!(code(&out), 0, "warnings do not fail");
+    assert_eq!(stdout(&out), format!("{unknown}{fqdn}"));
+    let out = check("1.33");
+    assert_eq!(stdout(&out), fqdn);
+    let out = check("1.32");
+    assert_eq!(stdout(&out), "");
+}

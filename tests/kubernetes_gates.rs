@@ -228,3 +228,66 @@ fn gates_reproduce_every_element_enum_value() {
         ]
     );
 }
+
+/// Deprecation prose inside one enum value's part of a description
+/// deprecates that value, not the field: `PodStatus.phase` lists
+/// `"Unknown"` … Deprecated: from 1.34, `EndpointSlice.addressType` says
+/// `* FQDN: … (Deprecated)` from 1.33, and `persistentVolumeReclaimPolicy`
+/// says "Recycle (deprecated)" in every minor.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
+fn value_deprecations_land_on_the_value_not_the_field() {
+    use vergate::gates::Inferred;
+    let specs = support::kubernetes_specs();
+    let api_dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
+    let api = Api::open(api_dir.path()).unwrap();
+    let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
+    let text = built.tree.get("gates.json").expect("gates.json is emitted");
+    let index: vergate::gates::GatesIndex = serde_json::from_slice(text).unwrap();
+    let field = |ty: &str, field: &str| &index.types[ty].fields[field];
+    let v = |minor: &str| Some(minor.parse::<Version>().unwrap());
+
+    let cases = [
+        ("io.k8s.api.core.v1.PodStatus", "phase", "Unknown", "1.34"),
+        (
+            "io.k8s.api.discovery.v1.EndpointSlice",
+            "addressType",
+            "FQDN",
+            "1.33",
+        ),
+        (
+            "io.k8s.api.core.v1.PersistentVolumeSpec",
+            "persistentVolumeReclaimPolicy",
+            "Recycle",
+            "1.28",
+        ),
+    ];
+    for (ty, name, value, since) in cases {
+        let gate = field(ty, name);
+        assert_eq!(gate.gate.deprecated_in, None, "{ty}.{name}");
+        assert!(gate.gate.inferred.is_empty(), "{ty}.{name}");
+        let deprecated: Vec<(&str, Option<Version>)> = gate
+            .values
+            .iter()
+            .filter(|(_, gate)| gate.deprecated_in.is_some())
+            .map(|(value, gate)| (value.as_str(), gate.deprecated_in))
+            .collect();
+        assert_eq!(deprecated, [(value, v(since))], "{ty}.{name}");
+        assert_eq!(
+            gate.values[value].inferred,
+            [Inferred::DeprecatedIn],
+            "{ty}.{name}"
+        );
+    }
+    // A field whose own prose says it is deprecated keeps it, and its
+    // values stay clean.
+    let node_phase = field("io.k8s.api.core.v1.NodeStatus", "phase");
+    assert_eq!(node_phase.gate.deprecated_in, v("1.28"));
+    assert!(node_phase
+        .values
+        .values()
+        .all(|g| g.deprecated_in.is_none()));
+}

@@ -33,7 +33,7 @@ pub enum Rule {
     WrongType,
     /// A field the target minor requires is missing or null.
     MissingRequired,
-    /// A field deprecated in the target minor.
+    /// A field or enum value deprecated in the target minor.
     Deprecated,
     /// The document says it is written for another minor than the target.
     VersionMismatch,
@@ -88,7 +88,7 @@ impl Rule {
             Rule::UnknownField => "The type has no such field in any minor (strict mode).",
             Rule::WrongType => "The value has the wrong shape for the field's type.",
             Rule::MissingRequired => "A field required in the target minor is missing or null.",
-            Rule::Deprecated => "The field is deprecated in the target minor.",
+            Rule::Deprecated => "The field or enum value is deprecated in the target minor.",
             Rule::VersionMismatch => "The document is written for another minor than the target.",
             Rule::RejectedKind => "The kind is refused by --reject.",
         }

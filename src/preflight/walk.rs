@@ -161,6 +161,31 @@ impl<'a> Visitor<'a> for Checker<'a> {
         );
     }
 
+    fn deprecated_value(
+        &mut self,
+        walk: &Walk<'a>,
+        last: Option<&str>,
+        line: u32,
+        text: &str,
+        gate: &'a Gate,
+    ) {
+        let mut message = format!(
+            "value {text:?} is deprecated since {}",
+            gate.deprecated_in.unwrap_or(self.target)
+        );
+        if gate.inferred.contains(&Inferred::DeprecatedIn) {
+            message.push_str(" (inferred from its description)");
+        }
+        self.report(
+            walk,
+            Severity::Warning,
+            Rule::Deprecated,
+            last,
+            line,
+            message,
+        );
+    }
+
     fn field(
         &mut self,
         walk: &Walk<'a>,

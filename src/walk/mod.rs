@@ -112,6 +112,19 @@ pub(crate) trait Visitor<'a> {
         refusal: Refusal<'a>,
     );
 
+    /// A string value (or element) the enum of `to` accepts but has
+    /// deprecated (`gate`); `last` is as for [`Visitor::refused`]. Nothing
+    /// by default.
+    fn deprecated_value(
+        &mut self,
+        _walk: &Walk<'a>,
+        _last: Option<&str>,
+        _line: u32,
+        _text: &str,
+        _gate: &'a Gate,
+    ) {
+    }
+
     /// Decides what to do with one entry of `object`.
     fn field(
         &mut self,
@@ -324,7 +337,8 @@ impl<'a> Walk<'a> {
         out
     }
 
-    /// Hands `text` to the visitor when the enum `values` refuses it in `to`.
+    /// Hands `text` to the visitor when the enum `values` refuses it in
+    /// `to`, or accepts it as a value deprecated there.
     fn enum_value<V: Visitor<'a>>(
         &self,
         visitor: &mut V,
@@ -335,6 +349,11 @@ impl<'a> Walk<'a> {
     ) {
         if let Some(refusal) = values::refusal(text, values, self.to) {
             visitor.refused(self, last, line, text, refusal);
+        } else if let Some(gate) = values
+            .get(text)
+            .filter(|gate| gate.is_deprecated_in(self.to))
+        {
+            visitor.deprecated_value(self, last, line, text, gate);
         }
     }
 

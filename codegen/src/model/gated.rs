@@ -1,11 +1,11 @@
 //! The gated model: all minors merged, every type, field and enum value with
 //! its [`Lifecycle`].
 
-use super::deprecation::description_says_deprecated;
+use super::deprecation::prose_deprecations;
 use super::lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
 use super::schema::{Definition, MinorModel, Property};
 use crate::error::{Error, Result};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::gates::{GatesIndex, Rename};
 use vergate_core::Version;
 
@@ -51,6 +51,15 @@ impl GatedModel {
             for definition in minor.definitions.values() {
                 let entry = types.entry(definition.name.clone()).or_default();
                 record_definition(entry, definition, *version);
+            }
+        }
+        // Prose is read once every minor is in: which enum values a
+        // description may name is known only then.
+        for (version, minor) in &by_version {
+            for definition in minor.definitions.values() {
+                if let Some(entry) = types.get_mut(&definition.name) {
+                    record_prose_deprecations(entry, definition, *version);
+                }
             }
         }
         let model = GatedModel {
@@ -142,12 +151,9 @@ impl GatedModel {
 fn record_definition(entry: &mut TypeLifecycle, definition: &Definition, version: Version) {
     entry.lifecycle.presence.insert(version);
     entry.kinds.extend(definition.kinds.iter().cloned());
-    record_deprecation(
-        &mut entry.lifecycle,
-        version,
-        definition.deprecated,
-        definition.description.as_deref(),
-    );
+    if definition.deprecated {
+        entry.lifecycle.mark_deprecated(version, false);
+    }
     record_values(&mut entry.values, &definition.enum_values, version);
     entry
         .type_by_minor
@@ -174,12 +180,9 @@ fn record_property(
     field
         .type_by_minor
         .insert(version, property.schema.type_expr());
-    record_deprecation(
-        &mut field.lifecycle,
-        version,
-        property.deprecated,
-        property.description.as_deref(),
-    );
+    if property.deprecated {
+        field.lifecycle.mark_deprecated(version, false);
+    }
     record_values(&mut field.values, &property.enum_values, version);
     record_values(
         &mut field.element_values,
@@ -196,16 +199,58 @@ fn record_property(
     }
 }
 
-fn record_deprecation(
+/// Records what the descriptions of `definition` and its properties say is
+/// deprecated in `version`: the type or field itself, or some of its enum
+/// values. A structural deprecation recorded before wins
+/// ([`Lifecycle::mark_deprecated`]).
+fn record_prose_deprecations(entry: &mut TypeLifecycle, definition: &Definition, version: Version) {
+    if let Some(description) = &definition.description {
+        record_prose(
+            &mut entry.lifecycle,
+            &mut [&mut entry.values],
+            description,
+            version,
+        );
+    }
+    let Some(object) = definition.object() else {
+        return;
+    };
+    for (name, property) in &object.properties {
+        let (Some(description), Some(field)) = (&property.description, entry.fields.get_mut(name))
+        else {
+            continue;
+        };
+        record_prose(
+            &mut field.lifecycle,
+            &mut [&mut field.values, &mut field.element_values],
+            description,
+            version,
+        );
+    }
+}
+
+/// Marks `lifecycle`, or those of its enum values (`value_sets`) that
+/// `description` says are deprecated, as deprecated in `version`, inferred.
+fn record_prose(
     lifecycle: &mut Lifecycle,
+    value_sets: &mut [&mut BTreeMap<String, Lifecycle>],
+    description: &str,
     version: Version,
-    flagged: bool,
-    description: Option<&str>,
 ) {
-    if flagged {
-        lifecycle.mark_deprecated(version, false);
-    } else if description.is_some_and(description_says_deprecated) {
+    let names: BTreeSet<String> = value_sets
+        .iter()
+        .flat_map(|values| values.keys().cloned())
+        .collect();
+    let found = prose_deprecations(description, &names);
+    if found.itself {
         lifecycle.mark_deprecated(version, true);
+    }
+    for value in &found.values {
+        for values in value_sets.iter_mut() {
+            if let Some(value) = values.get_mut(value) {
+                value.mark_deprecated(version, true);
+            }
+        }
     }
 }
 

@@ -21,7 +21,7 @@ pub struct Lifecycle {
     pub reference: Option<String>,
     /// The keys that were inferred from a description's prose rather than
     /// read from the spec or an annotation: only `deprecated_in` is ever
-    /// inferred (see `model::description_says_deprecated`).
+    /// inferred (see `model::prose_deprecations`).
     pub inferred: BTreeSet<Inferred>,
 }
 

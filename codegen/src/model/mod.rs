@@ -12,7 +12,7 @@ mod lifecycle;
 pub mod naming;
 mod schema;
 
-pub use deprecation::description_says_deprecated;
+pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
 pub use gated::GatedModel;
 pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
 pub use schema::{Definition, MinorModel, ObjectSchema, Property, Schema, Source, QUANTITY};
