@@ -39,8 +39,8 @@ const TEMPLATE: &str = "note: skipped: a Go template ({{ … }}, e.g. Helm), not
 const NOT_A_MANIFEST: &str = "note: skipped: not a manifest (it lacks apiVersion or kind)";
 
 /// `vergate check --api <kubernetes> ARGS…`.
-fn check_kubernetes(args: &[&str]) -> Output {
-    let gates = support::kubernetes_output().display().to_string();
+fn check_kubernetes(gates: &Path, args: &[&str]) -> Output {
+    let gates = gates.display().to_string();
     let mut all = vec!["check", "--api", gates.as_str()];
     all.extend_from_slice(args);
     vergate(&all)
@@ -120,7 +120,11 @@ fn a_bad_ignore_glob_is_a_usage_error_quoting_it() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn a_repository_tree_exits_by_its_manifests() {
-    let out = check_kubernetes(&["--target", "v1.29.4-gke.1043000", "--hidden", TREE]);
+    let gates = support::kubernetes_output();
+    let out = check_kubernetes(
+        &gates,
+        &["--target", "v1.29.4-gke.1043000", "--hidden", TREE],
+    );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
@@ -153,7 +157,7 @@ fn a_repository_tree_exits_by_its_manifests() {
             .ends_with("checked 4 documents against kubernetes: 1 error, 0 warnings, 6 skipped\n"),
         "{errors}"
     );
-    let out = check_kubernetes(&["--target", "1.30", "--hidden", TREE]);
+    let out = check_kubernetes(&gates, &["--target", "1.30", "--hidden", TREE]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
 
@@ -163,9 +167,10 @@ fn a_repository_tree_exits_by_its_manifests() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn named_files_and_strict_make_what_cannot_be_checked_an_error() {
+    let gates = support::kubernetes_output();
     let values = "tests/cli/tree/charts/shop/values.yaml";
     let template = "tests/cli/tree/charts/shop/templates/deployment.yaml";
-    let out = check_kubernetes(&["--target", "1.30", values, template]);
+    let out = check_kubernetes(&gates, &["--target", "1.30", values, template]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     let errors = stderr(&out);
     for expected in [
@@ -178,7 +183,7 @@ fn named_files_and_strict_make_what_cannot_be_checked_an_error() {
         );
     }
     assert_eq!(errors.matches(template).count(), 1, "{errors}");
-    let out = check_kubernetes(&["--target", "1.30", "--hidden", "--strict", TREE]);
+    let out = check_kubernetes(&gates, &["--target", "1.30", "--hidden", "--strict", TREE]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(
         stderr(&out).contains(", 6 input errors\n"),
@@ -193,28 +198,35 @@ fn named_files_and_strict_make_what_cannot_be_checked_an_error() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn ignore_globs_leave_paths_out_of_the_walk() {
-    let out = check_kubernetes(&[
-        "--target",
-        "1.29",
-        "--ignore",
-        "charts/",
-        "--ignore",
-        "/deploy/service.yaml",
-        "--format",
-        "json",
-        TREE,
-    ]);
+    let gates = support::kubernetes_output();
+    let out = check_kubernetes(
+        &gates,
+        &[
+            "--target",
+            "1.29",
+            "--ignore",
+            "charts/",
+            "--ignore",
+            "/deploy/service.yaml",
+            "--format",
+            "json",
+            TREE,
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(json["documents"], 3, "{json:#}");
     assert!(json.get("skipped").is_none(), "{json:#}");
     // A file named is read whatever --ignore says.
-    let out = check_kubernetes(&[
-        "--target",
-        "1.29",
-        "--ignore",
-        "service.yaml",
-        "tests/cli/tree/deploy/service.yaml",
-    ]);
+    let out = check_kubernetes(
+        &gates,
+        &[
+            "--target",
+            "1.29",
+            "--ignore",
+            "service.yaml",
+            "tests/cli/tree/deploy/service.yaml",
+        ],
+    );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
 }
