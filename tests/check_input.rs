@@ -2,14 +2,14 @@
 //! encodings, directory walks, standard input, YAML read the way Kubernetes
 //! reads it, duplicate keys and mistyped kinds.
 
+mod support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use support::cli::{code, stderr, stdout};
+use support::root;
 
 const DEMO: &str = "generated/demo";
 const GOOD: &str = "tests/cli/demo/pipeline.yaml";
@@ -45,21 +45,6 @@ fn vergate_capped(args: &[&str], stdin: Option<&[u8]>) -> (Output, Duration) {
 
 fn vergate(args: &[&str]) -> Output {
     vergate_capped(args, None).0
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn code(output: &Output) -> i32 {
-    output
-        .status
-        .code()
-        .unwrap_or_else(|| panic!("killed by a signal: {}", stderr(output)))
 }
 
 fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {

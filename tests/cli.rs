@@ -3,35 +3,13 @@
 
 mod support;
 
+use support::cli::{code, stderr, stdout, vergate};
+use support::root;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `vergate` from the repository root.
-fn vergate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vergate"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the vergate binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
 
 const DEMO: &str = "generated/demo";
 

@@ -4,34 +4,11 @@
 
 mod support;
 
+use support::cli::{code, stderr, stdout, vergate};
+
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `vergate` from the repository root.
-fn vergate(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vergate"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the vergate binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
+use std::process::Output;
 
 const DEMO: &str = "generated/demo";
 const TREE: &str = "tests/cli/tree";

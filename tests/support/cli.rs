@@ -1,0 +1,31 @@
+//! Running the `vergate` binary from the integration tests, and reading
+//! what it printed.
+
+use std::process::{Command, Output};
+
+/// Runs `vergate` from the repository root.
+pub fn vergate(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vergate"))
+        .args(args)
+        .current_dir(super::root())
+        .output()
+        .expect("the vergate binary runs")
+}
+
+/// What the command printed on standard output (it must be UTF-8).
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+/// What the command printed on standard error (it must be UTF-8).
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// The exit code; a command killed by a signal fails the test, naming it.
+pub fn code(output: &Output) -> i32 {
+    output
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("killed by a signal: {}", stderr(output)))
+}
