@@ -6,10 +6,24 @@ mod support;
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use vergate::gates::Gate;
+use std::sync::OnceLock;
+use vergate::gates::{Gate, GatesIndex};
 use vergate::Version;
 use vergate_codegen::api::Api;
 use vergate_codegen::regen;
+
+/// The gates.json a regen of the whole corpus at `specs` writes (what users
+/// read), built once for all the tests of this file.
+fn corpus_gates(specs: &std::path::Path) -> &'static GatesIndex {
+    static INDEX: OnceLock<GatesIndex> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let api_dir = support::api_dir_with_specs("kubernetes", specs, &support::KUBERNETES_MINORS);
+        let api = Api::open(api_dir.path()).unwrap();
+        let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
+        let text = built.tree.get("gates.json").expect("gates.json is emitted");
+        serde_json::from_slice(text).unwrap()
+    })
+}
 
 /// Presence read straight from the raw specs, independently of the loader.
 fn raw_presence(specs: &std::path::Path) -> BTreeMap<(String, Option<String>), BTreeSet<Version>> {
@@ -51,12 +65,7 @@ fn minors_of(gate: &Gate, corpus: &[Version]) -> BTreeSet<Version> {
 )]
 fn gates_reproduce_presence_of_every_definition_and_property() {
     let specs = support::kubernetes_specs();
-    let api_dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
-    let api = Api::open(api_dir.path()).unwrap();
-    let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
-    // What users read is gates.json, so check the serialized index.
-    let text = built.tree.get("gates.json").expect("gates.json is emitted");
-    let index: vergate::gates::GatesIndex = serde_json::from_slice(text).unwrap();
+    let index = corpus_gates(&specs);
     let corpus = index.versions.clone();
     assert_eq!(corpus.len(), 9);
 
@@ -146,11 +155,7 @@ fn raw_element_values(
 )]
 fn gates_reproduce_every_element_enum_value() {
     let specs = support::kubernetes_specs();
-    let api_dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
-    let api = Api::open(api_dir.path()).unwrap();
-    let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
-    let text = built.tree.get("gates.json").expect("gates.json is emitted");
-    let index: vergate::gates::GatesIndex = serde_json::from_slice(text).unwrap();
+    let index = corpus_gates(&specs);
     let corpus = index.versions.clone();
 
     let expected = raw_element_values(&specs);
@@ -242,11 +247,7 @@ fn gates_reproduce_every_element_enum_value() {
 fn value_deprecations_land_on_the_value_not_the_field() {
     use vergate::gates::Inferred;
     let specs = support::kubernetes_specs();
-    let api_dir = support::api_dir_with_specs("kubernetes", &specs, &support::KUBERNETES_MINORS);
-    let api = Api::open(api_dir.path()).unwrap();
-    let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
-    let text = built.tree.get("gates.json").expect("gates.json is emitted");
-    let index: vergate::gates::GatesIndex = serde_json::from_slice(text).unwrap();
+    let index = corpus_gates(&specs);
     let field = |ty: &str, field: &str| &index.types[ty].fields[field];
     let v = |minor: &str| Some(minor.parse::<Version>().unwrap());
 
