@@ -30,7 +30,8 @@ pub enum Command {
     Upgrade(UpgradeArgs),
     /// What a newer minor adds, removes and deprecates.
     Diff(DiffArgs),
-    /// The version subtrees an installed package ships, and the default.
+    /// The version subtrees an installed package ships, and the default;
+    /// without a package, the minors of the embedded Kubernetes gates.
     Versions(VersionsArgs),
 }
 
@@ -52,9 +53,11 @@ pub enum PlainFormat {
 /// `vergate check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The generated API directory holding gates.json (e.g. generated/kubernetes).
+    /// The generated API directory holding gates.json (e.g. generated/demo,
+    /// or a newer regen of generated/kubernetes). Default: the Kubernetes
+    /// gates embedded in the binary (`vergate versions` lists their minors).
     #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
+    pub api: Option<PathBuf>,
     /// The minor to check against: 1.29, v1.29, 1.29.3, or a version as a
     /// cluster prints it (v1.29.4-gke.1043000, v1.31.0+a2c84a5). Optional for
     /// documents that carry their own minor in apiVersion: they are checked
@@ -96,9 +99,11 @@ pub struct CheckArgs {
 /// `vergate upgrade`.
 #[derive(clap::Args, Debug)]
 pub struct UpgradeArgs {
-    /// The generated API directory holding gates.json.
+    /// The generated API directory holding gates.json (e.g. generated/demo,
+    /// or a newer regen of generated/kubernetes). Default: the Kubernetes
+    /// gates embedded in the binary (`vergate versions` lists their minors).
     #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
+    pub api: Option<PathBuf>,
     /// The minor the document is written for; defaults to its own apiVersion.
     #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub from: Option<Version>,
@@ -135,9 +140,11 @@ pub struct DiffArgs {
     /// The newer minor.
     #[arg(value_parser = cluster_version)]
     pub new: Version,
-    /// The generated API directory holding gates.json.
+    /// The generated API directory holding gates.json (e.g. generated/demo,
+    /// or a newer regen of generated/kubernetes). Default: the Kubernetes
+    /// gates embedded in the binary (`vergate versions` lists their minors).
     #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
+    pub api: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
     pub format: PlainFormat,
 }
@@ -146,7 +153,8 @@ pub struct DiffArgs {
 #[derive(clap::Args, Debug)]
 pub struct VersionsArgs {
     /// An installed schema package (a directory with v<X.Y>/ subtrees).
-    pub package: PathBuf,
+    /// Without it: the minors of the Kubernetes gates embedded in the binary.
+    pub package: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
     pub format: PlainFormat,
 }

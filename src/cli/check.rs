@@ -91,7 +91,7 @@ impl Results {
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
-    let tables = match load_tables(&args.api) {
+    let tables = match load_tables(args.api.as_deref()) {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };

@@ -24,8 +24,12 @@ pub enum Outcome {
     InputError = 2,
 }
 
-/// Loads the gate tables or says why not (one line on stderr).
-pub fn load_tables(api: &std::path::Path) -> Result<GateTables, Outcome> {
+/// Loads the gate tables of `--api DIR`, or the embedded Kubernetes ones
+/// without it, or says why not (one line on stderr).
+pub fn load_tables(api: Option<&std::path::Path>) -> Result<GateTables, Outcome> {
+    let Some(api) = api else {
+        return Ok(vergate::embedded::kubernetes());
+    };
     GateTables::load(api).map_err(|err| {
         eprintln!("error: {err}");
         Outcome::InputError

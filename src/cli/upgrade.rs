@@ -8,7 +8,7 @@ use vergate::upgrade::{self, Conversion};
 use vergate::Version;
 
 pub fn run(args: &UpgradeArgs) -> Outcome {
-    let tables = match load_tables(&args.api) {
+    let tables = match load_tables(args.api.as_deref()) {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
