@@ -32,7 +32,7 @@ fn check_without_api_uses_the_embedded_kubernetes_gates() {
         assert_eq!(code(&out), 1, "{target}: {}", stderr(&out));
         assert!(
             stdout(&out).starts_with(
-                "service.yaml:11: spec.trafficDistribution: not available in 1.29 (introduced in 1.30"
+                "service.yaml:11: Service shop/catalog: spec.trafficDistribution: not available in 1.29 (introduced in 1.30"
             ),
             "{target}: {}",
             stdout(&out)

@@ -17,7 +17,7 @@ fn a_kind_removed_in_a_later_minor_warns_with_the_minor_and_the_replacement() {
         assert_eq!(
             stdout(&out),
             format!(
-                "{FLOWSCHEMA}:2: warning: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed \
+                "{FLOWSCHEMA}:2: warning: FlowSchema ci-runners: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed \
                  in 1.32 (served through 1.31); use apiVersion flowcontrol.apiserver.k8s.io/v1 \
                  (served in 1.32)\n"
             )
@@ -64,7 +64,9 @@ fn a_deprecated_kind_warns() {
     let out = vergate(&["check", "--target", "1.33", &file]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
-        stdout(&out).contains(":1: warning: v1 Endpoints is deprecated since 1.33\n"),
+        stdout(&out).contains(
+            ":1: warning: Endpoints shop/legacy: v1 Endpoints is deprecated since 1.33\n"
+        ),
         "{}",
         stdout(&out)
     );

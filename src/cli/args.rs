@@ -35,12 +35,28 @@ pub enum Command {
     Versions(VersionsArgs),
 }
 
-/// Output formats.
+/// Output formats of `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// One line per finding, like a compiler's; the summary on stderr.
     Text,
+    /// Findings, input errors, skipped documents and a summary.
     Json,
+    /// SARIF 2.1.0, for code-scanning dashboards.
     Sarif,
+    /// JUnit XML: a testsuite per file, a testcase per resource.
+    Junit,
+    /// TAP 14: a test point per resource, findings as YAML diagnostics.
+    Tap,
+}
+
+/// When to colour text output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
+    Auto,
+    Always,
+    Never,
 }
 
 /// Output formats without SARIF.
@@ -71,6 +87,9 @@ pub struct CheckArgs {
     pub strict: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Colour the text output.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// Kinds not to check (comma-separated, repeatable), e.g. Secret,ConfigMap.
     #[arg(long, value_name = "KIND[,KIND]", value_delimiter = ',')]
     pub skip: Vec<String>,
