@@ -26,7 +26,7 @@ pub struct Cli {
 pub enum Command {
     /// Check documents against a target minor (exit 0 clean, 1 violations, 2 input errors).
     Check(CheckArgs),
-    /// Rewrite a document for a newer minor (renames applied, losses reported).
+    /// Rewrite documents for a newer minor (renames applied, losses reported).
     Upgrade(UpgradeArgs),
     /// What a newer minor adds, removes and deprecates.
     Diff(DiffArgs),
@@ -139,15 +139,22 @@ pub struct UpgradeArgs {
     /// ascending, as multi-document YAML.
     #[arg(long)]
     pub all: bool,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output (one input only).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Overwrite the input file.
+    /// Write every converted file under DIR, mirroring its path: relative
+    /// to the directory it was found in, or its file name when named.
+    /// Needed (or --in-place) for a directory or several files.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "in_place"])]
+    pub out: Option<PathBuf>,
+    /// Overwrite each input file.
     #[arg(long, conflicts_with = "output")]
     pub in_place: bool,
-    /// The YAML or JSON file, or - for standard input.
-    #[arg(value_name = "FILE|-")]
-    pub input: PathBuf,
+    /// YAML or JSON files, directories (searched as `check` does), or - for
+    /// standard input. Either every file converts and is written, or
+    /// nothing is written.
+    #[arg(value_name = "FILE|DIR|-", required = true)]
+    pub inputs: Vec<PathBuf>,
 }
 
 /// `vergate diff`.

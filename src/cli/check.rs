@@ -121,11 +121,11 @@ struct Policy<'a> {
 }
 
 /// The advice for a Go template found among the inputs.
-const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a manifest; \
+pub(super) const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a manifest; \
      render it first (`helm template … | vergate check …`) or leave it out with --ignore";
 
 /// The reason for skipping a document that is not a Kubernetes-style object.
-const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
+pub(super) const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
      name the file or use --strict to make this an error";
 
 impl Results {
@@ -397,7 +397,7 @@ fn check_source(
 /// or any file in a Helm chart's `templates/` directory. A manifest that
 /// holds `{{ … }}` in its strings (alerting rules do) reads as YAML and
 /// is checked.
-fn is_template(source: &inputs::Source, text: &str) -> bool {
+pub(super) fn is_template(source: &inputs::Source, text: &str) -> bool {
     text.contains("{{")
         && (source.in_chart_templates() || document::Reader::new(text).any(|read| read.is_err()))
 }
