@@ -17,6 +17,7 @@ pub mod changelog;
 #[path = "cli/args.rs"]
 pub mod cli_args;
 pub mod document;
+pub mod embedded;
 pub mod globs;
 pub mod local_swap;
 pub mod manifest;

@@ -14,7 +14,8 @@ use support::root;
 const DEMO: &str = "generated/demo";
 const GOOD: &str = "tests/cli/demo/pipeline.yaml";
 /// The first line `vergate check` prints for GOOD.
-const GOOD_LINE: &str = "tests/cli/demo/pipeline.yaml:14: spec.steps[0].runtime";
+const GOOD_LINE: &str =
+    "tests/cli/demo/pipeline.yaml:14: Pipeline build-web: spec.steps[0].runtime";
 
 /// Runs `vergate` from the repository root under a 2 GiB address-space cap
 /// (`ulimit -v`) and a 30 s time limit, with `stdin` piped in when given.
@@ -142,7 +143,7 @@ fn byte_order_marks_are_read_as_kubectl_reads_them() {
         assert_eq!(code(&out), 1, "{path}: {}", stderr(&out));
         assert_eq!(
             stdout(&out),
-            format!("{path}:8: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n")
+            format!("{path}:8: Pipeline x: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n")
         );
     }
 }
@@ -204,7 +205,7 @@ fn standard_input_is_read_when_no_path_is_given() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "<stdin>:8: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n"
+        "<stdin>:8: Pipeline x: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n"
     );
 }
 
@@ -232,7 +233,7 @@ fn duplicate_keys_are_errors_naming_both_lines_and_the_last_value_is_checked() {
         );
         assert!(
             stdout(&out).contains(&format!(
-                "{path}:9: spec.steps[0].runtime: value \"wasm\" is not available in 1.10"
+                "{path}:9: Pipeline x: spec.steps[0].runtime: value \"wasm\" is not available in 1.10"
             )),
             "{}",
             stdout(&out)
@@ -253,7 +254,9 @@ fn a_mistyped_kind_of_the_api_is_an_error_with_the_nearest_kind() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        format!("{path}:2: 1.10 Pipline: no such kind in demo; did you mean Pipeline?\n")
+        format!(
+            "{path}:2: Pipline x: 1.10 Pipline: no such kind in demo; did you mean Pipeline?\n"
+        )
     );
 }
 
@@ -331,8 +334,8 @@ spec:
     assert_eq!(
         stdout(&out),
         format!(
-            "{path}:5: metadata.labels.enabled: expected a string (string in 1.33), found a boolean\n\
-             {path}:18: spec.template.spec.containers[0].env[0].value: expected a string (string in 1.33), found a boolean\n"
+            "{path}:5: Deployment web: metadata.labels.enabled: expected a string (string in 1.33), found a boolean\n\
+             {path}:18: Deployment web: spec.template.spec.containers[0].env[0].value: expected a string (string in 1.33), found a boolean\n"
         )
     );
 }
@@ -353,8 +356,8 @@ fn kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning() 
     assert_eq!(
         stdout(&out),
         format!(
-            "{path}:2: apps/v1 Deploymnet: no such kind in apps/v1; did you mean Deployment?\n\
-             {path}:7: warning: example.com/v1 Widget: kubernetes has no such kind; not checked\n"
+            "{path}:2: Deploymnet x: apps/v1 Deploymnet: no such kind in apps/v1; did you mean Deployment?\n\
+             {path}:7: warning: Widget x: example.com/v1 Widget: kubernetes has no such kind; not checked\n"
         )
     );
 }

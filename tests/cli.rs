@@ -19,8 +19,8 @@ fn check_reports_each_violation_with_its_line() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "tests/cli/demo/pipeline.yaml:14: spec.steps[0].runtime: value \"wasm\" is not available in 1.10 (introduced in 1.11)\n\
-         tests/cli/demo/pipeline.yaml:15: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n"
+        "tests/cli/demo/pipeline.yaml:14: Pipeline build-web: spec.steps[0].runtime: value \"wasm\" is not available in 1.10 (introduced in 1.11)\n\
+         tests/cli/demo/pipeline.yaml:15: Pipeline build-web: spec.steps[0].shell: not available in 1.10 (present in 1.9, 1.11, 1.12)\n"
     );
     assert!(stderr(&out).contains("checked 1 document against demo: 2 errors, 0 warnings"));
 }
@@ -39,8 +39,8 @@ fn check_refuses_list_items_the_target_does_not_accept() {
         assert_eq!(code(&out), 1, "{}", stderr(&out));
         assert_eq!(
             stdout(&out),
-            "tests/cli/demo/triggers.yaml:11: spec.triggers[1]: value \"schedule\" is not available in 1.10 (introduced in 1.11)\n\
-             tests/cli/demo/triggers.yaml:12: spec.triggers[2]: value \"nightly\" is not accepted in 1.10 (accepted: push, tag)\n"
+            "tests/cli/demo/triggers.yaml:11: Pipeline nightly: spec.triggers[1]: value \"schedule\" is not available in 1.10 (introduced in 1.11)\n\
+             tests/cli/demo/triggers.yaml:12: Pipeline nightly: spec.triggers[2]: value \"nightly\" is not accepted in 1.10 (accepted: push, tag)\n"
         );
     }
 }
@@ -57,8 +57,8 @@ fn check_refuses_map_values_the_target_does_not_accept() {
         assert_eq!(code(&out), 1, "{}", stderr(&out));
         assert_eq!(
             stdout(&out),
-            "tests/cli/demo/notify.yaml:11: spec.notify.dev: value \"success\" is not available in 1.10 (introduced in 1.11)\n\
-             tests/cli/demo/notify.yaml:12: spec.notify.chat: value \"sometimes\" is not accepted in 1.10 (accepted: always, failure)\n"
+            "tests/cli/demo/notify.yaml:11: Pipeline nightly: spec.notify.dev: value \"success\" is not available in 1.10 (introduced in 1.11)\n\
+             tests/cli/demo/notify.yaml:12: Pipeline nightly: spec.notify.chat: value \"sometimes\" is not accepted in 1.10 (accepted: always, failure)\n"
         );
     }
 }
@@ -72,7 +72,7 @@ fn clean_documents_exit_zero_and_warnings_do_not_fail() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "tests/cli/demo/release.yaml:7: warning: spec.replicas: deprecated since 1.10; renamed to replicaCount in 1.12\n"
+        "tests/cli/demo/release.yaml:7: warning: Release web: spec.replicas: deprecated since 1.10; renamed to replicaCount in 1.12\n"
     );
 }
 
@@ -89,11 +89,11 @@ fn an_explicit_target_checks_every_document_against_it() {
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     for expected in [
-        "release.yaml:1: warning: apiVersion: the document is written for 1.11 but checked against the older 1.10",
-        "release.yaml:11: spec.canary: not available in 1.10 (introduced in 1.11 as alpha, feature gate CanaryReleases)",
-        "release.yaml:18: spec.image: missing: required in 1.10",
-        "release.yaml:19: spec.replicaCount: not available in 1.10 (introduced in 1.12)",
-        "release.yaml:20: spec.strategy: value \"BlueGreen\" is not available in 1.10 (introduced in 1.12 as alpha, feature gate BlueGreenReleases)",
+        "release.yaml:1: warning: Release web: apiVersion: the document is written for 1.11 but checked against the older 1.10",
+        "release.yaml:11: Release web: spec.canary: not available in 1.10 (introduced in 1.11 as alpha, feature gate CanaryReleases)",
+        "release.yaml:18: Release api: spec.image: missing: required in 1.10",
+        "release.yaml:19: Release api: spec.replicaCount: not available in 1.10 (introduced in 1.12)",
+        "release.yaml:20: Release api: spec.strategy: value \"BlueGreen\" is not available in 1.10 (introduced in 1.12 as alpha, feature gate BlueGreenReleases)",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
@@ -236,7 +236,7 @@ fn standard_input_is_read_with_a_dash() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
-        "<stdin>:3: spec.timeout: not available in 1.9 (introduced in 1.10)\n"
+        "<stdin>:3: Pipeline j: spec.timeout: not available in 1.9 (introduced in 1.10)\n"
     );
 }
 
@@ -707,7 +707,7 @@ fn kubernetes_messages_name_the_minor_and_the_replacement() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
-        "tests/manifests/kubernetes/service-traffic-distribution.yaml:11: spec.trafficDistribution: not available in 1.29 (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
+        "tests/manifests/kubernetes/service-traffic-distribution.yaml:11: Service shop/catalog: spec.trafficDistribution: not available in 1.29 (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
     );
     let out = vergate(&[
         "check",
@@ -791,7 +791,7 @@ fn kubernetes_lists_are_checked_item_by_item() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
-        "tests/cli/kubernetes/list.yaml:17: items[0].spec.trafficDistribution: not available in 1.29 (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
+        "tests/cli/kubernetes/list.yaml:17: Service web: items[0].spec.trafficDistribution: not available in 1.29 (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
     );
     let out = vergate(&[
         "check", "--strict", "--api", &gates, "--target", "1.34", list,
@@ -799,7 +799,7 @@ fn kubernetes_lists_are_checked_item_by_item() {
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
-        "tests/cli/kubernetes/list.yaml:34: items[1].spec.template.spec.containers[0].imagePullPolicy: value \"IfNotPresnt\" is not accepted in 1.34 (accepted: Always, IfNotPresent, Never)\n"
+        "tests/cli/kubernetes/list.yaml:34: Deployment web: items[1].spec.template.spec.containers[0].imagePullPolicy: value \"IfNotPresnt\" is not accepted in 1.34 (accepted: Always, IfNotPresent, Never)\n"
     );
 }
 
@@ -817,11 +817,11 @@ fn kubernetes_elements_are_held_to_their_element_enum() {
     for (file, refusal) in [
         (
             "tests/cli/kubernetes/service.yaml",
-            "tests/cli/kubernetes/service.yaml:10: spec.ipFamilies[1]: value \"IPv5\" is not accepted in 1.34 (accepted: \"\", IPv4, IPv6)\n",
+            "tests/cli/kubernetes/service.yaml:10: Service web: spec.ipFamilies[1]: value \"IPv5\" is not accepted in 1.34 (accepted: \"\", IPv4, IPv6)\n",
         ),
         (
             "tests/cli/kubernetes/pvc-status.yaml",
-            "tests/cli/kubernetes/pvc-status.yaml:11: status.allocatedResourceStatuses.storage: value \"ControllerResizeInProgres\" is not accepted in 1.34 (accepted: ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending)\n",
+            "tests/cli/kubernetes/pvc-status.yaml:11: PersistentVolumeClaim data: status.allocatedResourceStatuses.storage: value \"ControllerResizeInProgres\" is not accepted in 1.34 (accepted: ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending)\n",
         ),
     ] {
         let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, file]);
@@ -1081,13 +1081,13 @@ fn kubernetes_types_the_api_server_decodes_itself_are_checked() {
         assert_eq!(code(&out), 1, "{}", stderr(&out));
         assert_eq!(
             stdout(&out),
-            "tests/cli/kubernetes/types-refused.yaml:7: metadata.creationTimestamp: expected a string (string(date-time) in 1.34), found an integer\n\
-             tests/cli/kubernetes/types-refused.yaml:9: spec.replicas: expected an integer from -2147483648 to 2147483647 (integer(int32) in 1.34), found 3000000000\n\
-             tests/cli/kubernetes/types-refused.yaml:20: spec.template.spec.containers[0].ports[0].containerPort: expected an integer (integer(int32) in 1.34), found 8080.5\n\
-             tests/cli/kubernetes/types-refused.yaml:23: spec.template.spec.containers[0].resources.limits.memory: expected a string or a number (quantity in 1.34), found a mapping\n\
-             tests/cli/kubernetes/types-refused.yaml:31: spec.ports[0].targetPort: expected an integer or a string (int-or-string in 1.34), found 8080.5\n\
-             tests/cli/kubernetes/types-refused.yaml:33: spec.ports[1].targetPort: expected an integer or a string (int-or-string in 1.34), found a mapping\n\
-             tests/cli/kubernetes/types-refused.yaml:39: spec.minAvailable: expected an integer or a string (int-or-string in 1.34), found a mapping\n"
+            "tests/cli/kubernetes/types-refused.yaml:7: Deployment web: metadata.creationTimestamp: expected a string (string(date-time) in 1.34), found an integer\n\
+             tests/cli/kubernetes/types-refused.yaml:9: Deployment web: spec.replicas: expected an integer from -2147483648 to 2147483647 (integer(int32) in 1.34), found 3000000000\n\
+             tests/cli/kubernetes/types-refused.yaml:20: Deployment web: spec.template.spec.containers[0].ports[0].containerPort: expected an integer (integer(int32) in 1.34), found 8080.5\n\
+             tests/cli/kubernetes/types-refused.yaml:23: Deployment web: spec.template.spec.containers[0].resources.limits.memory: expected a string or a number (quantity in 1.34), found a mapping\n\
+             tests/cli/kubernetes/types-refused.yaml:31: Service web: spec.ports[0].targetPort: expected an integer or a string (int-or-string in 1.34), found 8080.5\n\
+             tests/cli/kubernetes/types-refused.yaml:33: Service web: spec.ports[1].targetPort: expected an integer or a string (int-or-string in 1.34), found a mapping\n\
+             tests/cli/kubernetes/types-refused.yaml:39: PodDisruptionBudget web: spec.minAvailable: expected an integer or a string (int-or-string in 1.34), found a mapping\n"
         );
     }
 }
@@ -1122,9 +1122,9 @@ fn kubernetes_strict_checks_quantities_timestamps_and_base64() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "tests/cli/kubernetes/types-strict.yaml:7: metadata.creationTimestamp: expected an RFC 3339 date-time such as 2024-01-02T15:04:05Z (string(date-time) in 1.34), found \"yesterday\"\n\
-         tests/cli/kubernetes/types-strict.yaml:9: data.key: expected base64-encoded bytes (string(byte) in 1.34), found \"not base64!\"\n\
-         tests/cli/kubernetes/types-strict.yaml:18: spec.limits[0].max.memory: expected a quantity such as 500m, 1Gi or 1.5 (quantity in 1.34), found \"1 GB\"\n"
+        "tests/cli/kubernetes/types-strict.yaml:7: Secret web: metadata.creationTimestamp: expected an RFC 3339 date-time such as 2024-01-02T15:04:05Z (string(date-time) in 1.34), found \"yesterday\"\n\
+         tests/cli/kubernetes/types-strict.yaml:9: Secret web: data.key: expected base64-encoded bytes (string(byte) in 1.34), found \"not base64!\"\n\
+         tests/cli/kubernetes/types-strict.yaml:18: LimitRange web: spec.limits[0].max.memory: expected a quantity such as 500m, 1Gi or 1.5 (quantity in 1.34), found \"1 GB\"\n"
     );
 }
 
@@ -1140,8 +1140,8 @@ fn kubernetes_deprecated_enum_values_warn() {
     let gates = gates.display().to_string();
     let file = "tests/cli/kubernetes/value-deprecations.yaml";
     let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, file]);
-    let unknown = "tests/cli/kubernetes/value-deprecations.yaml:16: warning: items[0].status.phase: value \"Unknown\" is deprecated since 1.34 (inferred from its description)\n";
-    let fqdn = "tests/cli/kubernetes/value-deprecations.yaml:31: warning: items[2].addressType: value \"FQDN\" is deprecated since 1.33 (inferred from its description)\n";
+    let unknown = "tests/cli/kubernetes/value-deprecations.yaml:16: warning: Pod lost: items[0].status.phase: value \"Unknown\" is deprecated since 1.34 (inferred from its description)\n";
+    let fqdn = "tests/cli/kubernetes/value-deprecations.yaml:31: warning: EndpointSlice by-name: items[2].addressType: value \"FQDN\" is deprecated since 1.33 (inferred from its description)\n";
     let out = check("1.34");
     assert_eq!(code(&out), 0, "warnings do not fail");
     assert_eq!(stdout(&out), format!("{unknown}{fqdn}"));

@@ -105,7 +105,7 @@ fn a_repository_tree_exits_by_its_manifests() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "tests/cli/tree/deploy/service.yaml:11: spec.trafficDistribution: not available in 1.29 \
+        "tests/cli/tree/deploy/service.yaml:11: Service shop/catalog: spec.trafficDistribution: not available in 1.29 \
          (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n"
     );
     let errors = stderr(&out);

@@ -26,20 +26,37 @@ pub struct Cli {
 pub enum Command {
     /// Check documents against a target minor (exit 0 clean, 1 violations, 2 input errors).
     Check(CheckArgs),
-    /// Rewrite a document for a newer minor (renames applied, losses reported).
+    /// Rewrite documents for a newer minor (renames applied, losses reported).
     Upgrade(UpgradeArgs),
     /// What a newer minor adds, removes and deprecates.
     Diff(DiffArgs),
-    /// The version subtrees an installed package ships, and the default.
+    /// The version subtrees an installed package ships, and the default;
+    /// without a package, the minors of the embedded Kubernetes gates.
     Versions(VersionsArgs),
 }
 
-/// Output formats.
+/// Output formats of `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// One line per finding, like a compiler's; the summary on stderr.
     Text,
+    /// Findings, input errors, skipped documents and a summary.
     Json,
+    /// SARIF 2.1.0, for code-scanning dashboards.
     Sarif,
+    /// JUnit XML: a testsuite per file, a testcase per resource.
+    Junit,
+    /// TAP 14: a test point per resource, findings as YAML diagnostics.
+    Tap,
+}
+
+/// When to colour text output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces it).
+    Auto,
+    Always,
+    Never,
 }
 
 /// Output formats without SARIF.
@@ -52,9 +69,11 @@ pub enum PlainFormat {
 /// `vergate check`.
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The generated API directory holding gates.json (e.g. generated/kubernetes).
+    /// The generated API directory holding gates.json (e.g. generated/demo,
+    /// or a newer regen of generated/kubernetes). Default: the Kubernetes
+    /// gates embedded in the binary (`vergate versions` lists their minors).
     #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
+    pub api: Option<PathBuf>,
     /// The minor to check against: 1.29, v1.29, 1.29.3, or a version as a
     /// cluster prints it (v1.29.4-gke.1043000, v1.31.0+a2c84a5). Optional for
     /// documents that carry their own minor in apiVersion: they are checked
@@ -68,6 +87,9 @@ pub struct CheckArgs {
     pub strict: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Colour the text output.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// Kinds not to check (comma-separated, repeatable), e.g. Secret,ConfigMap.
     #[arg(long, value_name = "KIND[,KIND]", value_delimiter = ',')]
     pub skip: Vec<String>,
@@ -96,9 +118,11 @@ pub struct CheckArgs {
 /// `vergate upgrade`.
 #[derive(clap::Args, Debug)]
 pub struct UpgradeArgs {
-    /// The generated API directory holding gates.json.
+    /// The generated API directory holding gates.json (e.g. generated/demo,
+    /// or a newer regen of generated/kubernetes). Default: the Kubernetes
+    /// gates embedded in the binary (`vergate versions` lists their minors).
     #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
+    pub api: Option<PathBuf>,
     /// The minor the document is written for; defaults to its own apiVersion.
     #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub from: Option<Version>,
@@ -115,15 +139,22 @@ pub struct UpgradeArgs {
     /// ascending, as multi-document YAML.
     #[arg(long)]
     pub all: bool,
-    /// Write here instead of standard output.
+    /// Write here instead of standard output (one input only).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Overwrite the input file.
+    /// Write every converted file under DIR, mirroring its path: relative
+    /// to the directory it was found in, or its file name when named.
+    /// Needed (or --in-place) for a directory or several files.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["output", "in_place"])]
+    pub out: Option<PathBuf>,
+    /// Overwrite each input file.
     #[arg(long, conflicts_with = "output")]
     pub in_place: bool,
-    /// The YAML or JSON file, or - for standard input.
-    #[arg(value_name = "FILE|-")]
-    pub input: PathBuf,
+    /// YAML or JSON files, directories (searched as `check` does), or - for
+    /// standard input. Either every file converts and is written, or
+    /// nothing is written.
+    #[arg(value_name = "FILE|DIR|-", required = true)]
+    pub inputs: Vec<PathBuf>,
 }
 
 /// `vergate diff`.
@@ -135,9 +166,11 @@ pub struct DiffArgs {
     /// The newer minor.
     #[arg(value_parser = cluster_version)]
     pub new: Version,
-    /// The generated API directory holding gates.json.
+    /// The generated API directory holding gates.json (e.g. generated/demo,
+    /// or a newer regen of generated/kubernetes). Default: the Kubernetes
+    /// gates embedded in the binary (`vergate versions` lists their minors).
     #[arg(long, value_name = "DIR")]
-    pub api: PathBuf,
+    pub api: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
     pub format: PlainFormat,
 }
@@ -146,7 +179,8 @@ pub struct DiffArgs {
 #[derive(clap::Args, Debug)]
 pub struct VersionsArgs {
     /// An installed schema package (a directory with v<X.Y>/ subtrees).
-    pub package: PathBuf,
+    /// Without it: the minors of the Kubernetes gates embedded in the binary.
+    pub package: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
     pub format: PlainFormat,
 }

@@ -1,10 +1,11 @@
 //! `vergate check`: preflight every document of every input.
 
+use super::resource::Resource;
 use super::{
-    inputs, known_minor, load_tables, print_json, sarif, write_out, CheckArgs, Format, Outcome,
+    inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out, CheckArgs,
+    Format, Outcome,
 };
 use serde::Serialize;
-use std::fmt::Write;
 use vergate::document;
 use vergate::preflight::{self, Options, Rule, Severity, Violation};
 
@@ -18,8 +19,59 @@ pub struct Found {
     pub api_version: String,
     pub kind: String,
     pub target: String,
+    /// The resource it is about (a `List`'s item for a path below `items[i]`).
+    pub resource: Resource,
+    /// Its index in [`Results::resources`].
+    #[serde(skip)]
+    pub resource_index: usize,
     #[serde(flatten)]
     pub violation: Violation,
+}
+
+/// One resource checked: a document, or an item of a `List`.
+pub struct Checked {
+    pub file: String,
+    /// Its first line.
+    pub line: u32,
+    pub resource: Resource,
+}
+
+/// A resource's verdict: the worst severity among its findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    Pass,
+    Warn,
+    Fail,
+}
+
+/// The counts of one run, for JSON's `summary` (and the text summary line).
+#[derive(Serialize)]
+pub struct Summary {
+    /// Inputs read (files, and standard input).
+    pub files: usize,
+    /// Resources checked (documents, and the items of `List`s).
+    pub resources: usize,
+    /// Documents checked.
+    pub documents: usize,
+    /// Error-level findings.
+    pub errors: usize,
+    /// Warning-level findings.
+    pub warnings: usize,
+    /// Inputs or documents that could not be checked.
+    pub input_errors: usize,
+    /// Documents and files left unchecked (`skipped` says why).
+    pub skipped: usize,
+    /// Resources by verdict: `pass` (no finding), `warn` (warnings only),
+    /// `fail` (an error).
+    pub verdicts: Verdicts,
+}
+
+/// Resources by verdict.
+#[derive(Serialize, Default)]
+pub struct Verdicts {
+    pub pass: usize,
+    pub warn: usize,
+    pub fail: usize,
 }
 
 /// An input that could not be checked.
@@ -51,6 +103,12 @@ pub struct Results {
     pub errors: Vec<InputError>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
+    /// Every input, in the order read.
+    #[serde(skip)]
+    pub files: Vec<String>,
+    /// Every resource checked, in the order read.
+    #[serde(skip)]
+    pub resources: Vec<Checked>,
 }
 
 /// What `check` does with documents beyond preflight: the kinds skipped
@@ -63,19 +121,68 @@ struct Policy<'a> {
 }
 
 /// The advice for a Go template found among the inputs.
-const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a manifest; \
+pub(super) const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a manifest; \
      render it first (`helm template … | vergate check …`) or leave it out with --ignore";
 
 /// The reason for skipping a document that is not a Kubernetes-style object.
-const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
+pub(super) const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
      name the file or use --strict to make this an error";
 
 impl Results {
-    fn count(&self, severity: Severity) -> usize {
+    /// The number of findings of `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
         self.violations
             .iter()
             .filter(|found| found.violation.severity == severity)
             .count()
+    }
+
+    /// Each resource's verdict, in the order of [`Results::resources`].
+    pub fn verdicts(&self) -> Vec<Verdict> {
+        let mut verdicts = vec![Verdict::Pass; self.resources.len()];
+        for found in &self.violations {
+            let verdict = match found.violation.severity {
+                Severity::Error => Verdict::Fail,
+                Severity::Warning => Verdict::Warn,
+            };
+            if let Some(slot) = verdicts.get_mut(found.resource_index) {
+                *slot = (*slot).max(verdict);
+            }
+        }
+        verdicts
+    }
+
+    /// The findings of each resource, in the order of [`Results::resources`].
+    pub fn by_resource(&self) -> Vec<Vec<&Found>> {
+        let mut grouped: Vec<Vec<&Found>> = self.resources.iter().map(|_| Vec::new()).collect();
+        for found in &self.violations {
+            if let Some(group) = grouped.get_mut(found.resource_index) {
+                group.push(found);
+            }
+        }
+        grouped
+    }
+
+    /// The run's counts.
+    pub fn summary(&self) -> Summary {
+        let mut verdicts = Verdicts::default();
+        for verdict in self.verdicts() {
+            match verdict {
+                Verdict::Pass => verdicts.pass += 1,
+                Verdict::Warn => verdicts.warn += 1,
+                Verdict::Fail => verdicts.fail += 1,
+            }
+        }
+        Summary {
+            files: self.files.len(),
+            resources: self.resources.len(),
+            documents: self.documents,
+            errors: self.count(Severity::Error),
+            warnings: self.count(Severity::Warning),
+            input_errors: self.errors.len(),
+            skipped: self.skipped.len(),
+            verdicts,
+        }
     }
 
     /// The exit code: input errors first, then error-level violations.
@@ -91,7 +198,7 @@ impl Results {
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
-    let tables = match load_tables(&args.api) {
+    let tables = match load_tables(args.api.as_deref()) {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
@@ -140,9 +247,16 @@ pub fn run(args: &CheckArgs) -> Outcome {
         check_source(&tables, source, &policy, &mut results);
     }
     match args.format {
-        Format::Text => print_text(&results, tables.api()),
-        Format::Json => print_json(&serde_json::to_value(&results).expect("results serialize")),
+        Format::Text => text::print(&results, tables.api(), args.color),
+        Format::Json => {
+            let mut json = serde_json::to_value(&results).expect("results serialize");
+            json["summary"] =
+                serde_json::to_value(results.summary()).expect("a summary serializes");
+            print_json(&json);
+        }
         Format::Sarif => print_json(&sarif::report(&results)),
+        Format::Junit => write_out(&junit::report(&results, tables.api())),
+        Format::Tap => write_out(&tap::report(&results)),
     }
     results.outcome()
 }
@@ -155,6 +269,7 @@ fn check_source(
     policy: &Policy,
     results: &mut Results,
 ) {
+    results.files.push(source.name.clone());
     let text = match source.read() {
         Ok(text) => text,
         Err(err) => {
@@ -210,9 +325,15 @@ fn check_source(
         }
         if let Some(kind) = kind.filter(|kind| policy.reject.iter().any(|reject| reject == kind)) {
             results.documents += 1;
-            results
-                .violations
-                .push(rejected(source, &doc, kind, policy.options));
+            let resource_index = results.resources.len();
+            results.resources.push(Checked {
+                file: source.name.clone(),
+                line: doc.line,
+                resource: Resource::of(&doc.root),
+            });
+            let mut found = rejected(source, &doc, kind, policy.options);
+            found.resource_index = resource_index;
+            results.violations.push(found);
             continue;
         }
         if let Some(kind) = kind.filter(|kind| policy.skip.iter().any(|skip| skip == kind)) {
@@ -225,6 +346,16 @@ fn check_source(
             continue;
         }
         results.documents += 1;
+        let first_resource = results.resources.len();
+        results.resources.extend(
+            Resource::all(&doc.root)
+                .into_iter()
+                .map(|(line, resource)| Checked {
+                    file: source.name.clone(),
+                    line,
+                    resource,
+                }),
+        );
         results
             .errors
             .extend(doc.duplicate_keys.iter().map(|duplicate| InputError {
@@ -243,14 +374,21 @@ fn check_source(
                         api_version: report.api_version.clone(),
                         kind: report.kind.clone(),
                         target: target.clone(),
+                        resource: Resource::at(&doc.root, &violation.path),
+                        resource_index: first_resource
+                            + Resource::index_at(&doc.root, &violation.path),
                         violation,
                     }));
             }
-            Err(err) => results.errors.push(InputError {
-                file: source.name.clone(),
-                line: err.line,
-                message: err.message,
-            }),
+            Err(err) => {
+                // Not checked: the input error stands for it, not a resource.
+                results.resources.truncate(first_resource);
+                results.errors.push(InputError {
+                    file: source.name.clone(),
+                    line: err.line,
+                    message: err.message,
+                });
+            }
         }
     }
 }
@@ -259,7 +397,7 @@ fn check_source(
 /// or any file in a Helm chart's `templates/` directory. A manifest that
 /// holds `{{ … }}` in its strings (alerting rules do) reads as YAML and
 /// is checked.
-fn is_template(source: &inputs::Source, text: &str) -> bool {
+pub(super) fn is_template(source: &inputs::Source, text: &str) -> bool {
     text.contains("{{")
         && (source.in_chart_templates() || document::Reader::new(text).any(|read| read.is_err()))
 }
@@ -286,6 +424,8 @@ fn rejected(
             .target
             .map(|target| target.to_string())
             .unwrap_or_default(),
+        resource: Resource::of(&doc.root),
+        resource_index: 0,
         violation: Violation {
             severity: Severity::Error,
             rule: Rule::RejectedKind,
@@ -293,61 +433,5 @@ fn rejected(
             line,
             message: format!("{kind} is rejected (--reject)"),
         },
-    }
-}
-
-fn print_text(results: &Results, api: &str) {
-    let mut out = String::new();
-    for found in &results.violations {
-        let _ = writeln!(
-            out,
-            "{}:{}: {}",
-            found.file, found.violation.line, found.violation
-        );
-    }
-    write_out(&out);
-    for skipped in results.skipped.iter().filter(|skipped| skipped.noted) {
-        match skipped.line {
-            0 => eprintln!("{}: note: skipped: {}", skipped.file, skipped.reason),
-            line => eprintln!("{}:{line}: note: skipped: {}", skipped.file, skipped.reason),
-        }
-    }
-    for error in &results.errors {
-        if error.line == 0 {
-            eprintln!("{}: error: {}", error.file, error.message);
-        } else {
-            eprintln!("{}:{}: error: {}", error.file, error.line, error.message);
-        }
-    }
-    eprintln!(
-        "checked {} document{} against {api}: {} error{}, {} warning{}{}{}",
-        results.documents,
-        plural(results.documents),
-        results.count(Severity::Error),
-        plural(results.count(Severity::Error)),
-        results.count(Severity::Warning),
-        plural(results.count(Severity::Warning)),
-        if results.errors.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ", {} input error{}",
-                results.errors.len(),
-                plural(results.errors.len())
-            )
-        },
-        if results.skipped.is_empty() {
-            String::new()
-        } else {
-            format!(", {} skipped", results.skipped.len())
-        }
-    );
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }

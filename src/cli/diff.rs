@@ -4,7 +4,7 @@ use super::{known_minor, load_tables, print_json, write_out, DiffArgs, Outcome, 
 use vergate::changelog;
 
 pub fn run(args: &DiffArgs) -> Outcome {
-    let tables = match load_tables(&args.api) {
+    let tables = match load_tables(args.api.as_deref()) {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };

@@ -10,12 +10,6 @@ use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use vergate::document::{self, MAX_FILE_BYTES};
 
-/// One input: the name shown in messages and its text, or why it could not be read.
-pub struct Input {
-    pub name: String,
-    pub text: Result<String, String>,
-}
-
 /// How directories are walked.
 #[derive(Clone, Debug, Default)]
 pub struct WalkOptions {
@@ -34,6 +28,10 @@ pub struct Source {
     pub name: String,
     /// True when the file was found by walking a directory, not named.
     pub walked: bool,
+    /// Where `upgrade --out DIR` writes it below DIR: its path relative to
+    /// the directory walked, or its file name when named; `None` for
+    /// standard input and walk errors.
+    pub relative: Option<PathBuf>,
     kind: Kind,
 }
 
@@ -50,6 +48,14 @@ pub struct ReadError {
 }
 
 impl Source {
+    /// The file read, unless it is standard input or a walk error.
+    pub fn path(&self) -> Option<&Path> {
+        match &self.kind {
+            Kind::File(path) => Some(path),
+            Kind::Stdin | Kind::Failed(_) => None,
+        }
+    }
+
     /// The text of the source, decoded (see [`document::decode`]).
     pub fn read(&self) -> Result<String, ReadError> {
         let whole = |message: String| ReadError { line: 0, message };
@@ -111,6 +117,7 @@ pub fn stdin_source(explicit: bool) -> Result<Source, String> {
     Ok(Source {
         name: "<stdin>".into(),
         walked: false,
+        relative: None,
         kind: Kind::Stdin,
     })
 }
@@ -124,12 +131,17 @@ pub fn sources(paths: &[PathBuf], options: &WalkOptions) -> (Vec<Source>, Vec<St
     let mut sources = Vec::new();
     let mut notes = Vec::new();
     let mut seen = HashSet::new();
-    let mut add = |path: PathBuf, walked: bool, sources: &mut Vec<Source>| {
+    let mut add = |path: PathBuf, walked_from: Option<&Path>, sources: &mut Vec<Source>| {
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         if seen.insert(key) {
+            let relative = match walked_from {
+                Some(dir) => path.strip_prefix(dir).ok().map(Path::to_owned),
+                None => path.file_name().map(PathBuf::from),
+            };
             sources.push(Source {
                 name: path.display().to_string(),
-                walked,
+                walked: walked_from.is_some(),
+                relative,
                 kind: Kind::File(path),
             });
         }
@@ -150,37 +162,20 @@ pub fn sources(paths: &[PathBuf], options: &WalkOptions) -> (Vec<Source>, Vec<St
             }
             files.sort();
             for file in files {
-                add(file, true, &mut sources);
+                add(file, Some(path), &mut sources);
             }
         } else {
-            add(path.clone(), false, &mut sources);
+            add(path.clone(), None, &mut sources);
         }
     }
     (sources, notes)
-}
-
-/// Every input read at once (for commands that take one input).
-pub fn collect(paths: &[PathBuf]) -> Vec<Input> {
-    let (sources, notes) = sources(paths, &WalkOptions::default());
-    for note in notes {
-        eprintln!("warning: {note}");
-    }
-    sources
-        .iter()
-        .map(|source| Input {
-            name: source.name.clone(),
-            text: source.read().map_err(|err| match err.line {
-                0 => err.message,
-                line => format!("line {line}: {}", err.message),
-            }),
-        })
-        .collect()
 }
 
 fn failed(path: &Path, message: String) -> Source {
     Source {
         name: path.display().to_string(),
         walked: false,
+        relative: None,
         kind: Kind::Failed(message),
     }
 }

@@ -1,14 +1,19 @@
 //! The `vergate` command line: arguments, and one module per subcommand.
 
+mod cases;
 pub mod check;
 pub mod diff;
 mod inputs;
+mod junit;
+mod resource;
 mod sarif;
+mod tap;
+mod text;
 pub mod upgrade;
 pub mod versions;
 
 pub use vergate::cli_args::{
-    CheckArgs, Cli, Command, DiffArgs, Format, PlainFormat, UpgradeArgs, VersionsArgs,
+    CheckArgs, Cli, ColorChoice, Command, DiffArgs, Format, PlainFormat, UpgradeArgs, VersionsArgs,
 };
 use vergate::tables::GateTables;
 use vergate::Version;
@@ -24,8 +29,12 @@ pub enum Outcome {
     InputError = 2,
 }
 
-/// Loads the gate tables or says why not (one line on stderr).
-pub fn load_tables(api: &std::path::Path) -> Result<GateTables, Outcome> {
+/// Loads the gate tables of `--api DIR`, or the embedded Kubernetes ones
+/// without it, or says why not (one line on stderr).
+pub fn load_tables(api: Option<&std::path::Path>) -> Result<GateTables, Outcome> {
+    let Some(api) = api else {
+        return Ok(vergate::embedded::kubernetes());
+    };
     GateTables::load(api).map_err(|err| {
         eprintln!("error: {err}");
         Outcome::InputError
@@ -62,8 +71,12 @@ pub fn print_json(value: &serde_json::Value) {
 
 /// Writes to stdout; a closed pipe (`vergate diff … | head`) ends quietly.
 pub fn write_out(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
+    write_out_with(std::io::stdout().lock(), text);
+}
+
+/// Writes to `out` (stdout, perhaps through a colour filter); a closed pipe
+/// ends quietly.
+pub fn write_out_with(mut out: impl std::io::Write, text: &str) {
     if let Err(err) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         if err.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: cannot write to standard output: {err}");

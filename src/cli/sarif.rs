@@ -23,9 +23,12 @@ pub fn report(results: &Results) -> Value {
             let rule = found.violation.rule;
             let index = Rule::ALL.iter().position(|r| *r == rule).unwrap_or(0);
             let text = if found.violation.path.is_empty() {
-                found.violation.message.clone()
+                format!("{}: {}", found.resource, found.violation.message)
             } else {
-                format!("{}: {}", found.violation.path, found.violation.message)
+                format!(
+                    "{}: {}: {}",
+                    found.resource, found.violation.path, found.violation.message
+                )
             };
             json!({
                 "ruleId": rule.id(),
@@ -38,6 +41,7 @@ pub fn report(results: &Results) -> Value {
                     "kind": found.kind,
                     "target": found.target,
                     "document": found.document,
+                    "resource": found.resource.to_string(),
                 },
             })
         })

@@ -2,13 +2,15 @@
 //! for every minor they hold in without loss.
 
 use super::{inputs, known_minor, load_tables, write_out, Outcome, UpgradeArgs};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::upgrade::{self, Conversion};
 use vergate::Version;
 
 pub fn run(args: &UpgradeArgs) -> Outcome {
-    let tables = match load_tables(&args.api) {
+    let tables = match load_tables(args.api.as_deref()) {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
@@ -25,72 +27,293 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
             return Outcome::InputError;
         }
     }
-    let stdin = args.input.as_os_str() == "-";
-    if args.in_place && stdin {
-        eprintln!("error: --in-place needs a file, not standard input");
-        return Outcome::InputError;
+    let (sources, notes) = inputs::sources(&args.inputs, &inputs::WalkOptions::default());
+    for note in notes {
+        eprintln!("warning: {note}");
     }
-    if args.output.as_deref() == Some(args.input.as_path()) && !args.in_place {
-        eprintln!(
-            "error: {}: refusing to overwrite the input; pass --in-place to do that",
-            args.input.display()
-        );
-        return Outcome::InputError;
-    }
-    let input = inputs::collect(std::slice::from_ref(&args.input))
-        .into_iter()
-        .next();
-    let Some(input) = input else {
-        eprintln!("error: no input");
-        return Outcome::InputError;
-    };
-    let text = match input.text {
-        Ok(text) => text,
+    let destinations = match destinations(args, &sources) {
+        Ok(destinations) => destinations,
         Err(message) => {
-            eprintln!("{}: error: {message}", input.name);
+            eprintln!("error: {message}");
             return Outcome::InputError;
         }
     };
-    let parsed = document::parse(&text);
-    if let Some(err) = &parsed.error {
-        eprintln!("{}:{}: error: {}", input.name, err.line, err.message);
-        return Outcome::InputError;
-    }
-    if parsed.documents.is_empty() {
-        eprintln!("{}: error: no document to upgrade", input.name);
-        return Outcome::InputError;
-    }
-    let mut written: Vec<Node> = Vec::new();
+    // Every file is converted before anything is written: a refusal in
+    // one file writes none.
+    let mut converted: Vec<(String, &Destination)> = Vec::new();
     let mut outcome = Outcome::Clean;
-    for doc in &parsed.documents {
-        let result = if args.all {
-            all_minors(&tables, &input.name, &doc.root, args.from, &mut written)
-        } else {
-            let to = args.to.expect("clap requires --to without --all");
-            one_minor(&tables, &input.name, &doc.root, args.from, to, &mut written)
-        };
-        outcome = outcome.max(result);
+    let mut refused = 0;
+    for (source, destination) in sources.iter().zip(&destinations) {
+        match upgrade_source(&tables, args, source) {
+            Upgraded::Written(yaml, result) => {
+                outcome = outcome.max(result);
+                converted.push((yaml, destination));
+            }
+            Upgraded::Skipped(reason) => eprintln!("{}: note: skipped: {reason}", source.name),
+            Upgraded::Refused => refused += 1,
+        }
     }
-    if outcome == Outcome::InputError {
-        return outcome;
+    if refused > 0 {
+        if sources.len() > 1 {
+            eprintln!(
+                "error: {refused} of {} files cannot be upgraded (above); nothing written",
+                sources.len()
+            );
+        }
+        return Outcome::InputError;
     }
-    let refs: Vec<&Node> = written.iter().collect();
-    let yaml = upgrade::to_yaml(&refs);
-    let destination = if args.in_place {
-        Some(args.input.as_path())
-    } else {
-        args.output.as_deref()
-    };
-    match destination {
-        Some(path) => {
-            if let Err(err) = std::fs::write(path, &yaml) {
-                eprintln!("{}: error: cannot write: {err}", path.display());
-                return Outcome::InputError;
+    for (yaml, destination) in &converted {
+        match destination {
+            Destination::Stdout => write_out(yaml),
+            Destination::File(path) => {
+                if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    if let Err(err) = std::fs::create_dir_all(parent) {
+                        eprintln!(
+                            "{}: error: cannot create the directory: {err}",
+                            parent.display()
+                        );
+                        return Outcome::InputError;
+                    }
+                }
+                if let Err(err) = std::fs::write(path, yaml) {
+                    eprintln!("{}: error: cannot write: {err}", path.display());
+                    return Outcome::InputError;
+                }
             }
         }
-        None => write_out(&yaml),
+    }
+    if converted.len() > 1 || args.out.is_some() {
+        eprintln!(
+            "upgraded {} file{}{}",
+            converted.len(),
+            if converted.len() == 1 { "" } else { "s" },
+            match &args.out {
+                Some(dir) => format!(" into {}", dir.display()),
+                None if args.in_place => " in place".to_owned(),
+                None => String::new(),
+            }
+        );
     }
     outcome
+}
+
+/// Where one converted input goes.
+enum Destination {
+    Stdout,
+    File(PathBuf),
+}
+
+/// Where each source's result goes, or why the command refuses to run:
+/// several inputs (or a directory) need `--out DIR` or `--in-place`;
+/// standard input cannot be written in place or mirrored; `--out` never
+/// overwrites an input, nor writes two inputs to one file.
+fn destinations(
+    args: &UpgradeArgs,
+    sources: &[inputs::Source],
+) -> Result<Vec<Destination>, String> {
+    let directories: Vec<String> = args
+        .inputs
+        .iter()
+        .filter(|path| path.is_dir())
+        .map(|path| path.display().to_string())
+        .collect();
+    if sources.is_empty() {
+        return Err(format!(
+            "no YAML or JSON files found in {}; nothing to upgrade",
+            directories.join(", ")
+        ));
+    }
+    let many = sources.len() > 1 || !directories.is_empty();
+    if many && args.out.is_none() && !args.in_place {
+        let what = if directories.is_empty() {
+            format!("{} files", sources.len())
+        } else {
+            format!(
+                "{} ({} file{})",
+                directories.join(", "),
+                sources.len(),
+                if sources.len() == 1 { "" } else { "s" }
+            )
+        };
+        let flag = if args.output.is_some() {
+            "-o FILE takes one input"
+        } else {
+            "standard output takes one input"
+        };
+        return Err(format!(
+            "refusing to upgrade {what}: {flag}; pass --out DIR to write each file under DIR (mirroring its path) or --in-place to overwrite each"
+        ));
+    }
+    let mut targets: Vec<Destination> = Vec::new();
+    let mut written: HashMap<PathBuf, &str> = HashMap::new();
+    for source in sources {
+        let Some(path) = source.path() else {
+            if args.out.is_some() || args.in_place {
+                return Err(format!(
+                    "{}: --out and --in-place need files, not standard input",
+                    source.name
+                ));
+            }
+            targets.push(Destination::Stdout);
+            continue;
+        };
+        let target = if args.in_place {
+            path.to_owned()
+        } else if let Some(dir) = &args.out {
+            dir.join(source.relative.as_deref().unwrap_or(path))
+        } else if let Some(output) = &args.output {
+            if same_file(output, path) {
+                return Err(format!(
+                    "{}: refusing to overwrite the input; pass --in-place to do that",
+                    path.display()
+                ));
+            }
+            output.clone()
+        } else {
+            targets.push(Destination::Stdout);
+            continue;
+        };
+        if args.out.is_some() {
+            if let Some(input) = sources
+                .iter()
+                .filter_map(inputs::Source::path)
+                .find(|input| same_file(&target, input))
+            {
+                return Err(format!(
+                    "--out {}: would overwrite the input {}; choose a directory outside the inputs, or pass --in-place",
+                    args.out.as_deref().unwrap_or(Path::new("")).display(),
+                    input.display()
+                ));
+            }
+        }
+        let key = std::fs::canonicalize(&target).unwrap_or_else(|_| target.clone());
+        if let Some(other) = written.insert(key, &source.name) {
+            return Err(format!(
+                "{} and {} would both be written to {}; upgrade them in separate runs or name their directory instead",
+                other,
+                source.name,
+                target.display()
+            ));
+        }
+        targets.push(Destination::File(target));
+    }
+    Ok(targets)
+}
+
+/// True when both paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// What became of one input.
+enum Upgraded {
+    /// Its YAML, and whether something was lost (exit 1).
+    Written(String, Outcome),
+    /// A walked file that is no manifest (a template, a values file).
+    Skipped(&'static str),
+    /// Refused or unreadable (reported on stderr).
+    Refused,
+}
+
+/// Reads and converts one input; messages go to stderr as they come.
+fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Source) -> Upgraded {
+    let text = match source.read() {
+        Ok(text) => text,
+        Err(err) => {
+            match err.line {
+                0 => eprintln!("{}: error: {}", source.name, err.message),
+                line => eprintln!("{}:{line}: error: {}", source.name, err.message),
+            }
+            return Upgraded::Refused;
+        }
+    };
+    if source.walked && super::check::is_template(source, &text) {
+        return Upgraded::Skipped(super::check::TEMPLATE);
+    }
+    let parsed = document::parse(&text);
+    if let Some(err) = &parsed.error {
+        eprintln!("{}:{}: error: {}", source.name, err.line, err.message);
+        return Upgraded::Refused;
+    }
+    if parsed.documents.is_empty() {
+        eprintln!("{}: error: no document to upgrade", source.name);
+        return Upgraded::Refused;
+    }
+    let is_manifest = |doc: &document::Document| {
+        doc.root.get("apiVersion").is_some() && doc.root.get("kind").is_some()
+    };
+    if source.walked && !parsed.documents.iter().all(is_manifest) {
+        return Upgraded::Skipped(super::check::NOT_A_MANIFEST);
+    }
+    let mut yaml = String::new();
+    let mut outcome = Outcome::Clean;
+    for doc in &parsed.documents {
+        let mut written: Vec<Node> = Vec::new();
+        let result = if args.all {
+            all_minors(tables, &source.name, &doc.root, args.from, &mut written)
+        } else {
+            let to = args.to.expect("clap requires --to without --all");
+            one_minor(tables, &source.name, &doc.root, args.from, to, &mut written)
+        };
+        outcome = outcome.max(result);
+        let header = header_comments(&text, doc.root.line);
+        for node in &written {
+            yaml.push_str(&with_header(&upgrade::to_yaml(&[node]), &header));
+        }
+    }
+    if outcome == Outcome::InputError {
+        return Upgraded::Refused;
+    }
+    Upgraded::Written(yaml, outcome)
+}
+
+/// The comment lines just above a document's first line (`first`,
+/// 1-based), up to its `---` or the previous document's content: a
+/// license header, `# Source: chart/templates/web.yaml` from `helm
+/// template`. Comments inside a document are not kept (the document is
+/// rebuilt from its values).
+fn header_comments(text: &str, first: u32) -> Vec<&str> {
+    let lines: Vec<&str> = text
+        .lines()
+        .take(first.saturating_sub(1) as usize)
+        .collect();
+    let mut start = lines.len();
+    while start > 0 {
+        let line = lines[start - 1].trim();
+        if line.starts_with('#') || line.is_empty() {
+            start -= 1;
+        } else {
+            break;
+        }
+    }
+    let block = &lines[start..];
+    let first_comment = block.iter().position(|line| !line.trim().is_empty());
+    match first_comment {
+        Some(from) => block[from..]
+            .iter()
+            .map(|line| line.trim_end())
+            .filter(|line| !line.is_empty())
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// One document's YAML (`---` first) with its header comments after `---`.
+fn with_header(yaml: &str, header: &[&str]) -> String {
+    if header.is_empty() {
+        return yaml.to_owned();
+    }
+    let (separator, body) = yaml.split_once('\n').unwrap_or((yaml, ""));
+    let mut out = format!("{separator}\n");
+    for line in header {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str(body);
+    out
 }
 
 fn convert(

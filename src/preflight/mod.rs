@@ -14,6 +14,7 @@
 //! Then the document is walked through the type expressions of the target's
 //! gates; see [`Rule`] for what is reported.
 
+mod ahead;
 mod violation;
 mod walk;
 
@@ -199,7 +200,18 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         .type_name
         .and_then(|name| Some((name, tables.ty(name)?)))
     {
-        Some((name, ty)) if ty.gate.is_present_in(target) => walker.document(root, name),
+        Some((name, ty)) if ty.gate.is_present_in(target) => {
+            if identity.own_minor.is_none() {
+                walker.violations.extend(ahead::warnings(
+                    tables,
+                    &identity,
+                    &ty.gate,
+                    target,
+                    api_version_line,
+                ));
+            }
+            walker.document(root, name)
+        }
         Some((_, ty)) => {
             let (_, reason) = walk::absent_reason(&ty.gate, target, None);
             let message = kind_message(tables, &identity, target, Some(&reason));

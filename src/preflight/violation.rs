@@ -39,11 +39,14 @@ pub enum Rule {
     VersionMismatch,
     /// A kind the user refuses outright (`vergate check --reject KIND`).
     RejectedKind,
+    /// The apiVersion/kind is served in the target but removed in a later
+    /// minor the gates know (pluto's and kubent's warning).
+    RemovedAhead,
 }
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 12] = [
+    pub const ALL: [Rule; 13] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
@@ -56,6 +59,7 @@ impl Rule {
         Rule::Deprecated,
         Rule::VersionMismatch,
         Rule::RejectedKind,
+        Rule::RemovedAhead,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -73,6 +77,7 @@ impl Rule {
             Rule::Deprecated => "deprecated",
             Rule::VersionMismatch => "version-mismatch",
             Rule::RejectedKind => "rejected-kind",
+            Rule::RemovedAhead => "removed-ahead",
         }
     }
 
@@ -88,9 +93,14 @@ impl Rule {
             Rule::UnknownField => "The type has no such field in any minor (strict mode).",
             Rule::WrongType => "The value has the wrong shape for the field's type.",
             Rule::MissingRequired => "A field required in the target minor is missing or null.",
-            Rule::Deprecated => "The field or enum value is deprecated in the target minor.",
+            Rule::Deprecated => {
+                "The field, enum value or apiVersion/kind is deprecated in the target minor."
+            }
             Rule::VersionMismatch => "The document is written for another minor than the target.",
             Rule::RejectedKind => "The kind is refused by --reject.",
+            Rule::RemovedAhead => {
+                "The apiVersion and kind are served in the target but removed in a later minor."
+            }
         }
     }
 }

@@ -52,6 +52,12 @@ pub fn run(root: &Path, only: Option<&str>, check: bool, timings: bool) -> Resul
         } else {
             match regen::regen_unless_fresh(api, &out_dir).with_context(context)? {
                 Outcome::Fresh => {
+                    embed(
+                        root,
+                        api.name(),
+                        &std::fs::read(out_dir.join("gates.json"))?,
+                        false,
+                    )?;
                     eprintln!(
                         "{}: up to date (specs, annotations, tool and output unchanged since the last regen) in {:.2?}",
                         api.name(),
@@ -83,6 +89,17 @@ pub fn run(root: &Path, only: Option<&str>, check: bool, timings: bool) -> Resul
         if timings {
             eprintln!("  timings: {}", built.timings);
         }
+        let gates = built
+            .tree
+            .get("gates.json")
+            .context("the regen wrote no gates.json")?;
+        if embed(root, api.name(), gates, check)? {
+            stale.push(format!(
+                "{} ({})",
+                api.name(),
+                vergate::embedded::KUBERNETES_PATH
+            ));
+        }
         if check && !report.is_clean() {
             for path in report.differing() {
                 eprintln!("  stale: generated/{}/{}", api.name(), path.display());
@@ -101,6 +118,34 @@ pub fn run(root: &Path, only: Option<&str>, check: bool, timings: bool) -> Resul
         );
     }
     Ok(())
+}
+
+/// Writes (or in check mode compares) the index the `vergate` binary embeds,
+/// for the API that has one (Kubernetes), from the regen's `gates.json`.
+/// True when check mode finds it stale.
+fn embed(root: &Path, api: &str, gates_json: &[u8], check: bool) -> Result<bool> {
+    if api != vergate::embedded::KUBERNETES {
+        return Ok(false);
+    }
+    let index: vergate::gates::GatesIndex =
+        serde_json::from_slice(gates_json).context("reading the regen's gates.json")?;
+    let text = vergate::embedded::render(&index);
+    let path = root.join(vergate::embedded::KUBERNETES_PATH);
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    if current == text {
+        return Ok(false);
+    }
+    if check {
+        eprintln!("  stale: {}", vergate::embedded::KUBERNETES_PATH);
+        return Ok(true);
+    }
+    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    eprintln!(
+        "{api}: wrote the embedded index {} ({} bytes)",
+        vergate::embedded::KUBERNETES_PATH,
+        std::fs::metadata(&path)?.len()
+    );
+    Ok(false)
 }
 
 /// `cargo xtask regen --from-rust <crate dir> [--out DIR] [--check]`.

@@ -95,7 +95,7 @@ pub const EMITTERS: &[Emitter] = &[
         emit: |model, config, _, tree| super::json_schema::emit(model, config, tree),
         from_rust: true,
         packing: Packing::Tarballs,
-        summary: "JSON Schema 2020-12 per kind and minor, strict variants, a combined schema that picks its branch by `apiVersion`, OpenAPI 3.1",
+        summary: "JSON Schema 2020-12 per kind and minor, strict variants, `all.json` per minor, copies laid out as kubeconform's `-schema-location` looks for them, a combined schema that picks its branch by `apiVersion`, OpenAPI 3.1",
         guide: "[docs/json-schema.md](docs/json-schema.md)",
     },
     Emitter {

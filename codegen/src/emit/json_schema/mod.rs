@@ -2,9 +2,13 @@
 //!
 //! - `v<X.Y>/`: one standalone JSON Schema 2020-12 per resource kind
 //!   (`deployment-apps-v1.json`, `service-v1.json`), everything it refers to
-//!   under `$defs`, plus `index.json` and `_definitions.json`;
+//!   under `$defs`, plus `index.json`, `_definitions.json` and `all.json`
+//!   (any kind of the minor, each checked by its file);
 //! - `v<X.Y>-strict/`: the same with `additionalProperties: false` on every
 //!   object that has properties, so a field the minor lacks is an error;
+//! - `v<X.Y>.0-standalone/` and `v<X.Y>.0-standalone-strict/`: copies of
+//!   the two, named as kubeconform's default `-schema-location` layout
+//!   names them (`{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}`);
 //! - `openapi/v<X.Y>.json`: the minor as an OpenAPI 3.1 document;
 //! - `<pkl_package>.schema.json`, for APIs whose documents carry their minor
 //!   (`document_version_field`): one schema for every minor.
@@ -21,7 +25,7 @@ mod standalone;
 
 pub use crate::json_schema::{DRAFT_2020_12, GATE_KEYWORD};
 pub use convert::QUANTITY;
-pub use naming::{definition_file, kind_file};
+pub use naming::{definition_file, kind_file, kubeconform_dir};
 pub use standalone::Selection;
 
 use crate::api::ApiConfig;
@@ -88,8 +92,13 @@ fn minor_files(
             &dir,
             is_strict,
             Selection::Kinds,
+            field,
         )?;
+        // The same files again where kubeconform's default layout looks
+        // (`v1.34.0-standalone-strict/`): see `naming::kubeconform_dir`.
+        let kubeconform = format!("{DIR}/{}", kubeconform_dir(minor.version, is_strict));
         for (name, bytes) in files {
+            out.push((format!("{kubeconform}/{name}"), bytes.clone()));
             out.push((format!("{dir}/{name}"), bytes));
         }
     }
@@ -128,6 +137,7 @@ pub fn strict_tree(model: &GatedModel, minor: &MinorModel, selection: Selection)
         &minor_dir(minor, true),
         true,
         selection,
+        None,
     )?;
     Ok(files
         .into_iter()

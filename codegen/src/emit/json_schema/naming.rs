@@ -3,6 +3,17 @@
 
 use crate::model::naming::{group_label, namespace_of, namespace_segments, short_name};
 use vergate_core::gates::GroupVersionKind;
+use vergate_core::Version;
+
+/// The directory kubeconform's default schema location names for a minor:
+/// `{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}`, where
+/// kubeconform's version is `v` and a full `X.Y.Z` (it refuses `X.Y`):
+/// `v1.34.0-standalone`, `v1.34.0-standalone-strict`. A cluster on a later
+/// patch passes `-kubernetes-version X.Y.0`.
+pub fn kubeconform_dir(minor: Version, strict: bool) -> String {
+    let suffix = if strict { "-strict" } else { "" };
+    format!("{}.0-standalone{suffix}", minor.dir_name())
+}
 
 /// `<kind>-<first label of group>-<version>.json`, lowercased; the core group
 /// (`""`) gives `<kind>-<version>.json`: `deployment-apps-v1.json`,
@@ -41,6 +52,13 @@ mod tests {
             version: version.into(),
             kind: kind.into(),
         }
+    }
+
+    #[test]
+    fn kubeconform_directories() {
+        let minor: Version = "1.34".parse().unwrap();
+        assert_eq!(kubeconform_dir(minor, false), "v1.34.0-standalone");
+        assert_eq!(kubeconform_dir(minor, true), "v1.34.0-standalone-strict");
     }
 
     #[test]

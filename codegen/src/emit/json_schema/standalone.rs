@@ -16,6 +16,9 @@ use vergate_core::gates::GroupVersionKind;
 pub const INDEX: &str = "index.json";
 /// Every definition of the minor in one file.
 pub const DEFINITIONS: &str = "_definitions.json";
+/// A schema for any kind of the minor: each document is checked by its
+/// kind's file, chosen by `apiVersion` and `kind`.
+pub const ALL: &str = "all.json";
 
 /// One resource kind's file.
 #[derive(Debug)]
@@ -78,6 +81,7 @@ pub fn files(
     dir: &str,
     strict: bool,
     selection: Selection,
+    document_version_field: Option<&str>,
 ) -> Result<Documents> {
     let kinds = kind_files(minor, dir)?;
     let mut others: BTreeMap<String, &str> = BTreeMap::new();
@@ -145,6 +149,8 @@ pub fn files(
         "kinds": index,
     });
     out.push((INDEX.into(), to_sorted_pretty(&index).into()));
+    let all = all_kinds(api, minor, &kinds, &comment, document_version_field);
+    out.push((ALL.into(), all.into()));
     let rest = [
         ("$comment", Field::Str(&comment)),
         ("$schema", Field::Str(DRAFT_2020_12)),
@@ -152,4 +158,45 @@ pub fn files(
     let definitions = rendered.document(&rendered.all(), &rest);
     out.push((DEFINITIONS.into(), definitions));
     Ok(out)
+}
+
+/// `all.json`: for each kind, "if apiVersion and kind are these, the
+/// document must match its file" (a `$ref` to the sibling file); a kind the
+/// minor does not have matches none and passes, as kubeconform passes a
+/// kind it has no schema for. Where documents carry their minor in
+/// `document_version_field` (the demo API), the kind alone chooses.
+fn all_kinds(
+    api: &str,
+    minor: &MinorModel,
+    kinds: &BTreeMap<String, KindFile>,
+    comment: &str,
+    document_version_field: Option<&str>,
+) -> String {
+    let cases: Vec<Value> = kinds
+        .values()
+        .map(|kind| {
+            let condition = match document_version_field {
+                Some(_) => json!({
+                    "properties": {"kind": {"const": kind.gvk.kind}},
+                    "required": ["kind"],
+                }),
+                None => json!({
+                    "properties": {
+                        "apiVersion": {"const": kind.gvk.api_version()},
+                        "kind": {"const": kind.gvk.kind},
+                    },
+                    "required": ["apiVersion", "kind"],
+                }),
+            };
+            json!({"if": condition, "then": {"$ref": kind.file}})
+        })
+        .collect();
+    let all = json!({
+        "$comment": comment,
+        "$schema": DRAFT_2020_12,
+        "title": format!("every kind of {api} {}", minor.version),
+        "type": "object",
+        "allOf": cases,
+    });
+    to_sorted_pretty(&all)
 }
