@@ -39,11 +39,14 @@ pub enum Rule {
     VersionMismatch,
     /// A kind the user refuses outright (`vergate check --reject KIND`).
     RejectedKind,
+    /// A value that breaks a constraint of its schema (`pattern`,
+    /// `maxLength`, `minimum`, …).
+    Constraint,
 }
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 12] = [
+    pub const ALL: [Rule; 13] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
@@ -56,6 +59,7 @@ impl Rule {
         Rule::Deprecated,
         Rule::VersionMismatch,
         Rule::RejectedKind,
+        Rule::Constraint,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -73,6 +77,7 @@ impl Rule {
             Rule::Deprecated => "deprecated",
             Rule::VersionMismatch => "version-mismatch",
             Rule::RejectedKind => "rejected-kind",
+            Rule::Constraint => "constraint",
         }
     }
 
@@ -91,6 +96,9 @@ impl Rule {
             Rule::Deprecated => "The field or enum value is deprecated in the target minor.",
             Rule::VersionMismatch => "The document is written for another minor than the target.",
             Rule::RejectedKind => "The kind is refused by --reject.",
+            Rule::Constraint => {
+                "The value breaks a constraint of its schema (pattern, length, bounds, …)."
+            }
         }
     }
 }
