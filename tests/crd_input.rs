@@ -10,8 +10,7 @@ use vergate_codegen::load::{build_minor, parse, OBJECT_META};
 use vergate_codegen::model::{GatedModel, Schema};
 use vergate_codegen::Version;
 
-fn load_real(files: &[&str]) -> vergate_codegen::load::LoadedMinor {
-    let dir = support::crds();
+fn load_real(dir: &std::path::Path, files: &[&str]) -> vergate_codegen::load::LoadedMinor {
     let documents: Vec<_> = files
         .iter()
         .map(|file| {
@@ -30,7 +29,7 @@ fn load_real(files: &[&str]) -> vergate_codegen::load::LoadedMinor {
     ignore = "needs the real CRDs: ../shared/crds or VERGATE_CRDS"
 )]
 fn real_crds_load_as_kinds_with_object_meta() {
-    let loaded = load_real(&support::inputs::REAL_CRDS);
+    let loaded = load_real(&support::crds(), &support::inputs::REAL_CRDS);
     let definitions = &loaded.model.definitions;
     for (name, group, version, kind) in [
         (

@@ -1,6 +1,7 @@
 //! The `vergate` command line: arguments, and one module per subcommand.
 
 pub mod check;
+mod crds;
 pub mod diff;
 mod inputs;
 mod sarif;

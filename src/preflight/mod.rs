@@ -199,7 +199,23 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         .type_name
         .and_then(|name| Some((name, tables.ty(name)?)))
     {
-        Some((name, ty)) if ty.gate.is_present_in(target) => walker.document(root, name),
+        Some((name, ty)) if ty.gate.is_present_in(target) => {
+            // A deprecated version of a CRD says what to do instead.
+            if let Some(warning) = ty
+                .deprecation_warning
+                .as_ref()
+                .filter(|_| ty.gate.is_deprecated_in(target))
+            {
+                walker.violations.push(Violation {
+                    severity: Severity::Warning,
+                    rule: Rule::Deprecated,
+                    path: "apiVersion".into(),
+                    line: api_version_line,
+                    message: warning.clone(),
+                });
+            }
+            walker.document(root, name)
+        }
         Some((_, ty)) => {
             let (_, reason) = walk::absent_reason(&ty.gate, target, None);
             let message = kind_message(tables, &identity, target, Some(&reason));

@@ -66,7 +66,7 @@ pub fn object_meta_document() -> Document {
         root,
         definitions_pointer: "/definitions",
         deprecation_warnings: BTreeMap::new(),
-        custom_resources: false,
+        crds: Vec::new(),
     }
 }
 
@@ -75,7 +75,7 @@ pub fn object_meta_document() -> Document {
 pub fn needs_object_meta(documents: &[(PathBuf, Document)]) -> bool {
     let needed = documents
         .iter()
-        .any(|(_, document)| document.custom_resources);
+        .any(|(_, document)| !document.crds.is_empty());
     needed
         && !documents.iter().any(|(_, document)| {
             document
@@ -92,7 +92,7 @@ pub fn needs_object_meta(documents: &[(PathBuf, Document)]) -> bool {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
     let mut definitions = Map::new();
     let mut warnings = BTreeMap::new();
-    let mut found = 0;
+    let mut crds = Vec::new();
     for (index, document) in serde_yaml_ng::Deserializer::from_slice(bytes).enumerate() {
         let yaml = serde_yaml_ng::Value::deserialize(document)
             .map_err(|err| yaml_error(path, bytes, err))?;
@@ -100,14 +100,13 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
         if value.get("kind").and_then(Value::as_str) != Some(CRD_KIND) {
             continue;
         }
-        found += 1;
         let at = Place {
             path,
             document: index,
         };
-        crd(&at, &value, &mut definitions, &mut warnings)?;
+        crds.push(crd(&at, &value, &mut definitions, &mut warnings)?);
     }
-    if found == 0 {
+    if crds.is_empty() {
         return Err(Error::Spec {
             path: path.to_owned(),
             pointer: String::new(),
@@ -123,8 +122,22 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
         root: Value::Object(root),
         definitions_pointer: "/definitions",
         deprecation_warnings: warnings,
-        custom_resources: true,
+        crds,
     })
+}
+
+/// One CRD's name, group, kind and versions: what `vergate check` tells a
+/// custom resource of an unserved version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrdVersions {
+    /// `metadata.name` (`servicemonitors.monitoring.coreos.com`).
+    pub name: String,
+    pub group: String,
+    pub kind: String,
+    /// The versions served, in the CRD's order.
+    pub served: Vec<String>,
+    /// The versions listed but not served.
+    pub unserved: Vec<String>,
 }
 
 /// Where a CRD is: its file and its document's index there.
@@ -149,7 +162,7 @@ fn crd(
     value: &Value,
     definitions: &mut Map<String, Value>,
     warnings: &mut BTreeMap<String, String>,
-) -> Result<()> {
+) -> Result<CrdVersions> {
     let api_version = value
         .get("apiVersion")
         .and_then(Value::as_str)
@@ -177,6 +190,13 @@ fn crd(
         ));
     };
     let reversed: Vec<&str> = group.split('.').rev().collect();
+    let mut summary = CrdVersions {
+        name: crd_name.to_owned(),
+        group: group.to_owned(),
+        kind: kind.to_owned(),
+        served: Vec::new(),
+        unserved: Vec::new(),
+    };
     for (index, version) in versions.iter().enumerate() {
         let pointer = format!("/spec/versions/{index}");
         let Some(name) = version.get("name").and_then(Value::as_str) else {
@@ -186,8 +206,10 @@ fn crd(
             ));
         };
         if version.get("served") != Some(&Value::Bool(true)) {
+            summary.unserved.push(name.to_owned());
             continue;
         }
+        summary.served.push(name.to_owned());
         let definition_name = format!("{}.{name}.{kind}", reversed.join("."));
         let schema = version
             .pointer("/schema/openAPIV3Schema")
@@ -242,7 +264,7 @@ fn crd(
         }
         definitions.insert(definition_name, Value::Object(schema));
     }
-    Ok(())
+    Ok(summary)
 }
 
 /// Rewrites one schema (and every schema inside it) as the module doc says.
@@ -488,6 +510,8 @@ spec:
             definitions["com.example.v1beta1.Widget"]["deprecated"],
             true
         );
+        assert_eq!(document.crds[0].served, ["v1beta1", "v1"]);
+        assert_eq!(document.crds[0].unserved, ["v1alpha1"]);
         assert_eq!(
             document.deprecation_warnings["com.example.v1beta1.Widget"],
             "example.com/v1beta1 Widget is deprecated; use example.com/v1"

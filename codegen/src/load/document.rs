@@ -34,9 +34,9 @@ pub struct Document {
     /// The deprecation warning of each definition that has one (a CRD
     /// version's `deprecationWarning`; see `crd.rs`).
     pub deprecation_warnings: std::collections::BTreeMap<String, String>,
-    /// True when the definitions are custom resources read from CRDs, whose
-    /// `metadata` refers to ObjectMeta.
-    pub custom_resources: bool,
+    /// The CRDs the definitions were read from (none for OpenAPI): their
+    /// custom resources' `metadata` refers to ObjectMeta.
+    pub crds: Vec<super::crd::CrdVersions>,
 }
 
 /// Parses a spec file's bytes. YAML is recognised by the `.yaml`/`.yml`
@@ -75,7 +75,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 root: Value::Object(root),
                 definitions_pointer: "/definitions",
                 deprecation_warnings: Default::default(),
-                custom_resources: false,
+                crds: Vec::new(),
             })
         }
         (None, Some(version)) => {
@@ -98,7 +98,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 root: Value::Object(root),
                 definitions_pointer: "/components/schemas",
                 deprecation_warnings: Default::default(),
-                custom_resources: false,
+                crds: Vec::new(),
             })
         }
         (Some(_), Some(_)) => Err(not_openapi(

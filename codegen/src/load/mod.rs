@@ -7,7 +7,7 @@ mod document;
 mod openapi;
 
 pub use cache::LoadCache;
-pub use crd::{OBJECT_META, OBJECT_META_SOURCE};
+pub use crd::{parse as parse_crds, CrdVersions, OBJECT_META, OBJECT_META_SOURCE};
 pub use document::{parse, Document};
 pub use openapi::{check_definition_name, RENAMED_FROM};
 
