@@ -66,7 +66,11 @@ pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
 pub fn describe(constraints: &Constraints) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(pattern) = &constraints.pattern {
-        parts.push(format!("matches `{pattern}`"));
+        // A code span's fence is longer than any run of backticks inside.
+        let longest = pattern.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(longest + 1);
+        let pad = if longest > 0 { " " } else { "" };
+        parts.push(format!("matches {fence}{pad}{pattern}{pad}{fence}"));
     }
     let bound = |parts: &mut Vec<String>, what: &str, value: Option<Number>| {
         if let Some(value) = value {
@@ -146,6 +150,11 @@ mod tests {
             describe(&read).unwrap(),
             r"matches `^[a-z]\d+$`, less than 10.5, at most 63 characters, items unique"
         );
+        let backticks = Constraints {
+            pattern: Some("a`b".into()),
+            ..Constraints::default()
+        };
+        assert_eq!(describe(&backticks).unwrap(), "matches `` a`b ``");
         assert!(constraints_of(&BTreeMap::new()).is_empty());
         assert_eq!(describe(&Constraints::default()), None);
     }

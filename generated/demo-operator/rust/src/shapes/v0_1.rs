@@ -78,9 +78,13 @@ pub mod harbor {
         pub struct DockSpec {
             /// How many ships the dock holds at once.
             ///
+            /// Constraints: at least 1, at most 64.
+            ///
             /// Removed in 0.3.
             pub berths: ::core::option::Option<i32>,
             /// The dock's name as harbour staff call it.
+            ///
+            /// Constraints: matches `^[a-z][a-z0-9-]*$`, at most 20 characters.
             ///
             /// Removed in 0.3.
             pub name: ::std::string::String,

@@ -135,9 +135,13 @@ pub mod harbor {
         pub struct CraneSpec {
             /// The most the crane lifts, in tons.
             ///
+            /// Constraints: greater than 0.
+            ///
             /// Introduced in 0.2.
             pub lift_tons: f64,
             /// The operators licensed for the crane.
+            ///
+            /// Constraints: at least 1 items.
             ///
             /// Introduced in 0.2.
             pub operators: ::core::option::Option<
@@ -291,11 +295,15 @@ pub mod harbor {
         pub struct DockSpec {
             /// How many ships the dock holds at once.
             ///
+            /// Constraints: at least 1, at most 64.
+            ///
             /// Introduced in 0.2.
             pub berths: ::core::option::Option<i32>,
             /// The cranes serving the dock, by name.
             ///
             /// List type: set (items unique).
+            ///
+            /// Constraints: at most 4 items, items unique.
             ///
             /// Introduced in 0.2.
             pub cranes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -309,6 +317,8 @@ pub mod harbor {
                 >,
             >,
             /// The dock's name as harbour staff call it.
+            ///
+            /// Constraints: matches `^[a-z][a-z0-9-]*$`, at most 20 characters.
             ///
             /// Introduced in 0.2.
             pub name: ::std::string::String,

@@ -84,11 +84,15 @@ pub mod harbor {
         pub struct DockSpec {
             /// How many ships the dock holds at once.
             ///
+            /// Constraints: at least 1, at most 64.
+            ///
             /// Introduced in 0.2.
             pub berths: ::core::option::Option<i32>,
             /// The cranes serving the dock, by name.
             ///
             /// List type: set (items unique).
+            ///
+            /// Constraints: at most 4 items, items unique.
             ///
             /// Introduced in 0.2.
             pub cranes: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
@@ -106,6 +110,8 @@ pub mod harbor {
             /// Introduced in 0.3.
             pub lighthouse: ::core::option::Option<bool>,
             /// The dock's name as harbour staff call it.
+            ///
+            /// Constraints: matches `^[a-z][a-z0-9-]*$`, at most 63 characters.
             ///
             /// Introduced in 0.2.
             pub name: ::std::string::String,
