@@ -237,3 +237,26 @@ fn pkl_evaluates_and_enforces_the_constraints_of_each_release() {
     let (ok, err) = dock("v0.3", "north", 65);
     assert!(!ok && err.contains("isBetween(1, 64)"), "{err}");
 }
+
+#[test]
+fn diff_lists_deprecated_kinds_and_constraint_changes() {
+    let diff = |old: &str, new: &str| {
+        let output = vergate(&["diff", "--api", "generated/demo-operator", old, new]);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        stdout(&output)
+    };
+    let out = diff("0.1", "0.2");
+    assert!(
+        out.contains("kinds deprecated (1):\n  harbor.example.com/v1alpha1 Dock  (harbor.example.com/v1alpha1 Dock is deprecated; use harbor.example.com/v1beta1)"),
+        "{out}"
+    );
+    let out = diff("0.2", "0.3");
+    assert!(
+        out.contains("fields whose constraints change (1):\n  com.example.harbor.v1beta1.DockSpec.name  (maxLength 20 → 63)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("kinds no longer served (1):\n  harbor.example.com/v1alpha1 Dock"),
+        "{out}"
+    );
+}
