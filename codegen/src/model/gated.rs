@@ -298,6 +298,7 @@ mod tests {
                 .collect(),
             required: required.iter().map(|r| r.to_string()).collect(),
             additional: None,
+            closed: false,
         })
     }
 

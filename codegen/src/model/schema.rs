@@ -118,6 +118,9 @@ pub struct ObjectSchema {
     /// The schema of values under keys not listed in `properties`, when the
     /// object allows them (`additionalProperties`).
     pub additional: Option<Box<Schema>>,
+    /// True when the spec refuses keys not listed (`additionalProperties:
+    /// false`); every JSON Schema then says so, not only the strict one.
+    pub closed: bool,
 }
 
 /// One property of an object.
