@@ -532,4 +532,56 @@ spec:
             "{err}"
         );
     }
+
+    /// A CRD with `versions` as given (YAML flow text).
+    fn with_versions(versions: &str) -> String {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+             metadata: {{name: xs.example.com}}\n\
+             spec:\n  group: example.com\n  names: {{kind: X, plural: xs}}\n  versions: {versions}\n"
+        )
+    }
+
+    /// Parses and builds a minor: the error text, or "" when it loads.
+    fn outcome(text: &str) -> String {
+        let path = Path::new("hostile.yaml");
+        let loaded = parse(path, text.as_bytes()).and_then(|document| {
+            super::super::build_minor(crate::Version::new(1, 0), &[(path.to_owned(), document)])
+        });
+        loaded.err().map(|err| err.to_string()).unwrap_or_default()
+    }
+
+    #[test]
+    fn hostile_crds_give_errors_with_their_place_never_a_panic() {
+        for (versions, expected) in [
+            ("{}", "hostile.yaml#document 0/spec/versions: CustomResourceDefinition xs.example.com lists no spec.versions"),
+            ("[{served: true}]", "document 0/spec/versions/0/name: a CRD version needs a name"),
+            ("[{name: v1, served: true, schema: {openAPIV3Schema: nope}}]", "openAPIV3Schema must be an object"),
+            ("[{name: ../v1, served: true}]", "cannot become a file or module name"),
+            ("[{name: v1, served: true, schema: {openAPIV3Schema: {type: object, properties: [a]}}}]", "`properties` must be a JSON object"),
+            ("[{name: v1, served: true, schema: {openAPIV3Schema: {type: object, properties: {a: {type: array, items: 5}}}}}]", "a schema must be a JSON object"),
+            ("[{name: v1, served: true, schema: {openAPIV3Schema: {type: object, properties: {a: {anyOf: 3}}}}}]", ""),
+            ("[{name: v1, served: yes}]", ""),
+        ] {
+            let found = outcome(&with_versions(versions));
+            assert!(found.contains(expected), "{versions}: {found}");
+            if expected.is_empty() {
+                assert_eq!(found, "", "{versions}");
+            }
+        }
+        let bad_group = with_versions("[{name: v1, served: true}]")
+            .replace("group: example.com", "group: \"ex ample.com\"");
+        assert!(outcome(&bad_group).contains("cannot become a file or module name"));
+        // Nesting beyond the YAML reader's limit is its error, not a stack overflow.
+        let nested = |depth: usize| {
+            with_versions(&format!(
+                "[{{name: v1, served: true, schema: {{openAPIV3Schema: {}{{}}{}}}}}]",
+                "{properties: {a: ".repeat(depth),
+                "}}".repeat(depth)
+            ))
+        };
+        assert_eq!(outcome(&nested(20)), "", "twenty levels load");
+        let found = outcome(&nested(300));
+        assert!(found.contains("recursion limit exceeded"), "{found}");
+    }
 }
