@@ -2,7 +2,9 @@
 //! deprecates, retypes and makes required or optional, read from the gate
 //! tables.
 
-use crate::gates::{show_values, values_listed_in, FieldGate, Gate, TypeExpr};
+use crate::gates::{
+    show_values, values_listed_in, Constraints, FieldGate, Gate, Inferred, TypeExpr,
+};
 use crate::tables::GateTables;
 use crate::Version;
 use serde::Serialize;
@@ -19,6 +21,9 @@ pub struct Changelog {
     pub kinds_added: Vec<String>,
     /// Kinds served in `old` but not in `new`.
     pub kinds_removed: Vec<String>,
+    /// Kinds served in both and deprecated in `new` only, with the
+    /// deprecation warning when the spec gives one (a CRD version's).
+    pub kinds_deprecated: Vec<Item>,
     pub types_added: Vec<String>,
     pub types_removed: Vec<String>,
     /// `Type.field` entries.
@@ -33,6 +38,8 @@ pub struct Changelog {
     pub fields_now_optional: Vec<Item>,
     /// Fields whose type differs.
     pub fields_retyped: Vec<Item>,
+    /// Fields whose value constraints differ (`maxLength 20 → 63`).
+    pub fields_constrained: Vec<Item>,
     /// `Type.field=value` (or `Type=value`, `Type.field[]=value` for a
     /// list's items, `Type.field{}=value` for a map's values) entries:
     /// values added to, or removed from, an enum both minors list.
@@ -74,6 +81,7 @@ impl Changelog {
         vec![
             ("kinds served", plain(&self.kinds_added)),
             ("kinds no longer served", plain(&self.kinds_removed)),
+            ("kinds deprecated", self.kinds_deprecated.clone()),
             ("types added", plain(&self.types_added)),
             ("types removed", plain(&self.types_removed)),
             ("fields added", self.fields_added.clone()),
@@ -88,6 +96,10 @@ impl Changelog {
                 self.fields_now_optional.clone(),
             ),
             ("fields whose type changes", self.fields_retyped.clone()),
+            (
+                "fields whose constraints change",
+                self.fields_constrained.clone(),
+            ),
             ("enum values added", self.values_added.clone()),
             ("enum values removed", self.values_removed.clone()),
             (
@@ -152,6 +164,14 @@ impl Changelog {
                 note: format!("{old_ty} → {new_ty}"),
             });
         }
+        let (old_constraints, new_constraints) =
+            (field.constraints_in(old), field.constraints_in(new));
+        if old_constraints != new_constraints {
+            self.fields_constrained.push(Item {
+                name: full.to_owned(),
+                note: constraint_changes(old_constraints, new_constraints),
+            });
+        }
         self.enum_changes(full, &field.values);
         // Element values are named `Type.field[]=value` for a list's items
         // and `Type.field{}=value` for a map's values.
@@ -187,6 +207,41 @@ impl Changelog {
             }
         }
     }
+}
+
+/// What differs between two sets of constraints, key by key:
+/// `maxLength 20 → 63, pattern ^[a-z]+$ → none`.
+fn constraint_changes(old: &Constraints, new: &Constraints) -> String {
+    let entries = |constraints: &Constraints| -> BTreeMap<String, String> {
+        let value = serde_json::to_value(constraints).expect("constraints serialize");
+        value
+            .as_object()
+            .map(|object| {
+                object
+                    .iter()
+                    .map(|(key, value)| {
+                        let text = match value {
+                            serde_json::Value::String(text) => text.clone(),
+                            other => other.to_string(),
+                        };
+                        (key.clone(), text)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (old, new) = (entries(old), entries(new));
+    let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    let none = "none".to_owned();
+    keys.into_iter()
+        .filter(|key| old.get(*key) != new.get(*key))
+        .map(|key| {
+            let before = old.get(key).unwrap_or(&none);
+            let after = new.get(key).unwrap_or(&none);
+            format!("{key} {before} → {after}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Item {
@@ -225,6 +280,19 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
         if both {
             log.enum_changes(name, &ty.values);
+            if ty.gate.is_deprecated_in(new) && !ty.gate.is_deprecated_in(old) {
+                let note = match &ty.deprecation_warning {
+                    Some(warning) => warning.clone(),
+                    None if ty.gate.inferred.contains(&Inferred::DeprecatedIn) => {
+                        "inferred from its description".to_owned()
+                    }
+                    None => String::new(),
+                };
+                log.kinds_deprecated.extend(kinds().map(|name| Item {
+                    name,
+                    note: note.clone(),
+                }));
+            }
         }
         if !both {
             // Fields of an added or removed type are covered by the type.
@@ -275,5 +343,6 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
     }
     log.kinds_added.sort();
     log.kinds_removed.sort();
+    log.kinds_deprecated.sort_by(|a, b| a.name.cmp(&b.name));
     log
 }

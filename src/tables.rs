@@ -65,6 +65,12 @@ impl GateTables {
         }
     }
 
+    /// The whole index, taken out (to extend it and build new tables,
+    /// as `vergate check --crd` does with the types of custom resources).
+    pub fn into_index(self) -> GatesIndex {
+        self.index
+    }
+
     /// The whole index.
     pub fn index(&self) -> &GatesIndex {
         &self.index

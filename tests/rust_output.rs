@@ -529,3 +529,41 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn the_demo_operator_crate_builds_with_every_release_and_no_warning() {
+    let root = support::root();
+    // The demo's target directory: serde is built once for both demos.
+    let target = root.join("target/generated/demo/target");
+    let dir = root.join("target/generated/demo-operator/harness");
+    let deps = format!(
+        "vergate-demo-operator = {{ path = \"{}\", features = [\"v0_1\", \"v0_2\", \"v0_3\"] }}\nserde_json = \"1\"\n",
+        toml_path(&root.join("generated/demo-operator/rust"))
+    );
+    // Custom resources from CRDs: metadata is the built-in ObjectMeta,
+    // int-or-string and preserve-unknown-fields round-trip, and a field
+    // added in a release exists only from it on.
+    let main = r##"
+use vergate_demo_operator::{v0_1, v0_2, v0_3};
+
+fn main() {
+    let json = r#"{"apiVersion":"harbor.example.com/v1beta1","kind":"Dock","metadata":{"name":"north","labels":{"a":"b"}},"spec":{"name":"north-pier","port":"control","extra":{"any":[1]}}}"#;
+    let dock: v0_3::harbor::v1beta1::Dock = serde_json::from_str(json).unwrap();
+    assert_eq!(dock.metadata.as_ref().unwrap().name.as_deref(), Some("north"));
+    let back = serde_json::to_string(&dock).unwrap();
+    let same: serde_json::Value = serde_json::from_str(&back).unwrap();
+    assert_eq!(same, serde_json::from_str::<serde_json::Value>(json).unwrap());
+    let old: v0_2::harbor::v1beta1::Dock = serde_json::from_str(json).unwrap();
+    assert!(old.spec.is_some());
+    let lit = r#"{"name":"n","lighthouse":true}"#;
+    assert!(serde_json::from_str::<v0_3::harbor::v1beta1::DockSpec>(lit).is_ok());
+    let alpha: v0_1::harbor::v1alpha1::Dock =
+        serde_json::from_str(r#"{"spec":{"name":"south","berths":2}}"#).unwrap();
+    assert_eq!(alpha.spec.unwrap().berths, Some(2));
+    println!("ok");
+}
+"##;
+    harness(&dir, &deps, main);
+    let out = cargo(&dir, &target, &["run"]);
+    assert_eq!(out.trim(), "ok");
+}

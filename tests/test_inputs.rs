@@ -8,7 +8,8 @@ mod support;
 use support::inputs::Input;
 
 /// What a test asks for, by the input it needs.
-const CALLS: [(&str, &str); 5] = [
+const CALLS: [(&str, &str); 6] = [
+    ("support::crds(", "vergate_crds"),
     ("support::kubernetes_specs(", "vergate_kubernetes_specs"),
     // json_schema_kubernetes.rs: the trees of the specs, built once.
     ("kubernetes_trees(", "vergate_kubernetes_specs"),

@@ -108,6 +108,11 @@ pub struct CheckArgs {
     /// Also search what .gitignore and .ignore files list (skipped by default).
     #[arg(long)]
     pub no_ignore: bool,
+    /// CustomResourceDefinitions to check custom resources against: a YAML
+    /// or JSON file (multi-document too), or a directory searched for them.
+    /// Repeatable. CRDs found among the inputs are used too.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub crd: Vec<PathBuf>,
     /// YAML or JSON files (multi-document too), directories (searched for
     /// *.yaml, *.yml, *.json in any case), or - for standard input. With
     /// none, standard input is read when something is piped in.

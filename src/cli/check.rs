@@ -2,8 +2,8 @@
 
 use super::resource::Resource;
 use super::{
-    inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out, CheckArgs,
-    Format, Outcome,
+    crds, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
+    CheckArgs, Format, Outcome,
 };
 use serde::Serialize;
 use vergate::document;
@@ -242,9 +242,13 @@ pub fn run(args: &CheckArgs) -> Outcome {
         }
         sources
     };
+    let (tables, custom) = match crds::load(tables, args.target, &args.crd, &sources) {
+        Ok(loaded) => loaded,
+        Err(outcome) => return outcome,
+    };
     let mut results = Results::default();
     for source in &sources {
-        check_source(&tables, source, &policy, &mut results);
+        check_source(&tables, &custom, source, &policy, &mut results);
     }
     match args.format {
         Format::Text => text::print(&results, tables.api(), args.color),
@@ -265,6 +269,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
 /// document's tree is in memory.
 fn check_source(
     tables: &vergate::tables::GateTables,
+    custom: &crds::CustomResources,
     source: &inputs::Source,
     policy: &Policy,
     results: &mut Results,
@@ -363,6 +368,27 @@ fn check_source(
                 line: duplicate.line,
                 message: duplicate.to_string(),
             }));
+        if let Some((line, message)) = custom.unserved(&doc.root) {
+            results.violations.push(Found {
+                file: source.name.clone(),
+                document: doc.index,
+                api_version: text_of(&doc.root, "apiVersion"),
+                kind: text_of(&doc.root, "kind"),
+                target: policy
+                    .options
+                    .target
+                    .map(|target| target.to_string())
+                    .unwrap_or_default(),
+                violation: Violation {
+                    severity: Severity::Error,
+                    rule: Rule::KindNotServed,
+                    path: "apiVersion".into(),
+                    line,
+                    message,
+                },
+            });
+            continue;
+        }
         match preflight::check(tables, &doc.root, policy.options) {
             Ok(report) => {
                 let target = report.target.to_string();
@@ -391,6 +417,14 @@ fn check_source(
             }
         }
     }
+}
+
+/// The text of the string field `name` of a document's root, or `""`.
+fn text_of(root: &document::Node, name: &str) -> String {
+    root.get(name)
+        .and_then(|node| node.as_str())
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// True for a Go template: a text with `{{` that is not YAML as written,

@@ -2,6 +2,7 @@
 
 mod cases;
 pub mod check;
+mod crds;
 pub mod diff;
 mod inputs;
 mod junit;

@@ -6,19 +6,21 @@
 //! removes it (or, for a deprecation, in the target).
 
 use super::{Identity, Rule, Severity, Violation};
-use crate::gates::Gate;
+use crate::gates::{Gate, TypeGate};
 use crate::tables::GateTables;
 use crate::Version;
 
 /// The removal-ahead and deprecation warnings for a document whose type
-/// (with `gate`) is served in `target`; `line` is its apiVersion's line.
+/// (`ty`) is served in `target`; `line` is its apiVersion's line. A
+/// deprecated CRD version's own `deprecationWarning` is the message.
 pub(super) fn warnings(
     tables: &GateTables,
     identity: &Identity,
-    gate: &Gate,
+    ty: &TypeGate,
     target: Version,
     line: u32,
 ) -> Vec<Violation> {
+    let gate = &ty.gate;
     let mut found = Vec::new();
     let group = identity
         .api_version
@@ -55,7 +57,9 @@ pub(super) fn warnings(
     if gate.is_deprecated_in(target) {
         let since = gate.deprecated_in.unwrap_or(target);
         let mut message = format!("{served} is deprecated since {since}");
-        if let Some(replacement) = tables
+        if let Some(warning) = &ty.deprecation_warning {
+            message = format!("{message}: {warning}");
+        } else if let Some(replacement) = tables
             .served_kind(group, identity.kind, target)
             .filter(|gvk| gvk.api_version() != identity.api_version)
         {

@@ -205,7 +205,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
                 walker.violations.extend(ahead::warnings(
                     tables,
                     &identity,
-                    &ty.gate,
+                    ty,
                     target,
                     api_version_line,
                 ));

@@ -42,6 +42,9 @@ pub enum Rule {
     /// The apiVersion/kind is served in the target but removed in a later
     /// minor the gates know (pluto's and kubent's warning).
     RemovedAhead,
+    /// A value that breaks a constraint of its schema (`pattern`,
+    /// `maxLength`, `minimum`, …).
+    Constraint,
 }
 
 impl Rule {
@@ -60,6 +63,7 @@ impl Rule {
         Rule::VersionMismatch,
         Rule::RejectedKind,
         Rule::RemovedAhead,
+        Rule::Constraint,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -78,6 +82,7 @@ impl Rule {
             Rule::VersionMismatch => "version-mismatch",
             Rule::RejectedKind => "rejected-kind",
             Rule::RemovedAhead => "removed-ahead",
+            Rule::Constraint => "constraint",
         }
     }
 
@@ -100,6 +105,9 @@ impl Rule {
             Rule::RejectedKind => "The kind is refused by --reject.",
             Rule::RemovedAhead => {
                 "The apiVersion and kind are served in the target but removed in a later minor."
+            }
+            Rule::Constraint => {
+                "The value breaks a constraint of its schema (pattern, length, bounds, …)."
             }
         }
     }

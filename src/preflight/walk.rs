@@ -5,7 +5,7 @@ use super::violation::{Rule, Severity, Violation};
 use crate::document::{Entry, Node, Value};
 use crate::gates::{show_values, Gate, Inferred, Scalar, TypeExpr, TypeGate};
 use crate::tables::GateTables;
-use crate::walk::{scalar, Expected, FieldStep, Object, Refusal, Visitor, Walk};
+use crate::walk::{scalar, Expected, FieldStep, Object, Refusal, Verdict, Visitor, Walk};
 use crate::Version;
 use std::fmt::Write;
 
@@ -186,6 +186,14 @@ impl<'a> Visitor<'a> for Checker<'a> {
         );
     }
 
+    fn constraint(&mut self, walk: &Walk<'a>, last: Option<&str>, line: u32, verdict: Verdict) {
+        let (severity, message) = match verdict {
+            Verdict::Broken(message) => (Severity::Error, message),
+            Verdict::Unchecked(message) => (Severity::Warning, message),
+        };
+        self.report(walk, severity, Rule::Constraint, last, line, message);
+    }
+
     fn field(
         &mut self,
         walk: &Walk<'a>,
@@ -196,7 +204,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         let key = entry.key.as_str();
         let def = object.def;
         let Some((name, field)) = def.fields.get_key_value(key) else {
-            if self.strict {
+            if self.strict && !def.open {
                 let mut message = format!(
                     "unknown field ({} has no field {:?} in any minor)",
                     short(object.name),

@@ -10,16 +10,18 @@
 //! to make of each place (report a violation, record a change, build the
 //! converted document) is the [`Visitor`]'s.
 
+pub(crate) mod constraints;
 mod formats;
 mod path;
 pub(crate) mod scalar;
 mod values;
 
+pub(crate) use constraints::Verdict;
 pub(crate) use path::Step;
 pub(crate) use values::Refusal;
 
 use crate::document::{Entry, Node, Value};
-use crate::gates::{FieldGate, Gate, Scalar, TypeExpr, TypeGate};
+use crate::gates::{Constraints, FieldGate, Gate, Scalar, TypeExpr, TypeGate};
 use crate::tables::GateTables;
 use crate::Version;
 use std::collections::BTreeMap;
@@ -123,6 +125,12 @@ pub(crate) trait Visitor<'a> {
         _text: &str,
         _gate: &'a Gate,
     ) {
+    }
+
+    /// A value that breaks a constraint of `to` (`pattern`, `maxLength`,
+    /// …), or whose pattern could not be checked; `last` is as for
+    /// [`Visitor::refused`]. Nothing by default.
+    fn constraint(&mut self, _walk: &Walk<'a>, _last: Option<&str>, _line: u32, _verdict: Verdict) {
     }
 
     /// Decides what to do with one entry of `object`.
@@ -250,6 +258,7 @@ impl<'a> Walk<'a> {
         if let Value::String(text) = &node.value {
             self.enum_value(visitor, text, &def.values, line, None);
         }
+        self.constraints(visitor, node, def.constraints_in(self.to), line, None);
         if def.fields.is_empty() {
             return self.own_type(visitor, node, line, from, def);
         }
@@ -318,6 +327,14 @@ impl<'a> Walk<'a> {
         if let Value::String(text) = &entry.value.value {
             self.enum_value(visitor, text, &to.values, entry.line, Some(&entry.key));
         }
+        let constraints = to.constraints_in(self.to);
+        self.constraints(
+            visitor,
+            &entry.value,
+            constraints,
+            entry.line,
+            Some(&entry.key),
+        );
         self.path.push(Step::Key(&entry.key));
         for (step, text, line) in values::string_elements(&entry.value) {
             self.path.push(step);
@@ -335,6 +352,21 @@ impl<'a> Walk<'a> {
         );
         self.path.pop();
         out
+    }
+
+    /// Hands the visitor each constraint of `constraints` that `node`
+    /// breaks; `last` is as for [`Visitor::refused`].
+    fn constraints<V: Visitor<'a>>(
+        &self,
+        visitor: &mut V,
+        node: &'a Node,
+        constraints: &Constraints,
+        line: u32,
+        last: Option<&str>,
+    ) {
+        for verdict in constraints::verdicts(node, constraints) {
+            visitor.constraint(self, last, line, verdict);
+        }
     }
 
     /// Hands `text` to the visitor when the enum `values` refuses it in

@@ -19,8 +19,9 @@
 use std::path::{Path, PathBuf};
 
 /// The variables that name the inputs, plus `CI`.
-pub const VARIABLES: [&str; 4] = [
+pub const VARIABLES: [&str; 5] = [
     "CI",
+    "VERGATE_CRDS",
     "VERGATE_KUBERNETES_SPECS",
     "VERGATE_PKL",
     "VERGATE_OPENAPI_SPEC_VALIDATOR",
@@ -29,6 +30,17 @@ pub const VARIABLES: [&str; 4] = [
 /// The Kubernetes minors of the reference corpus.
 pub const KUBERNETES_MINORS: [&str; 9] = [
     "v1.28", "v1.29", "v1.30", "v1.31", "v1.32", "v1.33", "v1.34", "v1.35", "v1.36",
+];
+
+/// The real CRD files the tests read, relative to the CRD directory.
+pub const REAL_CRDS: [&str; 7] = [
+    "argo-cd/application-crd.yaml",
+    "argo-cd/applicationset-crd.yaml",
+    "argo-cd/appproject-crd.yaml",
+    "prometheus-operator/monitoring.coreos.com_podmonitors.yaml",
+    "prometheus-operator/monitoring.coreos.com_probes.yaml",
+    "prometheus-operator/monitoring.coreos.com_prometheusrules.yaml",
+    "prometheus-operator/monitoring.coreos.com_servicemonitors.yaml",
 ];
 
 /// Where `.ci/run` installs the pkl binary, relative to the repository root.
@@ -149,13 +161,36 @@ impl Input {
         }
     }
 
+    /// Real CustomResourceDefinitions (Prometheus operator, Argo CD):
+    /// `$VERGATE_CRDS`, or `../shared/crds` beside the repository (its
+    /// README says where each comes from).
+    pub fn crds(root: &Path) -> Input {
+        let (dir, home) = match std::env::var_os("VERGATE_CRDS") {
+            Some(dir) => (PathBuf::from(&dir), PathBuf::from(dir)),
+            None => (root.join("../shared/crds"), root.join("../shared")),
+        };
+        Input {
+            cfg: "vergate_crds",
+            reason: "needs the real CRDs: ../shared/crds or VERGATE_CRDS",
+            fix: format!(
+                "the real CRDs are not at {} (argo-cd/, prometheus-operator/ as in its \
+                 README); set VERGATE_CRDS to a copy of them",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files: REAL_CRDS.iter().map(|file| dir.join(file)).collect(),
+            home,
+        }
+    }
+
     /// Every input, in the order above.
-    pub fn all(root: &Path) -> [Input; 4] {
+    pub fn all(root: &Path) -> [Input; 5] {
         [
             Input::kubernetes_specs(root),
             Input::kubernetes_output(root),
             Input::pkl(root),
             Input::openapi_spec_validator(root),
+            Input::crds(root),
         ]
     }
 

@@ -34,6 +34,13 @@ pub fn openapi_spec_validator() -> PathBuf {
     Input::openapi_spec_validator(root()).require()
 }
 
+/// The real CRDs (`../shared/crds`, or `$VERGATE_CRDS`); fails the test,
+/// naming the fix, without them. A test that calls it carries
+/// `#[cfg_attr(not(vergate_crds), ignore = "<its reason>")]`.
+pub fn crds() -> PathBuf {
+    Input::crds(root()).require()
+}
+
 /// An API directory in a temporary place: the project's api.toml for `api`
 /// plus links to each `v<X.Y>` directory of `specs`.
 pub fn api_dir_with_specs(api: &str, specs: &Path, minors: &[&str]) -> tempfile::TempDir {

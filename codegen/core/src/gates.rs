@@ -9,8 +9,10 @@
 use crate::Version;
 use std::collections::BTreeMap;
 
+mod constraints;
 mod type_expr;
 
+pub use constraints::{Constraints, Number};
 pub use type_expr::{Format, ParseTypeExprError, Scalar, TypeExpr, MAX_NESTING};
 
 /// The whole index of one API.
@@ -183,6 +185,35 @@ pub struct TypeGate {
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
     pub values: BTreeMap<String, Gate>,
+    /// The constraints on the type's own value (a `pattern` of a string
+    /// type, …) in the newest minor it is present in.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Constraints::is_empty")
+    )]
+    pub constraints: Constraints,
+    /// The constraints by the minor they start in, only when they change.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub constraints_history: BTreeMap<Version, Constraints>,
+    /// True when an object of this type accepts fields beyond `fields`
+    /// (`additionalProperties`, or a CRD's
+    /// `x-kubernetes-preserve-unknown-fields`) in the newest minor it is
+    /// present in: `check --strict` reports no unknown field in it.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
+    pub open: bool,
+    /// What to tell a user of the deprecated type (a CRD version's
+    /// `deprecationWarning`), when its spec says.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub deprecation_warning: Option<String>,
 }
 
 impl TypeGate {
@@ -194,6 +225,24 @@ impl TypeGate {
             .map(|(_, ty)| ty)
             .or(self.ty.as_ref())
     }
+
+    /// The constraints on the type's own value in `version`.
+    pub fn constraints_in(&self, version: Version) -> &Constraints {
+        constraints_in(&self.constraints, &self.constraints_history, version)
+    }
+}
+
+/// The constraints in force in `version`: the history's entry at or
+/// before it, else the newest.
+fn constraints_in<'c>(
+    newest: &'c Constraints,
+    history: &'c BTreeMap<Version, Constraints>,
+    version: Version,
+) -> &'c Constraints {
+    history
+        .range(..=version)
+        .next_back()
+        .map_or(newest, |(_, constraints)| constraints)
 }
 
 /// A field's gate plus what changes about it from minor to minor.
@@ -250,9 +299,28 @@ pub struct FieldGate {
         )
     )]
     pub element_values: BTreeMap<String, Gate>,
+    /// The constraints on the field's value (`pattern`, `maxLength`, …) in
+    /// the newest minor it is present in.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Constraints::is_empty")
+    )]
+    pub constraints: Constraints,
+    /// The constraints by the minor they start in, only when they change
+    /// (a `maxLength` raised in 1.31: two entries).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub constraints_history: BTreeMap<Version, Constraints>,
 }
 
 impl FieldGate {
+    /// The constraints on the field's value in `version`.
+    pub fn constraints_in(&self, version: Version) -> &Constraints {
+        constraints_in(&self.constraints, &self.constraints_history, version)
+    }
+
     /// True when the field is required in `version`.
     pub fn is_required_in(&self, version: Version) -> bool {
         self.required_in.contains(&version)

@@ -57,7 +57,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
                     Json::Object(shape(additional, style)),
                 );
             }
-            None if style.strict && is_closable(definition) => {
+            None if object.closed || (style.strict && is_closable(definition)) => {
                 out.insert("additionalProperties".into(), Json::Bool(false));
             }
             _ => {}
@@ -88,11 +88,12 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
 
 /// True when the strict style closes the definition with
 /// `additionalProperties: false`: an object that has properties and says
-/// nothing about other keys. Objects occur only at the top of a definition
+/// nothing about other keys (one whose spec closes it is closed in every
+/// style). Objects occur only at the top of a definition
 /// (inline ones are hoisted), so this is the only place strict differs.
 pub fn is_closable(definition: &Definition) -> bool {
     matches!(&definition.schema, Schema::Object(object)
-        if !object.properties.is_empty() && object.additional.is_none())
+        if !object.properties.is_empty() && object.additional.is_none() && !object.closed)
 }
 
 /// The schema of one property. An optional one also accepts `null`, which

@@ -10,7 +10,7 @@
 use super::value::{Json, Map};
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle};
 use std::collections::BTreeMap;
-use vergate_core::gates::{FieldGate, Gate, Rename, Stage};
+use vergate_core::gates::{Constraints, FieldGate, Gate, Rename, Stage};
 use vergate_core::Version;
 
 /// The name of the keyword.
@@ -228,6 +228,9 @@ fn field_gate_members(field: &FieldGate) -> Map {
         renamed_from,
         values,
         element_values,
+        // Said by the schema's own keywords; only their changes are gates.
+        constraints: _,
+        constraints_history,
     } = field;
     let mut out = gate_members(gate);
     if !required_in.is_empty() {
@@ -256,7 +259,64 @@ fn field_gate_members(field: &FieldGate) -> Map {
     if !element_values.is_empty() {
         out.insert("element_values".into(), gates_json(element_values));
     }
+    if !constraints_history.is_empty() {
+        let history = constraints_history
+            .iter()
+            .map(|(since, constraints)| (since.to_string(), constraints_json(constraints)))
+            .collect();
+        out.insert("constraints_history".into(), Json::Object(history));
+    }
     out
+}
+
+/// Constraints as gates.json writes them.
+fn constraints_json(constraints: &Constraints) -> Json {
+    let Constraints {
+        pattern,
+        minimum,
+        maximum,
+        exclusive_minimum,
+        exclusive_maximum,
+        multiple_of,
+        min_length,
+        max_length,
+        min_items,
+        max_items,
+        unique_items,
+        min_properties,
+        max_properties,
+    } = constraints;
+    let mut out = Map::new();
+    if let Some(pattern) = pattern {
+        out.insert("pattern".into(), Json::string(pattern));
+    }
+    for (key, value) in [
+        ("minimum", minimum),
+        ("maximum", maximum),
+        ("exclusiveMinimum", exclusive_minimum),
+        ("exclusiveMaximum", exclusive_maximum),
+        ("multipleOf", multiple_of),
+    ] {
+        if let Some(value) = value {
+            out.insert(key.into(), Json::Number(value.to_string()));
+        }
+    }
+    for (key, value) in [
+        ("minLength", min_length),
+        ("maxLength", max_length),
+        ("minItems", min_items),
+        ("maxItems", max_items),
+        ("minProperties", min_properties),
+        ("maxProperties", max_properties),
+    ] {
+        if let Some(value) = value {
+            out.insert(key.into(), Json::Number(value.to_string()));
+        }
+    }
+    if *unique_items {
+        out.insert("uniqueItems".into(), Json::Bool(true));
+    }
+    Json::Object(out)
 }
 
 /// A stage as gates.json spells it.
@@ -317,10 +377,35 @@ mod tests {
             }),
             values: BTreeMap::from([("A".into(), full_gate())]),
             element_values: BTreeMap::from([("B".into(), Gate::default())]),
+            constraints: Constraints {
+                max_length: Some(63),
+                ..Constraints::default()
+            },
+            constraints_history: BTreeMap::from([
+                (
+                    Version::new(1, 9),
+                    Constraints {
+                        pattern: Some("^a".into()),
+                        minimum: Some(vergate_core::gates::Number(0.0)),
+                        exclusive_maximum: Some(vergate_core::gates::Number(2.5)),
+                        unique_items: true,
+                        ..Constraints::default()
+                    },
+                ),
+                (
+                    Version::new(1, 11),
+                    Constraints {
+                        max_length: Some(63),
+                        ..Constraints::default()
+                    },
+                ),
+            ]),
         };
         for field in [FieldGate::default(), full] {
             let mut expected = serde_json::to_value(&field).unwrap();
             expected.as_object_mut().unwrap().remove("type");
+            // The schema's keywords say the constraints themselves.
+            expected.as_object_mut().unwrap().remove("constraints");
             assert_eq!(parsed(&Json::Object(field_gate_members(&field))), expected);
         }
     }

@@ -31,6 +31,12 @@ pub struct Document {
     /// The JSON pointer of the definitions object: `/definitions` or
     /// `/components/schemas`.
     pub definitions_pointer: &'static str,
+    /// The deprecation warning of each definition that has one (a CRD
+    /// version's `deprecationWarning`; see `crd.rs`).
+    pub deprecation_warnings: std::collections::BTreeMap<String, String>,
+    /// The CRDs the definitions were read from (none for OpenAPI): their
+    /// custom resources' `metadata` refers to ObjectMeta.
+    pub crds: Vec<super::crd::CrdVersions>,
 }
 
 /// Parses a spec file's bytes. YAML is recognised by the `.yaml`/`.yml`
@@ -40,6 +46,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
         .extension()
         .and_then(|ext| ext.to_str())
         .is_some_and(|ext| ext.eq_ignore_ascii_case("yaml") || ext.eq_ignore_ascii_case("yml"));
+    if is_yaml && super::crd::mentions_crd(bytes) {
+        return super::crd::parse(path, bytes);
+    }
     let skeleton: Skeleton = if is_yaml {
         parse_yaml(path, bytes)?
     } else {
@@ -65,6 +74,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 openapi_version: version,
                 root: Value::Object(root),
                 definitions_pointer: "/definitions",
+                deprecation_warnings: Default::default(),
+                crds: Vec::new(),
             })
         }
         (None, Some(version)) => {
@@ -86,6 +97,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 openapi_version: version,
                 root: Value::Object(root),
                 definitions_pointer: "/components/schemas",
+                deprecation_warnings: Default::default(),
+                crds: Vec::new(),
             })
         }
         (Some(_), Some(_)) => Err(not_openapi(
@@ -120,26 +133,29 @@ fn json_error(path: &Path, bytes: &[u8], err: &serde_json::Error) -> Error {
     }
 }
 
-fn parse_yaml(path: &Path, bytes: &[u8]) -> Result<Skeleton> {
-    let yaml_error = |err: serde_yaml_ng::Error| {
-        let (line, column) = err
-            .location()
-            .map_or((0, 0), |location| (location.line(), location.column()));
-        let full = err.to_string();
-        let message = match full.find(" at line ") {
-            Some(cut) => full[..cut].to_owned(),
-            None => full,
-        };
-        let text = String::from_utf8_lossy(bytes);
-        Error::Syntax {
-            path: path.to_owned(),
-            line,
-            column,
-            message: format!("invalid YAML: {message}"),
-            snippet: snippet(&text, line, column),
-        }
+/// A YAML syntax error at its line:column, with a snippet.
+pub(super) fn yaml_error(path: &Path, bytes: &[u8], err: serde_yaml_ng::Error) -> Error {
+    let (line, column) = err
+        .location()
+        .map_or((0, 0), |location| (location.line(), location.column()));
+    let full = err.to_string();
+    let message = match full.find(" at line ") {
+        Some(cut) => full[..cut].to_owned(),
+        None => full,
     };
-    let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_slice(bytes).map_err(yaml_error)?;
+    let text = String::from_utf8_lossy(bytes);
+    Error::Syntax {
+        path: path.to_owned(),
+        line,
+        column,
+        message: format!("invalid YAML: {message}"),
+        snippet: snippet(&text, line, column),
+    }
+}
+
+fn parse_yaml(path: &Path, bytes: &[u8]) -> Result<Skeleton> {
+    let yaml: serde_yaml_ng::Value =
+        serde_yaml_ng::from_slice(bytes).map_err(|err| yaml_error(path, bytes, err))?;
     let json = yaml_to_json(yaml, path, &mut String::new())?;
     serde_json::from_value(json).map_err(|err| Error::Spec {
         path: path.to_owned(),
@@ -150,7 +166,11 @@ fn parse_yaml(path: &Path, bytes: &[u8]) -> Result<Skeleton> {
 
 /// Converts YAML to JSON. Keys that are numbers or booleans (`200:` under
 /// `responses`) become strings; other non-string keys are refused.
-fn yaml_to_json(value: serde_yaml_ng::Value, path: &Path, pointer: &mut String) -> Result<Value> {
+pub(super) fn yaml_to_json(
+    value: serde_yaml_ng::Value,
+    path: &Path,
+    pointer: &mut String,
+) -> Result<Value> {
     use serde_yaml_ng::Value as Yaml;
     let refuse = |pointer: &str, message: String| Error::Spec {
         path: path.to_owned(),

@@ -2,10 +2,12 @@
 //! [`MinorModel`], and every present minor of an API in parallel.
 
 mod cache;
+mod crd;
 mod document;
 mod openapi;
 
 pub use cache::LoadCache;
+pub use crd::{parse as parse_crds, CrdVersions, OBJECT_META, OBJECT_META_SOURCE};
 pub use document::{parse, Document};
 pub use openapi::{check_definition_name, RENAMED_FROM};
 
@@ -126,6 +128,17 @@ pub fn build_minor(
     version: crate::Version,
     documents: &[(PathBuf, Document)],
 ) -> Result<LoadedMinor> {
+    let object_meta = crd::needs_object_meta(documents).then(|| {
+        (
+            PathBuf::from(OBJECT_META_SOURCE),
+            crd::object_meta_document(),
+        )
+    });
+    let documents: Vec<(&PathBuf, &Document)> = documents
+        .iter()
+        .chain(&object_meta)
+        .map(|(path, document)| (path, document))
+        .collect();
     // Which file each definition comes from, refusing differing duplicates.
     let mut owner: BTreeMap<String, (usize, &Value)> = BTreeMap::new();
     for (index, (path, document)) in documents.iter().enumerate() {
@@ -137,7 +150,7 @@ pub fn build_minor(
                         name: name.clone(),
                         version,
                         first: documents[*first].0.clone(),
-                        second: path.clone(),
+                        second: (*path).clone(),
                     });
                 }
                 Some(_) => {}
@@ -164,7 +177,9 @@ pub fn build_minor(
             &all_names,
         )?;
         warnings.extend(converted.warnings);
-        for definition in converted.definitions {
+        for mut definition in converted.definitions {
+            definition.deprecation_warning =
+                document.deprecation_warnings.get(&definition.name).cloned();
             model
                 .definitions
                 .insert(definition.name.clone(), definition);
@@ -174,7 +189,11 @@ pub fn build_minor(
     warnings.sort();
     Ok(LoadedMinor {
         model,
-        files: documents.iter().map(|(path, _)| path.clone()).collect(),
+        files: documents
+            .iter()
+            .filter(|(path, _)| path.as_os_str() != OBJECT_META_SOURCE)
+            .map(|(path, _)| (*path).clone())
+            .collect(),
         warnings,
     })
 }

@@ -573,6 +573,7 @@ impl Converter<'_> {
                 )?));
             }
             Some(Value::Bool(true)) => shape.additional = Some(Box::new(Schema::Any)),
+            Some(Value::Bool(false)) => shape.closed = true,
             _ => {}
         }
         Ok(shape)

@@ -396,3 +396,53 @@ fn enums_behind_all_of_or_a_local_ref_are_warned_about() {
         ]
     );
 }
+
+#[test]
+fn additional_properties_false_true_and_schema_are_kept_apart() {
+    let minor = load(
+        "spec.json",
+        r##"{"swagger": "2.0", "definitions": {
+        "Closed": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+        "Open": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true},
+        "Typed": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}},
+        "Silent": {"type": "object", "properties": {"a": {"type": "string"}}}}}"##,
+    )
+    .unwrap();
+    let object = |name: &str| minor.model.definitions[name].object().unwrap().clone();
+    assert!(object("Closed").closed && object("Closed").additional.is_none());
+    assert_eq!(object("Open").additional.as_deref(), Some(&Schema::Any));
+    assert!(!object("Open").closed);
+    assert_eq!(
+        object("Typed").additional.as_deref(),
+        Some(&Schema::Integer { format: None })
+    );
+    assert!(!object("Silent").closed && object("Silent").additional.is_none());
+    // Every JSON Schema closes what the spec closes; only the strict one
+    // closes what the spec leaves silent.
+    let gates = crate::json_schema::GateKeywords::default();
+    let style = |strict| crate::json_schema::Style {
+        minor: v(),
+        strict,
+        ref_base: "#/$defs/",
+        document_version_field: None,
+        gates: &gates,
+    };
+    let additional = |name: &str, strict| {
+        let schema = crate::json_schema::definition(&minor.model.definitions[name], &style(strict));
+        let crate::json_schema::Json::Object(members) = schema else {
+            panic!("{name} is an object schema")
+        };
+        members
+            .get("additionalProperties")
+            .map(|value| value.to_compact())
+    };
+    assert_eq!(additional("Closed", false).as_deref(), Some("false"));
+    assert_eq!(additional("Closed", true).as_deref(), Some("false"));
+    assert_eq!(additional("Silent", false), None);
+    assert_eq!(additional("Silent", true).as_deref(), Some("false"));
+    assert_eq!(
+        additional("Typed", false).as_deref(),
+        Some(r#"{"type":"integer"}"#)
+    );
+    assert_eq!(additional("Open", true), None);
+}

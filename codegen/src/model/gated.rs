@@ -158,9 +158,18 @@ fn record_definition(entry: &mut TypeLifecycle, definition: &Definition, version
     entry
         .type_by_minor
         .insert(version, definition.own_type_expr());
+    let constraints = super::constraints::constraints_of(&definition.keywords);
+    if !constraints.is_empty() {
+        entry.constraints_by_minor.insert(version, constraints);
+    }
+    if definition.deprecation_warning.is_some() {
+        entry.deprecation_warning = definition.deprecation_warning.clone();
+    }
     let Some(object) = definition.object() else {
         return;
     };
+    let open = object.additional.is_some() && !object.properties.is_empty();
+    entry.open_by_minor.insert(version, open);
     for (name, property) in &object.properties {
         let field = entry.fields.entry(name.clone()).or_default();
         record_property(field, property, object.required.contains(name), version);
@@ -183,6 +192,10 @@ fn record_property(
     if property.deprecated {
         field.lifecycle.mark_deprecated(version, false);
     }
+    field.constraints_by_minor.insert(
+        version,
+        super::constraints::constraints_of(&property.keywords),
+    );
     record_values(&mut field.values, &property.enum_values, version);
     record_values(
         &mut field.element_values,
@@ -285,6 +298,7 @@ mod tests {
                 .collect(),
             required: required.iter().map(|r| r.to_string()).collect(),
             additional: None,
+            closed: false,
         })
     }
 

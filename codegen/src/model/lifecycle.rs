@@ -4,7 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::gates::{
-    FieldGate, Gate, GroupVersionKind, Inferred, Rename, Scalar, Stage, TypeExpr, TypeGate,
+    Constraints, FieldGate, Gate, GroupVersionKind, Inferred, Rename, Scalar, Stage, TypeExpr,
+    TypeGate,
 };
 use vergate_core::{Version, VersionSet};
 
@@ -96,6 +97,12 @@ pub struct TypeLifecycle {
     /// The type's own type in each minor it is present in (`object` for an
     /// object, whether or not it has fields).
     pub type_by_minor: BTreeMap<Version, TypeExpr>,
+    /// The constraints on the type's own value in each minor it has any.
+    pub constraints_by_minor: BTreeMap<Version, Constraints>,
+    /// Whether its objects accept fields beyond its own, in each minor.
+    pub open_by_minor: BTreeMap<Version, bool>,
+    /// The deprecation warning of the newest minor that has one.
+    pub deprecation_warning: Option<String>,
 }
 
 impl TypeLifecycle {
@@ -122,8 +129,22 @@ impl TypeLifecycle {
                 .map(|(name, field)| (name.clone(), field.to_gate(corpus)))
                 .collect(),
             values: gates_of(&self.values, corpus),
+            constraints: newest(&self.constraints_by_minor),
+            constraints_history: history(&self.constraints_by_minor),
+            open: self
+                .open_by_minor
+                .values()
+                .next_back()
+                .copied()
+                .unwrap_or(false),
+            deprecation_warning: self.deprecation_warning.clone(),
         }
     }
+}
+
+/// The constraints of the newest minor (none when no minor has any).
+fn newest(by_minor: &BTreeMap<Version, Constraints>) -> Constraints {
+    by_minor.values().next_back().cloned().unwrap_or_default()
 }
 
 /// A field's lifecycle plus what changes about it from minor to minor.
@@ -139,6 +160,9 @@ pub struct FieldLifecycle {
     /// The enum values of each element (a list's items or a map's values).
     pub element_values: BTreeMap<String, Lifecycle>,
     pub renamed_from: Option<Rename>,
+    /// The constraints on the field's value in each minor it is present in
+    /// (empty ones included, so a constraint dropped is a change).
+    pub constraints_by_minor: BTreeMap<Version, Constraints>,
 }
 
 impl FieldLifecycle {
@@ -163,12 +187,19 @@ impl FieldLifecycle {
             renamed_from: self.renamed_from.clone(),
             values: gates_of(&self.values, corpus),
             element_values: gates_of(&self.element_values, corpus),
+            constraints: newest(&self.constraints_by_minor),
+            constraints_history: history(&self.constraints_by_minor),
         }
     }
 }
 
 /// The minors whose type differs from the previous minor's.
 fn type_changed_in(by_minor: &BTreeMap<Version, TypeExpr>) -> Vec<Version> {
+    changed_in(by_minor)
+}
+
+/// The minors whose value differs from the previous minor's.
+fn changed_in<T: PartialEq>(by_minor: &BTreeMap<Version, T>) -> Vec<Version> {
     by_minor
         .iter()
         .zip(by_minor.iter().skip(1))
@@ -179,11 +210,16 @@ fn type_changed_in(by_minor: &BTreeMap<Version, TypeExpr>) -> Vec<Version> {
 
 /// The type by the minor it starts in; empty when it never changes.
 fn type_history(by_minor: &BTreeMap<Version, TypeExpr>) -> BTreeMap<Version, TypeExpr> {
-    if type_changed_in(by_minor).is_empty() {
+    history(by_minor)
+}
+
+/// The value by the minor it starts in; empty when it never changes.
+fn history<T: PartialEq + Clone>(by_minor: &BTreeMap<Version, T>) -> BTreeMap<Version, T> {
+    if changed_in(by_minor).is_empty() {
         return BTreeMap::new();
     }
     let mut history = BTreeMap::new();
-    let mut previous: Option<&TypeExpr> = None;
+    let mut previous: Option<&T> = None;
     for (version, ty) in by_minor {
         if previous != Some(ty) {
             history.insert(*version, ty.clone());

@@ -6,6 +6,7 @@
 //! `load` feature the minor model derives serde, for the load cache
 //! (`load/cache.rs`).
 
+pub mod constraints;
 mod deprecation;
 mod gated;
 mod lifecycle;

@@ -56,6 +56,9 @@ pub struct Definition {
     pub keywords: BTreeMap<String, String>,
     /// True when the spec marks it `deprecated: true`.
     pub deprecated: bool,
+    /// What to tell its users when deprecated (a CRD version's
+    /// `deprecationWarning`).
+    pub deprecation_warning: Option<String>,
     pub source: Source,
 }
 
@@ -70,6 +73,7 @@ impl Definition {
             kinds: Vec::new(),
             keywords: BTreeMap::new(),
             deprecated: false,
+            deprecation_warning: None,
             source: Source::default(),
         }
     }
@@ -114,6 +118,9 @@ pub struct ObjectSchema {
     /// The schema of values under keys not listed in `properties`, when the
     /// object allows them (`additionalProperties`).
     pub additional: Option<Box<Schema>>,
+    /// True when the spec refuses keys not listed (`additionalProperties:
+    /// false`); every JSON Schema then says so, not only the strict one.
+    pub closed: bool,
 }
 
 /// One property of an object.

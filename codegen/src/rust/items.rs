@@ -187,10 +187,16 @@ fn fields(
         .map(|(wire, property)| {
             let lifecycle = &type_lifecycle.fields[wire].lifecycle;
             let docs = if layout.docs() {
-                let description = property
-                    .description
-                    .as_deref()
-                    .map(|text| layout.description(text));
+                let constraints = crate::model::constraints::constraints_of(&property.keywords);
+                let description = match (
+                    property.description.as_deref(),
+                    crate::model::constraints::describe(&constraints),
+                ) {
+                    (Some(text), Some(said)) => Some(format!("{text}\n\nConstraints: {said}.")),
+                    (None, Some(said)) => Some(format!("Constraints: {said}.")),
+                    (text, None) => text.map(str::to_owned),
+                }
+                .map(|text| layout.description(&text));
                 doc_attrs(description.as_deref(), lifecycle, &model.versions)
             } else {
                 TokenStream::new()

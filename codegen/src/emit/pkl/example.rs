@@ -4,7 +4,7 @@
 
 use super::escape::pkl_string;
 use super::layout::{Location, MinorLayout};
-use crate::model::{Definition, MinorModel, Schema};
+use crate::model::{Definition, MinorModel, Property, Schema};
 use serde::Serialize;
 use std::collections::BTreeSet;
 use vergate_core::alias::{import_aliases, pkl_identifier};
@@ -156,7 +156,8 @@ impl<'a> Filler<'a> {
                 self.body.push_str(&format!("{pad}{ident} = {value}\n"));
                 continue;
             }
-            match self.value(&property.schema, &property.enum_values) {
+            let value = self.value(&property.schema, &property.enum_values);
+            match within_constraints(value, property) {
                 Some(Value::Scalar(text)) => {
                     self.body.push_str(&format!("{pad}{ident} = {text}\n"));
                 }
@@ -212,4 +213,45 @@ impl<'a> Filler<'a> {
             Schema::Array(_) | Schema::Map(_) | Schema::Object(_) => return None,
         })
     }
+}
+
+/// An example scalar moved inside the property's constraints where it
+/// falls outside: a number into its bounds, `"example"` cut or padded to
+/// its length (a `pattern` it misses is not chased).
+fn within_constraints<'a>(value: Option<Value<'a>>, property: &Property) -> Option<Value<'a>> {
+    let constraints = crate::model::constraints::constraints_of(&property.keywords);
+    let example = match (&property.schema, value) {
+        (Schema::Integer { .. } | Schema::Number { .. }, Some(Value::Scalar(_))) => {
+            let mut number = 1.0_f64;
+            if let Some(min) = constraints.minimum.filter(|min| number < min.0) {
+                number = min.0.ceil();
+            }
+            if let Some(min) = constraints.exclusive_minimum.filter(|min| number <= min.0) {
+                number = min.0.floor() + 1.0;
+            }
+            if let Some(max) = constraints.maximum.filter(|max| number > max.0) {
+                number = max.0.floor();
+            }
+            if let Some(max) = constraints.exclusive_maximum.filter(|max| number >= max.0) {
+                number = max.0.ceil() - 1.0;
+            }
+            vergate_core::gates::Number(number).to_string()
+        }
+        (Schema::String { .. }, Some(Value::Scalar(_)))
+            if property.enum_values.is_empty()
+                && (constraints.min_length.is_some() || constraints.max_length.is_some()) =>
+        {
+            let mut text = "example".to_owned();
+            let min = constraints.min_length.unwrap_or(0) as usize;
+            while text.len() < min.min(4096) {
+                text.push('x');
+            }
+            if let Some(max) = constraints.max_length {
+                text.truncate(max as usize);
+            }
+            pkl_string(&text)
+        }
+        (_, value) => return value,
+    };
+    Some(Value::Scalar(example))
 }

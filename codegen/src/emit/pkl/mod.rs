@@ -15,6 +15,7 @@
 //! Each subtree holds exactly the definitions of its minor; gated items carry
 //! the annotation class of shared.pkl. See docs/pkl.md.
 
+mod constraints;
 mod escape;
 mod example;
 mod gate;

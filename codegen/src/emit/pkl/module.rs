@@ -370,6 +370,11 @@ impl<'s, 'a> Builder<'s, 'a> {
             ),
             schema => self.type_expr(schema, &property.enum_values, from)?,
         };
+        let ty = super::constraints::constrained(
+            ty,
+            &property.schema,
+            &crate::model::constraints::constraints_of(&property.keywords),
+        );
         Ok(if required || ty == "Any" {
             ty
         } else if is_union(&ty) {

@@ -236,6 +236,8 @@ pub mod deploy {
         pub struct Canary {
             /// The percentage of traffic, 1 to 99.
             ///
+            /// Constraints: at least 1, at most 99.
+            ///
             /// Introduced in 1.11.
             pub weight: ::core::option::Option<i32>,
         }

@@ -338,6 +338,8 @@ pub mod core {
                 >,
             >,
             /// The document's name, unique per kind.
+            ///
+            /// Constraints: matches `^[a-z0-9-]+$`.
             pub name: ::std::string::String,
         }
         #[cfg(

@@ -1,0 +1,191 @@
+//! `vergate check --crd`: custom resources checked against their
+//! CustomResourceDefinitions.
+//!
+//! The CRDs (given with `--crd`, or found among the inputs) are read by
+//! the code generator's own loader (`vergate_codegen::load`, the CRD input
+//! format of `spec_files`) into a minor model, merged into a gated model
+//! and turned into gates by the very function that writes gates.json
+//! (`GatedModel::gates_index`): no second converter, and no emitter (nor
+//! tera) in the binary. Their types join the API's gate tables, present in
+//! every minor of it, and preflight's one walker checks custom resources
+//! like any other kind. What is left here is what only a CRD knows: which
+//! versions it lists but does not serve.
+
+use super::inputs::{self, Source, WalkOptions};
+use super::Outcome;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use vergate::document::Node;
+use vergate::tables::GateTables;
+use vergate::Version;
+use vergate_codegen::load::{build_minor, parse_crds, CrdVersions, Document};
+use vergate_codegen::model::GatedModel;
+
+/// The CRDs in use, for what the gate tables cannot say.
+#[derive(Default)]
+pub struct CustomResources {
+    crds: Vec<CrdVersions>,
+}
+
+impl CustomResources {
+    /// When `root` is a custom resource of a version its CRD lists but does
+    /// not serve: the line of its apiVersion and the message naming the
+    /// served versions.
+    pub fn unserved(&self, root: &Node) -> Option<(u32, String)> {
+        let api_version = root.get("apiVersion")?;
+        let kind = root.get("kind")?.as_str()?;
+        let (group, version) = api_version.as_str()?.rsplit_once('/')?;
+        let crd = self
+            .crds
+            .iter()
+            .find(|crd| crd.group == group && crd.kind == kind)?;
+        if crd.served.iter().any(|served| served == version) {
+            return None;
+        }
+        let listed = if crd.unserved.iter().any(|unserved| unserved == version) {
+            "lists but does not serve"
+        } else {
+            "does not list"
+        };
+        let served: Vec<String> = crd
+            .served
+            .iter()
+            .map(|served| format!("{group}/{served}"))
+            .collect();
+        let fix = match served.as_slice() {
+            [] => "it serves no version".to_owned(),
+            [one] => format!("use apiVersion {one}"),
+            several => format!("use one of the served: {}", several.join(", ")),
+        };
+        Some((
+            api_version.line,
+            format!(
+                "{group}/{version} {kind}: the CRD {} {listed} version {version}; {fix}",
+                crd.name
+            ),
+        ))
+    }
+}
+
+/// Extends `tables` with the custom resources of the CRDs in `crd_paths`
+/// (files, or directories searched for them) and those among `sources`.
+/// An unreadable or malformed CRD given with `--crd` is an input error
+/// (said on stderr); one found among the inputs is noted and left out.
+pub fn load(
+    tables: GateTables,
+    target: Option<Version>,
+    crd_paths: &[PathBuf],
+    sources: &[Source],
+) -> Result<(GateTables, CustomResources), Outcome> {
+    let mut documents: Vec<(PathBuf, Document)> = Vec::new();
+    let mut seen = HashSet::new();
+    let (given, notes) = inputs::sources(crd_paths, &WalkOptions::default());
+    for note in notes {
+        eprintln!("warning: --crd: {note}");
+    }
+    for source in &given {
+        let Some(path) = source.path() else {
+            // A walk error, or `-`: standard input holds documents, not CRDs.
+            let message = source.read().err().map_or(
+                "--crd takes files and directories, not standard input".into(),
+                |err| err.message,
+            );
+            eprintln!("error: --crd {}: {message}", source.name);
+            return Err(Outcome::InputError);
+        };
+        seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()));
+        let text = source.read().map_err(|err| {
+            eprintln!("{}: error: --crd: {}", source.name, err.message);
+            Outcome::InputError
+        })?;
+        if !text.contains("CustomResourceDefinition") {
+            if source.walked {
+                continue;
+            }
+            eprintln!(
+                "{}: error: --crd: no CustomResourceDefinition in it; name CRD files or directories holding them",
+                source.name
+            );
+            return Err(Outcome::InputError);
+        }
+        match parse_crds(path, text.as_bytes()) {
+            Ok(document) => documents.push((path.to_owned(), document)),
+            Err(err) => {
+                eprintln!("error: --crd: {err}");
+                return Err(Outcome::InputError);
+            }
+        }
+    }
+    for source in sources {
+        let Some(path) = source.path() else { continue };
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        if seen.contains(&key) {
+            continue;
+        }
+        let Ok(text) = source.read() else { continue };
+        if !text.contains("CustomResourceDefinition") {
+            continue;
+        }
+        match parse_crds(path, text.as_bytes()) {
+            Ok(document) => documents.push((path.to_owned(), document)),
+            // A document that only mentions CRDs, or YAML the check itself
+            // reports; a CRD that cannot be read is said once here.
+            Err(err) if text.contains("kind: CustomResourceDefinition") => {
+                eprintln!("warning: a CRD among the inputs is not used: {err}");
+            }
+            Err(_) => {}
+        }
+    }
+    if documents.is_empty() {
+        return Ok((tables, CustomResources::default()));
+    }
+    let crds = documents
+        .iter()
+        .flat_map(|(_, document)| document.crds.iter().cloned())
+        .collect();
+    // With a target, custom resources are checked against it alone: the
+    // model of one minor is enough (and merging nine copies of a 1 MB CRD
+    // is not free).
+    let versions = match target {
+        Some(target) => vec![target],
+        None => tables.versions().to_vec(),
+    };
+    let index = custom_resource_index(tables.api(), &versions, &documents)?;
+    let mut merged = tables.into_index();
+    for (name, ty) in index.types {
+        // The built-in ObjectMeta gives way to the API's own.
+        let built_in = name.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.");
+        if built_in && merged.types.contains_key(&name) {
+            continue;
+        }
+        merged.types.insert(name, ty);
+    }
+    Ok((GateTables::from_index(merged), CustomResources { crds }))
+}
+
+/// The gates of the CRDs' custom resources, present in each of `versions`
+/// (ascending, not empty) of the API `api`.
+fn custom_resource_index(
+    api: &str,
+    versions: &[Version],
+    documents: &[(PathBuf, Document)],
+) -> Result<vergate::gates::GatesIndex, Outcome> {
+    let fail = |err: vergate_codegen::Error| {
+        eprintln!("error: --crd: {err}");
+        Outcome::InputError
+    };
+    let loaded = build_minor(versions[0], documents).map_err(fail)?;
+    for warning in &loaded.warnings {
+        eprintln!("{warning}");
+    }
+    let minors = versions
+        .iter()
+        .map(|version| {
+            let mut minor = loaded.model.clone();
+            minor.version = *version;
+            minor
+        })
+        .collect();
+    let model = GatedModel::merge(api, minors).map_err(fail)?;
+    Ok(model.gates_index())
+}
