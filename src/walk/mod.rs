@@ -247,8 +247,8 @@ impl<'a> Walk<'a> {
         name: &'a str,
         def: &'a TypeGate,
     ) -> V::Out {
-        if let Value::String(text) = &node.value {
-            self.enum_value(visitor, text, &def.values, line, None);
+        if let Some(text) = values::enum_text(&node.value, def.type_in(self.to)) {
+            self.enum_value(visitor, &text, &def.values, line, None);
         }
         if def.fields.is_empty() {
             return self.own_type(visitor, node, line, from, def);
@@ -315,8 +315,8 @@ impl<'a> Walk<'a> {
         from: &'a FieldGate,
         to: &'a FieldGate,
     ) -> V::Out {
-        if let Value::String(text) = &entry.value.value {
-            self.enum_value(visitor, text, &to.values, entry.line, Some(&entry.key));
+        if let Some(text) = values::enum_text(&entry.value.value, Some(to.type_in(self.to))) {
+            self.enum_value(visitor, &text, &to.values, entry.line, Some(&entry.key));
         }
         self.path.push(Step::Key(&entry.key));
         for (step, text, line) in values::string_elements(&entry.value) {

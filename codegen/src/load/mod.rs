@@ -2,6 +2,7 @@
 //! [`MinorModel`], and every present minor of an API in parallel.
 
 mod cache;
+mod compose;
 mod document;
 mod openapi;
 
@@ -150,6 +151,7 @@ pub fn build_minor(
     let all_names: BTreeSet<String> = owner.keys().cloned().collect();
     let mut model = MinorModel::new(version);
     let mut warnings = Vec::new();
+    let mut compositions = Vec::new();
     for (index, (path, document)) in documents.iter().enumerate() {
         let names: Vec<&str> = owner
             .iter()
@@ -164,6 +166,7 @@ pub fn build_minor(
             &all_names,
         )?;
         warnings.extend(converted.warnings);
+        compositions.extend(converted.compositions);
         for definition in converted.definitions {
             model
                 .definitions
@@ -171,6 +174,7 @@ pub fn build_minor(
         }
     }
     check_alias_cycles(&model)?;
+    warnings.extend(compose::apply(&mut model.definitions, compositions)?);
     warnings.sort();
     Ok(LoadedMinor {
         model,

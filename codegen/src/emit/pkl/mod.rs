@@ -15,6 +15,7 @@
 //! Each subtree holds exactly the definitions of its minor; gated items carry
 //! the annotation class of shared.pkl. See docs/pkl.md.
 
+mod enum_type;
 mod escape;
 mod example;
 mod gate;

@@ -405,6 +405,11 @@ impl<'s, 'a> Builder<'s, 'a> {
         from: &Definition,
     ) -> Result<String> {
         Ok(match schema {
+            Schema::Integer { .. } | Schema::Number { .. } | Schema::Boolean | Schema::Any
+                if !enum_values.is_empty() =>
+            {
+                super::enum_type::constrained(&self.type_expr(schema, &[], from)?, enum_values)
+            }
             Schema::Boolean => "Boolean".into(),
             Schema::Integer { format } if format.as_deref() == Some("int32") => "Int32".into(),
             Schema::Integer { .. } => "Int".into(),

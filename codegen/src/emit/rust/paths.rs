@@ -23,7 +23,8 @@
 //!
 //! **Names.** Types are the UpperCamelCase of the definition's last segment,
 //! fields the snake_case of the wire name, enum variants the UpperCamelCase
-//! of the value; names that are not identifiers lose their other characters,
+//! of the value (`""` is `Empty`: `crate::rust::variant_name`); names that
+//! are not identifiers lose their other characters,
 //! keywords become raw identifiers. Names that still collide (`foo-bar`,
 //! `foo_bar` and `fooBar` are all `foo_bar`) keep the plain name for the one
 //! spelled exactly so (else the first in byte order) and take `_2`, `_3`, …
@@ -78,7 +79,7 @@ impl Names {
             let idents = unique(&wires, field_candidate);
             fields.insert(name.clone(), wires.into_iter().zip(idents).collect());
             let values: Vec<String> = ty.values.keys().cloned().collect();
-            let idents = unique(&values, type_candidate);
+            let idents = unique(&values, crate::rust::variant_name);
             variants.insert(name.clone(), values.into_iter().zip(idents).collect());
         }
         Names {
