@@ -41,6 +41,8 @@ pub fn load_api_cached(api: &Api, cache: Option<&LoadCache>) -> Result<Vec<Loade
             message: "no v<X.Y> spec directories; add one per minor (see README)".into(),
         });
     }
+    // Every unrecorded file at once, not the first a minor meets.
+    crate::record::require_recorded(api)?;
     // The minors the cache surely lacks (the one just added) go first: they
     // cost ten times a cached one, and last they would keep a thread busy
     // alone at the end.

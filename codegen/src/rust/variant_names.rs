@@ -5,11 +5,12 @@
 //! its ASCII letters and digits, every other character (punctuation,
 //! whitespace, non-ASCII) separating words: `a-b`, `a_b` and `A_B` are all
 //! `AB`, `ClusterIP` stays `ClusterIP`. A value with no ASCII letter or
-//! digit is `Empty` when it is `""` and `Value` otherwise. Keywords become
-//! raw identifiers and a leading digit gets an underscore
-//! ([`ident`](super::ident)). Values whose names still collide are told apart
-//! by the layout (the spec-driven output: `_2`, `_3`, … in byte order of the
-//! values, over every minor at once; see `emit/rust/paths.rs`). The wire
+//! digit is `Empty` when it is `""` and `Value` otherwise; a name that
+//! would start with a digit starts with `V` (`2xx` is `V2xx`). Keywords
+//! become raw identifiers ([`ident`](super::ident)). Values whose names
+//! still collide are told apart by the layout (the spec-driven output: `2`,
+//! `3`, … in byte order of the values, over every minor at once: `A_B`,
+//! `a-b` and `a_b` are `AB`, `AB2` and `AB3`; see `emit/rust/paths.rs`). The wire
 //! value is always kept exactly, whatever the name.
 
 use crate::model::{Definition, Schema};
@@ -22,7 +23,9 @@ pub fn variant_name(value: &str) -> String {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
     let name = words.to_upper_camel_case();
-    if !name.is_empty() {
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V{name}")
+    } else if !name.is_empty() {
         name
     } else if value.is_empty() {
         "Empty".to_owned()
@@ -54,7 +57,7 @@ mod tests {
         .collect();
         assert_eq!(
             names,
-            ["Empty", "AB", "AB", "AB", "ClusterIp", "Type", "1x", "Value", "Value", "TwoWords"]
+            ["Empty", "AB", "AB", "AB", "ClusterIp", "Type", "V1x", "Value", "Value", "TwoWords"]
         );
         for name in &names {
             // Every name is (or, with an underscore before a digit,
