@@ -46,7 +46,8 @@ fn docker() -> &'static Docker {
         let out = project.join("generated/docker");
         let (built, _) = vergate_codegen::regen::regen(&api, &out, Mode::Write)
             .unwrap_or_else(|err| panic!("regen: {err}"));
-        let gates = serde_json::from_slice(&std::fs::read(out.join("gates.json")).unwrap()).unwrap();
+        let gates =
+            serde_json::from_slice(&std::fs::read(out.join("gates.json")).unwrap()).unwrap();
         Docker {
             out,
             warnings: built.warnings.iter().map(ToString::to_string).collect(),
@@ -76,16 +77,30 @@ fn all_of_types_keep_every_field_and_empty_enum_values_survive() {
     let gates = &docker.gates;
     let host = gates["types"]["HostConfig"]["fields"].as_object().unwrap();
     // Resources' fields and HostConfig's own, in every minor.
-    for name in ["CpuShares", "Memory", "Ulimits", "Binds", "RestartPolicy", "PortBindings"] {
+    for name in [
+        "CpuShares",
+        "Memory",
+        "Ulimits",
+        "Binds",
+        "RestartPolicy",
+        "PortBindings",
+    ] {
         assert_eq!(host[name]["introduced_in"], "1.41", "HostConfig.{name}");
     }
     let restart = field(gates, "RestartPolicy", "Name");
     assert!(restart["values"].get("").is_some(), "{restart}");
-    assert!(restart["values"].get("unless-stopped").is_some(), "{restart}");
+    assert!(
+        restart["values"].get("unless-stopped").is_some(),
+        "{restart}"
+    );
     // NetworkInspect (from 1.52) is `allOf: [Network]` beside properties
     // of its own.
     for name in ["Name", "IPAM", "Containers", "Services", "Status"] {
-        assert_eq!(field(gates, "NetworkInspect", name)["introduced_in"], "1.52", "{name}");
+        assert_eq!(
+            field(gates, "NetworkInspect", name)["introduced_in"],
+            "1.52",
+            "{name}"
+        );
     }
 }
 
@@ -93,23 +108,125 @@ fn all_of_types_keep_every_field_and_empty_enum_values_survive() {
 /// definition: (minor, words of its changelog section, type, field, what
 /// happened in that minor).
 const CHANGELOG: &[(&str, &str, &str, &str, Change)] = &[
-    ("1.53", "`GET /info` now includes an `NRI` field", "SystemInfo", "NRI", Added),
-    ("1.53", "`GET /images/{name}/json` now includes an `Identity` field", "ImageInspect", "Identity", Added),
-    ("1.52", "`GET /networks/{id}` now includes a `Status` field", "NetworkInspect", "Status", Added),
-    ("1.52", "Removed the `KernelMemoryTCP` field from the `POST /containers/{id}/update`", "Resources", "KernelMemoryTCP", Removed),
-    ("1.52", "Removed the `KernelMemoryTCP` field from the `POST /containers/{id}/update`", "HostConfig", "KernelMemoryTCP", Removed),
-    ("1.52", "Removed the `KernelMemoryTCP` field from the `GET /info` endpoint", "SystemInfo", "KernelMemoryTCP", Removed),
-    ("1.52", "`GET /containers/{id}/stats` now returns an `os_type` field", "ContainerStatsResponse", "os_type", Added),
-    ("1.52", "via the container's `Config.MacAddress` field", "ContainerConfig", "MacAddress", Removed),
-    ("1.50", "`GET /info` now includes a `DiscoveredDevices` field", "SystemInfo", "DiscoveredDevices", Added),
-    ("1.50", "The `BridgeNfIptables` and `BridgeNfIp6tables` fields", "SystemInfo", "BridgeNfIptables", Removed),
-    ("1.49", "`GET /info` now returns a `FirewallBackend`", "SystemInfo", "FirewallBackend", Added),
-    ("1.49", "fields in the `RegistryConfig` struct in the `GET /info` response are omitted", "RegistryServiceConfig", "AllowNondistributableArtifactsCIDRs", Removed),
-    ("1.48", "now accept a\n  `GwPriority` field in `EndpointsConfig`", "EndpointSettings", "GwPriority", Added),
-    ("1.48", "`GET /containers/{name}/json` now returns an `ImageManifestDescriptor` field", "ContainerInspectResponse", "ImageManifestDescriptor", Added),
-    ("1.47", "`GET /images/json` response now includes `Manifests` field", "ImageSummary", "Manifests", Added),
-    ("1.46", "`GET /info` now includes a `Containerd` field", "SystemInfo", "Containerd", Added),
-    ("1.46", "takes `Options` as part of `HostConfig.Mounts.TmpfsOptions`", "MountTmpfsOptions", "Options", Added),
+    (
+        "1.53",
+        "`GET /info` now includes an `NRI` field",
+        "SystemInfo",
+        "NRI",
+        Added,
+    ),
+    (
+        "1.53",
+        "`GET /images/{name}/json` now includes an `Identity` field",
+        "ImageInspect",
+        "Identity",
+        Added,
+    ),
+    (
+        "1.52",
+        "`GET /networks/{id}` now includes a `Status` field",
+        "NetworkInspect",
+        "Status",
+        Added,
+    ),
+    (
+        "1.52",
+        "Removed the `KernelMemoryTCP` field from the `POST /containers/{id}/update`",
+        "Resources",
+        "KernelMemoryTCP",
+        Removed,
+    ),
+    (
+        "1.52",
+        "Removed the `KernelMemoryTCP` field from the `POST /containers/{id}/update`",
+        "HostConfig",
+        "KernelMemoryTCP",
+        Removed,
+    ),
+    (
+        "1.52",
+        "Removed the `KernelMemoryTCP` field from the `GET /info` endpoint",
+        "SystemInfo",
+        "KernelMemoryTCP",
+        Removed,
+    ),
+    (
+        "1.52",
+        "`GET /containers/{id}/stats` now returns an `os_type` field",
+        "ContainerStatsResponse",
+        "os_type",
+        Added,
+    ),
+    (
+        "1.52",
+        "via the container's `Config.MacAddress` field",
+        "ContainerConfig",
+        "MacAddress",
+        Removed,
+    ),
+    (
+        "1.50",
+        "`GET /info` now includes a `DiscoveredDevices` field",
+        "SystemInfo",
+        "DiscoveredDevices",
+        Added,
+    ),
+    (
+        "1.50",
+        "The `BridgeNfIptables` and `BridgeNfIp6tables` fields",
+        "SystemInfo",
+        "BridgeNfIptables",
+        Removed,
+    ),
+    (
+        "1.49",
+        "`GET /info` now returns a `FirewallBackend`",
+        "SystemInfo",
+        "FirewallBackend",
+        Added,
+    ),
+    (
+        "1.49",
+        "fields in the `RegistryConfig` struct in the `GET /info` response are omitted",
+        "RegistryServiceConfig",
+        "AllowNondistributableArtifactsCIDRs",
+        Removed,
+    ),
+    (
+        "1.48",
+        "now accept a\n  `GwPriority` field in `EndpointsConfig`",
+        "EndpointSettings",
+        "GwPriority",
+        Added,
+    ),
+    (
+        "1.48",
+        "`GET /containers/{name}/json` now returns an `ImageManifestDescriptor` field",
+        "ContainerInspectResponse",
+        "ImageManifestDescriptor",
+        Added,
+    ),
+    (
+        "1.47",
+        "`GET /images/json` response now includes `Manifests` field",
+        "ImageSummary",
+        "Manifests",
+        Added,
+    ),
+    (
+        "1.46",
+        "`GET /info` now includes a `Containerd` field",
+        "SystemInfo",
+        "Containerd",
+        Added,
+    ),
+    (
+        "1.46",
+        "takes `Options` as part of `HostConfig.Mounts.TmpfsOptions`",
+        "MountTmpfsOptions",
+        "Options",
+        Added,
+    ),
 ];
 
 #[derive(Clone, Copy, Debug)]
@@ -148,7 +265,10 @@ fn gates_agree_with_the_upstream_changelog() {
             Added => "introduced_in",
             Removed => "removed_in",
         };
-        assert_eq!(gate[key], *minor, "{ty}.{name} ({change:?} in {minor}): {gate}");
+        assert_eq!(
+            gate[key], *minor,
+            "{ty}.{name} ({change:?} in {minor}): {gate}"
+        );
     }
     // A type the changelog introduces with its field.
     assert_eq!(gates["types"]["DeviceInfo"]["introduced_in"], "1.50");
@@ -219,7 +339,11 @@ fn every_pkl_module_evaluates_in_the_oldest_and_newest_minor() {
     let user = pkl::user_project(&pkl, "docker", &out.join("pkl"));
     for minor in ["v1.41", "v1.55"] {
         let modules = pkl::modules_below(&out.join("pkl").join(minor));
-        assert_eq!(modules, ["types.pkl"], "{minor}: names without dots share one module");
+        assert_eq!(
+            modules,
+            ["types.pkl"],
+            "{minor}: names without dots share one module"
+        );
         let file = format!("all-{minor}.pkl");
         std::fs::write(
             user.path().join(&file),

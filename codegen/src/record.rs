@@ -123,7 +123,11 @@ pub fn add_api(specs_root: &Path, name: &str, source: &Path) -> Result<Added> {
 /// with its digest. Defaults: `pkl_package` is the name,
 /// `version_field` its lowerCamelCase + `Version` (`dockerVersion`).
 pub fn api_toml(name: &str, source: &Path) -> Result<(String, Vec<Version>)> {
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
         return Err(Error::Config {
             path: PathBuf::from(name),
             message: "an API name is a directory name of ASCII letters, digits, `-` and `_`".into(),
@@ -190,7 +194,10 @@ pub fn api_toml(name: &str, source: &Path) -> Result<(String, Vec<Version>)> {
         name.to_lower_camel_case(),
         spec_files.join(", ")
     );
-    Ok((text, minors.into_iter().map(|(version, _)| version).collect()))
+    Ok((
+        text,
+        minors.into_iter().map(|(version, _)| version).collect(),
+    ))
 }
 
 fn is_spec_file(path: &Path) -> bool {
@@ -226,10 +233,7 @@ mod tests {
         let source = mirror(&["v1.41", "v1.9"]);
         let root = tempfile::tempdir().unwrap();
         let added = add_api(root.path(), "my-api", source.path()).unwrap();
-        assert_eq!(
-            added.minors,
-            [Version::new(1, 9), Version::new(1, 41)]
-        );
+        assert_eq!(added.minors, [Version::new(1, 9), Version::new(1, 41)]);
         assert_eq!(added.fetched.written.len(), 2);
         let api = Api::open(&root.path().join("my-api")).unwrap();
         assert_eq!(api.config.version_field, "myApiVersion");
@@ -255,16 +259,28 @@ mod tests {
         let missing = unrecorded(&api).unwrap();
         assert_eq!(missing.len(), 2);
         let message = require_recorded(&api).unwrap_err().to_string();
-        assert!(message.contains("2 spec files are not recorded"), "{message}");
-        assert!(message.contains("[minors.\"1.2\".files.\"swagger.json\"]"), "{message}");
-        assert!(message.contains("[minors.\"1.3\".files.\"swagger.json\"]"), "{message}");
+        assert!(
+            message.contains("2 spec files are not recorded"),
+            "{message}"
+        );
+        assert!(
+            message.contains("[minors.\"1.2\".files.\"swagger.json\"]"),
+            "{message}"
+        );
+        assert!(
+            message.contains("[minors.\"1.3\".files.\"swagger.json\"]"),
+            "{message}"
+        );
     }
 
     #[test]
     fn a_directory_without_minors_or_a_bad_name_is_refused() {
         let empty = tempfile::tempdir().unwrap();
         let error = api_toml("x", empty.path()).unwrap_err();
-        assert!(error.to_string().contains("no v<X.Y> directories"), "{error}");
+        assert!(
+            error.to_string().contains("no v<X.Y> directories"),
+            "{error}"
+        );
         let error = api_toml("../x", empty.path()).unwrap_err();
         assert!(error.to_string().contains("an API name"), "{error}");
     }

@@ -311,7 +311,10 @@ mod tests {
         let derived = r##"{"swagger": "2.0", "definitions": {"Derived": {"allOf": [{"$ref": "#/definitions/Base"}, {"properties": {"y": {"type": "string"}}}]}}}"##;
         let minor = load_many(&[("base.json", base), ("derived.json", derived)]).unwrap();
         assert_eq!(fields(&minor, "Derived"), ["x", "y"]);
-        let x = &minor.model.definitions["Derived"].object().unwrap().properties["x"];
+        let x = &minor.model.definitions["Derived"]
+            .object()
+            .unwrap()
+            .properties["x"];
         assert_eq!(x.source.path, PathBuf::from("base.json"));
     }
 
@@ -340,7 +343,10 @@ mod tests {
         )
         .unwrap_err();
         let text = message(error);
-        assert!(text.contains("/definitions/B/allOf/1/properties/x"), "{text}");
+        assert!(
+            text.contains("/definitions/B/allOf/1/properties/x"),
+            "{text}"
+        );
         assert!(text.contains("/definitions/A/properties/x"), "{text}");
         assert!(text.contains("defined differently"), "{text}");
         // The same definition twice (differing only in words) is fine.
@@ -383,13 +389,19 @@ mod tests {
         )
         .unwrap_err();
         let text = message(error);
-        assert!(text.contains("#/definitions/A/allOf: allOf mixes an object"), "{text}");
+        assert!(
+            text.contains("#/definitions/A/allOf: allOf mixes an object"),
+            "{text}"
+        );
         let error = load(
             r##"{"S": {"type": "string"}, "A": {"allOf": [{"$ref": "#/definitions/S"}, {"properties": {"a": {"type": "string"}}}]}}"##,
         )
         .unwrap_err();
         let text = message(error);
-        assert!(text.contains("allOf member \"S\" of \"A\" is not an object"), "{text}");
+        assert!(
+            text.contains("allOf member \"S\" of \"A\" is not an object"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -400,10 +412,8 @@ mod tests {
         .unwrap();
         let name = &minor.model.definitions["Name"];
         assert_eq!(name.schema, Schema::String { format: None });
-        let error = load(
-            r##"{"Name": {"allOf": [{"type": "string"}, {"type": "integer"}]}}"##,
-        )
-        .unwrap_err();
+        let error = load(r##"{"Name": {"allOf": [{"type": "string"}, {"type": "integer"}]}}"##)
+            .unwrap_err();
         let text = message(error);
         assert!(text.contains("/definitions/Name/allOf/1/type"), "{text}");
         assert!(text.contains("/definitions/Name/allOf/0"), "{text}");

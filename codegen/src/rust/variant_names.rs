@@ -50,14 +50,34 @@ mod tests {
     #[test]
     fn every_value_has_a_name() {
         let names: Vec<String> = [
-            "", "a-b", "a_b", "A_B", "ClusterIP", "type", "1x", "é", " ", "two words",
+            "",
+            "a-b",
+            "a_b",
+            "A_B",
+            "ClusterIP",
+            "type",
+            "1x",
+            "é",
+            " ",
+            "two words",
         ]
         .iter()
         .map(|value| variant_name(value))
         .collect();
         assert_eq!(
             names,
-            ["Empty", "AB", "AB", "AB", "ClusterIp", "Type", "V1x", "Value", "Value", "TwoWords"]
+            [
+                "Empty",
+                "AB",
+                "AB",
+                "AB",
+                "ClusterIp",
+                "Type",
+                "V1x",
+                "Value",
+                "Value",
+                "TwoWords"
+            ]
         );
         for name in &names {
             // Every name is (or, with an underscore before a digit,

@@ -35,7 +35,10 @@ mod tests {
             "Int(List(1, -20).contains(this))"
         );
         assert_eq!(
-            constrained("Any", &["a".into(), "1.5e3".into(), "true".into(), "".into()]),
+            constrained(
+                "Any",
+                &["a".into(), "1.5e3".into(), "true".into(), "".into()]
+            ),
             "Any(List(\"a\", 1.5e3, true, \"\").contains(this))"
         );
     }

@@ -323,7 +323,11 @@ impl<'s, 'a> Builder<'s, 'a> {
                 if !can_quote_pkl_identifier(name) {
                     return Err(spec_error(
                         definition,
-                        format!("property {name:?} holds a backtick or a line break, which no Pkl identifier can"),
+                        if name.is_empty() {
+                            "a property has the empty name, which no Pkl identifier can have; rename it".to_owned()
+                        } else {
+                            format!("property {name:?} holds a backtick or a line break, which no Pkl identifier can")
+                        },
                     ));
                 }
                 let required = object.required.contains(name);

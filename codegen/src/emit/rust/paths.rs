@@ -135,11 +135,7 @@ fn field_candidate(name: &str) -> String {
 /// a name that collides takes `separator` and a number (`_2` for fields,
 /// plain `2` for UpperCamelCase types and variants, which `_` would make
 /// non-camel-case).
-fn unique(
-    names: &[String],
-    candidate: impl Fn(&str) -> String,
-    separator: &str,
-) -> Vec<String> {
+fn unique(names: &[String], candidate: impl Fn(&str) -> String, separator: &str) -> Vec<String> {
     let candidates: Vec<String> = names.iter().map(|n| candidate(n)).collect();
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &candidates {

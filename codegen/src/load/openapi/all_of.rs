@@ -289,7 +289,12 @@ impl<'a> Converter<'a> {
                 let single = Value::Object((*object).clone());
                 self.schema(&single, at, name, top)
             }
-            _ => self.schema(&Value::Object(merged), &format!("{pointer}/allOf"), name, top),
+            _ => self.schema(
+                &Value::Object(merged),
+                &format!("{pointer}/allOf"),
+                name,
+                top,
+            ),
         }
     }
 
