@@ -530,7 +530,12 @@ fn diff_lists_what_the_newer_minor_changes() {
     assert_eq!(
         stdout(&out),
         "demo 1.11 → 1.12\n\n\
-         fields added (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.replicaCount  (integer(int32), renamed from replicas)\n\n\
+         types added (4):\n  dev.shipyard.build.v1.Resources\n  dev.shipyard.deploy.v1.Priority\n  \
+         dev.shipyard.deploy.v1.PullPolicy\n  dev.shipyard.deploy.v1.ReleaseResources\n\n\
+         fields added (4):\n  dev.shipyard.deploy.v1.ReleaseSpec.priority  (dev.shipyard.deploy.v1.Priority)\n  \
+         dev.shipyard.deploy.v1.ReleaseSpec.pullPolicy  (dev.shipyard.deploy.v1.PullPolicy)\n  \
+         dev.shipyard.deploy.v1.ReleaseSpec.replicaCount  (integer(int32), renamed from replicas)\n  \
+         dev.shipyard.deploy.v1.ReleaseSpec.resources  (dev.shipyard.deploy.v1.ReleaseResources)\n\n\
          fields removed (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.replicas  (renamed to replicaCount)\n\n\
          enum values added (1):\n  dev.shipyard.deploy.v1.Strategy=BlueGreen\n"
     );
@@ -1149,4 +1154,16 @@ fn kubernetes_deprecated_enum_values_warn() {
     assert_eq!(stdout(&out), fqdn);
     let out = check("1.32");
     assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn check_holds_integers_and_empty_strings_to_their_enums() {
+    let file = "tests/cli/enums/release.yaml";
+    let out = vergate(&["check", "--api", DEMO, file]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "tests/cli/enums/release.yaml:20: spec.pullPolicy: value \"if_not_present\" is not accepted in 1.12 (accepted: \"\", Always, IfNotPresent, Never, if-not-present)\n\
+         tests/cli/enums/release.yaml:21: spec.priority: value \"5\" is not accepted in 1.12 (accepted: 0, 10, 100)\n"
+    );
 }

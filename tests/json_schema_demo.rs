@@ -448,3 +448,57 @@ fn the_meta_schema_check_can_fail() {
         &json!({"minimum": 1, "exclusiveMinimum": true}),
     );
 }
+
+/// 1.12's new shapes: `resources` is the allOf of `build.v1.Resources`
+/// (another file of the minor), an inline object and a nested allOf, so it
+/// requires `memory` and `cpu` and, strictly, refuses fields none of them
+/// defines; `pullPolicy` accepts `""` and each spelling exactly; `priority`
+/// takes the listed integers only.
+#[test]
+fn composed_objects_and_enums_of_any_value_are_enforced() {
+    let demo = demo();
+    let (_, file, release) = documents()
+        .into_iter()
+        .find(|(minor, file, _)| minor == "v1.12" && file.starts_with("release"))
+        .unwrap();
+    let strict = demo.validator(&format!("json/v1.12-strict/{file}"));
+    assert!(errors(&strict, &release).is_empty());
+    let with = |pointer: &str, value: Value| {
+        let mut document = release.clone();
+        *document.pointer_mut(pointer).unwrap() = value;
+        document
+    };
+    let refused = |document: &Value, at: &str| {
+        let found = errors(&strict, document);
+        assert!(
+            found.iter().any(|(path, _)| path == at),
+            "expected an error at {at}: {found:?}"
+        );
+    };
+    refused(
+        &with("/spec/resources", json!({"cpu": "1"})),
+        "/spec/resources",
+    );
+    refused(
+        &with("/spec/resources", json!({"memory": "1Gi"})),
+        "/spec/resources",
+    );
+    refused(
+        &with(
+            "/spec/resources",
+            json!({"cpu": "1", "memory": "1Gi", "disk": "9"}),
+        ),
+        "/spec/resources",
+    );
+    for good in ["", "Always", "IfNotPresent", "if-not-present", "Never"] {
+        let document = with("/spec/pullPolicy", json!(good));
+        assert!(errors(&strict, &document).is_empty(), "{good:?} refused");
+    }
+    for bad in [json!("ifnotpresent"), json!("if_not_present"), json!(" ")] {
+        refused(&with("/spec/pullPolicy", bad), "/spec/pullPolicy");
+    }
+    for bad in [json!(5), json!("10"), json!(10.5)] {
+        refused(&with("/spec/priority", bad), "/spec/priority");
+    }
+    assert!(errors(&strict, &with("/spec/priority", json!(100))).is_empty());
+}

@@ -30,6 +30,8 @@ pub mod file_id;
 pub mod load;
 #[cfg(feature = "load")]
 pub mod parallel;
+#[cfg(feature = "load")]
+pub mod record;
 
 #[cfg(feature = "emit")]
 pub mod emit;

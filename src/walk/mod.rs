@@ -255,8 +255,8 @@ impl<'a> Walk<'a> {
         name: &'a str,
         def: &'a TypeGate,
     ) -> V::Out {
-        if let Value::String(text) = &node.value {
-            self.enum_value(visitor, text, &def.values, line, None);
+        if let Some(text) = values::enum_text(&node.value, def.type_in(self.to)) {
+            self.enum_value(visitor, &text, &def.values, line, None);
         }
         self.constraints(visitor, node, def.constraints_in(self.to), line, None);
         if def.fields.is_empty() {
@@ -324,8 +324,8 @@ impl<'a> Walk<'a> {
         from: &'a FieldGate,
         to: &'a FieldGate,
     ) -> V::Out {
-        if let Value::String(text) = &entry.value.value {
-            self.enum_value(visitor, text, &to.values, entry.line, Some(&entry.key));
+        if let Some(text) = values::enum_text(&entry.value.value, Some(to.type_in(self.to))) {
+            self.enum_value(visitor, &text, &to.values, entry.line, Some(&entry.key));
         }
         let constraints = to.constraints_in(self.to);
         self.constraints(

@@ -10,6 +10,11 @@
 //! - the tests call [`Input::require`], which fails the test naming the fix
 //!   when the input is missing (under CI, or with `--include-ignored`).
 //!
+//! One input is optional even under CI: the Docker Engine API specs
+//! ([`Input::docker_specs`], `optional_in_ci`), which CI's `../shared` does
+//! not hold; its tests run wherever the specs are present and are ignored
+//! elsewhere, CI included.
+//!
 //! The build script runs again when a variable below changes, when a present
 //! input's files change, and when something appears below a missing input's
 //! directory (`../shared`, `target/tools`, …) if that directory exists. An
@@ -19,12 +24,13 @@
 use std::path::{Path, PathBuf};
 
 /// The variables that name the inputs, plus `CI`.
-pub const VARIABLES: [&str; 5] = [
+pub const VARIABLES: [&str; 6] = [
     "CI",
     "VERGATE_CRDS",
     "VERGATE_KUBERNETES_SPECS",
     "VERGATE_PKL",
     "VERGATE_OPENAPI_SPEC_VALIDATOR",
+    "VERGATE_DOCKER_SPECS",
 ];
 
 /// The Kubernetes minors of the reference corpus.
@@ -41,6 +47,12 @@ pub const REAL_CRDS: [&str; 7] = [
     "prometheus-operator/monitoring.coreos.com_probes.yaml",
     "prometheus-operator/monitoring.coreos.com_prometheusrules.yaml",
     "prometheus-operator/monitoring.coreos.com_servicemonitors.yaml",
+];
+
+/// The Docker Engine API minors the Docker acceptance test reads.
+pub const DOCKER_MINORS: [&str; 15] = [
+    "v1.41", "v1.42", "v1.43", "v1.44", "v1.45", "v1.46", "v1.47", "v1.48", "v1.49", "v1.50",
+    "v1.51", "v1.52", "v1.53", "v1.54", "v1.55",
 ];
 
 /// Where `.ci/run` installs the pkl binary, relative to the repository root.
@@ -66,6 +78,9 @@ pub struct Input {
     /// (never the repository itself or `target/`, whose contents change on
     /// every build).
     pub home: PathBuf,
+    /// True when CI does not have it either, so that its cfg is set only
+    /// where the input is present, CI or not.
+    pub optional_in_ci: bool,
 }
 
 impl Input {
@@ -93,6 +108,7 @@ impl Input {
                 .map(|minor| dir.join(minor).join("swagger.json"))
                 .collect(),
             home,
+            optional_in_ci: false,
         }
     }
 
@@ -113,6 +129,7 @@ impl Input {
                 .map(|file| dir.join(file))
                 .collect(),
             home: root.join("generated"),
+            optional_in_ci: false,
         }
     }
 
@@ -133,6 +150,7 @@ impl Input {
             path: binary.clone(),
             files: vec![binary],
             home,
+            optional_in_ci: false,
         }
     }
 
@@ -158,6 +176,39 @@ impl Input {
             path: binary.clone(),
             files: vec![binary],
             home,
+            optional_in_ci: false,
+        }
+    }
+
+    /// The Docker Engine API specs, one `swagger.yaml` per minor (OpenAPI
+    /// 2.0, v1.41 … v1.55, with the upstream `CHANGELOG.md` beside them):
+    /// `$VERGATE_DOCKER_SPECS`, or `../shared/upstream-specs/docker`. Public
+    /// reference data, never committed; optional under CI.
+    pub fn docker_specs(root: &Path) -> Input {
+        let (dir, home) = match std::env::var_os("VERGATE_DOCKER_SPECS") {
+            Some(dir) => (PathBuf::from(&dir), PathBuf::from(dir)),
+            None => (
+                root.join("../shared/upstream-specs/docker"),
+                root.join("../shared"),
+            ),
+        };
+        let mut files: Vec<PathBuf> = DOCKER_MINORS
+            .iter()
+            .map(|minor| dir.join(minor).join("swagger.yaml"))
+            .collect();
+        files.push(dir.join("CHANGELOG.md"));
+        Input {
+            cfg: "vergate_docker_specs",
+            reason: "needs the Docker Engine API specs: ../shared/upstream-specs/docker or VERGATE_DOCKER_SPECS",
+            fix: format!(
+                "the Docker Engine API specs are not at {} (v1.41 … v1.55/swagger.yaml and \
+                 CHANGELOG.md); set VERGATE_DOCKER_SPECS to a directory holding them",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files,
+            home,
+            optional_in_ci: true,
         }
     }
 
@@ -180,17 +231,19 @@ impl Input {
             path: dir.clone(),
             files: REAL_CRDS.iter().map(|file| dir.join(file)).collect(),
             home,
+            optional_in_ci: false,
         }
     }
 
     /// Every input, in the order above.
-    pub fn all(root: &Path) -> [Input; 5] {
+    pub fn all(root: &Path) -> [Input; 6] {
         [
             Input::kubernetes_specs(root),
             Input::kubernetes_output(root),
             Input::pkl(root),
             Input::openapi_spec_validator(root),
             Input::crds(root),
+            Input::docker_specs(root),
         ]
     }
 

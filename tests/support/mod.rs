@@ -27,6 +27,14 @@ pub fn kubernetes_output() -> PathBuf {
     Input::kubernetes_output(root()).require()
 }
 
+/// The Docker Engine API specs (`../shared/upstream-specs/docker`, or
+/// `$VERGATE_DOCKER_SPECS`); fails the test, naming the fix, without them.
+/// A test that calls it carries
+/// `#[cfg_attr(not(vergate_docker_specs), ignore = "<its reason>")]`.
+pub fn docker_specs() -> PathBuf {
+    Input::docker_specs(root()).require()
+}
+
 /// openapi-spec-validator; fails the test, naming the fix, without it. A
 /// test that calls it carries
 /// `#[cfg_attr(not(vergate_openapi_spec_validator), ignore = "<its reason>")]`.

@@ -4,9 +4,12 @@
 //!   for every API whose specs are present (or one API);
 //! - `cargo xtask fetch-specs <api> [--from DIR | --base-url URL]` fetches an
 //!   API's minors into `upstream-specs/<api>/`, verifying every sha256;
+//! - `cargo xtask add-api <name> --from DIR` adds an API: its api.toml with
+//!   every minor's digests, and a copy of its specs;
 //! - `cargo xtask completions --out DIR` and `cargo xtask man --out DIR`
 //!   write the `vergate` command's shell completions and man pages.
 
+mod add_api;
 mod cli_docs;
 mod fetch;
 mod publish;
@@ -90,6 +93,16 @@ enum Command {
         #[arg(long)]
         base_url: Option<String>,
     },
+    /// Add an API: write upstream-specs/<name>/api.toml recording every spec
+    /// file (JSON or YAML) of DIR's v<X.Y>/ directories with its sha256, and
+    /// copy them beside it; then `cargo xtask regen --api <name>` works.
+    AddApi {
+        /// The API's name (its directory under upstream-specs/ and generated/).
+        name: String,
+        /// A directory holding one v<X.Y>/ per minor.
+        #[arg(long, value_name = "DIR")]
+        from: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -128,6 +141,10 @@ fn main() -> ExitCode {
             from: from.map(absolute),
             base_url,
         },
+        Command::AddApi { name, from } => Command::AddApi {
+            name,
+            from: absolute(from),
+        },
     };
     if let Err(err) = std::env::set_current_dir(project_root()) {
         eprintln!(
@@ -159,6 +176,7 @@ fn main() -> ExitCode {
             from,
             base_url,
         } => fetch::run(&root, &api, from.as_deref(), base_url.as_deref()),
+        Command::AddApi { name, from } => add_api::run(&root, &name, &from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

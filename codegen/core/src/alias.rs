@@ -144,7 +144,8 @@ pub const PKL_KEYWORDS: &[&str] = &[
 ];
 
 /// True when `name` may be written as a Pkl identifier without backticks:
-/// `[A-Za-z_$][A-Za-z0-9_$]*` and not a keyword.
+/// `[A-Za-z_$][A-Za-z0-9_$]*`, not a keyword and not `_` (which Pkl
+/// reserves for unused parameters).
 pub fn is_plain_pkl_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     let Some(first) = chars.next() else {
@@ -153,6 +154,7 @@ pub fn is_plain_pkl_identifier(name: &str) -> bool {
     (first.is_ascii_alphabetic() || first == '_' || first == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
         && !PKL_KEYWORDS.contains(&name)
+        && name != "_"
 }
 
 /// `name` as a Pkl identifier: unchanged when it is a plain identifier,

@@ -3,6 +3,7 @@
 
 mod cache;
 mod crd;
+mod compose;
 mod document;
 mod openapi;
 
@@ -42,6 +43,8 @@ pub fn load_api_cached(api: &Api, cache: Option<&LoadCache>) -> Result<Vec<Loade
             message: "no v<X.Y> spec directories; add one per minor (see README)".into(),
         });
     }
+    // Every unrecorded file at once, not the first a minor meets.
+    crate::record::require_recorded(api)?;
     // The minors the cache surely lacks (the one just added) go first: they
     // cost ten times a cached one, and last they would keep a thread busy
     // alone at the end.
@@ -163,6 +166,7 @@ pub fn build_minor(
     let all_names: BTreeSet<String> = owner.keys().cloned().collect();
     let mut model = MinorModel::new(version);
     let mut warnings = Vec::new();
+    let mut compositions = Vec::new();
     for (index, (path, document)) in documents.iter().enumerate() {
         let names: Vec<&str> = owner
             .iter()
@@ -177,6 +181,7 @@ pub fn build_minor(
             &all_names,
         )?;
         warnings.extend(converted.warnings);
+        compositions.extend(converted.compositions);
         for mut definition in converted.definitions {
             definition.deprecation_warning =
                 document.deprecation_warnings.get(&definition.name).cloned();
@@ -186,6 +191,7 @@ pub fn build_minor(
         }
     }
     check_alias_cycles(&model)?;
+    warnings.extend(compose::apply(&mut model.definitions, compositions)?);
     warnings.sort();
     Ok(LoadedMinor {
         model,

@@ -6,6 +6,10 @@
 //! (`ServiceSpec` + property `ports` → `ServiceSpecPorts`). Constructs the
 //! model does not handle become [`Warning`]s with their JSON pointer.
 
+mod all_of;
+mod enum_type;
+
+use super::compose::Composition;
 use crate::error::{Error, Result, Warning};
 use crate::model::{Definition, GroupVersionKind, ObjectSchema, Property, Schema, Source};
 use heck::ToUpperCamelCase;
@@ -59,6 +63,8 @@ const GROUP_VERSION_KIND: &str = "x-kubernetes-group-version-kind";
 pub struct Converted {
     pub definitions: Vec<Definition>,
     pub warnings: Vec<Warning>,
+    /// The `allOf`s of objects, merged once the whole minor is converted.
+    pub compositions: Vec<Composition>,
 }
 
 /// Converts the named definitions of one document. `all_names` holds every
@@ -81,6 +87,7 @@ pub fn convert(
         warnings: Vec::new(),
         resolving: Vec::new(),
         element_enums: Vec::new(),
+        compositions: Vec::new(),
     };
     let definitions_value = root.pointer(definitions_pointer).unwrap_or(&Value::Null);
     let mut definitions = Vec::with_capacity(names.len());
@@ -93,6 +100,7 @@ pub fn convert(
     Ok(Converted {
         definitions,
         warnings: converter.warnings,
+        compositions: converter.compositions,
     })
 }
 
@@ -152,6 +160,8 @@ struct Converter<'a> {
     /// yet claimed: a property takes its own list's or map's (see
     /// [`Converter::claim_element_enum`]); any other is warned about.
     element_enums: Vec<(String, Vec<String>)>,
+    /// The `allOf`s of objects met so far (see `openapi/all_of.rs`).
+    compositions: Vec<Composition>,
 }
 
 /// Documentation and annotations read beside a schema.
@@ -336,8 +346,8 @@ impl Converter<'_> {
                 return Ok(Schema::Any);
             }
         }
-        if let Some(all_of) = object.get("allOf") {
-            return self.all_of(all_of, &format!("{pointer}/allOf"), name, top);
+        if object.contains_key("allOf") {
+            return self.all_of(object, pointer, name, top);
         }
         if is_int_or_string(object) {
             return Ok(Schema::IntOrString);
@@ -402,7 +412,9 @@ impl Converter<'_> {
                 "items",
                 name,
             )?)),
-            None if object.contains_key("enum") => Schema::String { format },
+            None if object.contains_key("enum") => {
+                self.untyped_enum(&object["enum"], pointer, format)
+            }
             None => Schema::Any,
         })
     }
@@ -610,13 +622,11 @@ impl Converter<'_> {
                 .is_some();
             return !to_definition;
         }
+        // An `allOf` of objects is hoisted whole (`openapi/all_of.rs`).
         ["items", "additionalProperties"]
             .iter()
             .any(|key| object.get(*key).is_some_and(|inner| self.may_hoist(inner)))
-            || object
-                .get("allOf")
-                .and_then(Value::as_array)
-                .is_some_and(|members| members.iter().any(|member| self.may_hoist(member)))
+            || object.contains_key("allOf")
     }
 
     /// Moves an inline object into a definition of its own and refers to it.
@@ -642,34 +652,6 @@ impl Converter<'_> {
         definition.source = self.source(pointer);
         self.hoisted.push(definition);
         Ok(Schema::Ref(hoisted_name))
-    }
-
-    /// `allOf` with a single member is that member (OpenAPI 3 writes
-    /// `allOf: [{$ref}]` to put a description beside a reference).
-    fn all_of(&mut self, all_of: &Value, pointer: &str, name: &str, top: bool) -> Result<Schema> {
-        match all_of.as_array().map(Vec::as_slice) {
-            Some([single]) => {
-                let at = format!("{pointer}/0");
-                if single.get("enum").is_some() {
-                    self.warn(
-                        &format!("{at}/enum"),
-                        "`enum` inside `allOf` is not modeled; its values are not enforced",
-                    );
-                }
-                self.schema(single, &at, name, top)
-            }
-            Some(members) => {
-                self.warn(
-                    pointer,
-                    format!("`allOf` with {} members is not modeled; the schema is treated as accepting any value", members.len()),
-                );
-                Ok(Schema::Any)
-            }
-            None => Err(self.error(
-                pointer,
-                format!("allOf must be an array, found {}", kind_of(all_of)),
-            )),
-        }
     }
 
     /// The (escaped) name segment when the local pointer `local` points

@@ -74,7 +74,7 @@ pub fn type_item(
             }
             #impls
         }
-    } else if !definition.enum_values.is_empty() {
+    } else if super::is_string_enum(definition) {
         let variants: Vec<(Ident, &str)> = definition
             .enum_values
             .iter()

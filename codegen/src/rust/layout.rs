@@ -27,10 +27,11 @@ pub trait Layout {
         ident(&wire.to_snake_case())
     }
 
-    /// The Rust name of the enum value `value` of definition `type_name`.
+    /// The Rust name of the enum value `value` of definition `type_name`
+    /// (see [`variant_name`](super::variant_name)).
     fn variant_ident(&self, type_name: &str, value: &str) -> Ident {
         let _ = type_name;
-        ident(&value.to_upper_camel_case())
+        ident(&super::variant_name(value))
     }
 
     /// The path, from inside a minor's module, of definition `name` of the
@@ -158,7 +159,8 @@ pub struct DefaultLayout;
 impl Layout for DefaultLayout {}
 
 /// An identifier for `name`, raw when `name` is a keyword (`r#type`); a
-/// leading digit gets an underscore.
+/// leading digit gets an underscore, and `""` and `_` (which no identifier
+/// can be) are `__`. `name` holds identifier characters only.
 pub fn ident(name: &str) -> Ident {
     let name = if name.starts_with(|c: char| c.is_ascii_digit()) || name.is_empty() {
         format!("_{name}")
@@ -166,6 +168,7 @@ pub fn ident(name: &str) -> Ident {
         name.to_owned()
     };
     match name.as_str() {
+        "_" => format_ident!("__"),
         "self" | "Self" | "super" | "crate" => format_ident!("{name}_"),
         _ => syn::parse_str::<Ident>(&name)
             .unwrap_or_else(|_| Ident::new_raw(&name, Span::call_site())),

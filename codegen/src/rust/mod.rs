@@ -15,6 +15,7 @@ mod items;
 mod layout;
 mod schema;
 mod table;
+mod variant_names;
 
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
@@ -22,6 +23,7 @@ pub use items::type_item;
 pub(crate) use items::{deprecated_attr, doc_attrs};
 pub use layout::{ident, DefaultLayout, Layout, SerdeImpls};
 pub use schema::json_schema;
+pub use variant_names::{is_string_enum, variant_name};
 
 #[cfg(test)]
 mod tests;

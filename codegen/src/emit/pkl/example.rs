@@ -186,6 +186,11 @@ impl<'a> Filler<'a> {
 
     fn value(&self, schema: &'a Schema, enum_values: &'a [String]) -> Option<Value<'a>> {
         Some(match schema {
+            Schema::Integer { .. } | Schema::Number { .. } | Schema::Boolean | Schema::Any
+                if !enum_values.is_empty() =>
+            {
+                Value::Scalar(super::enum_type::literal(&enum_values[0]))
+            }
             Schema::String { .. } => Value::Scalar(pkl_string(
                 enum_values.first().map_or("example", String::as_str),
             )),

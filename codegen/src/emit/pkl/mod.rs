@@ -16,6 +16,7 @@
 //! the annotation class of shared.pkl. See docs/pkl.md.
 
 mod constraints;
+mod enum_type;
 mod escape;
 mod example;
 mod gate;

@@ -323,7 +323,11 @@ impl<'s, 'a> Builder<'s, 'a> {
                 if !can_quote_pkl_identifier(name) {
                     return Err(spec_error(
                         definition,
-                        format!("property {name:?} holds a backtick or a line break, which no Pkl identifier can"),
+                        if name.is_empty() {
+                            "a property has the empty name, which no Pkl identifier can have; rename it".to_owned()
+                        } else {
+                            format!("property {name:?} holds a backtick or a line break, which no Pkl identifier can")
+                        },
                     ));
                 }
                 let required = object.required.contains(name);
@@ -410,6 +414,11 @@ impl<'s, 'a> Builder<'s, 'a> {
         from: &Definition,
     ) -> Result<String> {
         Ok(match schema {
+            Schema::Integer { .. } | Schema::Number { .. } | Schema::Boolean | Schema::Any
+                if !enum_values.is_empty() =>
+            {
+                super::enum_type::constrained(&self.type_expr(schema, &[], from)?, enum_values)
+            }
             Schema::Boolean => "Boolean".into(),
             Schema::Integer { format } if format.as_deref() == Some("int32") => "Int32".into(),
             Schema::Integer { .. } => "Int".into(),

@@ -23,11 +23,14 @@
 //!
 //! **Names.** Types are the UpperCamelCase of the definition's last segment,
 //! fields the snake_case of the wire name, enum variants the UpperCamelCase
-//! of the value; names that are not identifiers lose their other characters,
+//! of the value (`""` is `Empty`: `crate::rust::variant_name`); names that
+//! are not identifiers lose their other characters,
 //! keywords become raw identifiers. Names that still collide (`foo-bar`,
 //! `foo_bar` and `fooBar` are all `foo_bar`) keep the plain name for the one
 //! spelled exactly so (else the first in byte order) and take `_2`, `_3`, …
-//! in byte order for the others, over every minor at once.
+//! (fields) or `2`, `3`, … (types, variants: `IDResponse` and `IdResponse`
+//! are `IdResponse` and `IdResponse2`) in byte order for the others, over
+//! every minor at once.
 
 use super::layout::syn_ident;
 use crate::model::naming::{group_label, namespace_of, namespace_segments, versioned};
@@ -67,7 +70,7 @@ impl Names {
         for names in by_module.values() {
             let last = |name: &str| name.rsplit('.').next().unwrap_or(name).to_owned();
             let lasts: Vec<String> = names.iter().map(|name| last(name)).collect();
-            for (name, ident) in names.iter().zip(unique(&lasts, type_candidate)) {
+            for (name, ident) in names.iter().zip(unique(&lasts, type_candidate, "")) {
                 types.insert((*name).to_owned(), ident);
             }
         }
@@ -75,10 +78,10 @@ impl Names {
         let mut variants = BTreeMap::new();
         for (name, ty) in &model.types {
             let wires: Vec<String> = ty.fields.keys().cloned().collect();
-            let idents = unique(&wires, field_candidate);
+            let idents = unique(&wires, field_candidate, "_");
             fields.insert(name.clone(), wires.into_iter().zip(idents).collect());
             let values: Vec<String> = ty.values.keys().cloned().collect();
-            let idents = unique(&values, type_candidate);
+            let idents = unique(&values, crate::rust::variant_name, "");
             variants.insert(name.clone(), values.into_iter().zip(idents).collect());
         }
         Names {
@@ -128,8 +131,11 @@ fn field_candidate(name: &str) -> String {
     ascii_words(name).to_snake_case()
 }
 
-/// One identifier per name (in the given order), distinct from each other.
-fn unique(names: &[String], candidate: impl Fn(&str) -> String) -> Vec<String> {
+/// One identifier per name (in the given order), distinct from each other:
+/// a name that collides takes `separator` and a number (`_2` for fields,
+/// plain `2` for UpperCamelCase types and variants, which `_` would make
+/// non-camel-case).
+fn unique(names: &[String], candidate: impl Fn(&str) -> String, separator: &str) -> Vec<String> {
     let candidates: Vec<String> = names.iter().map(|n| candidate(n)).collect();
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &candidates {
@@ -162,7 +168,7 @@ fn unique(names: &[String], candidate: impl Fn(&str) -> String) -> Vec<String> {
         }
         let mut n = 2;
         let chosen = loop {
-            let name = ident(&format!("{c}_{n}")).to_string();
+            let name = ident(&format!("{c}{separator}{n}")).to_string();
             if used.insert(name.clone()) {
                 break name;
             }
@@ -343,6 +349,20 @@ mod tests {
     }
 
     #[test]
+    fn colliding_variants_get_numbers_in_byte_order() {
+        // In byte order, as `Names` lists a type's values.
+        let values: Vec<String> = ["", "1", "A_B", "Empty", "a-b", "a_b", "type"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let idents = unique(&values, crate::rust::variant_name, "");
+        assert_eq!(
+            idents,
+            ["Empty2", "V1", "AB", "Empty", "AB2", "AB3", "Type"]
+        );
+    }
+
+    #[test]
     fn colliding_names_get_suffixes() {
         let names: Vec<String> = [
             "foo-bar", "fooBar", "foo_bar", "type", "self", "$ref", "x-foo",
@@ -350,7 +370,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let idents = unique(&names, field_candidate);
+        let idents = unique(&names, field_candidate, "_");
         assert_eq!(
             idents,
             [

@@ -5,6 +5,7 @@ pub mod build {
         pub use crate::shapes::v1_11::build::v1::{
             Pipeline, PipelineSpec, RetryPolicy, Step,
         };
+        pub use crate::shapes::v1_12::build::v1::Resources;
     }
 }
 pub mod core {
@@ -16,7 +17,9 @@ pub mod deploy {
     pub mod v1 {
         pub use crate::shapes::v1_9::deploy::v1::{ReleaseSpecHealthCheck, Target};
         pub use crate::shapes::v1_11::deploy::v1::Canary;
-        pub use crate::shapes::v1_12::deploy::v1::{Release, ReleaseSpec, Strategy};
+        pub use crate::shapes::v1_12::deploy::v1::{
+            Priority, PullPolicy, Release, ReleaseResources, ReleaseSpec, Strategy,
+        };
     }
 }
 /// Every type of demo 1.12 under one name: its own where no other group has it, qualified by group (and version) where several do.
@@ -25,12 +28,16 @@ pub mod prelude {
     pub use super::build::v1::Artifact;
     pub use super::build::v1::Pipeline;
     pub use super::build::v1::PipelineSpec;
+    pub use super::build::v1::Resources;
     pub use super::build::v1::RetryPolicy;
     pub use super::build::v1::Step;
     pub use super::build::v1::Target as build_Target_v1;
     pub use super::core::v1::Metadata;
     pub use super::deploy::v1::Canary;
+    pub use super::deploy::v1::Priority;
+    pub use super::deploy::v1::PullPolicy;
     pub use super::deploy::v1::Release;
+    pub use super::deploy::v1::ReleaseResources;
     pub use super::deploy::v1::ReleaseSpec;
     pub use super::deploy::v1::ReleaseSpecHealthCheck;
     pub use super::deploy::v1::Strategy;
