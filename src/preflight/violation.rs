@@ -49,7 +49,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 13] = [
+    pub const ALL: [Rule; 14] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
