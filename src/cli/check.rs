@@ -379,6 +379,8 @@ fn check_source(
                     .target
                     .map(|target| target.to_string())
                     .unwrap_or_default(),
+                resource: Resource::of(&doc.root),
+                resource_index: first_resource,
                 violation: Violation {
                     severity: Severity::Error,
                     rule: Rule::KindNotServed,

@@ -79,14 +79,6 @@ impl Source {
         })
     }
 
-    /// The file's path; `None` for standard input and walk errors.
-    pub fn path(&self) -> Option<&Path> {
-        match &self.kind {
-            Kind::File(path) => Some(path),
-            _ => None,
-        }
-    }
-
     /// True when the file lies in a Helm chart's `templates/` directory (a
     /// `templates` directory beside a `Chart.yaml`), where files are Go
     /// templates to render, not manifests.
