@@ -1163,7 +1163,7 @@ fn check_holds_integers_and_empty_strings_to_their_enums() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "tests/cli/enums/release.yaml:20: spec.pullPolicy: value \"if_not_present\" is not accepted in 1.12 (accepted: \"\", Always, IfNotPresent, Never, if-not-present)\n\
-         tests/cli/enums/release.yaml:21: spec.priority: value \"5\" is not accepted in 1.12 (accepted: 0, 10, 100)\n"
+        "tests/cli/enums/release.yaml:20: Release api: spec.pullPolicy: value \"if_not_present\" is not accepted in 1.12 (accepted: \"\", Always, IfNotPresent, Never, if-not-present)\n\
+         tests/cli/enums/release.yaml:21: Release api: spec.priority: value \"5\" is not accepted in 1.12 (accepted: 0, 10, 100)\n"
     );
 }
