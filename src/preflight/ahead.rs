@@ -58,7 +58,8 @@ pub(super) fn warnings(
         let since = gate.deprecated_in.unwrap_or(target);
         let mut message = format!("{served} is deprecated since {since}");
         if let Some(warning) = &ty.deprecation_warning {
-            message = format!("{message}: {warning}");
+            // The CRD author's own words, as the API server sends them.
+            message = warning.clone();
         } else if let Some(replacement) = tables
             .served_kind(group, identity.kind, target)
             .filter(|gvk| gvk.api_version() != identity.api_version)
