@@ -18,10 +18,14 @@ use std::process::Command;
 const KUBERNETES_MINORS: [u32; 9] = [28, 29, 30, 31, 32, 33, 34, 35, 36];
 
 /// Writes a harness crate: a manifest depending on `deps`, and `main.rs`.
+/// The package is named after its directory, so that harnesses sharing a
+/// target directory (the tests run in parallel) never overwrite each
+/// other's binary.
 fn harness(dir: &Path, deps: &str, main: &str) {
     std::fs::create_dir_all(dir.join("src")).unwrap();
+    let name = dir.file_name().unwrap().to_string_lossy();
     let manifest = format!(
-        "[package]\nname = \"harness\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [workspace]\n\n[dependencies]\n{deps}"
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest);
@@ -385,7 +389,7 @@ fn manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere() {
             }
         }
     }
-    let binary = work.join("target/debug/harness");
+    let binary = work.join("target/debug/manifests");
     let mut child = Command::new(&binary)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -535,7 +539,7 @@ fn the_demo_operator_crate_builds_with_every_release_and_no_warning() {
     let root = support::root();
     // The demo's target directory: serde is built once for both demos.
     let target = root.join("target/generated/demo/target");
-    let dir = root.join("target/generated/demo-operator/harness");
+    let dir = root.join("target/generated/demo-operator/operator-harness");
     let deps = format!(
         "vergate-demo-operator = {{ path = \"{}\", features = [\"v0_1\", \"v0_2\", \"v0_3\"] }}\nserde_json = \"1\"\n",
         toml_path(&root.join("generated/demo-operator/rust"))
