@@ -336,9 +336,13 @@ impl<'a> Walk<'a> {
             Some(&entry.key),
         );
         self.path.push(Step::Key(&entry.key));
-        for (step, text, line) in values::string_elements(&entry.value) {
+        let element_type = match to.type_in(self.to) {
+            TypeExpr::Array(element) | TypeExpr::Map(element) => Some(&**element),
+            _ => None,
+        };
+        for (step, text, line) in values::scalar_elements(&entry.value, element_type) {
             self.path.push(step);
-            self.enum_value(visitor, text, &to.element_values, line, None);
+            self.enum_value(visitor, &text, &to.element_values, line, None);
             self.path.pop();
         }
         self.path.pop();

@@ -1,8 +1,8 @@
-//! Enum verdicts: whether a minor accepts a string value of an enum, and
-//! the string elements of a list or map whose elements form an enum.
+//! Enum verdicts: whether a minor accepts a value of an enum, and
+//! the scalar elements of a list or map whose elements form an enum.
 
 use super::Step;
-use crate::document::{Node, Place, Value};
+use crate::document::{Node, Value};
 use crate::gates::{values_listed_in, Gate, Scalar, TypeExpr};
 use crate::Version;
 use std::borrow::Cow;
@@ -59,16 +59,90 @@ pub(super) fn enum_text<'v>(value: &'v Value, ty: Option<&TypeExpr>) -> Option<C
     }
 }
 
-/// The string elements of a list (its items) or a map (its values), each
-/// with its step from the container and its line.
-pub(super) fn string_elements(node: &Node) -> impl Iterator<Item = (Step<'_>, &str, u32)> {
-    node.string_elements()
+/// The scalar elements of a list (its items) or a map (its values), each
+/// with its step from the container, its text as [`enum_text`] gives it for
+/// elements of type `element`, and its line.
+pub(super) fn scalar_elements<'n>(
+    node: &'n Node,
+    element: Option<&TypeExpr>,
+) -> Vec<(Step<'n>, Cow<'n, str>, u32)> {
+    let elements: Vec<(Step<'n>, &'n Node, u32)> = match &node.value {
+        Value::Seq(items) => items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| (Step::Index(index), item, item.line))
+            .collect(),
+        Value::Map(entries) => entries
+            .iter()
+            .map(|entry| (Step::Key(&entry.key), &entry.value, entry.line))
+            .collect(),
+        _ => Vec::new(),
+    };
+    elements
         .into_iter()
-        .map(|(place, text, line)| {
-            let step = match place {
-                Place::Index(index) => Step::Index(index),
-                Place::Key(key) => Step::Key(key),
-            };
-            (step, text, line)
-        })
+        .filter_map(|(step, item, line)| Some((step, enum_text(&item.value, element)?, line)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::Entry;
+
+    fn integer() -> TypeExpr {
+        "integer".parse().unwrap()
+    }
+
+    fn string() -> TypeExpr {
+        "string".parse().unwrap()
+    }
+
+    #[test]
+    fn scalars_are_keyed_as_gates_json_keys_them() {
+        let text = |value: Value, ty: Option<&TypeExpr>| enum_text(&value, ty).map(Cow::into_owned);
+        assert_eq!(
+            text(Value::Int(10), Some(&integer())).as_deref(),
+            Some("10")
+        );
+        assert_eq!(text(Value::Bool(true), None).as_deref(), Some("true"));
+        assert_eq!(
+            text(Value::Float("1.5".into()), None).as_deref(),
+            Some("1.5")
+        );
+        assert_eq!(
+            text(Value::String(String::new()), Some(&string())).as_deref(),
+            Some("")
+        );
+        // Of a string enum, a number is a type mismatch, not an enum value.
+        assert_eq!(text(Value::Int(10), Some(&string())), None);
+        assert_eq!(text(Value::Null, None), None);
+    }
+
+    #[test]
+    fn elements_of_an_integer_enum_are_found() {
+        let list = Node::new(Value::Seq(vec![
+            Node::new(Value::Int(200)),
+            Node::new(Value::Null),
+            Node::new(Value::Int(500)),
+        ]));
+        let found: Vec<(Step<'_>, String)> = scalar_elements(&list, Some(&integer()))
+            .into_iter()
+            .map(|(step, text, _)| (step, text.into_owned()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (Step::Index(0), "200".to_owned()),
+                (Step::Index(2), "500".to_owned())
+            ]
+        );
+        let map = Node::new(Value::Map(vec![Entry {
+            key: "a".into(),
+            line: 3,
+            value: Node::new(Value::Int(1)),
+        }]));
+        assert!(scalar_elements(&map, Some(&string())).is_empty());
+        // A map value's line is its key's.
+        assert_eq!(scalar_elements(&map, None)[0].2, 3);
+    }
 }

@@ -3,8 +3,10 @@
 //!
 //! Local `$ref`s are resolved; remote ones are refused and never fetched.
 //! Inline objects with properties are hoisted into definitions of their own
-//! (`ServiceSpec` + property `ports` → `ServiceSpecPorts`). Constructs the
-//! model does not handle become [`Warning`]s with their JSON pointer.
+//! (`ServiceSpec` + property `ports` → `ServiceSpecPorts`). An `allOf` is
+//! read in `openapi/all_of.rs`; its objects are merged once the minor is
+//! converted (`load/compose.rs`). Constructs the model does not handle
+//! become [`Warning`]s with their JSON pointer.
 
 mod all_of;
 mod enum_type;
