@@ -10,8 +10,10 @@ use crate::Version;
 use std::collections::BTreeMap;
 
 mod type_expr;
+mod union;
 
 pub use type_expr::{Format, ParseTypeExprError, Scalar, TypeExpr, MAX_NESTING};
+pub use union::{DiscriminatorGate, UnionGate, UnionKind};
 
 /// The whole index of one API.
 #[derive(Clone, Debug, PartialEq)]
@@ -183,6 +185,13 @@ pub struct TypeGate {
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
     pub values: BTreeMap<String, Gate>,
+    /// The members and discriminator, when the type is a union (`oneOf` /
+    /// `anyOf`); its own [`TypeGate::ty`] is then `any`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub union: Option<UnionGate>,
 }
 
 impl TypeGate {

@@ -4,6 +4,7 @@
 mod cache;
 mod document;
 mod openapi;
+mod union_cycles;
 
 pub use cache::LoadCache;
 pub use document::{parse, Document};
@@ -171,6 +172,7 @@ pub fn build_minor(
         }
     }
     check_alias_cycles(&model)?;
+    union_cycles::check_union_cycles(&model)?;
     warnings.sort();
     Ok(LoadedMinor {
         model,

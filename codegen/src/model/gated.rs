@@ -158,6 +158,12 @@ fn record_definition(entry: &mut TypeLifecycle, definition: &Definition, version
     entry
         .type_by_minor
         .insert(version, definition.own_type_expr());
+    if let Some(union) = definition.union() {
+        entry
+            .union
+            .get_or_insert_with(Default::default)
+            .record(union, version);
+    }
     let Some(object) = definition.object() else {
         return;
     };

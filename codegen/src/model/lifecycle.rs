@@ -96,6 +96,9 @@ pub struct TypeLifecycle {
     /// The type's own type in each minor it is present in (`object` for an
     /// object, whether or not it has fields).
     pub type_by_minor: BTreeMap<Version, TypeExpr>,
+    /// The members and their lifecycles, when the type is a union in some
+    /// minor.
+    pub union: Option<super::UnionLifecycle>,
 }
 
 impl TypeLifecycle {
@@ -122,6 +125,7 @@ impl TypeLifecycle {
                 .map(|(name, field)| (name.clone(), field.to_gate(corpus)))
                 .collect(),
             values: gates_of(&self.values, corpus),
+            union: self.union.as_ref().map(|union| union.to_gate(corpus)),
         }
     }
 }

@@ -15,6 +15,7 @@ mod items;
 mod layout;
 mod schema;
 mod table;
+mod union;
 
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
