@@ -13,13 +13,14 @@
 mod formats;
 mod path;
 pub(crate) mod scalar;
+mod union;
 mod values;
 
 pub(crate) use path::Step;
 pub(crate) use values::Refusal;
 
 use crate::document::{Entry, Node, Value};
-use crate::gates::{FieldGate, Gate, Scalar, TypeExpr, TypeGate};
+use crate::gates::{FieldGate, Gate, Scalar, TypeExpr, TypeGate, UnionGate};
 use crate::tables::GateTables;
 use crate::Version;
 use std::collections::BTreeMap;
@@ -123,6 +124,20 @@ pub(crate) trait Visitor<'a> {
         _text: &str,
         _gate: &'a Gate,
     ) {
+    }
+
+    /// A value of the union definition `name` (not null). Not looked into
+    /// by default (as [`Visitor::leaf`]); `check` tries the members.
+    fn union(
+        &mut self,
+        walk: &mut Walk<'a>,
+        node: &'a Node,
+        line: u32,
+        name: &'a str,
+        union: &'a UnionGate,
+    ) -> Self::Out {
+        let _ = (line, name, union);
+        self.leaf(walk, node)
     }
 
     /// Decides what to do with one entry of `object`.
@@ -247,6 +262,9 @@ impl<'a> Walk<'a> {
         name: &'a str,
         def: &'a TypeGate,
     ) -> V::Out {
+        if let Some(union) = &def.union {
+            return visitor.union(self, node, line, name, union);
+        }
         if let Value::String(text) = &node.value {
             self.enum_value(visitor, text, &def.values, line, None);
         }

@@ -23,8 +23,9 @@ pub mod deploy {
 pub mod notify {
     pub mod v1 {
         pub use crate::shapes::v1_11::notify::v1::{
-            Channel, Email, Fallback, Notifier, NotifierSpec, NotifierSpecPriority,
-            NotifierSpecRetries, NotifierSpecRetriesOption3, Pager, Slack, Sms,
+            Channel, Email, Fallback, Notifier, NotifierSpec, NotifierSpecDelay,
+            NotifierSpecPriority, NotifierSpecRetries, NotifierSpecRetriesOption3, Pager,
+            Slack, Sms,
         };
     }
 }
@@ -49,6 +50,7 @@ pub mod prelude {
     pub use super::notify::v1::Fallback;
     pub use super::notify::v1::Notifier;
     pub use super::notify::v1::NotifierSpec;
+    pub use super::notify::v1::NotifierSpecDelay;
     pub use super::notify::v1::NotifierSpecPriority;
     pub use super::notify::v1::NotifierSpecRetries;
     pub use super::notify::v1::NotifierSpecRetriesOption3;

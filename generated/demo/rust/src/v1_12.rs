@@ -22,8 +22,8 @@ pub mod deploy {
 pub mod notify {
     pub mod v1 {
         pub use crate::shapes::v1_11::notify::v1::{
-            Email, Fallback, NotifierSpecPriority, NotifierSpecRetries,
-            NotifierSpecRetriesOption3, Pager, Slack, Sms,
+            Email, Fallback, NotifierSpecDelay, NotifierSpecPriority,
+            NotifierSpecRetries, NotifierSpecRetriesOption3, Pager, Slack, Sms,
         };
         pub use crate::shapes::v1_12::notify::v1::{
             Channel, Notifier, NotifierSpec, Webhook,
@@ -51,6 +51,7 @@ pub mod prelude {
     pub use super::notify::v1::Fallback;
     pub use super::notify::v1::Notifier;
     pub use super::notify::v1::NotifierSpec;
+    pub use super::notify::v1::NotifierSpecDelay;
     pub use super::notify::v1::NotifierSpecPriority;
     pub use super::notify::v1::NotifierSpecRetries;
     pub use super::notify::v1::NotifierSpecRetriesOption3;

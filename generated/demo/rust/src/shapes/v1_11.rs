@@ -656,6 +656,12 @@ pub mod notify {
             pub channel: ::core::option::Option<
                 crate::shapes::v1_11::notify::v1::Channel,
             >,
+            /// The wait before sending: whole seconds or a fraction of them. An untagged oneOf whose members overlap, so a whole number matches both and is refused, as JSON Schema's oneOf refuses it.
+            ///
+            /// Introduced in 1.11.
+            pub delay: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecDelay,
+            >,
             /// Introduced in 1.11.
             pub fallback: ::core::option::Option<
                 crate::shapes::v1_11::notify::v1::Fallback,
@@ -693,6 +699,7 @@ pub mod notify {
                 const NAME: &'static str = "NotifierSpec";
                 const FIELDS: &'static [&'static str] = &[
                     "channel",
+                    "delay",
                     "fallback",
                     "format",
                     "note",
@@ -703,6 +710,7 @@ pub mod notify {
                 const REQUIRED: &'static [usize] = &[];
                 fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
                     out.optional("channel", &self.channel);
+                    out.optional("delay", &self.delay);
                     out.optional("fallback", &self.fallback);
                     out.optional("format", &self.format);
                     out.optional("note", &self.note);
@@ -717,14 +725,98 @@ pub mod notify {
                 ) {
                     match index {
                         0usize => input.value(&mut self.channel),
-                        1usize => input.value(&mut self.fallback),
-                        2usize => input.value(&mut self.format),
-                        3usize => input.value(&mut self.note),
-                        4usize => input.value(&mut self.priority),
-                        5usize => input.value(&mut self.retries),
-                        6usize => input.value(&mut self.timeout_seconds),
+                        1usize => input.value(&mut self.delay),
+                        2usize => input.value(&mut self.fallback),
+                        3usize => input.value(&mut self.format),
+                        4usize => input.value(&mut self.note),
+                        5usize => input.value(&mut self.priority),
+                        6usize => input.value(&mut self.retries),
+                        7usize => input.value(&mut self.timeout_seconds),
                         _ => {}
                     }
+                }
+            }
+        };
+        /// The wait before sending: whole seconds or a fraction of them. An untagged oneOf whose members overlap, so a whole number matches both and is refused, as JSON Schema's oneOf refuses it.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum NotifierSpecDelay {
+            /// Introduced in 1.11.
+            Integer(i64),
+            /// Introduced in 1.11.
+            Number(f64),
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            impl ::core::default::Default for NotifierSpecDelay {
+                fn default() -> Self {
+                    Self::Integer(::core::default::Default::default())
+                }
+            }
+            impl crate::__private::serde::Serialize for NotifierSpecDelay {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        Self::Integer(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::Number(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                    }
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for NotifierSpecDelay {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let value = <crate::__private::serde_json::Value as crate::__private::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )?;
+                    let mut tried = ::std::string::String::new();
+                    match <i64 as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::Integer)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as Integer: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    match <f64 as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::Number)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as Number: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    ::core::result::Result::Err(
+                        crate::__private::serde::de::Error::custom(
+                            ::core::format_args!(
+                                "NotifierSpecDelay: the value matches no member{}", tried
+                            ),
+                        ),
+                    )
                 }
             }
         };

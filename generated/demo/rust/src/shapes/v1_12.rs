@@ -320,6 +320,12 @@ pub mod notify {
             pub channel: ::core::option::Option<
                 crate::shapes::v1_12::notify::v1::Channel,
             >,
+            /// The wait before sending: whole seconds or a fraction of them. An untagged oneOf whose members overlap, so a whole number matches both and is refused, as JSON Schema's oneOf refuses it.
+            ///
+            /// Introduced in 1.11.
+            pub delay: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecDelay,
+            >,
             /// Introduced in 1.11.
             pub fallback: ::core::option::Option<
                 crate::shapes::v1_11::notify::v1::Fallback,
@@ -357,6 +363,7 @@ pub mod notify {
                 const NAME: &'static str = "NotifierSpec";
                 const FIELDS: &'static [&'static str] = &[
                     "channel",
+                    "delay",
                     "fallback",
                     "format",
                     "note",
@@ -367,6 +374,7 @@ pub mod notify {
                 const REQUIRED: &'static [usize] = &[];
                 fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
                     out.optional("channel", &self.channel);
+                    out.optional("delay", &self.delay);
                     out.optional("fallback", &self.fallback);
                     out.optional("format", &self.format);
                     out.optional("note", &self.note);
@@ -381,12 +389,13 @@ pub mod notify {
                 ) {
                     match index {
                         0usize => input.value(&mut self.channel),
-                        1usize => input.value(&mut self.fallback),
-                        2usize => input.value(&mut self.format),
-                        3usize => input.value(&mut self.note),
-                        4usize => input.value(&mut self.priority),
-                        5usize => input.value(&mut self.retries),
-                        6usize => input.value(&mut self.timeout_seconds),
+                        1usize => input.value(&mut self.delay),
+                        2usize => input.value(&mut self.fallback),
+                        3usize => input.value(&mut self.format),
+                        4usize => input.value(&mut self.note),
+                        5usize => input.value(&mut self.priority),
+                        6usize => input.value(&mut self.retries),
+                        7usize => input.value(&mut self.timeout_seconds),
                         _ => {}
                     }
                 }
