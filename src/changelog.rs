@@ -2,7 +2,7 @@
 //! deprecates, retypes and makes required or optional, read from the gate
 //! tables.
 
-use crate::gates::{show_values, values_listed_in, FieldGate, Gate, TypeExpr};
+use crate::gates::{show_values, values_listed_in, FieldGate, Gate, TypeExpr, UnionGate};
 use crate::tables::GateTables;
 use crate::Version;
 use serde::Serialize;
@@ -45,6 +45,12 @@ pub struct Changelog {
     pub enums_first_listed: Vec<Item>,
     /// Enums `old` listed and `new` lists no value of.
     pub enums_no_longer_listed: Vec<Item>,
+    /// `Union|member` entries (the member's type expression): members a
+    /// union both minors have gains or loses (the note says oneOf or anyOf).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_added: Vec<Item>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_removed: Vec<Item>,
 }
 
 /// One changed item and a note (its type, stage, replacement).
@@ -98,6 +104,8 @@ impl Changelog {
                 "enums no longer listed (any value passes)",
                 self.enums_no_longer_listed.clone(),
             ),
+            ("union members added", self.members_added.clone()),
+            ("union members removed", self.members_removed.clone()),
         ]
     }
 }
@@ -189,6 +197,23 @@ impl Changelog {
     }
 }
 
+impl Changelog {
+    /// Records the members the union `name` gains or loses.
+    fn member_changes(&mut self, name: &str, union: &UnionGate) {
+        for (member, gate) in &union.members {
+            let item = Item {
+                name: format!("{name}|{member}"),
+                note: union.kind.keyword().to_owned(),
+            };
+            match (gate.is_present_in(self.old), gate.is_present_in(self.new)) {
+                (false, true) => self.members_added.push(item),
+                (true, false) => self.members_removed.push(item),
+                _ => {}
+            }
+        }
+    }
+}
+
 impl Item {
     fn plain(name: String) -> Item {
         Item {
@@ -225,6 +250,9 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
         if both {
             log.enum_changes(name, &ty.values);
+            if let Some(union) = &ty.union {
+                log.member_changes(name, union);
+            }
         }
         if !both {
             // Fields of an added or removed type are covered by the type.
