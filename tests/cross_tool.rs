@@ -80,10 +80,10 @@ fn pkl_output_passes_json_schema_and_preflight_of_its_minor() {
                 "{minor}: combined schema refuses pkl's output: {errors:?}\n{resource:#}"
             );
             let kind = resource["kind"].as_str().unwrap().to_lowercase();
-            let group = if kind == "pipeline" {
-                "build"
-            } else {
-                "deploy"
+            let group = match kind.as_str() {
+                "pipeline" => "build",
+                "notifier" => "notify",
+                _ => "deploy",
             };
             let strict = schema(&format!("v{minor}-strict/{kind}-{group}-v1.json"));
             assert!(
