@@ -11,6 +11,7 @@ mod pkl;
 mod support;
 
 use serde_json::{json, Value};
+use std::path::Path;
 
 fn schema(path: &str) -> jsonschema::Validator {
     let text = std::fs::read(support::root().join("generated/demo/json").join(path)).unwrap();
@@ -110,18 +111,16 @@ fn json_schemas_refuse_what_no_member_accepts() {
     }
 }
 
-/// Evaluates `body` (a Notifier amending the `minor`'s module) in a user
-/// project; the output, or pkl's error.
-fn eval_notifier(minor: &str, body: &str) -> Result<Value, String> {
-    let pkl = pkl::pkl();
-    let project = pkl::user_project(&pkl, "shipyard", &pkl::root().join("generated/demo/pkl"));
+/// Evaluates `body` (a Notifier amending the `minor`'s module) in the user
+/// project `project`; the output, or pkl's error.
+fn eval_notifier(pkl: &pkl::Pkl, project: &Path, minor: &str, body: &str) -> Result<Value, String> {
     let text = format!(
         "amends \"@shipyard/v{minor}/notify/Notifier.pkl\"\n\
          import \"@shipyard/v{minor}/notify/v1.pkl\" as notify\n\n\
          metadata {{ name = \"n\" }}\n{body}\n"
     );
-    std::fs::write(project.path().join("notifier.pkl"), text).unwrap();
-    let output = pkl.eval(project.path(), &["notifier.pkl"]);
+    std::fs::write(project.join("notifier.pkl"), text).unwrap();
+    let output = pkl.eval(project, &["notifier.pkl"]);
     if output.status.success() {
         Ok(serde_json::from_slice(&output.stdout).unwrap())
     } else {
@@ -135,7 +134,10 @@ fn eval_notifier(minor: &str, body: &str) -> Result<Value, String> {
     ignore = "needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
 )]
 fn pkl_takes_every_member_and_refuses_the_wrong_one() {
-    let good = eval_notifier(
+    let pkl = pkl::pkl();
+    let project = pkl::user_project(&pkl, "shipyard", &pkl::root().join("generated/demo/pkl"));
+    let eval = |minor: &str, body: &str| eval_notifier(&pkl, project.path(), minor, body);
+    let good = eval(
         "1.12",
         r#"spec {
   channel = new notify.Webhook { type = "webhook"; url = "https://x" }
@@ -160,7 +162,7 @@ fn pkl_takes_every_member_and_refuses_the_wrong_one() {
     );
     // The same document is one the JSON Schema of its minor accepts.
     assert!(schema("v1.12-strict/notifier-notify-v1.json").is_valid(&good));
-    let scalars = eval_notifier("1.11", "spec {\n  retries = 5\n  priority = 2\n}").unwrap();
+    let scalars = eval("1.11", "spec {\n  retries = 5\n  priority = 2\n}").unwrap();
     assert_eq!(scalars["spec"], json!({"priority": 2, "retries": 5}));
 
     let bad = [
@@ -183,7 +185,7 @@ fn pkl_takes_every_member_and_refuses_the_wrong_one() {
         ("1.12", r#"spec { format = "html" }"#, "\"text\""),
     ];
     for (minor, body, fragment) in bad {
-        let error = eval_notifier(minor, body).expect_err(body);
+        let error = eval(minor, body).expect_err(body);
         assert!(
             error.contains(fragment),
             "{body}: pkl's error lacks {fragment:?}:\n{error}"
