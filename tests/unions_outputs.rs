@@ -192,3 +192,73 @@ fn pkl_takes_every_member_and_refuses_the_wrong_one() {
         );
     }
 }
+
+#[test]
+fn gates_json_gives_each_member_its_gate_and_the_discriminator() {
+    let text = std::fs::read_to_string(support::root().join("generated/demo/gates.json")).unwrap();
+    let index: vergate::gates::GatesIndex = serde_json::from_str(&text).unwrap();
+    let channel = index.types["dev.shipyard.notify.v1.Channel"]
+        .union
+        .as_ref()
+        .unwrap();
+    assert_eq!(channel.kind, vergate::gates::UnionKind::OneOf);
+    let webhook: vergate::gates::TypeExpr = "dev.shipyard.notify.v1.Webhook".parse().unwrap();
+    assert_eq!(
+        channel.members[&webhook].introduced_in,
+        "1.12".parse().unwrap()
+    );
+    let in_1_11: Vec<String> = channel
+        .members_in("1.11".parse().unwrap())
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        in_1_11,
+        [
+            "dev.shipyard.notify.v1.Slack",
+            "dev.shipyard.notify.v1.Email"
+        ]
+    );
+    let discriminator = channel.discriminator.as_ref().unwrap();
+    assert_eq!(discriminator.property, "type");
+    assert_eq!(
+        discriminator.mapping["webhook"],
+        "dev.shipyard.notify.v1.Webhook"
+    );
+    // Without a mapping, a member is picked by its definition's name.
+    let fallback = index.types["dev.shipyard.notify.v1.Fallback"]
+        .union
+        .as_ref()
+        .unwrap();
+    let mapping = &fallback.discriminator.as_ref().unwrap().mapping;
+    assert_eq!(
+        mapping["dev.shipyard.notify.v1.Sms"],
+        "dev.shipyard.notify.v1.Sms"
+    );
+    // An untagged anyOf of scalars and a hoisted object, in spec order.
+    let retries = index.types["dev.shipyard.notify.v1.NotifierSpecRetries"]
+        .union
+        .as_ref()
+        .unwrap();
+    let order: Vec<String> = retries.order.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        order,
+        [
+            "integer(int32)",
+            "string",
+            "dev.shipyard.notify.v1.NotifierSpecRetriesOption3"
+        ]
+    );
+    // The JSON Schema of 1.12 carries the member's gate.
+    let definitions: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            support::root().join("generated/demo/json/v1.12/_definitions.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let members = definitions["$defs"]["dev.shipyard.notify.v1.Channel"]["oneOf"]
+        .as_array()
+        .unwrap();
+    assert_eq!(members[2]["x-vergate"]["introduced_in"], "1.12");
+    assert_eq!(members[2]["properties"]["type"]["enum"], json!(["webhook"]));
+}

@@ -304,3 +304,150 @@ impl Converter<'_> {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::error::Result;
+    use crate::load::{build_minor, parse, LoadedMinor};
+    use crate::model::{Schema, UnionKind};
+    use std::path::PathBuf;
+    use vergate_core::Version;
+
+    fn load(text: &str) -> Result<LoadedMinor> {
+        let path = PathBuf::from("spec.yaml");
+        let document = parse(&path, text.as_bytes())?;
+        build_minor(Version::new(1, 0), &[(path, document)])
+    }
+
+    fn schemas(body: &str) -> String {
+        format!("openapi: 3.1.0\ncomponents:\n  schemas:\n{body}")
+    }
+
+    #[test]
+    fn a_discriminator_maps_its_values_and_names_the_rest_by_definition() {
+        let minor = load(&schemas(
+            "    a.Pet:
+      oneOf: [{$ref: '#/components/schemas/a.Cat'}, {$ref: '#/components/schemas/a.Dog'}]
+      discriminator: {propertyName: kind, mapping: {cat: '#/components/schemas/a.Cat'}}
+    a.Cat: {type: object, properties: {kind: {type: string}}}
+    a.Dog: {type: object, properties: {kind: {type: string}}}
+",
+        ))
+        .unwrap();
+        let union = minor.model.definitions["a.Pet"].union().unwrap();
+        assert_eq!(union.kind, UnionKind::OneOf);
+        assert_eq!(
+            union.members,
+            [Schema::Ref("a.Cat".into()), Schema::Ref("a.Dog".into())]
+        );
+        let discriminator = union.discriminator.as_ref().unwrap();
+        assert_eq!(discriminator.property, "kind");
+        let mapping: Vec<(&str, &str)> = discriminator
+            .mapping
+            .iter()
+            .map(|(value, member)| (value.as_str(), member.as_str()))
+            .collect();
+        assert_eq!(mapping, [("a.Dog", "a.Dog"), ("cat", "a.Cat")]);
+        assert!(minor.warnings.is_empty(), "{:?}", minor.warnings);
+    }
+
+    #[test]
+    fn unions_in_properties_are_hoisted_with_their_inline_members() {
+        let minor = load(&schemas(
+            "    a.Thing:
+      type: object
+      properties:
+        retries:
+          anyOf: [{type: integer}, {type: object, properties: {max: {type: integer}}}]
+        either: {type: [integer, string, 'null']}
+        maybe: {oneOf: [{$ref: '#/components/schemas/a.Other'}, {type: 'null'}]}
+        fixed: {const: on}
+    a.Other: {type: object, properties: {x: {type: string}}}
+",
+        ))
+        .unwrap();
+        let defs = &minor.model.definitions;
+        let thing = defs["a.Thing"].object().unwrap();
+        assert_eq!(
+            thing.properties["retries"].schema,
+            Schema::Ref("a.ThingRetries".into())
+        );
+        let retries = defs["a.ThingRetries"].union().unwrap();
+        assert_eq!(retries.kind, UnionKind::AnyOf);
+        assert_eq!(
+            retries.members,
+            [
+                Schema::Integer { format: None },
+                Schema::Ref("a.ThingRetriesOption2".into())
+            ]
+        );
+        assert!(defs["a.ThingRetriesOption2"].object().is_some());
+        // A type list is an anyOf of its types; `null` makes it nullable.
+        let either = &thing.properties["either"];
+        assert_eq!(either.schema, Schema::Ref("a.ThingEither".into()));
+        assert_eq!(either.keywords["nullable"], "true");
+        assert_eq!(
+            defs["a.ThingEither"].union().unwrap().members,
+            [
+                Schema::Integer { format: None },
+                Schema::String { format: None }
+            ]
+        );
+        // A null member is not a member: one left is that member, nullable.
+        let maybe = &thing.properties["maybe"];
+        assert_eq!(maybe.schema, Schema::Ref("a.Other".into()));
+        assert_eq!(maybe.keywords["nullable"], "true");
+        // `const` is a one-value enum.
+        let fixed = &thing.properties["fixed"];
+        assert_eq!(fixed.schema, Schema::String { format: None });
+        assert_eq!(fixed.enum_values, ["on"]);
+        assert!(minor.warnings.is_empty(), "{:?}", minor.warnings);
+    }
+
+    #[test]
+    fn what_a_union_cannot_be_is_said_at_its_pointer() {
+        let warnings = |body: &str| -> Vec<String> {
+            load(&schemas(body))
+                .unwrap()
+                .warnings
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        let found = warnings(
+            "    a.Thing:
+      type: object
+      properties: {a: {type: string}, b: {type: string}}
+      oneOf: [{required: [a]}, {required: [b]}]
+    a.Base:
+      type: object
+      properties: {kind: {type: string}}
+      discriminator: {propertyName: kind}
+    a.Twice: {oneOf: [{type: string}, {type: string}, {type: integer}]}
+",
+        );
+        assert_eq!(found.len(), 3, "{found:#?}");
+        assert!(found[0].contains("a.Base/discriminator: a `discriminator` without `oneOf`"));
+        assert!(found[1].contains("a.Thing/oneOf: `oneOf` beside `properties` is not modeled"));
+        assert!(found[2].contains("a.Twice/oneOf/1: member string is listed twice"));
+        let members: Vec<String> = (0..300)
+            .map(|i| format!("{{type: string, format: f{i}}}"))
+            .collect();
+        let err = load(&schemas(&format!(
+            "    a.Wide: {{anyOf: [{}]}}\n",
+            members.join(", ")
+        )))
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("#/components/schemas/a.Wide/anyOf: anyOf has 300 members; vergate reads at most 256"), "{err}");
+        let err = load(&schemas(
+            "    a.P: {oneOf: [{type: string}], discriminator: {mapping: {}}}\n",
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("a.P/discriminator: a discriminator needs `propertyName`"),
+            "{err}"
+        );
+    }
+}
