@@ -3,7 +3,7 @@
 //! tables.
 
 use crate::gates::{
-    show_values, values_listed_in, Constraints, FieldGate, Gate, Inferred, TypeExpr,
+    show_values, values_listed_in, Constraints, FieldGate, Gate, Inferred, TypeExpr, UnionGate,
 };
 use crate::tables::GateTables;
 use crate::Version;
@@ -52,6 +52,12 @@ pub struct Changelog {
     pub enums_first_listed: Vec<Item>,
     /// Enums `old` listed and `new` lists no value of.
     pub enums_no_longer_listed: Vec<Item>,
+    /// `Union|member` entries (the member's type expression): members a
+    /// union both minors have gains or loses (the note says oneOf or anyOf).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_added: Vec<Item>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_removed: Vec<Item>,
 }
 
 /// One changed item and a note (its type, stage, replacement).
@@ -110,6 +116,8 @@ impl Changelog {
                 "enums no longer listed (any value passes)",
                 self.enums_no_longer_listed.clone(),
             ),
+            ("union members added", self.members_added.clone()),
+            ("union members removed", self.members_removed.clone()),
         ]
     }
 }
@@ -244,6 +252,23 @@ fn constraint_changes(old: &Constraints, new: &Constraints) -> String {
         .join(", ")
 }
 
+impl Changelog {
+    /// Records the members the union `name` gains or loses.
+    fn member_changes(&mut self, name: &str, union: &UnionGate) {
+        for (member, gate) in &union.members {
+            let item = Item {
+                name: format!("{name}|{member}"),
+                note: union.kind.keyword().to_owned(),
+            };
+            match (gate.is_present_in(self.old), gate.is_present_in(self.new)) {
+                (false, true) => self.members_added.push(item),
+                (true, false) => self.members_removed.push(item),
+                _ => {}
+            }
+        }
+    }
+}
+
 impl Item {
     fn plain(name: String) -> Item {
         Item {
@@ -292,6 +317,9 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
                     name,
                     note: note.clone(),
                 }));
+            }
+            if let Some(union) = &ty.union {
+                log.member_changes(name, union);
             }
         }
         if !both {

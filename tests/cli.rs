@@ -530,14 +530,15 @@ fn diff_lists_what_the_newer_minor_changes() {
     assert_eq!(
         stdout(&out),
         "demo 1.11 → 1.12\n\n\
-         types added (4):\n  dev.shipyard.build.v1.Resources\n  dev.shipyard.deploy.v1.Priority\n  \
-         dev.shipyard.deploy.v1.PullPolicy\n  dev.shipyard.deploy.v1.ReleaseResources\n\n\
+         types added (5):\n  dev.shipyard.build.v1.Resources\n  dev.shipyard.deploy.v1.Priority\n  \
+         dev.shipyard.deploy.v1.PullPolicy\n  dev.shipyard.deploy.v1.ReleaseResources\n  dev.shipyard.notify.v1.Webhook\n\n\
          fields added (4):\n  dev.shipyard.deploy.v1.ReleaseSpec.priority  (dev.shipyard.deploy.v1.Priority)\n  \
          dev.shipyard.deploy.v1.ReleaseSpec.pullPolicy  (dev.shipyard.deploy.v1.PullPolicy)\n  \
          dev.shipyard.deploy.v1.ReleaseSpec.replicaCount  (integer(int32), renamed from replicas)\n  \
          dev.shipyard.deploy.v1.ReleaseSpec.resources  (dev.shipyard.deploy.v1.ReleaseResources)\n\n\
          fields removed (1):\n  dev.shipyard.deploy.v1.ReleaseSpec.replicas  (renamed to replicaCount)\n\n\
-         enum values added (1):\n  dev.shipyard.deploy.v1.Strategy=BlueGreen\n"
+         enum values added (1):\n  dev.shipyard.deploy.v1.Strategy=BlueGreen\n\n\
+         union members added (1):\n  dev.shipyard.notify.v1.Channel|dev.shipyard.notify.v1.Webhook  (oneOf)\n"
     );
     let out = vergate(&["diff", "1.10", "1.11", "--api", DEMO, "--format", "json"]);
     let json: Value = serde_json::from_str(&stdout(&out)).unwrap();

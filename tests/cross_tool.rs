@@ -55,7 +55,17 @@ fn pkl_output_passes_json_schema_and_preflight_of_its_minor() {
             serde_json::from_str(&pkl.eval_json(&examples, &[&format!("v{minor}.pkl")])).unwrap();
         assert_eq!(rendered["config"]["shipyardVersion"], minor);
         let resources = rendered["resources"].as_array().unwrap();
-        assert_eq!(resources.len(), 2, "a Pipeline and a Release");
+        // The Notifier (unions) is served from 1.11.
+        let kinds = if ["1.9", "1.10"].contains(&minor) {
+            2
+        } else {
+            3
+        };
+        assert_eq!(
+            resources.len(),
+            kinds,
+            "a Pipeline, a Release (and a Notifier)"
+        );
         for resource in resources {
             assert_eq!(
                 resource["apiVersion"], minor,
@@ -70,10 +80,10 @@ fn pkl_output_passes_json_schema_and_preflight_of_its_minor() {
                 "{minor}: combined schema refuses pkl's output: {errors:?}\n{resource:#}"
             );
             let kind = resource["kind"].as_str().unwrap().to_lowercase();
-            let group = if kind == "pipeline" {
-                "build"
-            } else {
-                "deploy"
+            let group = match kind.as_str() {
+                "pipeline" => "build",
+                "notifier" => "notify",
+                _ => "deploy",
             };
             let strict = schema(&format!("v{minor}-strict/{kind}-{group}-v1.json"));
             assert!(

@@ -109,6 +109,27 @@ fn main() {
     let err = serde_json::from_str::<v1_11::prelude::Strategy>("\"BlueGreen\"").unwrap_err().to_string();
     assert!(err.contains("unknown variant `BlueGreen`, expected `Recreate` or `RollingUpdate`"), "{err}");
     assert_eq!(v1_12::prelude::Strategy::default(), v1_12::prelude::Strategy::Recreate);
+    // Unions: the discriminator picks the member (with a mapping, or by the
+    // member's name); untagged ones take the first member that decodes.
+    use vergate_demo::v1_12::notify::v1::{Channel, Fallback, NotifierSpecPriority, NotifierSpecRetries};
+    let text = r#"{"apiVersion":"1.12","kind":"Notifier","metadata":{"name":"n"},"spec":{"channel":{"type":"webhook","url":"https://x"},"delay":2.5,"fallback":{"number":"1","via":"dev.shipyard.notify.v1.Sms"},"priority":"high","retries":{"max":3}}}"#;
+    let notifier: v1_12::notify::v1::Notifier = serde_json::from_str(text).unwrap();
+    let spec = &notifier.spec;
+    assert!(matches!(spec.channel.as_ref().unwrap(), Channel::Webhook(hook) if hook.url == "https://x"));
+    assert!(matches!(spec.fallback.as_ref().unwrap(), Fallback::Sms(sms) if sms.number == "1"));
+    assert!(matches!(spec.retries.as_ref().unwrap(), NotifierSpecRetries::NotifierSpecRetriesOption3(policy) if policy.max == Some(3)));
+    assert!(matches!(spec.priority.as_ref().unwrap(), NotifierSpecPriority::String(word) if word == "high"));
+    assert_eq!(serde_json::to_string(&notifier).unwrap(), text);
+    let retries: NotifierSpecRetries = serde_json::from_str("5").unwrap();
+    assert!(matches!(retries, NotifierSpecRetries::Integer(5)));
+    assert_eq!(serde_json::to_string(&retries).unwrap(), "5");
+    let err = |json: &str| serde_json::from_str::<v1_11::notify::v1::Channel>(json).unwrap_err().to_string();
+    assert!(err(r#"{"type":"webhook","url":"x"}"#).contains(r#"Channel: unknown type "webhook"; expected one of ["email", "slack"]"#));
+    assert!(err(r#"{"channel":"x"}"#).contains("the discriminator property `type` is missing"));
+    assert!(err(r#"{"type":"slack"}"#).contains("missing field `channel`"));
+    let err = serde_json::from_str::<NotifierSpecRetries>("[1]").unwrap_err().to_string();
+    assert!(err.contains("NotifierSpecRetries: the value matches no member; as Integer: "), "{err}");
+    assert!(matches!(Channel::default(), Channel::Slack(_)));
     println!("ok");
 }
 "##;

@@ -8,6 +8,9 @@ use crate::tables::GateTables;
 use crate::walk::{scalar, Expected, FieldStep, Object, Refusal, Verdict, Visitor, Walk};
 use crate::Version;
 use std::fmt::Write;
+use std::rc::Rc;
+
+mod union;
 
 /// The visitor of `check`: walks one document against one target minor
 /// and collects its violations.
@@ -16,6 +19,10 @@ pub(super) struct Checker<'a> {
     target: Version,
     strict: bool,
     pub violations: Vec<Violation>,
+    /// The member checks the document has left (see `union.rs`).
+    budget: Rc<union::UnionBudget>,
+    /// How many unions are being tried inside one another here.
+    union_depth: usize,
 }
 
 impl<'a> Checker<'a> {
@@ -25,6 +32,8 @@ impl<'a> Checker<'a> {
             target,
             strict,
             violations: Vec::new(),
+            budget: union::UnionBudget::new(),
+            union_depth: 0,
         }
     }
 
@@ -192,6 +201,17 @@ impl<'a> Visitor<'a> for Checker<'a> {
             Verdict::Unchecked(message) => (Severity::Warning, message),
         };
         self.report(walk, severity, Rule::Constraint, last, line, message);
+    }
+
+    fn union(
+        &mut self,
+        walk: &mut Walk<'a>,
+        node: &'a Node,
+        line: u32,
+        name: &'a str,
+        union: &'a crate::gates::UnionGate,
+    ) {
+        self.check_union(walk, node, line, name, union);
     }
 
     fn field(

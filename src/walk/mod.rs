@@ -14,6 +14,7 @@ pub(crate) mod constraints;
 mod formats;
 mod path;
 pub(crate) mod scalar;
+mod union;
 mod values;
 
 pub(crate) use constraints::Verdict;
@@ -21,7 +22,7 @@ pub(crate) use path::Step;
 pub(crate) use values::Refusal;
 
 use crate::document::{Entry, Node, Value};
-use crate::gates::{Constraints, FieldGate, Gate, Scalar, TypeExpr, TypeGate};
+use crate::gates::{Constraints, FieldGate, Gate, Scalar, TypeExpr, TypeGate, UnionGate};
 use crate::tables::GateTables;
 use crate::Version;
 use std::collections::BTreeMap;
@@ -131,6 +132,20 @@ pub(crate) trait Visitor<'a> {
     /// …), or whose pattern could not be checked; `last` is as for
     /// [`Visitor::refused`]. Nothing by default.
     fn constraint(&mut self, _walk: &Walk<'a>, _last: Option<&str>, _line: u32, _verdict: Verdict) {
+    }
+
+    /// A value of the union definition `name` (not null). Not looked into
+    /// by default (as [`Visitor::leaf`]); `check` tries the members.
+    fn union(
+        &mut self,
+        walk: &mut Walk<'a>,
+        node: &'a Node,
+        line: u32,
+        name: &'a str,
+        union: &'a UnionGate,
+    ) -> Self::Out {
+        let _ = (line, name, union);
+        self.leaf(walk, node)
     }
 
     /// Decides what to do with one entry of `object`.
@@ -255,6 +270,9 @@ impl<'a> Walk<'a> {
         name: &'a str,
         def: &'a TypeGate,
     ) -> V::Out {
+        if let Some(union) = &def.union {
+            return visitor.union(self, node, line, name, union);
+        }
         if let Some(text) = values::enum_text(&node.value, def.type_in(self.to)) {
             self.enum_value(visitor, &text, &def.values, line, None);
         }

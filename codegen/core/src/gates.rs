@@ -11,9 +11,11 @@ use std::collections::BTreeMap;
 
 mod constraints;
 mod type_expr;
+mod union;
 
 pub use constraints::{Constraints, Number};
 pub use type_expr::{Format, ParseTypeExprError, Scalar, TypeExpr, MAX_NESTING};
+pub use union::{DiscriminatorGate, UnionGate, UnionKind};
 
 /// The whole index of one API.
 #[derive(Clone, Debug, PartialEq)]
@@ -214,6 +216,13 @@ pub struct TypeGate {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub deprecation_warning: Option<String>,
+    /// The members and discriminator, when the type is a union (`oneOf` /
+    /// `anyOf`); its own [`TypeGate::ty`] is then `any`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub union: Option<UnionGate>,
 }
 
 impl TypeGate {

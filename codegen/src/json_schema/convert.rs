@@ -63,6 +63,9 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
             _ => {}
         }
     }
+    if let Schema::Union(union) = &definition.schema {
+        out.extend(super::union::union_keywords(&definition.name, union, style));
+    }
     describe(&mut out, definition.description.as_deref());
     if !definition.enum_values.is_empty() {
         out.insert(
@@ -187,7 +190,7 @@ fn fixed_value(owner: &Definition, name: &str, style: &Style) -> Option<Map> {
 }
 
 /// The type keywords of a schema (no documentation).
-fn shape(schema: &Schema, style: &Style) -> Map {
+pub(super) fn shape(schema: &Schema, style: &Style) -> Map {
     let mut out = Map::new();
     let mut typed = |name: &str, format: &Option<String>| {
         out.insert("type".into(), Json::string(name));
@@ -221,7 +224,7 @@ fn shape(schema: &Schema, style: &Style) -> Map {
             }
         }
         Schema::Object(_) => typed("object", &None),
-        Schema::Any => {}
+        Schema::Union(_) | Schema::Any => {}
     }
     out
 }
@@ -246,6 +249,11 @@ pub fn references(schema: &Schema) -> Vec<&str> {
             .values()
             .filter_map(|property| property.schema.referenced())
             .chain(object.additional.as_deref().and_then(Schema::referenced))
+            .collect(),
+        Schema::Union(union) => union
+            .members
+            .iter()
+            .filter_map(Schema::referenced)
             .collect(),
         other => other.referenced().into_iter().collect(),
     }

@@ -10,7 +10,7 @@
 use super::value::{Json, Map};
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle};
 use std::collections::BTreeMap;
-use vergate_core::gates::{Constraints, FieldGate, Gate, Rename, Stage};
+use vergate_core::gates::{Constraints, FieldGate, Gate, Rename, Stage, TypeExpr};
 use vergate_core::Version;
 
 /// The name of the keyword.
@@ -27,6 +27,9 @@ struct TypeKeywords {
     own: Option<Json>,
     deprecated_in: Option<Version>,
     fields: BTreeMap<String, FieldKeyword>,
+    /// The gates of a union's members that say more than "present in every
+    /// minor", by the member's type expression.
+    members: BTreeMap<TypeExpr, Json>,
 }
 
 #[derive(Debug)]
@@ -69,10 +72,18 @@ impl GateKeywords {
                         (field_name.clone(), keyword)
                     })
                     .collect();
+                let members = lifecycle
+                    .union
+                    .iter()
+                    .flat_map(|union| &union.members)
+                    .filter(|(_, member)| !is_plain(member, corpus))
+                    .map(|(ty, member)| (ty.clone(), gate_json(&member.to_gate(corpus))))
+                    .collect();
                 let keywords = TypeKeywords {
                     own,
                     deprecated_in: lifecycle.lifecycle.deprecated_in,
                     fields,
+                    members,
                 };
                 (name.clone(), keywords)
             })
@@ -88,6 +99,11 @@ impl GateKeywords {
     /// The keyword value of a field, if its gate is worth writing.
     pub fn of_field(&self, type_name: &str, field: &str) -> Option<&Json> {
         Some(&self.types.get(type_name)?.fields.get(field)?.value)
+    }
+
+    /// The keyword value of a union's member, if its gate is worth writing.
+    pub fn of_member(&self, type_name: &str, member: &TypeExpr) -> Option<&Json> {
+        self.types.get(type_name)?.members.get(member)
     }
 
     /// True when the type is deprecated in `minor`.

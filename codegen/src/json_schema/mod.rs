@@ -13,6 +13,7 @@ mod convert;
 mod gate_keyword;
 mod keywords;
 mod standalone;
+mod union;
 mod value;
 
 pub use convert::{definition, is_closable, references, Style, QUANTITY};

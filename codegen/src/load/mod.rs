@@ -6,6 +6,7 @@ mod crd;
 mod compose;
 mod document;
 mod openapi;
+mod union_cycles;
 
 pub use cache::LoadCache;
 pub use crd::{parse as parse_crds, CrdVersions, OBJECT_META, OBJECT_META_SOURCE};
@@ -192,6 +193,7 @@ pub fn build_minor(
     }
     check_alias_cycles(&model)?;
     warnings.extend(compose::apply(&mut model.definitions, compositions)?);
+    union_cycles::check_union_cycles(&model)?;
     warnings.sort();
     Ok(LoadedMinor {
         model,

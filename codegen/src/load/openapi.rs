@@ -20,6 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use vergate_core::json_pointer;
 
+mod union;
+
 /// Keywords kept verbatim (as JSON text) for the emitters.
 const KEPT_KEYWORDS: [&str; 20] = [
     "title",
@@ -45,12 +47,9 @@ const KEPT_KEYWORDS: [&str; 20] = [
 ];
 
 /// Keywords that change a schema's meaning in ways the model does not follow.
-const UNHANDLED_KEYWORDS: [&str; 9] = [
-    "oneOf",
-    "anyOf",
+const UNHANDLED_KEYWORDS: [&str; 6] = [
     "not",
     "patternProperties",
-    "discriminator",
     "if",
     "then",
     "else",
@@ -274,6 +273,15 @@ impl Converter<'_> {
                 _ => {}
             }
         }
+        if meta.enum_values.is_empty() {
+            // `const` (3.1) is an enum of one value.
+            if let Some(value) = object.get("const").filter(|value| !value.is_null()) {
+                meta.enum_values = self.enum_values(&Value::Array(vec![value.clone()]), pointer)?;
+            }
+        }
+        if union::says_null(object) {
+            meta.keywords.insert("nullable".into(), "true".into());
+        }
         Ok(meta)
     }
 
@@ -336,6 +344,11 @@ impl Converter<'_> {
         };
         if let Some(reference) = object.get("$ref") {
             return self.reference(reference, pointer, name);
+        }
+        if !is_int_or_string(object) {
+            if let Some(union) = self.union(object, pointer, name, top)? {
+                return Ok(union);
+            }
         }
         for keyword in UNHANDLED_KEYWORDS {
             if object.contains_key(keyword) && !is_int_or_string(object) {
@@ -416,6 +429,9 @@ impl Converter<'_> {
             )?)),
             None if object.contains_key("enum") => {
                 self.untyped_enum(&object["enum"], pointer, format)
+            }
+            None if object.contains_key("const") => {
+                self.untyped_enum(&Value::Array(vec![object["const"].clone()]), pointer, format)
             }
             None => Schema::Any,
         })
@@ -498,7 +514,13 @@ impl Converter<'_> {
                     .collect();
                 match non_null.as_slice() {
                     [single] => Ok(Some((*single).to_owned())),
-                    [] => Ok(Some("null".into())),
+                    [] => {
+                        self.warn(
+                            &at(),
+                            "a type list of only \"null\" is not modeled; treated as any value",
+                        );
+                        Ok(Some("null".into()))
+                    }
                     _ => {
                         self.warn(
                             &at(),
@@ -611,7 +633,7 @@ impl Converter<'_> {
         let Value::Object(object) = value else {
             return false;
         };
-        if object.contains_key("properties") {
+        if object.contains_key("properties") || union::may_be_union(object) {
             return true;
         }
         if let Some(reference) = object.get("$ref") {

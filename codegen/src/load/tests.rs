@@ -129,6 +129,8 @@ components:
         local: {$ref: '#/components/schemas/Person/properties/name'}
         choice:
           oneOf: [{type: string}, {type: integer}]
+        negated:
+          not: {type: string}
         newName:
           type: string
           x-vergate-renamed-from: oldName
@@ -182,15 +184,21 @@ fn openapi3_yaml() {
             .as_deref(),
         Some("oldName")
     );
-    // oneOf is not modeled: a warning with its pointer, never a panic.
-    assert_eq!(property(&minor, "Widget", "choice").schema, Schema::Any);
+    // oneOf is a union, hoisted like an inline object.
+    assert_eq!(
+        property(&minor, "Widget", "choice").schema,
+        Schema::Ref("WidgetChoice".into())
+    );
+    assert!(minor.model.definitions["WidgetChoice"].union().is_some());
+    // `not` is not modeled: a warning with its pointer, never a panic.
+    assert_eq!(property(&minor, "Widget", "negated").schema, Schema::Any);
     assert_eq!(minor.warnings.len(), 1, "{:?}", minor.warnings);
     assert_eq!(
         minor.warnings[0].pointer,
-        "/components/schemas/Widget/properties/choice/oneOf"
+        "/components/schemas/Widget/properties/negated/not"
     );
     assert!(minor.warnings[0].to_string().starts_with(
-        "warning: spec.yaml#/components/schemas/Widget/properties/choice/oneOf: `oneOf`"
+        "warning: spec.yaml#/components/schemas/Widget/properties/negated/not: `not`"
     ));
 }
 

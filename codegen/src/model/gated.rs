@@ -165,6 +165,12 @@ fn record_definition(entry: &mut TypeLifecycle, definition: &Definition, version
     if definition.deprecation_warning.is_some() {
         entry.deprecation_warning = definition.deprecation_warning.clone();
     }
+    if let Some(union) = definition.union() {
+        entry
+            .union
+            .get_or_insert_with(Default::default)
+            .record(union, version);
+    }
     let Some(object) = definition.object() else {
         return;
     };

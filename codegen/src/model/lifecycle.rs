@@ -103,6 +103,9 @@ pub struct TypeLifecycle {
     pub open_by_minor: BTreeMap<Version, bool>,
     /// The deprecation warning of the newest minor that has one.
     pub deprecation_warning: Option<String>,
+    /// The members and their lifecycles, when the type is a union in some
+    /// minor.
+    pub union: Option<super::UnionLifecycle>,
 }
 
 impl TypeLifecycle {
@@ -138,6 +141,7 @@ impl TypeLifecycle {
                 .copied()
                 .unwrap_or(false),
             deprecation_warning: self.deprecation_warning.clone(),
+            union: self.union.as_ref().map(|union| union.to_gate(corpus)),
         }
     }
 }

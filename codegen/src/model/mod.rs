@@ -12,9 +12,11 @@ mod gated;
 mod lifecycle;
 pub mod naming;
 mod schema;
+mod union;
 
 pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
 pub use gated::GatedModel;
 pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
 pub use schema::{Definition, MinorModel, ObjectSchema, Property, Schema, Source, QUANTITY};
-pub use vergate_core::gates::{GroupVersionKind, Rename, Stage};
+pub use union::{Discriminator, UnionLifecycle, UnionSchema};
+pub use vergate_core::gates::{GroupVersionKind, Rename, Stage, UnionKind};

@@ -78,6 +78,14 @@ impl Definition {
         }
     }
 
+    /// The union, when the definition is one.
+    pub fn union(&self) -> Option<&super::UnionSchema> {
+        match &self.schema {
+            Schema::Union(union) => Some(union),
+            _ => None,
+        }
+    }
+
     /// The object shape, when the definition is an object with properties.
     pub fn object(&self) -> Option<&ObjectSchema> {
         match &self.schema {
@@ -192,6 +200,9 @@ pub enum Schema {
     Map(Box<Schema>),
     /// A named type's own object shape (only at the top of a [`Definition`]).
     Object(ObjectSchema),
+    /// A union of member schemas (`oneOf` / `anyOf`; only at the top of a
+    /// [`Definition`]: the loader hoists inline ones).
+    Union(super::UnionSchema),
     /// Any JSON value.
     Any,
 }
@@ -215,7 +226,9 @@ impl Schema {
             Schema::Array(item) => TypeExpr::Array(Box::new(item.type_expr())),
             Schema::Map(value) => TypeExpr::Map(Box::new(value.type_expr())),
             Schema::Object(_) => TypeExpr::Scalar(Scalar::Object),
-            Schema::Any => TypeExpr::Scalar(Scalar::Any),
+            // A union's own type says nothing more than `any`: its members
+            // are in gates.json's `union` (`TypeGate::union`).
+            Schema::Union(_) | Schema::Any => TypeExpr::Scalar(Scalar::Any),
         }
     }
 

@@ -172,7 +172,13 @@ fn compare(
                 refs: Vec::new(),
             })
         }
-        (None, None) if source.schema == target.schema && source.enum_values.is_empty() => {
+        // A union gets no conversion (nor does anything holding one): its
+        // members would each need theirs.
+        (None, None)
+            if source.schema == target.schema
+                && source.enum_values.is_empty()
+                && source.union().is_none() =>
+        {
             let refs = source
                 .schema
                 .referenced()

@@ -55,6 +55,12 @@ pub fn type_item(
         SerdeImpls::Expanded => quote!(#[derive(::core::default::Default)]),
         SerdeImpls::None => TokenStream::new(),
     };
+    if let Some(union) = definition.union() {
+        // Serde impls written out in every layout, and `Default` by hand
+        // (a derive needs a unit variant): see `union.rs`.
+        let head = quote!(#docs #deprecated #cfg #attrs);
+        return super::union::union_item(model, layout, definition, union, head, &cfg, expanded);
+    }
     let head = quote! {
         #docs
         #deprecated

@@ -99,7 +99,7 @@ pub trait Layout {
                 let value = self.rust_type(value);
                 quote!(::std::collections::BTreeMap<::std::string::String, #value>)
             }
-            Schema::IntOrString | Schema::Object(_) | Schema::Any => {
+            Schema::IntOrString | Schema::Object(_) | Schema::Union(_) | Schema::Any => {
                 quote!(#rt::__private::serde_json::Value)
             }
         }

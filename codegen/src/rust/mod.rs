@@ -16,6 +16,7 @@ mod layout;
 mod schema;
 mod table;
 mod variant_names;
+mod union;
 
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;

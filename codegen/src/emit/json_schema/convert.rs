@@ -38,7 +38,8 @@ pub fn to_value(json: Json) -> Value {
 /// Points the references of a schema converted with the ref base `from` at
 /// `to` instead, as converting with `to` would have: the `$ref`s that
 /// [`definition`] writes sit at the top, in `properties`, `items`,
-/// `additionalProperties` and the `anyOf` of a property that may be null.
+/// `additionalProperties`, the `anyOf` of a property that may be null and
+/// the `oneOf` / `anyOf` of a union.
 /// Kept keywords (`examples`, `const`, `default`…) are never entered,
 /// whatever they hold.
 pub fn rebase_refs(schema: &mut Value, from: &str, to: &str) {
@@ -55,9 +56,11 @@ pub fn rebase_refs(schema: &mut Value, from: &str, to: &str) {
             rebase_refs(inner, from, to);
         }
     }
-    if let Some(Value::Array(options)) = map.get_mut("anyOf") {
-        for option in options {
-            rebase_refs(option, from, to);
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(options)) = map.get_mut(key) {
+            for option in options {
+                rebase_refs(option, from, to);
+            }
         }
     }
     if let Some(Value::Object(properties)) = map.get_mut("properties") {

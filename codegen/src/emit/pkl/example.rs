@@ -215,7 +215,11 @@ impl<'a> Filler<'a> {
                     (Location::Member { .. }, other) => self.value(other, &definition.enum_values),
                 };
             }
-            Schema::Array(_) | Schema::Map(_) | Schema::Object(_) => return None,
+            // No example for a union: which member fits best is the
+            // user's call (the example sets required properties only).
+            Schema::Array(_) | Schema::Map(_) | Schema::Object(_) | Schema::Union(_) => {
+                return None
+            }
         })
     }
 }

@@ -23,6 +23,7 @@ mod gate;
 pub mod layout;
 mod module;
 mod templates;
+mod union;
 
 pub use escape::{doc_comment, pkl_string};
 

@@ -215,9 +215,13 @@ impl<'s, 'a> Builder<'s, 'a> {
 
     fn collect_definition(&mut self, definition: &Definition) -> Result<()> {
         let mut schemas: Vec<&Schema> = vec![&definition.schema];
-        if let Schema::Object(object) = &definition.schema {
-            schemas.extend(object.properties.values().map(|p| &p.schema));
-            schemas.extend(object.additional.as_deref());
+        match &definition.schema {
+            Schema::Object(object) => {
+                schemas.extend(object.properties.values().map(|p| &p.schema));
+                schemas.extend(object.additional.as_deref());
+            }
+            Schema::Union(union) => schemas.extend(&union.members),
+            _ => {}
         }
         for schema in schemas {
             if let Some(name) = schema.referenced() {
@@ -403,6 +407,10 @@ impl<'s, 'a> Builder<'s, 'a> {
                 )),
                 None => Ok("Dynamic".into()),
             },
+            Schema::Union(union) => {
+                let minor = &self.subtree.model.minors[&self.subtree.version];
+                super::union::union_type(union, minor, |member| self.type_expr(member, &[], from))
+            }
             other => self.type_expr(other, enum_values, from),
         }
     }
@@ -435,7 +443,9 @@ impl<'s, 'a> Builder<'s, 'a> {
                 format!("Mapping<String, {}>", self.type_expr(values, &[], from)?)
             }
             Schema::Object(_) => "Dynamic".into(),
-            Schema::Any => "Any".into(),
+            // Unions are definitions of their own (a typealias, see
+            // `alias_target`), never inline.
+            Schema::Union(_) | Schema::Any => "Any".into(),
             Schema::Ref(name) => match self.locate(name, from)? {
                 Location::Member { module, name } if *module == self.module => {
                     pkl_identifier(name).into_owned()

@@ -130,7 +130,9 @@ impl Layout for SpecLayout<'_> {
                 let value = self.rust_type(value);
                 quote!(::std::collections::BTreeMap<::std::string::String, #value>)
             }
-            Schema::Object(_) | Schema::Any => quote!(#root::__private::serde_json::Value),
+            Schema::Object(_) | Schema::Union(_) | Schema::Any => {
+                quote!(#root::__private::serde_json::Value)
+            }
         }
     }
 

@@ -20,6 +20,15 @@ pub mod deploy {
         pub use crate::shapes::v1_11::deploy::v1::{Canary, Release, ReleaseSpec};
     }
 }
+pub mod notify {
+    pub mod v1 {
+        pub use crate::shapes::v1_11::notify::v1::{
+            Channel, Email, Fallback, Notifier, NotifierSpec, NotifierSpecDelay,
+            NotifierSpecPriority, NotifierSpecRetries, NotifierSpecRetriesOption3, Pager,
+            Slack, Sms,
+        };
+    }
+}
 /// Every type of demo 1.11 under one name: its own where no other group has it, qualified by group (and version) where several do.
 #[allow(non_camel_case_types)]
 pub mod prelude {
@@ -36,4 +45,16 @@ pub mod prelude {
     pub use super::deploy::v1::ReleaseSpecHealthCheck;
     pub use super::deploy::v1::Strategy;
     pub use super::deploy::v1::Target as deploy_Target_v1;
+    pub use super::notify::v1::Channel;
+    pub use super::notify::v1::Email;
+    pub use super::notify::v1::Fallback;
+    pub use super::notify::v1::Notifier;
+    pub use super::notify::v1::NotifierSpec;
+    pub use super::notify::v1::NotifierSpecDelay;
+    pub use super::notify::v1::NotifierSpecPriority;
+    pub use super::notify::v1::NotifierSpecRetries;
+    pub use super::notify::v1::NotifierSpecRetriesOption3;
+    pub use super::notify::v1::Pager;
+    pub use super::notify::v1::Slack;
+    pub use super::notify::v1::Sms;
 }

@@ -380,3 +380,805 @@ pub mod deploy {
         };
     }
 }
+pub mod notify {
+    pub mod v1 {
+        /// Where word goes, told apart by `type` (mapped).
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11"))]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Channel {
+            /// Introduced in 1.11.
+            Slack(::std::boxed::Box<crate::shapes::v1_11::notify::v1::Slack>),
+            /// Introduced in 1.11.
+            Email(::std::boxed::Box<crate::shapes::v1_11::notify::v1::Email>),
+        }
+        #[cfg(any(feature = "v1_11"))]
+        const _: () = {
+            impl ::core::default::Default for Channel {
+                fn default() -> Self {
+                    Self::Slack(::core::default::Default::default())
+                }
+            }
+            impl crate::__private::serde::Serialize for Channel {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        Self::Slack(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::Email(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                    }
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Channel {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let value = <crate::__private::serde_json::Value as crate::__private::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )?;
+                    match value
+                        .get("type")
+                        .and_then(crate::__private::serde_json::Value::as_str)
+                    {
+                        ::core::option::Option::Some("slack") => {
+                            <crate::shapes::v1_11::notify::v1::Slack as crate::__private::serde::Deserialize>::deserialize(
+                                    &value,
+                                )
+                                .map(|member| Self::Slack(::std::boxed::Box::new(member)))
+                                .map_err(crate::__private::serde::de::Error::custom)
+                        }
+                        ::core::option::Option::Some("email") => {
+                            <crate::shapes::v1_11::notify::v1::Email as crate::__private::serde::Deserialize>::deserialize(
+                                    &value,
+                                )
+                                .map(|member| Self::Email(::std::boxed::Box::new(member)))
+                                .map_err(crate::__private::serde::de::Error::custom)
+                        }
+                        ::core::option::Option::Some(other) => {
+                            ::core::result::Result::Err(
+                                crate::__private::serde::de::Error::custom(
+                                    ::core::format_args!(
+                                        "Channel: unknown type {:?}; expected one of [\"email\", \"slack\"]",
+                                        other
+                                    ),
+                                ),
+                            )
+                        }
+                        ::core::option::Option::None => {
+                            ::core::result::Result::Err(
+                                crate::__private::serde::de::Error::custom(
+                                    "Channel: the discriminator property `type` is missing or not a string; expected one of [\"email\", \"slack\"]",
+                                ),
+                            )
+                        }
+                    }
+                }
+            }
+        };
+        /// Mails a list of people.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct Email {
+            /// The addresses.
+            ///
+            /// Introduced in 1.11.
+            pub to: ::std::vec::Vec<::std::string::String>,
+            /// Always email.
+            ///
+            /// Introduced in 1.11.
+            pub r#type: ::std::string::String,
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; Email);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for Email {
+                const NAME: &'static str = "Email";
+                const FIELDS: &'static [&'static str] = &["to", "type"];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("to", &self.to);
+                    out.field("type", &self.r#type);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.to),
+                        1usize => input.value(&mut self.r#type),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// Where word goes when the channel fails, told apart by `via` (no mapping, so by the member's schema name).
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Fallback {
+            /// Introduced in 1.11.
+            Pager(::std::boxed::Box<crate::shapes::v1_11::notify::v1::Pager>),
+            /// Introduced in 1.11.
+            Sms(::std::boxed::Box<crate::shapes::v1_11::notify::v1::Sms>),
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            impl ::core::default::Default for Fallback {
+                fn default() -> Self {
+                    Self::Pager(::core::default::Default::default())
+                }
+            }
+            impl crate::__private::serde::Serialize for Fallback {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        Self::Pager(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::Sms(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                    }
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Fallback {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let value = <crate::__private::serde_json::Value as crate::__private::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )?;
+                    match value
+                        .get("via")
+                        .and_then(crate::__private::serde_json::Value::as_str)
+                    {
+                        ::core::option::Option::Some("dev.shipyard.notify.v1.Pager") => {
+                            <crate::shapes::v1_11::notify::v1::Pager as crate::__private::serde::Deserialize>::deserialize(
+                                    &value,
+                                )
+                                .map(|member| Self::Pager(::std::boxed::Box::new(member)))
+                                .map_err(crate::__private::serde::de::Error::custom)
+                        }
+                        ::core::option::Option::Some("dev.shipyard.notify.v1.Sms") => {
+                            <crate::shapes::v1_11::notify::v1::Sms as crate::__private::serde::Deserialize>::deserialize(
+                                    &value,
+                                )
+                                .map(|member| Self::Sms(::std::boxed::Box::new(member)))
+                                .map_err(crate::__private::serde::de::Error::custom)
+                        }
+                        ::core::option::Option::Some(other) => {
+                            ::core::result::Result::Err(
+                                crate::__private::serde::de::Error::custom(
+                                    ::core::format_args!(
+                                        "Fallback: unknown via {:?}; expected one of [\"dev.shipyard.notify.v1.Pager\", \"dev.shipyard.notify.v1.Sms\"]",
+                                        other
+                                    ),
+                                ),
+                            )
+                        }
+                        ::core::option::Option::None => {
+                            ::core::result::Result::Err(
+                                crate::__private::serde::de::Error::custom(
+                                    "Fallback: the discriminator property `via` is missing or not a string; expected one of [\"dev.shipyard.notify.v1.Pager\", \"dev.shipyard.notify.v1.Sms\"]",
+                                ),
+                            )
+                        }
+                    }
+                }
+            }
+        };
+        /// Sends word of releases somewhere.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct Notifier {
+            /// The Shipyard minor this document is written for.
+            ///
+            /// Introduced in 1.11.
+            pub api_version: ::std::string::String,
+            /// Always Notifier.
+            ///
+            /// Introduced in 1.11.
+            pub kind: ::std::string::String,
+            /// Introduced in 1.11.
+            pub metadata: crate::shapes::v1_9::core::v1::Metadata,
+            /// Introduced in 1.11.
+            pub spec: crate::shapes::v1_11::notify::v1::NotifierSpec,
+        }
+        #[cfg(any(feature = "v1_11"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; Notifier);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for Notifier {
+                const NAME: &'static str = "Notifier";
+                const FIELDS: &'static [&'static str] = &[
+                    "apiVersion",
+                    "kind",
+                    "metadata",
+                    "spec",
+                ];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("apiVersion", &self.api_version);
+                    out.field("kind", &self.kind);
+                    out.field("metadata", &self.metadata);
+                    out.field("spec", &self.spec);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.api_version),
+                        1usize => input.value(&mut self.kind),
+                        2usize => input.value(&mut self.metadata),
+                        3usize => input.value(&mut self.spec),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// Where word goes, and how hard to try.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct NotifierSpec {
+            /// Introduced in 1.11.
+            pub channel: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::Channel,
+            >,
+            /// The wait before sending: whole seconds or a fraction of them. An untagged oneOf whose members overlap, so a whole number matches both and is refused, as JSON Schema's oneOf refuses it.
+            ///
+            /// Introduced in 1.11.
+            pub delay: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecDelay,
+            >,
+            /// Introduced in 1.11.
+            pub fallback: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::Fallback,
+            >,
+            /// The message format; only text so far (`const`).
+            ///
+            /// Introduced in 1.11.
+            pub format: ::core::option::Option<::std::string::String>,
+            /// Free text, or null (3.0 nullable).
+            ///
+            /// Introduced in 1.11.
+            pub note: ::core::option::Option<::std::string::String>,
+            /// A number or a name (a 3.1 type list).
+            ///
+            /// Introduced in 1.11.
+            pub priority: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecPriority,
+            >,
+            /// A count, a word, or a policy (an untagged anyOf).
+            ///
+            /// Introduced in 1.11.
+            pub retries: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecRetries,
+            >,
+            /// Seconds to wait, or null for no limit (3.1 nullable).
+            ///
+            /// Introduced in 1.11.
+            pub timeout_seconds: ::core::option::Option<i64>,
+        }
+        #[cfg(any(feature = "v1_11"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; NotifierSpec);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for NotifierSpec {
+                const NAME: &'static str = "NotifierSpec";
+                const FIELDS: &'static [&'static str] = &[
+                    "channel",
+                    "delay",
+                    "fallback",
+                    "format",
+                    "note",
+                    "priority",
+                    "retries",
+                    "timeoutSeconds",
+                ];
+                const REQUIRED: &'static [usize] = &[];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("channel", &self.channel);
+                    out.optional("delay", &self.delay);
+                    out.optional("fallback", &self.fallback);
+                    out.optional("format", &self.format);
+                    out.optional("note", &self.note);
+                    out.optional("priority", &self.priority);
+                    out.optional("retries", &self.retries);
+                    out.optional("timeoutSeconds", &self.timeout_seconds);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.channel),
+                        1usize => input.value(&mut self.delay),
+                        2usize => input.value(&mut self.fallback),
+                        3usize => input.value(&mut self.format),
+                        4usize => input.value(&mut self.note),
+                        5usize => input.value(&mut self.priority),
+                        6usize => input.value(&mut self.retries),
+                        7usize => input.value(&mut self.timeout_seconds),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// The wait before sending: whole seconds or a fraction of them. An untagged oneOf whose members overlap, so a whole number matches both and is refused, as JSON Schema's oneOf refuses it.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum NotifierSpecDelay {
+            /// Introduced in 1.11.
+            Integer(i64),
+            /// Introduced in 1.11.
+            Number(f64),
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            impl ::core::default::Default for NotifierSpecDelay {
+                fn default() -> Self {
+                    Self::Integer(::core::default::Default::default())
+                }
+            }
+            impl crate::__private::serde::Serialize for NotifierSpecDelay {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        Self::Integer(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::Number(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                    }
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for NotifierSpecDelay {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let value = <crate::__private::serde_json::Value as crate::__private::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )?;
+                    let mut tried = ::std::string::String::new();
+                    match <i64 as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::Integer)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as Integer: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    match <f64 as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::Number)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as Number: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    ::core::result::Result::Err(
+                        crate::__private::serde::de::Error::custom(
+                            ::core::format_args!(
+                                "NotifierSpecDelay: the value matches no member{}", tried
+                            ),
+                        ),
+                    )
+                }
+            }
+        };
+        /// A number or a name (a 3.1 type list).
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum NotifierSpecPriority {
+            /// Introduced in 1.11.
+            Integer(i64),
+            /// Introduced in 1.11.
+            String(::std::string::String),
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            impl ::core::default::Default for NotifierSpecPriority {
+                fn default() -> Self {
+                    Self::Integer(::core::default::Default::default())
+                }
+            }
+            impl crate::__private::serde::Serialize for NotifierSpecPriority {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        Self::Integer(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::String(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                    }
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de>
+            for NotifierSpecPriority {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let value = <crate::__private::serde_json::Value as crate::__private::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )?;
+                    let mut tried = ::std::string::String::new();
+                    match <i64 as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::Integer)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as Integer: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    match <::std::string::String as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::String)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as String: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    ::core::result::Result::Err(
+                        crate::__private::serde::de::Error::custom(
+                            ::core::format_args!(
+                                "NotifierSpecPriority: the value matches no member{}", tried
+                            ),
+                        ),
+                    )
+                }
+            }
+        };
+        /// A count, a word, or a policy (an untagged anyOf).
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum NotifierSpecRetries {
+            /// Introduced in 1.11.
+            Integer(i32),
+            /// Introduced in 1.11.
+            String(::std::string::String),
+            /// Introduced in 1.11.
+            NotifierSpecRetriesOption3(
+                ::std::boxed::Box<
+                    crate::shapes::v1_11::notify::v1::NotifierSpecRetriesOption3,
+                >,
+            ),
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            impl ::core::default::Default for NotifierSpecRetries {
+                fn default() -> Self {
+                    Self::Integer(::core::default::Default::default())
+                }
+            }
+            impl crate::__private::serde::Serialize for NotifierSpecRetries {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        Self::Integer(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::String(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::NotifierSpecRetriesOption3(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                    }
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for NotifierSpecRetries {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let value = <crate::__private::serde_json::Value as crate::__private::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )?;
+                    let mut tried = ::std::string::String::new();
+                    match <i32 as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::Integer)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as Integer: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    match <::std::string::String as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(Self::String)
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as String: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    match <crate::shapes::v1_11::notify::v1::NotifierSpecRetriesOption3 as crate::__private::serde::Deserialize>::deserialize(
+                            &value,
+                        )
+                        .map(|member| Self::NotifierSpecRetriesOption3(
+                            ::std::boxed::Box::new(member),
+                        ))
+                    {
+                        ::core::result::Result::Ok(member) => {
+                            return ::core::result::Result::Ok(member);
+                        }
+                        ::core::result::Result::Err(error) => {
+                            tried.push_str("; as NotifierSpecRetriesOption3: ");
+                            tried.push_str(&::std::string::ToString::to_string(&error));
+                        }
+                    }
+                    ::core::result::Result::Err(
+                        crate::__private::serde::de::Error::custom(
+                            ::core::format_args!(
+                                "NotifierSpecRetries: the value matches no member{}", tried
+                            ),
+                        ),
+                    )
+                }
+            }
+        };
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct NotifierSpecRetriesOption3 {
+            /// The wait between attempts.
+            ///
+            /// Introduced in 1.11.
+            pub backoff: ::core::option::Option<::std::string::String>,
+            /// The most attempts.
+            ///
+            /// Introduced in 1.11.
+            pub max: ::core::option::Option<i32>,
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(
+                crate ::__private; NotifierSpecRetriesOption3
+            );
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for NotifierSpecRetriesOption3 {
+                const NAME: &'static str = "NotifierSpecRetriesOption3";
+                const FIELDS: &'static [&'static str] = &["backoff", "max"];
+                const REQUIRED: &'static [usize] = &[];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("backoff", &self.backoff);
+                    out.optional("max", &self.max);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.backoff),
+                        1usize => input.value(&mut self.max),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// Pages whoever is on call.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct Pager {
+            /// Wake them up.
+            ///
+            /// Introduced in 1.11.
+            pub urgent: ::core::option::Option<bool>,
+            /// Always dev.shipyard.notify.v1.Pager.
+            ///
+            /// Introduced in 1.11.
+            pub via: ::std::string::String,
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; Pager);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for Pager {
+                const NAME: &'static str = "Pager";
+                const FIELDS: &'static [&'static str] = &["urgent", "via"];
+                const REQUIRED: &'static [usize] = &[1usize];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("urgent", &self.urgent);
+                    out.field("via", &self.via);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.urgent),
+                        1usize => input.value(&mut self.via),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// Posts to a Slack channel.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct Slack {
+            /// The channel's name.
+            ///
+            /// Introduced in 1.11.
+            pub channel: ::std::string::String,
+            /// Always slack.
+            ///
+            /// Introduced in 1.11.
+            pub r#type: ::std::string::String,
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; Slack);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for Slack {
+                const NAME: &'static str = "Slack";
+                const FIELDS: &'static [&'static str] = &["channel", "type"];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("channel", &self.channel);
+                    out.field("type", &self.r#type);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.channel),
+                        1usize => input.value(&mut self.r#type),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// Texts a number.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct Sms {
+            /// The phone number.
+            ///
+            /// Introduced in 1.11.
+            pub number: ::std::string::String,
+            /// Always dev.shipyard.notify.v1.Sms.
+            ///
+            /// Introduced in 1.11.
+            pub via: ::std::string::String,
+        }
+        #[cfg(any(feature = "v1_11", feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; Sms);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for Sms {
+                const NAME: &'static str = "Sms";
+                const FIELDS: &'static [&'static str] = &["number", "via"];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("number", &self.number);
+                    out.field("via", &self.via);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.number),
+                        1usize => input.value(&mut self.via),
+                        _ => {}
+                    }
+                }
+            }
+        };
+    }
+}

@@ -339,3 +339,294 @@ pub mod deploy {
         };
     }
 }
+pub mod notify {
+    pub mod v1 {
+        /// Where word goes, told apart by `type` (mapped).
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Channel {
+            /// Introduced in 1.11.
+            Slack(::std::boxed::Box<crate::shapes::v1_11::notify::v1::Slack>),
+            /// Introduced in 1.11.
+            Email(::std::boxed::Box<crate::shapes::v1_11::notify::v1::Email>),
+            /// Introduced in 1.12.
+            Webhook(::std::boxed::Box<crate::shapes::v1_12::notify::v1::Webhook>),
+        }
+        #[cfg(any(feature = "v1_12"))]
+        const _: () = {
+            impl ::core::default::Default for Channel {
+                fn default() -> Self {
+                    Self::Slack(::core::default::Default::default())
+                }
+            }
+            impl crate::__private::serde::Serialize for Channel {
+                fn serialize<S: crate::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    match self {
+                        Self::Slack(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::Email(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                        Self::Webhook(value) => {
+                            crate::__private::serde::Serialize::serialize(
+                                value,
+                                serializer,
+                            )
+                        }
+                    }
+                }
+            }
+            impl<'de> crate::__private::serde::Deserialize<'de> for Channel {
+                fn deserialize<D: crate::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let value = <crate::__private::serde_json::Value as crate::__private::serde::Deserialize>::deserialize(
+                        deserializer,
+                    )?;
+                    match value
+                        .get("type")
+                        .and_then(crate::__private::serde_json::Value::as_str)
+                    {
+                        ::core::option::Option::Some("slack") => {
+                            <crate::shapes::v1_11::notify::v1::Slack as crate::__private::serde::Deserialize>::deserialize(
+                                    &value,
+                                )
+                                .map(|member| Self::Slack(::std::boxed::Box::new(member)))
+                                .map_err(crate::__private::serde::de::Error::custom)
+                        }
+                        ::core::option::Option::Some("email") => {
+                            <crate::shapes::v1_11::notify::v1::Email as crate::__private::serde::Deserialize>::deserialize(
+                                    &value,
+                                )
+                                .map(|member| Self::Email(::std::boxed::Box::new(member)))
+                                .map_err(crate::__private::serde::de::Error::custom)
+                        }
+                        ::core::option::Option::Some("webhook") => {
+                            <crate::shapes::v1_12::notify::v1::Webhook as crate::__private::serde::Deserialize>::deserialize(
+                                    &value,
+                                )
+                                .map(|member| Self::Webhook(::std::boxed::Box::new(member)))
+                                .map_err(crate::__private::serde::de::Error::custom)
+                        }
+                        ::core::option::Option::Some(other) => {
+                            ::core::result::Result::Err(
+                                crate::__private::serde::de::Error::custom(
+                                    ::core::format_args!(
+                                        "Channel: unknown type {:?}; expected one of [\"email\", \"slack\", \"webhook\"]",
+                                        other
+                                    ),
+                                ),
+                            )
+                        }
+                        ::core::option::Option::None => {
+                            ::core::result::Result::Err(
+                                crate::__private::serde::de::Error::custom(
+                                    "Channel: the discriminator property `type` is missing or not a string; expected one of [\"email\", \"slack\", \"webhook\"]",
+                                ),
+                            )
+                        }
+                    }
+                }
+            }
+        };
+        /// Sends word of releases somewhere.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct Notifier {
+            /// The Shipyard minor this document is written for.
+            ///
+            /// Introduced in 1.11.
+            pub api_version: ::std::string::String,
+            /// Always Notifier.
+            ///
+            /// Introduced in 1.11.
+            pub kind: ::std::string::String,
+            /// Introduced in 1.11.
+            pub metadata: crate::shapes::v1_9::core::v1::Metadata,
+            /// Introduced in 1.11.
+            pub spec: crate::shapes::v1_12::notify::v1::NotifierSpec,
+        }
+        #[cfg(any(feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; Notifier);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for Notifier {
+                const NAME: &'static str = "Notifier";
+                const FIELDS: &'static [&'static str] = &[
+                    "apiVersion",
+                    "kind",
+                    "metadata",
+                    "spec",
+                ];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize, 2usize, 3usize];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("apiVersion", &self.api_version);
+                    out.field("kind", &self.kind);
+                    out.field("metadata", &self.metadata);
+                    out.field("spec", &self.spec);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.api_version),
+                        1usize => input.value(&mut self.kind),
+                        2usize => input.value(&mut self.metadata),
+                        3usize => input.value(&mut self.spec),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// Where word goes, and how hard to try.
+        ///
+        /// Introduced in 1.11.
+        #[cfg(any(feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct NotifierSpec {
+            /// Introduced in 1.11.
+            pub channel: ::core::option::Option<
+                crate::shapes::v1_12::notify::v1::Channel,
+            >,
+            /// The wait before sending: whole seconds or a fraction of them. An untagged oneOf whose members overlap, so a whole number matches both and is refused, as JSON Schema's oneOf refuses it.
+            ///
+            /// Introduced in 1.11.
+            pub delay: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecDelay,
+            >,
+            /// Introduced in 1.11.
+            pub fallback: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::Fallback,
+            >,
+            /// The message format; only text so far (`const`).
+            ///
+            /// Introduced in 1.11.
+            pub format: ::core::option::Option<::std::string::String>,
+            /// Free text, or null (3.0 nullable).
+            ///
+            /// Introduced in 1.11.
+            pub note: ::core::option::Option<::std::string::String>,
+            /// A number or a name (a 3.1 type list).
+            ///
+            /// Introduced in 1.11.
+            pub priority: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecPriority,
+            >,
+            /// A count, a word, or a policy (an untagged anyOf).
+            ///
+            /// Introduced in 1.11.
+            pub retries: ::core::option::Option<
+                crate::shapes::v1_11::notify::v1::NotifierSpecRetries,
+            >,
+            /// Seconds to wait, or null for no limit (3.1 nullable).
+            ///
+            /// Introduced in 1.11.
+            pub timeout_seconds: ::core::option::Option<i64>,
+        }
+        #[cfg(any(feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; NotifierSpec);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for NotifierSpec {
+                const NAME: &'static str = "NotifierSpec";
+                const FIELDS: &'static [&'static str] = &[
+                    "channel",
+                    "delay",
+                    "fallback",
+                    "format",
+                    "note",
+                    "priority",
+                    "retries",
+                    "timeoutSeconds",
+                ];
+                const REQUIRED: &'static [usize] = &[];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.optional("channel", &self.channel);
+                    out.optional("delay", &self.delay);
+                    out.optional("fallback", &self.fallback);
+                    out.optional("format", &self.format);
+                    out.optional("note", &self.note);
+                    out.optional("priority", &self.priority);
+                    out.optional("retries", &self.retries);
+                    out.optional("timeoutSeconds", &self.timeout_seconds);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.channel),
+                        1usize => input.value(&mut self.delay),
+                        2usize => input.value(&mut self.fallback),
+                        3usize => input.value(&mut self.format),
+                        4usize => input.value(&mut self.note),
+                        5usize => input.value(&mut self.priority),
+                        6usize => input.value(&mut self.retries),
+                        7usize => input.value(&mut self.timeout_seconds),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        /// Posts to a URL. New in 1.12, and with it a member of Channel.
+        ///
+        /// Introduced in 1.12.
+        #[cfg(any(feature = "v1_12"))]
+        #[derive(Clone, Debug, PartialEq)]
+        #[derive(::core::default::Default)]
+        pub struct Webhook {
+            /// Always webhook.
+            ///
+            /// Introduced in 1.12.
+            pub r#type: ::std::string::String,
+            /// The URL to post to.
+            ///
+            /// Introduced in 1.12.
+            pub url: ::std::string::String,
+        }
+        #[cfg(any(feature = "v1_12"))]
+        const _: () = {
+            crate::__private::wire::object_serde!(crate ::__private; Webhook);
+            #[allow(deprecated, clippy::single_match)]
+            impl crate::__private::wire::Object for Webhook {
+                const NAME: &'static str = "Webhook";
+                const FIELDS: &'static [&'static str] = &["type", "url"];
+                const REQUIRED: &'static [usize] = &[0usize, 1usize];
+                fn write<W: crate::__private::wire::Write>(&self, out: &mut W) {
+                    out.field("type", &self.r#type);
+                    out.field("url", &self.url);
+                }
+                fn read<'de, R: crate::__private::wire::Read<'de>>(
+                    &mut self,
+                    index: usize,
+                    input: &mut R,
+                ) {
+                    match index {
+                        0usize => input.value(&mut self.r#type),
+                        1usize => input.value(&mut self.url),
+                        _ => {}
+                    }
+                }
+            }
+        };
+    }
+}
