@@ -3,7 +3,7 @@
 //!
 //! Shipyard, a small build-and-release tool whose documents carry their own minor.
 //!
-//! Each minor is a cargo feature (`v1_9`, `v1_10`, `v1_11`, `v1_12`), none exclusive; the default is the newest, `v1_12`. Types whose shape does not change between minors are the same Rust type in each (a re-export): 43 distinct shapes for 75 per-minor definitions.
+//! Each minor is a cargo feature (`v1_9`, `v1_10`, `v1_11`, `v1_12`), none exclusive; the default is the newest, `v1_12`. Types whose shape does not change between minors are the same Rust type in each (a re-export): 47 distinct shapes for 79 per-minor definitions.
 
 /// demo 1.9: every type this minor accepts, by group and version (`v1_9::<group>::<version>::<Type>`), and all of them in a flat [`prelude`](self::v1_9::prelude).
 #[cfg(feature = "v1_9")]
