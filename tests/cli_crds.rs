@@ -65,7 +65,7 @@ fn custom_resources_are_checked_against_their_crd() {
     // A pattern RE2 cannot take is said, not guessed.
     expect(
         28,
-        "warning: spec.prefix: the pattern \"^(?!kube-).*$\" was not checked",
+        "warning: Widget bad: spec.prefix: the pattern \"^(?!kube-).*$\" was not checked",
     );
     expect(
         29,
@@ -73,7 +73,7 @@ fn custom_resources_are_checked_against_their_crd() {
     );
     expect(
         31,
-        "warning: apiVersion: example.com/v1beta1 Widget is deprecated; use example.com/v1",
+        "warning: Widget old: example.com/v1beta1 Widget is deprecated; use example.com/v1",
     );
     expect(
         38,

@@ -93,7 +93,10 @@ fn check_takes_each_release_from_the_committed_gates() {
     assert_eq!(exit, 0, "{out}{err}");
     assert_eq!(
         out.trim(),
-        format!("{DOCKS}:17: warning: apiVersion: harbor.example.com/v1alpha1 Dock is deprecated; use harbor.example.com/v1beta1")
+        format!(
+            "{DOCKS}:17: warning: Dock south: harbor.example.com/v1alpha1 Dock is removed in 0.3 (served through 0.2); use apiVersion harbor.example.com/v1beta1 (served in 0.3)\n\
+             {DOCKS}:17: warning: Dock south: harbor.example.com/v1alpha1 Dock is deprecated; use harbor.example.com/v1beta1"
+        )
     );
     let (exit, out, _) = run("0.3", DOCKS);
     assert_eq!(exit, 1);
