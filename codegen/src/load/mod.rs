@@ -2,8 +2,8 @@
 //! [`MinorModel`], and every present minor of an API in parallel.
 
 mod cache;
-mod crd;
 mod compose;
+mod crd;
 mod document;
 mod openapi;
 mod union_cycles;

@@ -430,9 +430,11 @@ impl Converter<'_> {
             None if object.contains_key("enum") => {
                 self.untyped_enum(&object["enum"], pointer, format)
             }
-            None if object.contains_key("const") => {
-                self.untyped_enum(&Value::Array(vec![object["const"].clone()]), pointer, format)
-            }
+            None if object.contains_key("const") => self.untyped_enum(
+                &Value::Array(vec![object["const"].clone()]),
+                pointer,
+                format,
+            ),
             None => Schema::Any,
         })
     }

@@ -15,8 +15,8 @@ mod items;
 mod layout;
 mod schema;
 mod table;
-mod variant_names;
 mod union;
+mod variant_names;
 
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
