@@ -11,9 +11,8 @@
 #   BASE=<commit> cargo xtask bench regen-compare
 #
 # The base commit is unpacked with `git archive` into target/bench-compare/
-# (the xtask works in the tree it was built from), built into this tree's
-# target/ (the dependencies are shared) and given a copy of the fetched
-# specs. Needs hyperfine and the specs (cargo xtask fetch-specs kubernetes
+# (the xtask works in the tree it was built from), built into its own
+# target/bench-compare/target/ and given a copy of the fetched specs. Needs hyperfine and the specs (cargo xtask fetch-specs kubernetes
 # --from ../shared/upstream-specs/kubernetes).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,8 +27,10 @@ aside=$PWD/target/bench-compare
 rm -rf "$aside/base"
 mkdir -p "$aside/base"
 git archive "$base" | tar -x -C "$aside/base"
-cargo build --quiet --release -p xtask --manifest-path "$aside/base/Cargo.toml" --target-dir target
-cp target/release/xtask "$aside/xtask-base"
+# Its own target dir: cargo hashes a workspace member by its path relative
+# to the workspace, so the two trees' crates would share artifact names.
+cargo build --quiet --release -p xtask --manifest-path "$aside/base/Cargo.toml" --target-dir "$aside/target"
+cp "$aside/target/release/xtask" "$aside/xtask-base"
 cargo build --quiet --release -p xtask
 cp target/release/xtask "$aside/xtask-new"
 cp -a "$specs"/v* "$aside/base/$specs/"
