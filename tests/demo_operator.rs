@@ -101,7 +101,7 @@ fn check_takes_each_release_from_the_committed_gates() {
     let (exit, out, _) = run("0.3", DOCKS);
     assert_eq!(exit, 1);
     assert!(
-        out.contains(":17: harbor.example.com/v1alpha1 Dock is not served in 0.3 (removed in 0.3); use apiVersion harbor.example.com/v1beta1"),
+        out.contains(":17: Dock south: harbor.example.com/v1alpha1 Dock is not served in 0.3 (removed in 0.3); use apiVersion harbor.example.com/v1beta1"),
         "{out}"
     );
     let (exit, out, _) = run("0.3", BAD);
