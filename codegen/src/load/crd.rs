@@ -560,7 +560,7 @@ spec:
             ("[{name: ../v1, served: true}]", "cannot become a file or module name"),
             ("[{name: v1, served: true, schema: {openAPIV3Schema: {type: object, properties: [a]}}}]", "`properties` must be a JSON object"),
             ("[{name: v1, served: true, schema: {openAPIV3Schema: {type: object, properties: {a: {type: array, items: 5}}}}}]", "a schema must be a JSON object"),
-            ("[{name: v1, served: true, schema: {openAPIV3Schema: {type: object, properties: {a: {anyOf: 3}}}}}]", ""),
+            ("[{name: v1, served: true, schema: {openAPIV3Schema: {type: object, properties: {a: {anyOf: 3}}}}}]", "properties/a/anyOf: anyOf must be an array of schemas, found a number"),
             ("[{name: v1, served: yes}]", ""),
         ] {
             let found = outcome(&with_versions(versions));
