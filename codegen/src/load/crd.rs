@@ -26,7 +26,8 @@
 //!   `x-kubernetes-validations` are written into the description (kept and
 //!   shown, not evaluated);
 //! - a version's `deprecated: true` marks the definition deprecated, and
-//!   its `deprecationWarning` becomes the definition's deprecation warning.
+//!   its `deprecationWarning` becomes the definition's deprecation warning
+//!   (and a last paragraph of its description, `Deprecated: …`).
 //!
 //! Unserved versions are left out: no one can create them.
 
@@ -260,6 +261,13 @@ fn crd(
                     || format!("{group}/{name} {kind} is deprecated"),
                     str::to_owned,
                 );
+            // Said in the description too, so every output shows it.
+            let description = schema
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let noted = format!("{description}\n\nDeprecated: {warning}");
+            schema.insert("description".into(), Value::String(noted));
             warnings.insert(definition_name.clone(), warning);
         }
         definitions.insert(definition_name, Value::Object(schema));
