@@ -539,7 +539,9 @@ spec:
 
     #[test]
     fn only_top_level_crd_kinds_route_a_file_here() {
-        assert!(holds_crd(b"apiVersion: x\nkind: CustomResourceDefinition\n"));
+        assert!(holds_crd(
+            b"apiVersion: x\nkind: CustomResourceDefinition\n"
+        ));
         assert!(holds_crd(b"---\nkind: 'CustomResourceDefinition'  \r\n"));
         let openapi = b"openapi: 3.0.0\ncomponents:\n  schemas:\n    X:\n      kind: CustomResourceDefinition\n";
         assert!(!holds_crd(openapi));
