@@ -26,7 +26,8 @@
 //!   `x-kubernetes-validations` are written into the description (kept and
 //!   shown, not evaluated);
 //! - a version's `deprecated: true` marks the definition deprecated, and
-//!   its `deprecationWarning` becomes the definition's deprecation warning.
+//!   its `deprecationWarning` becomes the definition's deprecation warning
+//!   (and a last paragraph of its description, `Deprecated: …`).
 //!
 //! Unserved versions are left out: no one can create them.
 
@@ -50,11 +51,22 @@ pub const OBJECT_META_SOURCE: &str = "<vergate built-in ObjectMeta>";
 const CRD_KIND: &str = "CustomResourceDefinition";
 const CRD_API_VERSION: &str = "apiextensions.k8s.io/v1";
 
-/// True when `bytes` may hold a CRD: cheap, to route a file to [`parse`].
-pub fn mentions_crd(bytes: &[u8]) -> bool {
-    bytes
-        .windows(CRD_KIND.len())
-        .any(|window| window == CRD_KIND.as_bytes())
+/// True when a YAML file holds a CRD document: a line `kind:
+/// CustomResourceDefinition` at the top level (not indented, so an OpenAPI
+/// spec that merely describes CRDs is not taken for one). Cheap, to route a
+/// spec file to [`parse`].
+pub fn holds_crd(bytes: &[u8]) -> bool {
+    bytes.split(|byte| *byte == b'\n').any(|line| {
+        let Some(value) = line.strip_prefix(b"kind:") else {
+            return false;
+        };
+        let value = value.trim_ascii();
+        let unquoted = match value {
+            [b'"', inner @ .., b'"'] | [b'\'', inner @ .., b'\''] => inner,
+            other => other,
+        };
+        unquoted == CRD_KIND.as_bytes()
+    })
 }
 
 /// The built-in ObjectMeta document.
@@ -260,6 +272,13 @@ fn crd(
                     || format!("{group}/{name} {kind} is deprecated"),
                     str::to_owned,
                 );
+            // Said in the description too, so every output shows it.
+            let description = schema
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let noted = format!("{description}\n\nDeprecated: {warning}");
+            schema.insert("description".into(), Value::String(noted));
             warnings.insert(definition_name.clone(), warning);
         }
         definitions.insert(definition_name, Value::Object(schema));
@@ -516,6 +535,17 @@ spec:
             document.deprecation_warnings["com.example.v1beta1.Widget"],
             "example.com/v1beta1 Widget is deprecated; use example.com/v1"
         );
+    }
+
+    #[test]
+    fn only_top_level_crd_kinds_route_a_file_here() {
+        assert!(holds_crd(
+            b"apiVersion: x\nkind: CustomResourceDefinition\n"
+        ));
+        assert!(holds_crd(b"---\nkind: 'CustomResourceDefinition'  \r\n"));
+        let openapi = b"openapi: 3.0.0\ncomponents:\n  schemas:\n    X:\n      kind: CustomResourceDefinition\n";
+        assert!(!holds_crd(openapi));
+        assert!(!holds_crd(b"kind: CustomResourceDefinitionList\n"));
     }
 
     #[test]

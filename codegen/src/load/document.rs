@@ -46,7 +46,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
         .extension()
         .and_then(|ext| ext.to_str())
         .is_some_and(|ext| ext.eq_ignore_ascii_case("yaml") || ext.eq_ignore_ascii_case("yml"));
-    if is_yaml && super::crd::mentions_crd(bytes) {
+    if is_yaml && super::crd::holds_crd(bytes) {
         return super::crd::parse(path, bytes);
     }
     let skeleton: Skeleton = if is_yaml {

@@ -3,6 +3,8 @@ pub mod harbor {
     pub mod v1alpha1 {
         /// Dock is a berth the operator keeps ships at.
         ///
+        /// Deprecated: harbor.example.com/v1alpha1 Dock is deprecated; use harbor.example.com/v1beta1
+        ///
         /// Removed in 0.3. Deprecated since 0.2.
         #[deprecated(note = "deprecated since 0.2")]
         #[cfg(any(feature = "v0_2"))]
