@@ -166,7 +166,11 @@ fn kubeconforms_variables_match_its_source() {
 fn the_template_resolves_to_the_demo_tree() {
     let checked = check_tree(&support::root().join("generated/demo/json"));
     // Pipeline and Release in 1.9–1.12, Notifier from 1.11; plain and strict.
-    assert_eq!(checked, (4 * 2 + 2) * 2, "kinds of every minor, plain and strict");
+    assert_eq!(
+        checked,
+        (4 * 2 + 2) * 2,
+        "kinds of every minor, plain and strict"
+    );
 }
 
 #[test]
