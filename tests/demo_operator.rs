@@ -107,20 +107,20 @@ fn check_takes_each_release_from_the_committed_gates() {
     let (exit, out, _) = run("0.3", BAD);
     assert_eq!(exit, 1);
     for needle in [
-        r#":7: spec.name: "West_Pier" does not match the pattern"#,
-        ":8: spec.berths: 65 is greater than the maximum 64",
-        r#":9: spec.tier: value "lagoon" is not accepted in 0.3"#,
-        ":10: spec.port: expected an integer or a string",
-        ":11: spec.cranes: item [2] repeats an earlier item",
-        ":18: spec.liftTons: 0 is not greater than the exclusive minimum 0",
-        ":19: spec.operators: has 0 items, fewer than the minimum 1",
+        r#":7: Dock west: spec.name: "West_Pier" does not match the pattern"#,
+        ":8: Dock west: spec.berths: 65 is greater than the maximum 64",
+        r#":9: Dock west: spec.tier: value "lagoon" is not accepted in 0.3"#,
+        ":10: Dock west: spec.port: expected an integer or a string",
+        ":11: Dock west: spec.cranes: item [2] repeats an earlier item",
+        ":18: Crane lifty: spec.liftTons: 0 is not greater than the exclusive minimum 0",
+        ":19: Crane lifty: spec.operators: has 0 items, fewer than the minimum 1",
     ] {
         assert!(out.contains(needle), "{needle:?} in:\n{out}");
     }
     let (exit, out, _) = run("0.2", LONG_NAME);
     assert_eq!(exit, 1);
     assert!(
-        out.contains(":7: spec.name: is 30 characters long, longer than the maximum 20"),
+        out.contains(":7: Dock long: spec.name: is 30 characters long, longer than the maximum 20"),
         "{out}"
     );
     let (exit, out, err) = run("0.3", LONG_NAME);

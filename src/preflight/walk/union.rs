@@ -87,7 +87,7 @@ impl<'a> Checker<'a> {
                 "not checked against the members of {}: unions nest more than {MAX_UNION_DEPTH} deep here; vergate stops there and accepts the value",
                 short(name)
             );
-            self.push(
+            self.report(
                 walk,
                 Severity::Warning,
                 Rule::WrongType,
@@ -101,24 +101,6 @@ impl<'a> Checker<'a> {
             Some(discriminator) => self.discriminated(walk, node, line, name, union, discriminator),
             None => self.untagged(walk, node, line, name, union),
         }
-    }
-
-    fn push(
-        &mut self,
-        walk: &Walk<'_>,
-        severity: Severity,
-        rule: Rule,
-        last: Option<&str>,
-        line: u32,
-        message: String,
-    ) {
-        self.violations.push(Violation {
-            severity,
-            rule,
-            path: walk.path_text(last),
-            line,
-            message,
-        });
     }
 
     /// The member the discriminator property names, checked as such.
@@ -152,7 +134,7 @@ impl<'a> Checker<'a> {
                 short(name),
                 node.describe()
             );
-            self.push(walk, Severity::Error, Rule::WrongType, None, line, message);
+            self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
             return;
         };
         let entry = entries.iter().find(|entry| entry.key == property);
@@ -162,7 +144,7 @@ impl<'a> Checker<'a> {
                     "missing: {} picks its member by {property:?} (in {target} one of: {known})",
                     short(name)
                 );
-                self.push(
+                self.report(
                     walk,
                     Severity::Error,
                     Rule::MissingRequired,
@@ -179,7 +161,7 @@ impl<'a> Checker<'a> {
                     "expected a string naming the member of {} (in {target} one of: {known}), found {found}",
                     short(name)
                 );
-                self.push(
+                self.report(
                     walk,
                     Severity::Error,
                     Rule::WrongType,
@@ -196,7 +178,7 @@ impl<'a> Checker<'a> {
                 "value {tag:?} names no member of {} (known in {target}: {known})",
                 short(name)
             );
-            self.push(
+            self.report(
                 walk,
                 Severity::Error,
                 Rule::ValueNotAvailable,
@@ -218,7 +200,7 @@ impl<'a> Checker<'a> {
                 short(member),
                 short(name)
             );
-            self.push(
+            self.report(
                 walk,
                 Severity::Error,
                 rule,
@@ -251,7 +233,7 @@ impl<'a> Checker<'a> {
                     "not checked against the members of {}: the document needs more than {MAX_MEMBER_TRIES} member checks; vergate stops there and accepts the value",
                     short(name)
                 );
-                self.push(
+                self.report(
                     walk,
                     Severity::Warning,
                     Rule::WrongType,
@@ -289,7 +271,7 @@ impl<'a> Checker<'a> {
                 if refused.len() > MAX_LISTED {
                     let _ = write!(message, "; and {} more", refused.len() - MAX_LISTED);
                 }
-                self.push(walk, Severity::Error, Rule::WrongType, None, line, message);
+                self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
             }
             (UnionKind::OneOf, count) if count > 1 => {
                 let names: Vec<String> = matched
@@ -300,7 +282,7 @@ impl<'a> Checker<'a> {
                     "matches {count} members of {union_name} ({}); oneOf accepts a value that matches exactly one",
                     names.join(", ")
                 );
-                self.push(walk, Severity::Error, Rule::WrongType, None, line, message);
+                self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
             }
             _ => {
                 // The first match's warnings (deprecations) are the value's.
