@@ -12,9 +12,11 @@
 mod encoding;
 mod reader;
 pub mod scalar;
+mod split;
 
 pub use encoding::{decode, EncodingError};
 pub use reader::{Reader, MAX_DEPTH, MAX_FILE_BYTES};
+pub use split::{split, Part};
 
 use std::fmt;
 

@@ -329,3 +329,89 @@ fn colour_follows_color_and_no_color() {
         ]))
     );
 }
+
+#[test]
+fn any_number_of_threads_prints_what_one_thread_prints() {
+    // Every Kubernetes test manifest, and a file whose documents hold
+    // findings, a YAML error and documents after it (never read).
+    let dir = tempfile::tempdir().unwrap();
+    let mut many = String::new();
+    for round in 0..8 {
+        for entry in std::fs::read_dir(support::root().join("tests/manifests/kubernetes")).unwrap()
+        {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|ext| ext == "yaml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                many.push_str(&format!("---\n# round {round}\n{text}\n"));
+            }
+        }
+    }
+    many.push_str("---\napiVersion: v1\nkind: Service\nmetadata: {name: late}\nspec:\n  bad: [\n");
+    many.push_str("---\napiVersion: v1\nkind: Service\nmetadata: {name: after-the-error}\n");
+    let file = dir.path().join("many.yaml");
+    std::fs::write(&file, many).unwrap();
+    let file = file.display().to_string();
+    // Each finding's document index names the document it is about, as a
+    // sequential reading of the file numbers them (empty documents aside).
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut documents = Vec::new();
+    for document in serde_yaml_ng::Deserializer::from_str(&text) {
+        match <serde_yaml_ng::Value as serde::Deserialize>::deserialize(document) {
+            Ok(serde_yaml_ng::Value::Null) => {}
+            Ok(value) => documents.push(value),
+            Err(_) => break,
+        }
+    }
+    let json = vergate(&[
+        "check", "--target", "1.29", "--strict", "--format", "json", "-j", "2", &file,
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let mut compared = 0;
+    for found in json["violations"].as_array().unwrap() {
+        let document = &documents[found["document"].as_u64().unwrap() as usize];
+        if document["kind"].as_str() == found["resource"]["kind"].as_str() {
+            assert_eq!(
+                document["metadata"]["name"].as_str(),
+                found["resource"]["name"].as_str(),
+                "{found}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 100, "only {compared} findings compared");
+    for format in ["text", "json", "junit"] {
+        let run = |jobs: &str| {
+            vergate(&[
+                "check",
+                "--target",
+                "1.29",
+                "--strict",
+                "--format",
+                format,
+                "-j",
+                jobs,
+                "tests/manifests/kubernetes",
+                &file,
+            ])
+        };
+        let one = run("1");
+        assert_eq!(code(&one), 2, "the YAML error is an input error");
+        assert!(
+            !stdout(&one).contains("after-the-error"),
+            "nothing is read after a YAML error"
+        );
+        for jobs in ["2", "4"] {
+            let several = run(jobs);
+            assert_eq!(
+                stdout(&several),
+                stdout(&one),
+                "--format {format} -j {jobs}"
+            );
+            assert_eq!(
+                stderr(&several),
+                stderr(&one),
+                "--format {format} -j {jobs}"
+            );
+        }
+    }
+}

@@ -108,6 +108,11 @@ pub struct CheckArgs {
     /// Also search what .gitignore and .ignore files list (skipped by default).
     #[arg(long)]
     pub no_ignore: bool,
+    /// Threads checking inputs, and the documents of one input, at once;
+    /// 0 (the default) uses every core. The output is the same for any
+    /// number: results are put back in input order.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
     /// CustomResourceDefinitions to check custom resources against: a YAML
     /// or JSON file (multi-document too), or a directory searched for them.
     /// Repeatable. CRDs found among the inputs are used too.

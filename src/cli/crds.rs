@@ -13,12 +13,13 @@
 
 use super::inputs::{self, Source, WalkOptions};
 use super::Outcome;
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::PathBuf;
-use vergate::document::Node;
+use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::Version;
-use vergate_codegen::load::{build_minor, parse_crds, CrdVersions, Document};
+use vergate_codegen::load::{build_minor, holds_crd, parse_crds, CrdVersions, Document};
 use vergate_codegen::model::GatedModel;
 
 /// The CRDs in use, for what the gate tables cannot say.
@@ -126,6 +127,7 @@ pub fn load(
         if !text.contains("CustomResourceDefinition") {
             continue;
         }
+        let text = crd_documents_only(&text);
         match parse_crds(path, text.as_bytes()) {
             Ok(document) => documents.push((path.to_owned(), document)),
             // A document that only mentions CRDs, or YAML the check itself
@@ -161,6 +163,29 @@ pub fn load(
         merged.types.insert(name, ty);
     }
     Ok((GateTables::from_index(merged), CustomResources { crds }))
+}
+
+/// `text` with each document that is not a CRD blanked out: its lines kept
+/// empty (its marker kept), so that the loader parses only the CRDs of a
+/// file of manifests and says their lines and document numbers as they are.
+fn crd_documents_only(text: &str) -> Cow<'_, str> {
+    let parts = document::split(text);
+    if parts.len() == 1 {
+        return Cow::Borrowed(text);
+    }
+    let mut kept = String::with_capacity(text.len());
+    for part in parts {
+        let part = part.text();
+        if holds_crd(part.as_bytes()) {
+            kept.push_str(part);
+        } else {
+            if part.starts_with("---") {
+                kept.push_str("---");
+            }
+            kept.extend(std::iter::repeat_n('\n', part.matches('\n').count()));
+        }
+    }
+    Cow::Owned(kept)
 }
 
 /// The gates of the CRDs' custom resources, present in each of `versions`

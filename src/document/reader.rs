@@ -12,6 +12,8 @@ use super::scalar::{self, StandardTag, Syntax};
 use super::{Document, DuplicateKey, Entry, Node, ParseError, Value};
 use std::collections::HashMap;
 use std::str::Chars;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -30,6 +32,9 @@ const MIN_COPY_BUDGET: usize = 16 << 20;
 /// reported with its path, which costs memory).
 const MAX_DUPLICATE_KEYS: usize = 100;
 
+/// An alias without its anchor in the same document.
+const UNKNOWN_ANCHOR: &str = "an alias refers to an unknown anchor";
+
 /// What one node costs when copied, beyond its text: about its size in memory.
 const NODE_WEIGHT: usize = 48;
 
@@ -38,7 +43,10 @@ const NODE_WEIGHT: usize = 48;
 pub struct Reader<'a> {
     parser: Parser<Chars<'a>>,
     syntax: Syntax,
-    copy_budget: usize,
+    /// The file's copy budget, shared by the readers of its parts.
+    copy_budget: Arc<AtomicUsize>,
+    /// Lines before the text read (a part of a file starts on a later line).
+    line_offset: u32,
     /// The 0-based index the next non-empty document gets.
     index: usize,
     /// The file is too large: say so once, read nothing.
@@ -52,9 +60,31 @@ impl<'a> Reader<'a> {
         Reader {
             parser: Parser::new_from_str(text),
             syntax: Syntax::sniff(text),
-            copy_budget: MIN_COPY_BUDGET.max(text.len().saturating_mul(2)),
+            copy_budget: Arc::new(AtomicUsize::new(copy_budget(text))),
+            line_offset: 0,
             index: 0,
             too_large: text.len() > MAX_FILE_BYTES,
+            done: false,
+        }
+    }
+
+    /// A reader of one part of a file (see [`super::split`]): `part` starts
+    /// on line `first_line` of the file, is read in the file's `syntax`
+    /// and spends the file's `copy_budget`. Its documents are numbered from
+    /// 0 within the part.
+    pub(super) fn part(
+        part: &'a str,
+        first_line: u32,
+        syntax: Syntax,
+        copy_budget: Arc<AtomicUsize>,
+    ) -> Reader<'a> {
+        Reader {
+            parser: Parser::new_from_str(part),
+            syntax,
+            copy_budget,
+            line_offset: first_line.saturating_sub(1),
+            index: 0,
+            too_large: false,
             done: false,
         }
     }
@@ -65,15 +95,20 @@ impl<'a> Reader<'a> {
     }
 
     fn next_event(&mut self) -> Result<(Event, u32), ParseError> {
+        let offset = self.line_offset;
         let (event, mark) = self.parser.next_token().map_err(|err| ParseError {
-            line: line_of(err.marker()),
+            line: line_of(err.marker()).saturating_add(offset),
             message: match err.info() {
                 // yaml-rust2 counts flow levels in a u8.
                 "recursion limit exceeded" => "nested more than 255 levels deep in flow style (`[` and `{`), the most the YAML parser reads; no Kubernetes object nests this deep".into(),
+                // Anchors do not reach across documents: said as the
+                // builder says it when the parser knew the anchor from an
+                // earlier document of the stream.
+                "while parsing node, found unknown anchor" => UNKNOWN_ANCHOR.into(),
                 info => format!("invalid YAML: {info}"),
             },
         })?;
-        Ok((event, line_of(&mark)))
+        Ok((event, line_of(&mark).saturating_add(offset)))
     }
 
     /// The next document, empty ones included; `None` at the end.
@@ -91,7 +126,7 @@ impl<'a> Reader<'a> {
             if event == Event::DocumentEnd {
                 break;
             }
-            builder.event(event, line, &mut self.copy_budget)?;
+            builder.event(event, line, &self.copy_budget)?;
         }
         Ok(Some(builder.finish()))
     }
@@ -133,6 +168,12 @@ impl Iterator for Reader<'_> {
             }
         }
     }
+}
+
+/// The copy budget of a file of this text: [`MIN_COPY_BUDGET`] or twice
+/// the text, whichever is more.
+pub(super) fn copy_budget(text: &str) -> usize {
+    MIN_COPY_BUDGET.max(text.len().saturating_mul(2))
 }
 
 fn line_of(mark: &Marker) -> u32 {
@@ -259,7 +300,7 @@ impl Builder {
         }
     }
 
-    fn event(&mut self, event: Event, line: u32, budget: &mut usize) -> Result<(), ParseError> {
+    fn event(&mut self, event: Event, line: u32, budget: &AtomicUsize) -> Result<(), ParseError> {
         let fail = |message: String| ParseError { line, message };
         match event {
             Event::Scalar(text, style, anchor, tag) => {
@@ -296,7 +337,7 @@ impl Builder {
             }
             Event::Alias(anchor) => {
                 let Some(anchored) = self.anchors.get(&anchor) else {
-                    return Err(fail("an alias refers to an unknown anchor".into()));
+                    return Err(fail(UNKNOWN_ANCHOR.into()));
                 };
                 let size = anchored.size;
                 if !self.ratio.count(size.nodes.saturating_add(1), size.nodes) {
@@ -371,7 +412,7 @@ impl Builder {
         merge: bool,
         anchor: usize,
         size: Size,
-        budget: &mut usize,
+        budget: &AtomicUsize,
     ) -> Result<(), ParseError> {
         if anchor != 0 {
             let node = Node {
@@ -395,7 +436,7 @@ impl Builder {
         anchor: usize,
         node: &Node,
         size: Size,
-        budget: &mut usize,
+        budget: &AtomicUsize,
         line: u32,
     ) -> Result<(), ParseError> {
         spend(budget, size.weight, line)?;
@@ -415,7 +456,7 @@ impl Builder {
         node: Node,
         anchor: usize,
         size: Size,
-        budget: &mut usize,
+        budget: &AtomicUsize,
     ) -> Result<(), ParseError> {
         if anchor != 0 {
             self.remember(anchor, &node, size, budget, node.line)?;
@@ -481,13 +522,12 @@ impl Builder {
 }
 
 /// Takes `weight` from the file's copy budget, or says the file asks too much.
-fn spend(budget: &mut usize, weight: usize, line: u32) -> Result<(), ParseError> {
-    match budget.checked_sub(weight) {
-        Some(rest) => {
-            *budget = rest;
-            Ok(())
-        }
-        None => Err(ParseError {
+fn spend(budget: &AtomicUsize, weight: usize, line: u32) -> Result<(), ParseError> {
+    match budget.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+        left.checked_sub(weight)
+    }) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(ParseError {
             line,
             message: "the document contains excessive aliasing (its anchors and aliases would copy more than twice the file's size); expand the aliases or reduce them".into(),
         }),

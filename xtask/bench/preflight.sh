@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Preflight throughput, side by side in one run on the same files:
-# `vergate check --strict` against kubernetes-validate (PyPI) in strict mode.
+# `vergate check --strict` (every core and one core) against kubernetes-validate
+# (PyPI) in strict mode.
 #
 #   cargo xtask bench preflight            # 3000 resources, target 1.34
 #   N=5000 RUNS=5 cargo xtask bench preflight

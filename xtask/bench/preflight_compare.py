@@ -2,16 +2,19 @@
 
 Builds N resources from tests/manifests/kubernetes (the files whose
 `# minors:` header includes the target, replicated with varied names), writes
-them as one multi-document YAML file, then times on one core (taskset -c 0):
-`vergate check --strict` (release build, whole process), kubernetes-validate
---strict on the same file, and the in-process bench (parse + check, check
-alone). Prints a Markdown table of medians.
+them as one multi-document YAML file, then times `vergate check --strict` (release build, whole process, with the
+embedded Kubernetes data) on every core and on one core (taskset -c 0, as
+`-j 1`), kubernetes-validate --strict on the same file (one core: it is one
+Python thread), and the in-process bench on one core (parse + check, check
+alone). Prints a Markdown table of medians and the peak memory of each
+vergate run.
 """
 
 import argparse
 import copy
 import glob
 import json
+import os
 import re
 import shutil
 import statistics
@@ -53,14 +56,20 @@ def one_core(cmd):
     return (["taskset", "-c", "0"] + cmd) if shutil.which("taskset") else cmd
 
 
-def timed(cmd, runs):
+def timed(cmd, runs, pin=True):
     times = []
     result = None
     for _ in range(runs):
         start = time.perf_counter()
-        result = subprocess.run(one_core(cmd), capture_output=True, text=True)
+        result = subprocess.run(one_core(cmd) if pin else cmd, capture_output=True, text=True)
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def peak_kib(cmd):
+    """Peak resident memory of a run (GNU time's %M), in KiB."""
+    run = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    return int(run.stderr.strip().splitlines()[-1])
 
 
 def main():
@@ -76,11 +85,18 @@ def main():
     distinct = make_resources(n, args.target, path)
     size = sum(1 for _ in open(path, "rb").read().splitlines())
 
-    vergate_cmd = ["target/release/vergate", "check", "--strict", "--api",
-                   "generated/kubernetes", "--target", args.target, path]
-    vergate_s, vergate_run = timed(vergate_cmd, args.runs)
+    vergate_cmd = ["target/release/vergate", "check", "--strict", "--target", args.target, path]
+    vergate_s, vergate_run = timed(vergate_cmd, args.runs, pin=False)
     assert vergate_run.returncode in (0, 1), vergate_run.stderr
     vergate_summary = vergate_run.stderr.strip().splitlines()[-1]
+    vergate_one_s, _ = timed(vergate_cmd[:2] + ["-j", "1"] + vergate_cmd[2:], args.runs)
+    input_kib = os.path.getsize(path) / 1024
+    both_kib = peak_kib(vergate_cmd)
+    one_kib = peak_kib(vergate_cmd[:2] + ["-j", "1"] + vergate_cmd[2:])
+    empty = f"{args.work}/one.yaml"
+    with open(empty, "w") as f:
+        f.write("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: one}\n")
+    base_kib = peak_kib(vergate_cmd[:-1] + [empty])
 
     peer_cmd = ["target/bench-preflight/venv/bin/kubernetes-validate", "--strict",
                 "--quiet", "-k", f"{args.target}.0", path]
@@ -95,7 +111,8 @@ def main():
     in_process = json.loads(bench.stdout.strip().splitlines()[-1])
 
     print(f"{n} resources ({distinct} distinct manifests replicated with varied names, "
-          f"{size} lines, {in_process['bytes']} bytes), target {args.target}, one core (taskset -c 0)")
+          f"{size} lines, {in_process['bytes']} bytes), target {args.target}, "
+          f"{os.cpu_count()} cores; one-core rows pinned with taskset -c 0")
     print(f"vergate: {vergate_summary}")
     print(f"kubernetes-validate {kubernetes_validate.__version__}: exit {peer_run.returncode}, "
           f"{peer_failures} failure lines")
@@ -105,7 +122,10 @@ def main():
     peer_rate = n / peer_s
     rows = [
         ("kubernetes-validate --strict", f"whole process, {args.peer_runs} runs", peer_s, peer_rate),
-        ("vergate check --strict", f"whole process (release), {args.runs} runs", vergate_s, n / vergate_s),
+        ("vergate check --strict", f"whole process (release), every core, {args.runs} runs",
+         vergate_s, n / vergate_s),
+        ("vergate check --strict -j 1", f"whole process (release), one core, {args.runs} runs",
+         vergate_one_s, n / vergate_one_s),
         ("vergate, in process", f"YAML parse + preflight, {args.runs} runs",
          n / in_process["parse_and_check_per_s"], in_process["parse_and_check_per_s"]),
         ("vergate, in process", f"preflight of parsed documents, {args.runs} runs",
@@ -115,6 +135,12 @@ def main():
     ]
     for tool, what, seconds, rate in rows:
         print(f"| {tool} | {what} | {seconds * 1000:.1f} ms | {rate:,.0f} | {rate / peer_rate:,.0f}× |")
+    print()
+    print(f"Peak memory (GNU time, max RSS): every core {both_kib / 1024:.1f} MiB, "
+          f"one core {one_kib / 1024:.1f} MiB, one-document run {base_kib / 1024:.1f} MiB "
+          f"(the embedded data and the binary); input {input_kib / 1024:.1f} MiB, so "
+          f"{both_kib / input_kib:.1f}× the input in all, "
+          f"{(both_kib - base_kib) / input_kib:.1f}× beyond the one-document run.")
 
 
 if __name__ == "__main__":

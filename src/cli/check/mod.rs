@@ -1,13 +1,19 @@
 //! `vergate check`: preflight every document of every input.
+//!
+//! - `source`: reading one input and checking its documents, files and the
+//!   parts of a file in parallel, merged back in input order.
 
 use super::resource::Resource;
 use super::{
     crds, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
     CheckArgs, Format, Outcome,
 };
+mod source;
+
 use serde::Serialize;
-use vergate::document;
-use vergate::preflight::{self, Options, Rule, Severity, Violation};
+use vergate::preflight::{Options, Severity, Violation};
+
+pub(super) use source::is_template;
 
 /// One violation with where it is.
 #[derive(Serialize)]
@@ -185,6 +191,22 @@ impl Results {
         }
     }
 
+    /// Adds what a later part of the input found: its resource indexes move
+    /// past the resources already here.
+    pub fn append(&mut self, later: Results) {
+        let resources_before = self.resources.len();
+        self.documents += later.documents;
+        self.violations
+            .extend(later.violations.into_iter().map(|mut found| {
+                found.resource_index += resources_before;
+                found
+            }));
+        self.errors.extend(later.errors);
+        self.skipped.extend(later.skipped);
+        self.files.extend(later.files);
+        self.resources.extend(later.resources);
+    }
+
     /// The exit code: input errors first, then error-level violations.
     pub fn outcome(&self) -> Outcome {
         if !self.errors.is_empty() {
@@ -246,9 +268,15 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
+    if args.jobs > 0 {
+        // Only fails when a pool was built before, which nothing does.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.jobs)
+            .build_global();
+    }
     let mut results = Results::default();
-    for source in &sources {
-        check_source(&tables, &custom, source, &policy, &mut results);
+    for file in source::check_all(&tables, &custom, &sources, &policy) {
+        results.append(file);
     }
     match args.format {
         Format::Text => text::print(&results, tables.api(), args.color),
@@ -263,211 +291,4 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Format::Tap => write_out(&tap::report(&results)),
     }
     results.outcome()
-}
-
-/// Reads one input and checks its documents one at a time, so only one
-/// document's tree is in memory.
-fn check_source(
-    tables: &vergate::tables::GateTables,
-    custom: &crds::CustomResources,
-    source: &inputs::Source,
-    policy: &Policy,
-    results: &mut Results,
-) {
-    results.files.push(source.name.clone());
-    let text = match source.read() {
-        Ok(text) => text,
-        Err(err) => {
-            results.errors.push(InputError {
-                file: source.name.clone(),
-                line: err.line,
-                message: err.message,
-            });
-            return;
-        }
-    };
-    // Only walked files are skipped quietly; a file named, or --strict,
-    // makes what cannot be checked an input error.
-    let lenient = source.walked && !policy.strict;
-    if is_template(source, &text) {
-        if lenient {
-            results.skipped.push(Skipped {
-                file: source.name.clone(),
-                line: 0,
-                reason: TEMPLATE.into(),
-                noted: true,
-            });
-        } else {
-            results.errors.push(InputError {
-                file: source.name.clone(),
-                line: 0,
-                message: TEMPLATE.into(),
-            });
-        }
-        return;
-    }
-    for read in document::Reader::new(&text) {
-        let doc = match read {
-            Ok(doc) => doc,
-            Err(err) => {
-                results.errors.push(InputError {
-                    file: source.name.clone(),
-                    line: err.line,
-                    message: err.message,
-                });
-                continue;
-            }
-        };
-        let kind = doc.root.get("kind").and_then(|kind| kind.as_str());
-        if lenient && (kind.is_none() || doc.root.get("apiVersion").is_none()) {
-            results.skipped.push(Skipped {
-                file: source.name.clone(),
-                line: doc.line,
-                reason: NOT_A_MANIFEST.into(),
-                noted: true,
-            });
-            continue;
-        }
-        if let Some(kind) = kind.filter(|kind| policy.reject.iter().any(|reject| reject == kind)) {
-            results.documents += 1;
-            let resource_index = results.resources.len();
-            results.resources.push(Checked {
-                file: source.name.clone(),
-                line: doc.line,
-                resource: Resource::of(&doc.root),
-            });
-            let mut found = rejected(source, &doc, kind, policy.options);
-            found.resource_index = resource_index;
-            results.violations.push(found);
-            continue;
-        }
-        if let Some(kind) = kind.filter(|kind| policy.skip.iter().any(|skip| skip == kind)) {
-            results.skipped.push(Skipped {
-                file: source.name.clone(),
-                line: doc.line,
-                reason: format!("kind {kind} skipped (--skip)"),
-                noted: false,
-            });
-            continue;
-        }
-        results.documents += 1;
-        let first_resource = results.resources.len();
-        results.resources.extend(
-            Resource::all(&doc.root)
-                .into_iter()
-                .map(|(line, resource)| Checked {
-                    file: source.name.clone(),
-                    line,
-                    resource,
-                }),
-        );
-        results
-            .errors
-            .extend(doc.duplicate_keys.iter().map(|duplicate| InputError {
-                file: source.name.clone(),
-                line: duplicate.line,
-                message: duplicate.to_string(),
-            }));
-        if let Some((line, message)) = custom.unserved(&doc.root) {
-            results.violations.push(Found {
-                file: source.name.clone(),
-                document: doc.index,
-                api_version: text_of(&doc.root, "apiVersion"),
-                kind: text_of(&doc.root, "kind"),
-                target: policy
-                    .options
-                    .target
-                    .map(|target| target.to_string())
-                    .unwrap_or_default(),
-                resource: Resource::of(&doc.root),
-                resource_index: first_resource,
-                violation: Violation {
-                    severity: Severity::Error,
-                    rule: Rule::KindNotServed,
-                    path: "apiVersion".into(),
-                    line,
-                    message,
-                },
-            });
-            continue;
-        }
-        match preflight::check(tables, &doc.root, policy.options) {
-            Ok(report) => {
-                let target = report.target.to_string();
-                results
-                    .violations
-                    .extend(report.violations.into_iter().map(|violation| Found {
-                        file: source.name.clone(),
-                        document: doc.index,
-                        api_version: report.api_version.clone(),
-                        kind: report.kind.clone(),
-                        target: target.clone(),
-                        resource: Resource::at(&doc.root, &violation.path),
-                        resource_index: first_resource
-                            + Resource::index_at(&doc.root, &violation.path),
-                        violation,
-                    }));
-            }
-            Err(err) => {
-                // Not checked: the input error stands for it, not a resource.
-                results.resources.truncate(first_resource);
-                results.errors.push(InputError {
-                    file: source.name.clone(),
-                    line: err.line,
-                    message: err.message,
-                });
-            }
-        }
-    }
-}
-
-/// The text of the string field `name` of a document's root, or `""`.
-fn text_of(root: &document::Node, name: &str) -> String {
-    root.get(name)
-        .and_then(|node| node.as_str())
-        .unwrap_or_default()
-        .to_owned()
-}
-
-/// True for a Go template: a text with `{{` that is not YAML as written,
-/// or any file in a Helm chart's `templates/` directory. A manifest that
-/// holds `{{ … }}` in its strings (alerting rules do) reads as YAML and
-/// is checked.
-pub(super) fn is_template(source: &inputs::Source, text: &str) -> bool {
-    text.contains("{{")
-        && (source.in_chart_templates() || document::Reader::new(text).any(|read| read.is_err()))
-}
-
-/// The violation for a document of a kind given to `--reject`.
-fn rejected(
-    source: &inputs::Source,
-    doc: &document::Document,
-    kind: &str,
-    options: Options,
-) -> Found {
-    let api_version = doc
-        .root
-        .get("apiVersion")
-        .and_then(|version| version.as_str())
-        .unwrap_or_default();
-    let line = doc.root.get("kind").map_or(doc.line, |node| node.line);
-    Found {
-        file: source.name.clone(),
-        document: doc.index,
-        api_version: api_version.to_owned(),
-        kind: kind.to_owned(),
-        target: options
-            .target
-            .map(|target| target.to_string())
-            .unwrap_or_default(),
-        resource: Resource::of(&doc.root),
-        resource_index: 0,
-        violation: Violation {
-            severity: Severity::Error,
-            rule: Rule::RejectedKind,
-            path: "kind".into(),
-            line,
-            message: format!("{kind} is rejected (--reject)"),
-        },
-    }
 }

@@ -1,0 +1,295 @@
+//! Reading one input and checking its documents.
+//!
+//! Inputs are checked in parallel, and so are the parts of one input
+//! (`document::split` cuts a stream at its document markers); each part's
+//! results are merged back in input order, so the output is the one a
+//! sequential run gives, byte for byte. A part holds only one document's
+//! tree at a time; what is kept is what was found.
+
+use super::{Checked, Found, InputError, Policy, Results, Skipped, NOT_A_MANIFEST, TEMPLATE};
+use crate::cli::crds::CustomResources;
+use crate::cli::inputs::Source;
+use crate::cli::resource::Resource;
+use rayon::prelude::*;
+use vergate::document::{self, Document, Reader};
+use vergate::preflight::{self, Options, Rule, Severity, Violation};
+use vergate::tables::GateTables;
+
+/// The results of each input, in the order of `sources`.
+pub(super) fn check_all(
+    tables: &GateTables,
+    custom: &CustomResources,
+    sources: &[Source],
+    policy: &Policy,
+) -> Vec<Results> {
+    sources
+        .par_iter()
+        .map(|source| check_source(tables, custom, source, policy))
+        .collect()
+}
+
+/// Reads one input and checks its documents, its parts in parallel.
+fn check_source(
+    tables: &GateTables,
+    custom: &CustomResources,
+    source: &Source,
+    policy: &Policy,
+) -> Results {
+    let mut results = Results {
+        files: vec![source.name.clone()],
+        ..Results::default()
+    };
+    let text = match source.read() {
+        Ok(text) => text,
+        Err(err) => {
+            results.errors.push(InputError {
+                file: source.name.clone(),
+                line: err.line,
+                message: err.message,
+            });
+            return results;
+        }
+    };
+    // Only walked files are skipped quietly; a file named, or --strict,
+    // makes what cannot be checked an input error.
+    let lenient = source.walked && !policy.strict;
+    if is_template(source, &text) {
+        if lenient {
+            results.skipped.push(Skipped {
+                file: source.name.clone(),
+                line: 0,
+                reason: TEMPLATE.into(),
+                noted: true,
+            });
+        } else {
+            results.errors.push(InputError {
+                file: source.name.clone(),
+                line: 0,
+                message: TEMPLATE.into(),
+            });
+        }
+        return results;
+    }
+    let check = Check {
+        tables,
+        custom,
+        source,
+        policy,
+        lenient,
+    };
+    let parts: Vec<Part> = document::split(&text)
+        .par_iter()
+        .map(|part| check.part(part.reader()))
+        .collect();
+    // Documents are numbered across the file; a part read after a YAML
+    // error is not used (one reader stops at the error).
+    let mut documents_before = 0;
+    for mut part in parts {
+        for found in &mut part.results.violations {
+            found.document += documents_before;
+        }
+        documents_before += part.documents;
+        results.append(part.results);
+        if part.stopped {
+            break;
+        }
+    }
+    results
+}
+
+/// What one part of an input gave.
+struct Part {
+    results: Results,
+    /// Documents read (each numbered within the part from 0).
+    documents: usize,
+    /// The part ended in a YAML error.
+    stopped: bool,
+}
+
+/// What checking needs, shared by the parts of one input.
+struct Check<'a> {
+    tables: &'a GateTables,
+    custom: &'a CustomResources,
+    source: &'a Source,
+    policy: &'a Policy<'a>,
+    lenient: bool,
+}
+
+impl Check<'_> {
+    /// Checks the documents one reader gives, one at a time.
+    fn part(&self, reader: Reader<'_>) -> Part {
+        let mut part = Part {
+            results: Results::default(),
+            documents: 0,
+            stopped: false,
+        };
+        for read in reader {
+            match read {
+                Ok(doc) => {
+                    part.documents += 1;
+                    self.document(&doc, &mut part.results);
+                }
+                Err(err) => {
+                    part.results.errors.push(InputError {
+                        file: self.source.name.clone(),
+                        line: err.line,
+                        message: err.message,
+                    });
+                    part.stopped = true;
+                }
+            }
+        }
+        part
+    }
+
+    /// Checks one document into `results`.
+    fn document(&self, doc: &Document, results: &mut Results) {
+        let (source, policy) = (self.source, self.policy);
+        let kind = doc.root.get("kind").and_then(|kind| kind.as_str());
+        if self.lenient && (kind.is_none() || doc.root.get("apiVersion").is_none()) {
+            results.skipped.push(Skipped {
+                file: source.name.clone(),
+                line: doc.line,
+                reason: NOT_A_MANIFEST.into(),
+                noted: true,
+            });
+            return;
+        }
+        if let Some(kind) = kind.filter(|kind| policy.reject.iter().any(|reject| reject == kind)) {
+            results.documents += 1;
+            let resource_index = results.resources.len();
+            results.resources.push(Checked {
+                file: source.name.clone(),
+                line: doc.line,
+                resource: Resource::of(&doc.root),
+            });
+            let mut found = rejected(source, doc, kind, policy.options);
+            found.resource_index = resource_index;
+            results.violations.push(found);
+            return;
+        }
+        if let Some(kind) = kind.filter(|kind| policy.skip.iter().any(|skip| skip == kind)) {
+            results.skipped.push(Skipped {
+                file: source.name.clone(),
+                line: doc.line,
+                reason: format!("kind {kind} skipped (--skip)"),
+                noted: false,
+            });
+            return;
+        }
+        results.documents += 1;
+        let first_resource = results.resources.len();
+        results.resources.extend(
+            Resource::all(&doc.root)
+                .into_iter()
+                .map(|(line, resource)| Checked {
+                    file: source.name.clone(),
+                    line,
+                    resource,
+                }),
+        );
+        results
+            .errors
+            .extend(doc.duplicate_keys.iter().map(|duplicate| InputError {
+                file: source.name.clone(),
+                line: duplicate.line,
+                message: duplicate.to_string(),
+            }));
+        if let Some((line, message)) = self.custom.unserved(&doc.root) {
+            results.violations.push(Found {
+                file: source.name.clone(),
+                document: doc.index,
+                api_version: text_of(&doc.root, "apiVersion"),
+                kind: text_of(&doc.root, "kind"),
+                target: policy
+                    .options
+                    .target
+                    .map(|target| target.to_string())
+                    .unwrap_or_default(),
+                resource: Resource::of(&doc.root),
+                resource_index: first_resource,
+                violation: Violation {
+                    severity: Severity::Error,
+                    rule: Rule::KindNotServed,
+                    path: "apiVersion".into(),
+                    line,
+                    message,
+                },
+            });
+            return;
+        }
+        match preflight::check(self.tables, &doc.root, policy.options) {
+            Ok(report) => {
+                let target = report.target.to_string();
+                results
+                    .violations
+                    .extend(report.violations.into_iter().map(|violation| Found {
+                        file: source.name.clone(),
+                        document: doc.index,
+                        api_version: report.api_version.clone(),
+                        kind: report.kind.clone(),
+                        target: target.clone(),
+                        resource: Resource::at(&doc.root, &violation.path),
+                        resource_index: first_resource
+                            + Resource::index_at(&doc.root, &violation.path),
+                        violation,
+                    }));
+            }
+            Err(err) => {
+                // Not checked: the input error stands for it, not a resource.
+                results.resources.truncate(first_resource);
+                results.errors.push(InputError {
+                    file: source.name.clone(),
+                    line: err.line,
+                    message: err.message,
+                });
+            }
+        }
+    }
+}
+
+/// The text of the string field `name` of a document's root, or `""`.
+fn text_of(root: &document::Node, name: &str) -> String {
+    root.get(name)
+        .and_then(|node| node.as_str())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// True for a Go template: a text with `{{` that is not YAML as written,
+/// or any file in a Helm chart's `templates/` directory. A manifest that
+/// holds `{{ … }}` in its strings (alerting rules do) reads as YAML and
+/// is checked.
+pub(in crate::cli) fn is_template(source: &Source, text: &str) -> bool {
+    text.contains("{{")
+        && (source.in_chart_templates() || document::Reader::new(text).any(|read| read.is_err()))
+}
+
+/// The violation for a document of a kind given to `--reject`.
+fn rejected(source: &Source, doc: &Document, kind: &str, options: Options) -> Found {
+    let api_version = doc
+        .root
+        .get("apiVersion")
+        .and_then(|version| version.as_str())
+        .unwrap_or_default();
+    let line = doc.root.get("kind").map_or(doc.line, |node| node.line);
+    Found {
+        file: source.name.clone(),
+        document: doc.index,
+        api_version: api_version.to_owned(),
+        kind: kind.to_owned(),
+        target: options
+            .target
+            .map(|target| target.to_string())
+            .unwrap_or_default(),
+        resource: Resource::of(&doc.root),
+        resource_index: 0,
+        violation: Violation {
+            severity: Severity::Error,
+            rule: Rule::RejectedKind,
+            path: "kind".into(),
+            line,
+            message: format!("{kind} is rejected (--reject)"),
+        },
+    }
+}

@@ -1,0 +1,157 @@
+//! Cutting a YAML stream at its document markers, so that its documents can
+//! be read in parallel.
+//!
+//! A line that starts with `---` followed by a space, a tab or its end is a
+//! document marker wherever it stands: YAML forbids that line inside any
+//! scalar or collection, so the parts read alone give the documents the
+//! whole stream gives, on the same lines. The stream is not cut when a
+//! part could not be read alone: JSON, a directive (`%YAML`), an explicit
+//! document end (`...`, after which a document may start without a marker),
+//! or a file over the size limit (the one reader says so).
+
+use super::reader::{copy_budget, Reader, MAX_FILE_BYTES};
+use super::scalar::Syntax;
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
+
+/// One part of a text (see [`split`]): read it with [`Part::reader`].
+#[derive(Clone, Debug)]
+pub struct Part<'a> {
+    text: &'a str,
+    first_line: u32,
+    whole: bool,
+    syntax: Syntax,
+    budget: Arc<AtomicUsize>,
+}
+
+impl<'a> Part<'a> {
+    /// The text of the part: from its document marker (or the start of the
+    /// text) up to the next marker.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// A reader of this part. Its documents are numbered from 0 within the
+    /// part and its lines are the whole text's.
+    pub fn reader(&self) -> Reader<'a> {
+        if self.whole {
+            Reader::new(self.text)
+        } else {
+            Reader::part(self.text, self.first_line, self.syntax, self.budget.clone())
+        }
+    }
+}
+
+/// The parts of `text`, in order, each holding whole documents. All spend
+/// one copy budget, the budget [`Reader::new`] gives the whole text. Making
+/// the parts costs a scan of the lines; nothing is parsed.
+pub fn split(text: &str) -> Vec<Part<'_>> {
+    let syntax = Syntax::sniff(text);
+    let budget = Arc::new(AtomicUsize::new(copy_budget(text)));
+    let whole = || {
+        vec![Part {
+            text,
+            first_line: 1,
+            whole: true,
+            syntax,
+            budget: budget.clone(),
+        }]
+    };
+    if syntax == Syntax::Json || text.len() > MAX_FILE_BYTES {
+        return whole();
+    }
+    let mut starts = vec![(0usize, 1u32)];
+    let mut offset = 0;
+    for (number, line) in (1u32..).zip(text.split_inclusive('\n')) {
+        let bytes = line.as_bytes();
+        if bytes.first() == Some(&b'%') || is_marker(bytes, b"...") {
+            return whole();
+        }
+        if offset > 0 && is_marker(bytes, b"---") {
+            starts.push((offset, number));
+        }
+        offset += line.len();
+    }
+    let ends = starts
+        .iter()
+        .skip(1)
+        .map(|(start, _)| *start)
+        .chain([text.len()]);
+    starts
+        .iter()
+        .zip(ends)
+        .map(|(&(start, first_line), end)| Part {
+            text: &text[start..end],
+            first_line,
+            whole: false,
+            syntax,
+            budget: budget.clone(),
+        })
+        .collect()
+}
+
+/// True when `line` is the document marker `marker` (`---` or `...`),
+/// alone or followed by a space or tab.
+fn is_marker(line: &[u8], marker: &[u8]) -> bool {
+    line.strip_prefix(marker)
+        .is_some_and(|rest| matches!(rest.first(), None | Some(b' ' | b'\t' | b'\n' | b'\r')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+    use crate::document::{Document, Reader};
+
+    /// The documents the readers give in order, up to the first error (a
+    /// caller of `split` stops there, as one reader does).
+    fn documents(readers: Vec<Reader<'_>>) -> Vec<Result<(u32, String), (u32, String)>> {
+        let mut read: Vec<_> = readers
+            .into_iter()
+            .flat_map(|reader| reader.collect::<Vec<_>>())
+            .map(|read| match read {
+                Ok(Document { line, root, .. }) => Ok((line, format!("{root:?}"))),
+                Err(err) => Err((err.line, err.message)),
+            })
+            .collect();
+        if let Some(first_error) = read.iter().position(Result::is_err) {
+            read.truncate(first_error + 1);
+        }
+        read
+    }
+
+    fn same_as_whole(text: &str) {
+        assert_eq!(
+            documents(split(text).iter().map(|part| part.reader()).collect()),
+            documents(vec![Reader::new(text)]),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn parts_read_as_the_whole_stream_does() {
+        same_as_whole("a: 1\n---\nb: [x,\n  y]\n--- \nc: |\n  ---x\n  text\n---\t# c\nd: 2\n");
+        same_as_whole("# only a comment\n---\n---\nkind: A\n");
+        same_as_whole("---\nkind: A\n---\nkind: B\n   bad: [\n---\nkind: C\n");
+        same_as_whole("--- {a: 1}\n--- [1, 2]\n---x: 1\n");
+        same_as_whole("a: &x {b: 1}\n---\nc: *x\n");
+    }
+
+    #[test]
+    fn streams_that_cannot_be_cut_are_read_whole() {
+        assert_eq!(split("%YAML 1.1\n---\na: 1\n---\nb: 2\n").len(), 1);
+        assert_eq!(split("a: 1\n...\nb: 2\n---\nc: 3\n").len(), 1);
+        assert_eq!(split("{\"a\": 1}\n").len(), 1);
+        assert_eq!(split("a: 1\n---\nb: 2\n---\nc: 3\n").len(), 3);
+    }
+
+    #[test]
+    fn lines_count_from_the_start_of_the_file() {
+        let read: Vec<_> = split("a: 1\n---\n\nb:\n  c: 2\n")
+            .iter()
+            .flat_map(|part| part.reader())
+            .map(|read| read.unwrap())
+            .collect();
+        assert_eq!(read[1].line, 2);
+        assert_eq!(read[1].root.get("b").unwrap().line, 5);
+    }
+}
