@@ -15,7 +15,7 @@ use super::inputs::{self, Source, WalkOptions};
 use super::Outcome;
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::Version;
@@ -118,11 +118,18 @@ pub fn load(
         }
     }
     for source in sources {
-        let Some(path) = source.path() else { continue };
-        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
-        if seen.contains(&key) {
-            continue;
-        }
+        let path = match source.path() {
+            Some(path) => {
+                let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+                if seen.contains(&key) {
+                    continue;
+                }
+                path
+            }
+            // Standard input is read once; the check reads the same text.
+            None if source.is_stdin() => Path::new(&source.name),
+            None => continue,
+        };
         let Ok(text) = source.read() else { continue };
         if !text.contains("CustomResourceDefinition") {
             continue;

@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use vergate::document::{self, MAX_FILE_BYTES};
 
 /// How directories are walked.
@@ -37,11 +38,14 @@ pub struct Source {
 
 enum Kind {
     File(PathBuf),
-    Stdin,
+    /// Standard input, read once: the CRDs among the inputs and the check
+    /// both see its text.
+    Stdin(OnceLock<Result<String, ReadError>>),
     Failed(String),
 }
 
 /// Why a source gave no text: the line (0 for the whole file) and the message.
+#[derive(Clone)]
 pub struct ReadError {
     pub line: u32,
     pub message: String,
@@ -52,11 +56,17 @@ impl Source {
     pub fn path(&self) -> Option<&Path> {
         match &self.kind {
             Kind::File(path) => Some(path),
-            Kind::Stdin | Kind::Failed(_) => None,
+            Kind::Stdin(_) | Kind::Failed(_) => None,
         }
     }
 
-    /// The text of the source, decoded (see [`document::decode`]).
+    /// True for standard input.
+    pub fn is_stdin(&self) -> bool {
+        matches!(self.kind, Kind::Stdin(_))
+    }
+
+    /// The text of the source, decoded (see [`document::decode`]). Standard
+    /// input is read on the first call; later calls give the same text.
     pub fn read(&self) -> Result<String, ReadError> {
         let whole = |message: String| ReadError { line: 0, message };
         let bytes = match &self.kind {
@@ -64,19 +74,17 @@ impl Source {
             Kind::File(path) => std::fs::File::open(path)
                 .and_then(read_bounded)
                 .map_err(|err| whole(format!("cannot read: {err}")))?,
-            Kind::Stdin => read_bounded(std::io::stdin().lock())
-                .map_err(|err| whole(format!("cannot read standard input: {err}")))?,
+            Kind::Stdin(text) => {
+                return text
+                    .get_or_init(|| {
+                        let bytes = read_bounded(std::io::stdin().lock())
+                            .map_err(|err| whole(format!("cannot read standard input: {err}")))?;
+                        decode(bytes)
+                    })
+                    .clone();
+            }
         };
-        if bytes.len() > MAX_FILE_BYTES {
-            return Err(whole(format!(
-                "larger than {} MiB, the most vergate reads; split it into smaller files",
-                MAX_FILE_BYTES >> 20
-            )));
-        }
-        document::decode(bytes).map_err(|err| ReadError {
-            line: err.line(),
-            message: err.to_string(),
-        })
+        decode(bytes)
     }
 
     /// True when the file lies in a Helm chart's `templates/` directory (a
@@ -93,6 +101,23 @@ impl Source {
                     .is_some_and(|chart| chart.join("Chart.yaml").is_file())
         })
     }
+}
+
+/// Bytes read as text, within the size limit (see [`document::decode`]).
+fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(ReadError {
+            line: 0,
+            message: format!(
+                "larger than {} MiB, the most vergate reads; split it into smaller files",
+                MAX_FILE_BYTES >> 20
+            ),
+        });
+    }
+    document::decode(bytes).map_err(|err| ReadError {
+        line: err.line(),
+        message: err.to_string(),
+    })
 }
 
 /// Reads at most one byte more than [`MAX_FILE_BYTES`].
@@ -118,7 +143,7 @@ pub fn stdin_source(explicit: bool) -> Result<Source, String> {
         name: "<stdin>".into(),
         walked: false,
         relative: None,
-        kind: Kind::Stdin,
+        kind: Kind::Stdin(OnceLock::new()),
     })
 }
 
