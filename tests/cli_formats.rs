@@ -82,7 +82,7 @@ fn json_has_a_summary() {
             "resources": 4,
             "documents": 5,
             "errors": 2,
-            "warnings": 1,
+            "warnings": 2,
             "input_errors": 2,
             "skipped": 2,
             "verdicts": {"pass": 2, "warn": 1, "fail": 1},

@@ -29,6 +29,7 @@ fn preflight_errors(tables: &GateTables, resource: &Value, target: &str) -> Vec<
         preflight::Options {
             target: Some(target.parse().unwrap()),
             strict: true,
+            ..Default::default()
         },
     )
     .unwrap();

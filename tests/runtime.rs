@@ -104,6 +104,7 @@ fn removed_fields_name_their_rename() {
     let options = Options {
         target: Some(v("1.12")),
         strict: false,
+        ..Default::default()
     };
     let report = preflight::check(&tables, &doc(RELEASE_1_10), options).unwrap();
     let removed = report
@@ -135,6 +136,7 @@ fn strict_mode_reports_unknown_fields_and_kinds_and_any_mode_unknown_values() {
     let strict = Options {
         target: None,
         strict: true,
+        ..Default::default()
     };
     let report = preflight::check(&tables, &doc(yaml), strict).unwrap();
     assert_eq!(
@@ -177,6 +179,7 @@ fn list_items_are_held_to_the_item_enum_of_the_target() {
     let newer = Options {
         target: Some(v("1.11")),
         strict: true,
+        ..Default::default()
     };
     let report = preflight::check(&tables, &doc(yaml), newer).unwrap();
     assert_eq!(rules(&report), [(Rule::VersionMismatch, "apiVersion", 1)]);
@@ -222,6 +225,7 @@ fn documents_that_cannot_be_checked_say_why() {
     let options = Options {
         target: Some(v("1.99")),
         strict: false,
+        ..Default::default()
     };
     assert!(err(RELEASE_1_10, options).contains("demo has no minor 1.99"));
 }

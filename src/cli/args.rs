@@ -108,6 +108,12 @@ pub struct CheckArgs {
     /// Also search what .gitignore and .ignore files list (skipped by default).
     #[arg(long)]
     pub no_ignore: bool,
+    /// Feature gates the target cluster sets, as kube-apiserver's flag takes
+    /// them: Name=true,Other=false (repeatable). A field behind a gate that
+    /// is off (alpha gates are, by default) is reported: the API server
+    /// drops it. A warning; an error with --strict.
+    #[arg(long, value_name = "NAME=BOOL[,…]", value_delimiter = ',', value_parser = crate::preflight::parse_feature_gate)]
+    pub feature_gates: Vec<(String, bool)>,
     /// Threads checking inputs, and the documents of one input, at once;
     /// 0 (the default) uses every core. The output is the same for any
     /// number: results are put back in input order.

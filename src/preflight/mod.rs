@@ -15,9 +15,11 @@
 //! gates; see [`Rule`] for what is reported.
 
 mod ahead;
+mod feature_gates;
 mod violation;
 mod walk;
 
+pub use feature_gates::{parse_setting as parse_feature_gate, FeatureGates};
 pub use violation::{Rule, Severity, Violation};
 
 use crate::document::{Node, Value};
@@ -29,11 +31,15 @@ use walk::Checker;
 
 /// How to check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
+pub struct Options<'a> {
     /// The minor to check against; `None` uses the document's own minor.
     pub target: Option<Version>,
-    /// Report fields, values and kinds the API does not know at all.
+    /// Report fields, values and kinds the API does not know at all; a
+    /// field whose feature gate is off is then an error, not a warning.
     pub strict: bool,
+    /// Feature gates set on the cluster (`None`: every gate at its stage's
+    /// default, alpha off).
+    pub feature_gates: Option<&'a FeatureGates>,
 }
 
 /// What preflight found in one document.
@@ -182,6 +188,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         });
     }
     let mut walker = Checker::new(tables, target, options.strict);
+    walker.feature_gates = options.feature_gates;
     let api_version_line = root.get("apiVersion").map_or(root.line, |node| node.line);
     if let Some(own) = identity.own_minor.filter(|own| *own != target) {
         walker.violations.push(Violation {

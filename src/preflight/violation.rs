@@ -45,11 +45,14 @@ pub enum Rule {
     /// A value that breaks a constraint of its schema (`pattern`,
     /// `maxLength`, `minimum`, …).
     Constraint,
+    /// A field whose feature gate is off at the target (alpha by default,
+    /// or set off): the API server drops it.
+    FeatureGateOff,
 }
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 14] = [
+    pub const ALL: [Rule; 15] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
@@ -64,6 +67,7 @@ impl Rule {
         Rule::RejectedKind,
         Rule::RemovedAhead,
         Rule::Constraint,
+        Rule::FeatureGateOff,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -83,6 +87,7 @@ impl Rule {
             Rule::RejectedKind => "rejected-kind",
             Rule::RemovedAhead => "removed-ahead",
             Rule::Constraint => "constraint",
+            Rule::FeatureGateOff => "feature-gate-off",
         }
     }
 
@@ -108,6 +113,9 @@ impl Rule {
             }
             Rule::Constraint => {
                 "The value breaks a constraint of its schema (pattern, length, bounds, …)."
+            }
+            Rule::FeatureGateOff => {
+                "The field's feature gate is off at the target (alpha by default): the API server drops it."
             }
         }
     }

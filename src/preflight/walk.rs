@@ -1,9 +1,10 @@
 //! `check`'s visitor of the document walker (`crate::walk`): the violations
 //! of one document against one target minor.
 
+use super::feature_gates::FeatureGates;
 use super::violation::{Rule, Severity, Violation};
 use crate::document::{Entry, Node, Value};
-use crate::gates::{show_values, Gate, Inferred, Scalar, TypeExpr, TypeGate};
+use crate::gates::{show_values, Gate, Inferred, Scalar, Stage, TypeExpr, TypeGate};
 use crate::tables::GateTables;
 use crate::walk::{scalar, Expected, FieldStep, Object, Refusal, Verdict, Visitor, Walk};
 use crate::Version;
@@ -18,6 +19,8 @@ pub(super) struct Checker<'a> {
     tables: &'a GateTables,
     target: Version,
     strict: bool,
+    /// Feature gates set on the cluster (`None`: stage defaults).
+    pub feature_gates: Option<&'a FeatureGates>,
     pub violations: Vec<Violation>,
     /// The member checks the document has left (see `union.rs`).
     budget: Rc<union::UnionBudget>,
@@ -31,10 +34,41 @@ impl<'a> Checker<'a> {
             tables,
             target,
             strict,
+            feature_gates: None,
             violations: Vec::new(),
             budget: union::UnionBudget::new(),
             union_depth: 0,
         }
+    }
+
+    /// Why the API server would drop a field of this gate at the target:
+    /// its feature is at a stage whose gate is off (alpha, unless set on
+    /// with `--feature-gates`), or its gate is set off.
+    fn gate_off(&self, gate: &Gate) -> Option<String> {
+        let stage = gate.stage_in(self.target)?;
+        let name = gate.feature_gate.as_deref();
+        let defaults = FeatureGates::default();
+        let gates = self.feature_gates.unwrap_or(&defaults);
+        if gates.is_enabled(name, stage) {
+            return None;
+        }
+        let stage_text = match stage {
+            Stage::Alpha => "alpha",
+            Stage::Beta => "beta",
+            Stage::Ga => "GA",
+        };
+        let target = self.target;
+        Some(match name {
+            Some(name) if gates.is_set(name) => format!(
+                "{stage_text} in {target}, and feature gate {name} is off (--feature-gates): the API server drops this field"
+            ),
+            Some(name) => format!(
+                "{stage_text} in {target}: the API server drops this field unless feature gate {name} is on (alpha gates are off by default); if the cluster enables it, pass --feature-gates {name}=true"
+            ),
+            None => format!(
+                "{stage_text} in {target}: the API server drops this field unless its feature gate is on (alpha gates are off by default)"
+            ),
+        })
     }
 
     /// Checks `root`, a document of definition `name`.
@@ -264,6 +298,21 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 walk,
                 Severity::Warning,
                 Rule::Deprecated,
+                Some(key),
+                entry.line,
+                message,
+            );
+        }
+        if let Some(message) = self.gate_off(&field.gate) {
+            let severity = if self.strict {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            self.report(
+                walk,
+                severity,
+                Rule::FeatureGateOff,
                 Some(key),
                 entry.line,
                 message,

@@ -44,6 +44,7 @@ fn main() {
     let options = Options {
         target: Some(target),
         strict: true,
+        ..Default::default()
     };
     let parsed = document::parse(&text);
     assert!(parsed.error.is_none(), "{file}: {:?}", parsed.error);

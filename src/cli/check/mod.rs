@@ -11,7 +11,7 @@ use super::{
 mod source;
 
 use serde::Serialize;
-use vergate::preflight::{Options, Severity, Violation};
+use vergate::preflight::{FeatureGates, Options, Severity, Violation};
 
 pub(super) use source::is_template;
 
@@ -120,7 +120,7 @@ pub struct Results {
 /// What `check` does with documents beyond preflight: the kinds skipped
 /// and rejected, and whether unchecked documents are errors.
 struct Policy<'a> {
-    options: Options,
+    options: Options<'a>,
     skip: &'a [String],
     reject: &'a [String],
     strict: bool,
@@ -235,10 +235,15 @@ pub fn run(args: &CheckArgs) -> Outcome {
             );
         }
     }
+    let mut feature_gates = FeatureGates::default();
+    for (name, enabled) in &args.feature_gates {
+        feature_gates.set(name.clone(), *enabled);
+    }
     let policy = Policy {
         options: Options {
             target: args.target,
             strict: args.strict,
+            feature_gates: Some(&feature_gates),
         },
         skip: &args.skip,
         reject: &args.reject,

@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = doc.root.to_json();
         for target in [None, Some(Version::new(1, 10))] {
             for strict in [false, true] {
-                let options = preflight::Options { target, strict };
+                let options = preflight::Options { target, strict, ..Default::default() };
                 let _ = preflight::check(tables(), &doc.root, options);
             }
         }

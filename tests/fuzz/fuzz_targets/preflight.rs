@@ -20,7 +20,7 @@ fuzz_target!(|text: &str| {
     for doc in &parsed.documents {
         for minor in [None, Some(Version::new(1, 9)), Some(Version::new(1, 12)), Some(Version::new(7, 0))] {
             for strict in [false, true] {
-                let _ = preflight::check(tables(), &doc.root, preflight::Options { target: minor, strict });
+                let _ = preflight::check(tables(), &doc.root, preflight::Options { target: minor, strict, ..Default::default() });
             }
         }
     }

@@ -1,0 +1,91 @@
+//! `vergate check` and feature gates: a field whose feature is alpha at the
+//! target is dropped by an API server with default gates, so it is reported
+//! (a warning; an error with `--strict`), unless `--feature-gates` turns its
+//! gate on; a gate turned off is reported at any stage. Run against the
+//! embedded Kubernetes gates (trafficDistribution: alpha 1.30, beta 1.31,
+//! GA 1.33, feature gate ServiceTrafficDistribution).
+
+mod support;
+
+use support::cli::{code, stderr, stdout, vergate};
+
+const SERVICE: &str = "tests/manifests/kubernetes/service-traffic-distribution.yaml";
+
+#[test]
+fn an_alpha_field_warns_naming_its_feature_gate() {
+    let out = vergate(&["check", "--target", "1.30", SERVICE]);
+    assert_eq!(code(&out), 0, "a warning does not fail: {}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("warning: Service shop/catalog: spec.trafficDistribution: alpha in 1.30: the API server drops this field unless feature gate ServiceTrafficDistribution is on"),
+        "{text}"
+    );
+    let out = vergate(&["check", "--target", "1.30", "--format", "json", SERVICE]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["violations"][0]["rule"], "feature-gate-off");
+}
+
+#[test]
+fn strict_makes_it_an_error_and_the_gate_turned_on_silences_it() {
+    let out = vergate(&["check", "--target", "1.30", "--strict", SERVICE]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with(&format!(
+            "{SERVICE}:11: Service shop/catalog: spec.trafficDistribution: alpha in 1.30"
+        )),
+        "an error, not a warning: {}",
+        stdout(&out)
+    );
+    let out = vergate(&[
+        "check",
+        "--target",
+        "1.30",
+        "--strict",
+        "--feature-gates",
+        "ServiceTrafficDistribution=true",
+        SERVICE,
+    ]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn beta_and_ga_fields_pass_unless_their_gate_is_turned_off() {
+    for target in ["1.31", "1.33"] {
+        let out = vergate(&["check", "--target", target, "--strict", SERVICE]);
+        assert_eq!(code(&out), 0, "{target}: {}", stdout(&out));
+    }
+    let out = vergate(&[
+        "check",
+        "--target",
+        "1.31",
+        "--feature-gates",
+        "Other=true,ServiceTrafficDistribution=false",
+        SERVICE,
+    ]);
+    assert!(
+        stdout(&out).contains(
+            "beta in 1.31, and feature gate ServiceTrafficDistribution is off (--feature-gates)"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_malformed_setting_is_a_usage_error() {
+    let out = vergate(&[
+        "check",
+        "--target",
+        "1.31",
+        "--feature-gates",
+        "ServiceTrafficDistribution",
+        SERVICE,
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("write Name=true or Name=false"),
+        "{}",
+        stderr(&out)
+    );
+}
