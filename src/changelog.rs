@@ -180,22 +180,40 @@ impl Changelog {
                 note: constraint_changes(old_constraints, new_constraints),
             });
         }
-        self.enum_changes(full, &field.values);
+        self.enum_changes(full, &field.values, field.values_known_from);
         // Element values are named `Type.field[]=value` for a list's items
         // and `Type.field{}=value` for a map's values.
         let element = match field.type_in(self.new) {
             TypeExpr::Map(_) => "{}",
             TypeExpr::Array(_) | TypeExpr::Scalar(_) | TypeExpr::Definition(_) => "[]",
         };
-        self.enum_changes(&format!("{full}{element}"), &field.element_values);
+        self.enum_changes(
+            &format!("{full}{element}"),
+            &field.element_values,
+            field.values_known_from,
+        );
     }
 
     /// Records what changes about the enum of `owner` (a type, a field or a
     /// field's elements): values added or removed, or the whole enum first (or
-    /// no longer) listed.
-    fn enum_changes(&mut self, owner: &str, values: &BTreeMap<String, Gate>) {
+    /// no longer) listed. What a spec lists is compared: before `known_from`
+    /// (the field's `values_known_from`) its values are carried back, not
+    /// listed.
+    fn enum_changes(
+        &mut self,
+        owner: &str,
+        values: &BTreeMap<String, Gate>,
+        known_from: Option<Version>,
+    ) {
         let (old, new) = (self.old, self.new);
-        let (in_old, in_new) = (values_listed_in(values, old), values_listed_in(values, new));
+        let listed = |minor: Version| {
+            if known_from.is_some_and(|known_from| minor < known_from) {
+                Vec::new()
+            } else {
+                values_listed_in(values, minor)
+            }
+        };
+        let (in_old, in_new) = (listed(old), listed(new));
         let whole = |listed: Vec<&str>| Item {
             name: owner.to_owned(),
             note: show_values(&listed),
@@ -304,7 +322,7 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
         }
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
         if both {
-            log.enum_changes(name, &ty.values);
+            log.enum_changes(name, &ty.values, None);
             if ty.gate.is_deprecated_in(new) && !ty.gate.is_deprecated_in(old) {
                 let note = match &ty.deprecation_warning {
                     Some(warning) => warning.clone(),

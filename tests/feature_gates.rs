@@ -89,3 +89,50 @@ fn a_malformed_setting_is_a_usage_error() {
         stderr(&out)
     );
 }
+
+/// #20: stages and gates read from the descriptions' prose count as the
+/// annotated ones do: `spec.dataSourceRef.namespace` is alpha in 1.31 only
+/// by its description ("(Alpha) This field requires the
+/// CrossNamespaceVolumeDataSource feature gate to be enabled").
+#[test]
+fn an_alpha_field_known_from_its_description_warns_too() {
+    let claim = "tests/cli/kubernetes/pvc-cross-namespace.yaml";
+    let out = vergate(&["check", "--target", "1.31", claim]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("{claim}:18: warning: PersistentVolumeClaim shop/restored: spec.dataSourceRef.namespace: alpha in 1.31: the API server drops this field unless feature gate CrossNamespaceVolumeDataSource is on (alpha gates are off by default); if the cluster enables it, pass --feature-gates CrossNamespaceVolumeDataSource=true\n")
+    );
+    let on = vergate(&[
+        "check",
+        "--target",
+        "1.31",
+        "--strict",
+        "--feature-gates",
+        "CrossNamespaceVolumeDataSource=true",
+        claim,
+    ]);
+    assert_eq!((code(&on), stdout(&on)), (0, String::new()));
+}
+
+/// #20: a value outside an enum list carried back from the minor that first
+/// lists it (imagePullPolicy, listed from 1.34) is a warning before that
+/// minor, an error with --strict, and an error from it on.
+#[test]
+fn a_value_outside_a_carried_back_list_warns_before_the_listing() {
+    let pod = "tests/cli/kubernetes/pod-pull-policy.yaml";
+    let out = vergate(&["check", "--target", "1.29", pod]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("warning: Pod shop/web: spec.containers[0].imagePullPolicy: value \"Sometimes\" is likely refused in 1.29: the 1.29 spec lists no values, and 1.34's, carried back as the field's description is the same, are Always, IfNotPresent, Never"),
+        "{}",
+        stdout(&out)
+    );
+    let strict = vergate(&["check", "--target", "1.29", "--strict", pod]);
+    assert_eq!(code(&strict), 1, "{}", stdout(&strict));
+    let listed = vergate(&["check", "--target", "1.34", pod]);
+    assert_eq!(code(&listed), 1, "{}", stdout(&listed));
+    assert!(
+        stdout(&listed).contains("is not accepted in 1.34 (accepted: Always, IfNotPresent, Never)")
+    );
+}

@@ -7,10 +7,15 @@ mod support;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
-use vergate::gates::{Gate, GatesIndex};
+use vergate::gates::{Gate, GatesIndex, Inferred};
 use vergate::Version;
 use vergate_codegen::api::Api;
 use vergate_codegen::regen;
+
+/// A minor, as gates compare it.
+fn v(minor: &str) -> Option<Version> {
+    Some(minor.parse().unwrap())
+}
 
 /// The gates.json a regen of the whole corpus at `specs` writes (what users
 /// read), built once for all the tests of this file.
@@ -171,10 +176,18 @@ fn gates_reproduce_every_element_enum_value() {
             .iter()
             .filter(|(_, g)| !g.element_values.is_empty())
         {
+            // What the specs list: carried-back minors (before
+            // values_known_from) are not listed, only inferred.
+            let listed = |value: &Gate| -> BTreeSet<Version> {
+                minors_of(value, &corpus)
+                    .into_iter()
+                    .filter(|minor| gate.values_known_from.is_none_or(|from| *minor >= from))
+                    .collect()
+            };
             let values: BTreeMap<String, BTreeSet<Version>> = gate
                 .element_values
                 .iter()
-                .map(|(value, gate)| (value.clone(), minors_of(gate, &corpus)))
+                .map(|(value, gate)| (value.clone(), listed(gate)))
                 .collect();
             actual.insert((name.clone(), field.clone()), values);
         }
@@ -187,24 +200,27 @@ fn gates_reproduce_every_element_enum_value() {
         families.values.is_empty(),
         "item values are not field values"
     );
-    let since: Vec<(&str, String)> = families
+    // Listed from 1.34; the field, older, keeps its description, so the
+    // list is carried back to 1.28, inferred.
+    assert_eq!(families.values_known_from, v("1.34"));
+    let since: Vec<(&str, String, Vec<Inferred>)> = families
         .element_values
         .iter()
-        .map(|(value, gate)| (value.as_str(), gate.introduced_in.to_string()))
+        .map(|(value, gate)| {
+            (
+                value.as_str(),
+                gate.introduced_in.to_string(),
+                gate.inferred.clone(),
+            )
+        })
         .collect();
-    let v1_34 = "1.34".to_owned();
-    assert_eq!(
-        since,
-        [
-            ("", v1_34.clone()),
-            ("IPv4", v1_34.clone()),
-            ("IPv6", v1_34)
-        ]
-    );
+    let carried = |value| (value, "1.28".to_owned(), vec![Inferred::IntroducedIn]);
+    assert_eq!(since, [carried(""), carried("IPv4"), carried("IPv6")]);
     assert_eq!(families.gate.introduced_in, "1.28".parse().unwrap());
 
     // The one map whose values are an enum: listed from 1.34 on, on a
-    // field present since 1.28.
+    // field present since 1.28 whose description has not changed: carried
+    // back to 1.28.
     let statuses = &index.types["io.k8s.api.core.v1.PersistentVolumeClaimStatus"].fields
         ["allocatedResourceStatuses"];
     assert_eq!(statuses.ty, "map[string]string");
@@ -221,7 +237,8 @@ fn gates_reproduce_every_element_enum_value() {
             )
         })
         .collect();
-    let since = |value| (value, "1.34".to_owned(), None);
+    assert_eq!(statuses.values_known_from, v("1.34"));
+    let since = |value| (value, "1.28".to_owned(), None);
     assert_eq!(
         listed,
         [
@@ -245,11 +262,9 @@ fn gates_reproduce_every_element_enum_value() {
     ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
 )]
 fn value_deprecations_land_on_the_value_not_the_field() {
-    use vergate::gates::Inferred;
     let specs = support::kubernetes_specs();
     let index = corpus_gates(&specs);
     let field = |ty: &str, field: &str| &index.types[ty].fields[field];
-    let v = |minor: &str| Some(minor.parse::<Version>().unwrap());
 
     let cases = [
         ("io.k8s.api.core.v1.PodStatus", "phase", "Unknown", "1.34"),
@@ -277,9 +292,10 @@ fn value_deprecations_land_on_the_value_not_the_field() {
             .map(|(value, gate)| (value.as_str(), gate.deprecated_in))
             .collect();
         assert_eq!(deprecated, [(value, v(since))], "{ty}.{name}");
-        assert_eq!(
-            gate.values[value].inferred,
-            [Inferred::DeprecatedIn],
+        assert!(
+            gate.values[value]
+                .inferred
+                .contains(&Inferred::DeprecatedIn),
             "{ty}.{name}"
         );
     }
@@ -291,4 +307,145 @@ fn value_deprecations_land_on_the_value_not_the_field() {
         .values
         .values()
         .all(|g| g.deprecated_in.is_none()));
+}
+
+/// Every property of every minor, read straight from the raw specs: its
+/// description and its enum (the property's own or its items'/values').
+fn raw_properties(specs: &std::path::Path) -> BTreeMap<(String, String), BTreeMap<Version, Value>> {
+    let mut out: BTreeMap<(String, String), BTreeMap<Version, Value>> = BTreeMap::new();
+    for minor in support::KUBERNETES_MINORS {
+        let version: Version = minor.parse().unwrap();
+        let text = std::fs::read(specs.join(minor).join("swagger.json")).unwrap();
+        let doc: Value = serde_json::from_slice(&text).unwrap();
+        for (name, schema) in doc["definitions"].as_object().unwrap() {
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+                continue;
+            };
+            for (property, schema) in properties {
+                out.entry((name.clone(), property.clone()))
+                    .or_default()
+                    .insert(version, schema.clone());
+            }
+        }
+    }
+    out
+}
+
+/// #20: of the fields whose description names a feature gate in some minor
+/// (any capitalised word of a sentence that says "feature gate", read here
+/// without the generator's parser), at least 90 % carry that gate in
+/// gates.json, as `feature_gate` or among `related_feature_gates`.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
+fn fields_carry_the_feature_gates_their_descriptions_name() {
+    let specs = support::kubernetes_specs();
+    let index = corpus_gates(&specs);
+    let mut named = 0;
+    let mut missing = Vec::new();
+    let mut guarded = 0;
+    for ((ty, field), by_minor) in raw_properties(&specs) {
+        let mut candidates = BTreeSet::new();
+        for schema in by_minor.values() {
+            let text = schema["description"].as_str().unwrap_or_default();
+            let prose = text.split("\n\nPossible enum values:").next().unwrap();
+            for sentence in prose.split(". ") {
+                let lower = sentence.to_lowercase();
+                if !["feature gate", "feature-gate", "featuregate"]
+                    .iter()
+                    .any(|marker| lower.contains(marker))
+                {
+                    continue;
+                }
+                for word in sentence.split(|c: char| !c.is_ascii_alphanumeric()) {
+                    let camel = word.len() > 3
+                        && word.starts_with(|c: char| c.is_ascii_uppercase())
+                        && word.chars().skip(1).any(|c| c.is_ascii_lowercase())
+                        && word.chars().skip(1).any(|c| c.is_ascii_uppercase());
+                    if camel {
+                        candidates.insert(word.to_owned());
+                    }
+                }
+            }
+        }
+        if candidates.is_empty() {
+            continue;
+        }
+        named += 1;
+        let gate = &index.types[&ty].fields[&field].gate;
+        guarded += usize::from(gate.feature_gate.is_some());
+        let carried = gate
+            .feature_gate
+            .iter()
+            .chain(&gate.related_feature_gates)
+            .any(|name| candidates.contains(name));
+        if !carried {
+            missing.push(format!("{ty}.{field} {candidates:?}"));
+        }
+    }
+    let carried = named - missing.len();
+    assert!(named >= 120, "the corpus names gates in {named} fields");
+    assert!(
+        carried * 10 >= named * 9,
+        "{carried} of {named} fields carry their gate; missing:\n{}",
+        missing.join("\n")
+    );
+    assert!(
+        guarded * 2 >= named,
+        "{guarded} of {named} fields have a guarding feature_gate"
+    );
+}
+
+/// #20: where a field's enum is first listed in a minor after the field's
+/// first, gates.json says the list is known from that minor, and values of
+/// that first listing are either carried back (inferred) or dated no later
+/// than it: no value is claimed new in the minor that merely lists it.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_specs),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS"
+)]
+fn enum_values_are_not_dated_by_their_first_listing() {
+    let specs = support::kubernetes_specs();
+    let index = corpus_gates(&specs);
+    let (mut late, mut carried) = (0, 0);
+    for ((ty, field), by_minor) in raw_properties(&specs) {
+        let listing = |schema: &Value| {
+            schema
+                .get("enum")
+                .or_else(|| schema.pointer("/items/enum"))
+                .or_else(|| schema.pointer("/additionalProperties/enum"))
+                .and_then(Value::as_array)
+                .map(|values| values.len())
+                .unwrap_or(0)
+        };
+        let first_minor = *by_minor.keys().next().unwrap();
+        let Some((&first_listed, _)) = by_minor.iter().find(|(_, schema)| listing(schema) > 0)
+        else {
+            continue;
+        };
+        if first_listed == first_minor {
+            continue;
+        }
+        late += 1;
+        let gate = &index.types[&ty].fields[&field];
+        assert_eq!(gate.values_known_from, Some(first_listed), "{ty}.{field}");
+        let values = gate.values.values().chain(gate.element_values.values());
+        let mut any_carried = false;
+        for value in values {
+            let carried_back = value.inferred.contains(&Inferred::IntroducedIn);
+            assert!(
+                !carried_back || value.introduced_in < first_listed,
+                "{ty}.{field}"
+            );
+            any_carried |= carried_back;
+        }
+        carried += usize::from(any_carried);
+    }
+    assert!(late >= 100, "{late} fields listed late");
+    assert!(carried * 10 >= late * 7, "{carried} of {late} carried back");
+    let pull = &index.types["io.k8s.api.core.v1.Container"].fields["imagePullPolicy"];
+    assert_eq!(pull.values["Always"].introduced_in, "1.28".parse().unwrap());
 }

@@ -19,24 +19,29 @@
 //! annotation that contradicts the specs is an error naming the annotation's
 //! file:line and the spec. Every mistake of the file is reported at once.
 
-use crate::error::{Error, Result};
-use crate::model::{GatedModel, Lifecycle, Rename, Source};
+use crate::error::{Error, Result, Warning};
+use crate::model::{GatedModel, Lifecycle, Rename, Source, Stage};
 use crate::rust::annotated::attr::{parse_gates, At, Gates, Place};
 use crate::rust::annotated::ctxt::Ctxt;
 use heck::ToLowerCamelCase;
 use proc_macro2::Span;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use syn::{Attribute, Fields, Item, LitStr};
+use vergate_core::gates::Inferred;
 use vergate_core::Version;
 
 /// The overlay's file name inside `upstream-specs/<api>/`.
 pub const ANNOTATIONS_FILE: &str = "annotations.rs";
 
 /// Applies `api_dir/annotations.rs`, when there is one, to the gated model.
-pub fn apply(model: &mut GatedModel, api_dir: &Path) -> Result<()> {
+/// Returns a warning for each annotation that overrides a stage the
+/// descriptions' prose gave (`model::prose_gates`): the annotation wins,
+/// and the warning lets a maintainer confirm it.
+pub fn apply(model: &mut GatedModel, api_dir: &Path) -> Result<Vec<Warning>> {
     let path = api_dir.join(ANNOTATIONS_FILE);
     if !path.is_file() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let text = std::fs::read_to_string(&path)
         .map_err(|source| Error::io(&path, "reading the annotations", source))?;
@@ -58,18 +63,19 @@ pub(crate) fn parse_rust(path: &Path, text: &str) -> Result<syn::File> {
     })
 }
 
-/// Applies the overlay source `text` (read from `path`).
-pub fn apply_text(model: &mut GatedModel, path: &Path, text: &str) -> Result<()> {
+/// Applies the overlay source `text` (read from `path`); see [`apply`].
+pub fn apply_text(model: &mut GatedModel, path: &Path, text: &str) -> Result<Vec<Warning>> {
     let file = parse_rust(path, text)?;
     let mut overlay = Overlay {
         path: path.to_owned(),
         messages: Vec::new(),
+        overrides: Vec::new(),
     };
     for item in &file.items {
         overlay.item(model, item);
     }
     if overlay.messages.is_empty() {
-        Ok(())
+        Ok(overlay.overrides)
     } else {
         Err(Error::Annotations {
             messages: overlay.messages,
@@ -80,6 +86,8 @@ pub fn apply_text(model: &mut GatedModel, path: &Path, text: &str) -> Result<()>
 struct Overlay {
     path: PathBuf,
     messages: Vec<String>,
+    /// Annotations that override what the prose said.
+    overrides: Vec<Warning>,
 }
 
 impl Overlay {
@@ -367,14 +375,74 @@ impl Overlay {
             }
         }
         if !gates.stage.is_empty() {
-            lifecycle.stage = gates.stage.iter().copied().collect();
+            let annotated: BTreeMap<Version, Stage> = gates.stage.iter().copied().collect();
+            let stage_in = |stages: &BTreeMap<Version, Stage>, version: Version| {
+                stages
+                    .range(..=version)
+                    .next_back()
+                    .map(|(_, stage)| *stage)
+            };
+            // Only minors the prose gives a stage for can disagree.
+            let disagree = lifecycle.presence.iter().any(|version| {
+                stage_in(&lifecycle.stage, version)
+                    .is_some_and(|said| stage_in(&annotated, version) != Some(said))
+            });
+            if lifecycle.inferred.remove(&Inferred::Stage) && disagree {
+                self.overrides.push(Warning {
+                    path: self.path.clone(),
+                    pointer: format!("line {}", gates.stage_span.map_or(0, |span| span.start().line)),
+                    message: format!(
+                        "{subject}: the annotated stages {} override those its descriptions give, {} ({source})",
+                        show_stages(&annotated),
+                        show_stages(&lifecycle.stage)
+                    ),
+                });
+            }
+            lifecycle.stage = annotated;
         }
         if let Some(gate) = &gates.feature_gate {
+            let inferred = lifecycle.inferred.remove(&Inferred::FeatureGate);
+            let named = lifecycle
+                .feature_gate
+                .iter()
+                .chain(&lifecycle.related_feature_gates)
+                .any(|name| *name == gate.value);
+            if inferred && !named {
+                self.error(
+                    gate.span,
+                    format!(
+                        "{subject} is annotated feature_gate({:?}), but its descriptions name the gate {} ({source}); correct the name, or drop the annotation to keep the one the specs give",
+                        gate.value,
+                        lifecycle.feature_gate.as_deref().unwrap_or_default()
+                    ),
+                );
+            }
+            if let Some(previous) = lifecycle.feature_gate.take() {
+                if previous != gate.value && !lifecycle.related_feature_gates.contains(&previous) {
+                    lifecycle.related_feature_gates.push(previous);
+                }
+            }
+            lifecycle
+                .related_feature_gates
+                .retain(|name| *name != gate.value);
             lifecycle.feature_gate = Some(gate.value.clone());
         }
         if let Some(reference) = &gates.reference {
             lifecycle.reference = Some(reference.value.clone());
         }
+    }
+}
+
+/// Stages as an annotation writes them: `alpha 1.30, beta 1.31`.
+fn show_stages(stages: &BTreeMap<Version, Stage>) -> String {
+    let shown: Vec<String> = stages
+        .iter()
+        .map(|(since, stage)| format!("{} {since}", format!("{stage:?}").to_lowercase()))
+        .collect();
+    if shown.is_empty() {
+        "none".to_owned()
+    } else {
+        shown.join(", ")
     }
 }
 

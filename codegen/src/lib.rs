@@ -32,6 +32,8 @@ pub mod load;
 pub mod parallel;
 #[cfg(feature = "load")]
 pub mod record;
+#[cfg(feature = "load")]
+pub mod review;
 
 #[cfg(feature = "emit")]
 pub mod emit;

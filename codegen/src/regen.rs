@@ -17,6 +17,9 @@ pub struct Built {
     pub model: GatedModel,
     pub tree: FileTree,
     pub warnings: Vec<Warning>,
+    /// Annotations that override the stage the descriptions' prose gives
+    /// (`annotations::apply`); `cargo xtask gates-review` lists them.
+    pub prose_overrides: Vec<Warning>,
     pub timings: Timings,
 }
 
@@ -117,11 +120,32 @@ pub fn build(api: &Api) -> Result<Built> {
     emit_model(api, model, warnings, &Caches::none(), timings)
 }
 
+/// The gates review of `api` from `since` (`codegen::review`), followed by
+/// the annotations that override what the descriptions' prose says.
+pub fn review(api: &Api, since: Option<vergate_core::Version>) -> Result<String> {
+    let mut timings = Timings::default();
+    let (model, warnings) = load_and_merge(api, None, &mut timings)?;
+    let mut out = crate::review::gates_review(&model.gates_index(), since);
+    let overrides = &warnings.1;
+    if !overrides.is_empty() {
+        out.push_str("\nannotations overriding the stage the descriptions give\n");
+        for warning in overrides {
+            out.push_str(&format!(
+                "  {}#{}: {}\n",
+                warning.path.display(),
+                warning.pointer,
+                warning.message
+            ));
+        }
+    }
+    Ok(out)
+}
+
 /// Runs every emitter over a loaded and merged model.
 fn emit_model(
     api: &Api,
     model: GatedModel,
-    warnings: Vec<Warning>,
+    (warnings, prose_overrides): Notices,
     caches: &Caches,
     mut timings: Timings,
 ) -> Result<Built> {
@@ -130,17 +154,22 @@ fn emit_model(
         model,
         tree,
         warnings,
+        prose_overrides,
         timings,
     })
 }
 
+/// The loader's warnings, and the annotations that override prose.
+type Notices = (Vec<Warning>, Vec<Warning>);
+
 /// Loads every present minor (those `cache` holds from it) and merges
-/// them, with the annotations.
+/// them, with the annotations. Returns the loader's warnings and the
+/// annotations that override prose.
 fn load_and_merge(
     api: &Api,
     cache: Option<&LoadCache>,
     timings: &mut Timings,
-) -> Result<(GatedModel, Vec<Warning>)> {
+) -> Result<(GatedModel, Notices)> {
     let loaded = timings.time("load", || load::load_api_cached(api, cache))?;
     let mut warnings = Vec::new();
     let mut minors = Vec::with_capacity(loaded.len());
@@ -148,12 +177,13 @@ fn load_and_merge(
         warnings.extend(minor.warnings);
         minors.push(minor.model);
     }
-    let model = timings.time("merge", || -> Result<GatedModel> {
+    let model = timings.time("merge", || -> Result<(GatedModel, Vec<Warning>)> {
         let mut model = GatedModel::merge(api.name(), minors)?;
-        crate::annotations::apply(&mut model, &api.dir)?;
-        Ok(model)
+        let overrides = crate::annotations::apply(&mut model, &api.dir)?;
+        Ok((model, overrides))
     })?;
-    Ok((model, warnings))
+    let (model, overrides) = model;
+    Ok((model, (warnings, overrides)))
 }
 
 /// Runs the emitters `selected` picks, in parallel, then merges their

@@ -182,26 +182,41 @@ impl<'a> Visitor<'a> for Checker<'a> {
         refusal: Refusal<'a>,
     ) {
         let target = self.target;
-        let message = match refusal {
+        let (severity, message) = match refusal {
             Refusal::NotInMinor { gate, .. } => {
                 let (_, reason) = absent_reason(gate, target, None);
-                format!("value {text:?} is not available in {target} ({reason})")
+                (
+                    Severity::Error,
+                    format!("value {text:?} is not available in {target} ({reason})"),
+                )
             }
+            // The target's spec lists no values; those of a later listing
+            // are carried back, inferred: a warning, an error with --strict.
+            Refusal::Unlisted {
+                accepted,
+                carried_from: Some(known_from),
+            } => (
+                if self.strict {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                format!(
+                    "value {text:?} is likely refused in {target}: the {target} spec lists no values, and {known_from}'s, carried back as the field's description is the same, are {}",
+                    show_values(&accepted)
+                ),
+            ),
             // The target lists its values and this is none of them: the
             // API refuses it (and so do the JSON Schemas), strict or not.
-            Refusal::Unlisted { accepted } => format!(
-                "value {text:?} is not accepted in {target} (accepted: {})",
-                show_values(&accepted)
+            Refusal::Unlisted { accepted, .. } => (
+                Severity::Error,
+                format!(
+                    "value {text:?} is not accepted in {target} (accepted: {})",
+                    show_values(&accepted)
+                ),
             ),
         };
-        self.report(
-            walk,
-            Severity::Error,
-            Rule::ValueNotAvailable,
-            last,
-            line,
-            message,
-        );
+        self.report(walk, severity, Rule::ValueNotAvailable, last, line, message);
     }
 
     fn deprecated_value(

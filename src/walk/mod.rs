@@ -274,7 +274,7 @@ impl<'a> Walk<'a> {
             return visitor.union(self, node, line, name, union);
         }
         if let Some(text) = values::enum_text(&node.value, def.type_in(self.to)) {
-            self.enum_value(visitor, &text, &def.values, line, None);
+            self.enum_value(visitor, &text, &def.values, None, line, None);
         }
         self.constraints(visitor, node, def.constraints_in(self.to), line, None);
         if def.fields.is_empty() {
@@ -343,7 +343,15 @@ impl<'a> Walk<'a> {
         to: &'a FieldGate,
     ) -> V::Out {
         if let Some(text) = values::enum_text(&entry.value.value, Some(to.type_in(self.to))) {
-            self.enum_value(visitor, &text, &to.values, entry.line, Some(&entry.key));
+            let known_from = to.values_known_from;
+            self.enum_value(
+                visitor,
+                &text,
+                &to.values,
+                known_from,
+                entry.line,
+                Some(&entry.key),
+            );
         }
         let constraints = to.constraints_in(self.to);
         self.constraints(
@@ -360,7 +368,14 @@ impl<'a> Walk<'a> {
         };
         for (step, text, line) in values::scalar_elements(&entry.value, element_type) {
             self.path.push(step);
-            self.enum_value(visitor, &text, &to.element_values, line, None);
+            self.enum_value(
+                visitor,
+                &text,
+                &to.element_values,
+                to.values_known_from,
+                line,
+                None,
+            );
             self.path.pop();
         }
         self.path.pop();
@@ -391,17 +406,19 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Hands `text` to the visitor when the enum `values` refuses it in
-    /// `to`, or accepts it as a value deprecated there.
+    /// Hands `text` to the visitor when the enum `values` (listed from
+    /// `known_from`) refuses it in `to`, or accepts it as a value deprecated
+    /// there.
     fn enum_value<V: Visitor<'a>>(
         &self,
         visitor: &mut V,
         text: &str,
         values: &'a BTreeMap<String, Gate>,
+        known_from: Option<Version>,
         line: u32,
         last: Option<&str>,
     ) {
-        if let Some(refusal) = values::refusal(text, values, self.to) {
+        if let Some(refusal) = values::refusal(text, values, self.to, known_from) {
             visitor.refused(self, last, line, text, refusal);
         } else if let Some(gate) = values
             .get(text)

@@ -16,16 +16,23 @@ pub(crate) enum Refusal<'a> {
         gate: &'a Gate,
         accepted: Vec<&'a str>,
     },
-    /// A value no minor of the enum lists.
-    Unlisted { accepted: Vec<&'a str> },
+    /// A value no minor of the enum lists. `carried_from` is the field's
+    /// `values_known_from` when `minor` is before it: the values accepted
+    /// there are that minor's listing carried back, inferred.
+    Unlisted {
+        accepted: Vec<&'a str>,
+        carried_from: Option<Version>,
+    },
 }
 
 /// Why `values` refuses `text` in `minor`, or `None` when it accepts it. A
-/// minor that lists none of the values leaves the field open.
+/// minor that lists none of the values leaves the field open. `known_from`
+/// is the field's `values_known_from`.
 pub(super) fn refusal<'a>(
     text: &str,
     values: &'a BTreeMap<String, Gate>,
     minor: Version,
+    known_from: Option<Version>,
 ) -> Option<Refusal<'a>> {
     let accepted = values_listed_in(values, minor);
     if accepted.is_empty() {
@@ -34,7 +41,10 @@ pub(super) fn refusal<'a>(
     match values.get(text) {
         Some(gate) if gate.is_present_in(minor) => None,
         Some(gate) => Some(Refusal::NotInMinor { gate, accepted }),
-        None => Some(Refusal::Unlisted { accepted }),
+        None => Some(Refusal::Unlisted {
+            accepted,
+            carried_from: known_from.filter(|known_from| minor < *known_from),
+        }),
     }
 }
 

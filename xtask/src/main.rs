@@ -93,6 +93,19 @@ enum Command {
         #[arg(long)]
         base_url: Option<String>,
     },
+    /// Review the stages and feature gates of an API's fields, minor by
+    /// minor, as the next regen writes them into gates.json: which were read from the descriptions' prose and
+    /// which annotated, what changed since the previous minor, and the gates
+    /// named only as changing a field's behaviour. Run it after a regen that
+    /// adds a minor; correct wrong prose with upstream-specs/<api>/annotations.rs.
+    GatesReview {
+        /// The API (a directory name under upstream-specs/).
+        #[arg(default_value = "kubernetes")]
+        api: String,
+        /// Only the minors from this one on (the new minor, say `1.36`).
+        #[arg(long, value_name = "MINOR")]
+        since: Option<String>,
+    },
     /// Add an API: write upstream-specs/<name>/api.toml recording every spec
     /// file (JSON or YAML) of DIR's v<X.Y>/ directories with its sha256, and
     /// copy them beside it; then `cargo xtask regen --api <name>` works.
@@ -145,6 +158,7 @@ fn main() -> ExitCode {
             name,
             from: absolute(from),
         },
+        review @ Command::GatesReview { .. } => review,
     };
     if let Err(err) = std::env::set_current_dir(project_root()) {
         eprintln!(
@@ -177,6 +191,7 @@ fn main() -> ExitCode {
             base_url,
         } => fetch::run(&root, &api, from.as_deref(), base_url.as_deref()),
         Command::AddApi { name, from } => add_api::run(&root, &name, &from),
+        Command::GatesReview { api, since } => gates_review(&api, since.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -193,6 +208,20 @@ fn project_root() -> PathBuf {
         .parent()
         .expect("xtask lives one level below the repository root")
         .to_owned()
+}
+
+/// Prints the gates review of upstream-specs/<api>/ (`codegen::regen::review`).
+fn gates_review(api: &str, since: Option<&str>) -> anyhow::Result<()> {
+    let since = since
+        .map(|minor| {
+            minor
+                .parse::<vergate_codegen::Version>()
+                .map_err(|err| anyhow::anyhow!("--since {minor:?}: {err}"))
+        })
+        .transpose()?;
+    let api = vergate_codegen::api::Api::open(&Path::new("upstream-specs").join(api))?;
+    print!("{}", vergate_codegen::regen::review(&api, since)?);
+    Ok(())
 }
 
 /// Runs `xtask/bench/<name>.sh` from the repository root.

@@ -71,6 +71,14 @@ pub fn run(root: &Path, only: Option<&str>, check: bool, timings: bool) -> Resul
         for warning in &built.warnings {
             eprintln!("{warning}");
         }
+        if !built.prose_overrides.is_empty() {
+            eprintln!(
+                "{}: {} annotations override the stage their fields' descriptions give (`cargo xtask gates-review {}` lists them)",
+                api.name(),
+                built.prose_overrides.len(),
+                api.name()
+            );
+        }
         let versions: Vec<String> = built
             .model
             .versions

@@ -69,6 +69,14 @@ pub struct Gate {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub feature_gate: Option<String>,
+    /// The other feature gates its description names: a second gate it
+    /// requires, or gates that change its behaviour or allowed values
+    /// (never used to refuse it). Always read from prose.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub related_feature_gates: Vec<String>,
     /// A reference such as a KEP URL.
     #[cfg_attr(
         feature = "serde",
@@ -93,6 +101,15 @@ pub struct Gate {
 pub enum Inferred {
     /// `deprecated_in`, from a description that says the item is deprecated.
     DeprecatedIn,
+    /// `feature_gate`, from a description that says the item requires it.
+    FeatureGate,
+    /// `introduced_in`, for an enum value carried back to minors whose spec
+    /// does not list the enum yet (see `values_known_from`).
+    IntroducedIn,
+    /// `stage`, from a description that gives the item's stage beside its
+    /// gate (a GA stage also from the minor whose description stops naming
+    /// the gate).
+    Stage,
 }
 
 impl Inferred {
@@ -100,6 +117,9 @@ impl Inferred {
     pub fn key(self) -> &'static str {
         match self {
             Inferred::DeprecatedIn => "deprecated_in",
+            Inferred::FeatureGate => "feature_gate",
+            Inferred::IntroducedIn => "introduced_in",
+            Inferred::Stage => "stage",
         }
     }
 }
@@ -308,6 +328,16 @@ pub struct FieldGate {
         )
     )]
     pub element_values: BTreeMap<String, Gate>,
+    /// The first minor whose spec lists the field's enum values, when the
+    /// field is older than the list (Kubernetes lists enums from 1.34). A
+    /// value whose `introduced_in` is inferred was carried back from this
+    /// listing to earlier minors whose description of the field is the
+    /// same; a value introduced in this very minor may be older.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub values_known_from: Option<Version>,
     /// The constraints on the field's value (`pattern`, `maxLength`, …) in
     /// the newest minor it is present in.
     #[cfg_attr(

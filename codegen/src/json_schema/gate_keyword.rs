@@ -201,6 +201,7 @@ fn gate_members(gate: &Gate) -> Map {
         deprecated_in,
         stage,
         feature_gate,
+        related_feature_gates,
         reference,
         inferred,
     } = gate;
@@ -223,6 +224,10 @@ fn gate_members(gate: &Gate) -> Map {
     if let Some(feature_gate) = feature_gate {
         out.insert("feature_gate".into(), Json::string(feature_gate));
     }
+    if !related_feature_gates.is_empty() {
+        let gates = related_feature_gates.iter().map(Json::string);
+        out.insert("related_feature_gates".into(), Json::Array(gates.collect()));
+    }
     if let Some(reference) = reference {
         out.insert("reference".into(), Json::string(reference));
     }
@@ -244,6 +249,7 @@ fn field_gate_members(field: &FieldGate) -> Map {
         renamed_from,
         values,
         element_values,
+        values_known_from,
         // Said by the schema's own keywords; only their changes are gates.
         constraints: _,
         constraints_history,
@@ -274,6 +280,9 @@ fn field_gate_members(field: &FieldGate) -> Map {
     }
     if !element_values.is_empty() {
         out.insert("element_values".into(), gates_json(element_values));
+    }
+    if let Some(known_from) = values_known_from {
+        out.insert("values_known_from".into(), version(*known_from));
     }
     if !constraints_history.is_empty() {
         let history = constraints_history
@@ -365,8 +374,9 @@ mod tests {
                 (Version::new(1, 11), Stage::Ga),
             ]),
             feature_gate: Some("Canary".into()),
+            related_feature_gates: vec!["CanaryMetrics".into()],
             reference: Some("https://kep/1".into()),
-            inferred: vec![Inferred::DeprecatedIn],
+            inferred: vec![Inferred::DeprecatedIn, Inferred::Stage],
         }
     }
 
@@ -393,6 +403,7 @@ mod tests {
             }),
             values: BTreeMap::from([("A".into(), full_gate())]),
             element_values: BTreeMap::from([("B".into(), Gate::default())]),
+            values_known_from: Some(Version::new(1, 10)),
             constraints: Constraints {
                 max_length: Some(63),
                 ..Constraints::default()

@@ -2,6 +2,7 @@
 //! its [`Lifecycle`].
 
 use super::deprecation::prose_deprecations;
+use super::feature_gate_prose::{infer_gates, prose_gates, ProseGates};
 use super::lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
 use super::schema::{Definition, MinorModel, Property};
 use crate::error::{Error, Result};
@@ -62,6 +63,8 @@ impl GatedModel {
                 }
             }
         }
+        infer_prose_gates(&mut types, &by_version);
+        super::enum_dates::date_enum_values(&mut types, &by_version);
         let model = GatedModel {
             api,
             versions,
@@ -245,6 +248,51 @@ fn record_prose_deprecations(entry: &mut TypeLifecycle, definition: &Definition,
             description,
             version,
         );
+    }
+}
+
+/// Reads every field's feature gates and stages from its description in
+/// each minor ([`prose_gates`]) and lays them on ([`infer_gates`]).
+fn infer_prose_gates(
+    types: &mut BTreeMap<String, TypeLifecycle>,
+    by_version: &BTreeMap<Version, MinorModel>,
+) {
+    let mut said: BTreeMap<(&str, &str), BTreeMap<Version, ProseGates>> = BTreeMap::new();
+    for (version, minor) in by_version {
+        for definition in minor.definitions.values() {
+            let Some(object) = definition.object() else {
+                continue;
+            };
+            for (name, property) in &object.properties {
+                let found =
+                    property
+                        .description
+                        .as_deref()
+                        .map_or_else(ProseGates::default, |text| {
+                            let values: Vec<&str> = property
+                                .enum_values
+                                .iter()
+                                .chain(&property.element_enum_values)
+                                .map(String::as_str)
+                                .collect();
+                            prose_gates(text, &values)
+                        });
+                said.entry((definition.name.as_str(), name.as_str()))
+                    .or_default()
+                    .insert(*version, found);
+            }
+        }
+    }
+    for ((type_name, field_name), by_minor) in said {
+        if by_minor.values().all(ProseGates::is_empty) {
+            continue;
+        }
+        if let Some(field) = types
+            .get_mut(type_name)
+            .and_then(|ty| ty.fields.get_mut(field_name))
+        {
+            infer_gates(&mut field.lifecycle, &by_minor);
+        }
     }
 }
 

@@ -19,10 +19,13 @@ pub struct Lifecycle {
     /// Its stage by the minor each stage starts in.
     pub stage: BTreeMap<Version, Stage>,
     pub feature_gate: Option<String>,
+    /// Other gates its description names (see `Gate::related_feature_gates`).
+    pub related_feature_gates: Vec<String>,
     pub reference: Option<String>,
     /// The keys that were inferred from a description's prose rather than
-    /// read from the spec or an annotation: only `deprecated_in` is ever
-    /// inferred (see `model::prose_deprecations`).
+    /// read from the spec or an annotation (`model::prose_deprecations`,
+    /// `model::prose_gates`), or carried back (an enum value's
+    /// `introduced_in`).
     pub inferred: BTreeSet<Inferred>,
 }
 
@@ -79,6 +82,7 @@ impl Lifecycle {
             deprecated_in: self.deprecated_in,
             stage: self.stage.clone(),
             feature_gate: self.feature_gate.clone(),
+            related_feature_gates: self.related_feature_gates.clone(),
             reference: self.reference.clone(),
             inferred: self.inferred.iter().copied().collect(),
         }
@@ -164,6 +168,9 @@ pub struct FieldLifecycle {
     /// The enum values of each element (a list's items or a map's values).
     pub element_values: BTreeMap<String, Lifecycle>,
     pub renamed_from: Option<Rename>,
+    /// The first minor whose spec lists the field's enum values, when the
+    /// field is older than that list.
+    pub values_known_from: Option<Version>,
     /// The constraints on the field's value in each minor it is present in
     /// (empty ones included, so a constraint dropped is a change).
     pub constraints_by_minor: BTreeMap<Version, Constraints>,
@@ -191,6 +198,7 @@ impl FieldLifecycle {
             renamed_from: self.renamed_from.clone(),
             values: gates_of(&self.values, corpus),
             element_values: gates_of(&self.element_values, corpus),
+            values_known_from: self.values_known_from,
             constraints: newest(&self.constraints_by_minor),
             constraints_history: history(&self.constraints_by_minor),
         }

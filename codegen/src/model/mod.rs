@@ -8,6 +8,8 @@
 
 pub mod constraints;
 mod deprecation;
+mod enum_dates;
+mod feature_gate_prose;
 mod gated;
 mod lifecycle;
 pub mod naming;
@@ -15,6 +17,7 @@ mod schema;
 mod union;
 
 pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
+pub use feature_gate_prose::{prose_gates, ProseGates};
 pub use gated::GatedModel;
 pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
 pub use schema::{Definition, MinorModel, ObjectSchema, Property, Schema, Source, QUANTITY};

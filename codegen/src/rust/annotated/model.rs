@@ -7,6 +7,7 @@ use super::ast::{Body, Module};
 use super::attr::Gates;
 use super::check::presence;
 use crate::model::{Definition, GatedModel, Lifecycle, MinorModel, ObjectSchema, Property, Schema};
+use vergate_core::gates::Inferred;
 use vergate_core::{Version, VersionSet};
 
 /// Builds the gated model of a module whose checks passed.
@@ -103,9 +104,14 @@ fn deprecated(gates: &Gates, version: Version) -> bool {
         .is_some_and(|since| version >= since.value)
 }
 
-/// What annotations add that presence cannot say.
+/// What annotations add that presence cannot say. In the derive they alone
+/// say it: gates the merge read from doc comments' prose are dropped.
 fn overlay(lifecycle: &mut Lifecycle, gates: &Gates) {
     lifecycle.stage = gates.stage.iter().copied().collect();
     lifecycle.feature_gate = gates.feature_gate.as_ref().map(|g| g.value.clone());
     lifecycle.reference = gates.reference.as_ref().map(|r| r.value.clone());
+    lifecycle.related_feature_gates.clear();
+    lifecycle
+        .inferred
+        .retain(|key| !matches!(key, Inferred::FeatureGate | Inferred::Stage));
 }
