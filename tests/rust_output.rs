@@ -592,3 +592,165 @@ fn main() {
     let out = cargo(&dir, &target, &["run"]);
     assert_eq!(out.trim(), "ok");
 }
+
+/// The `impl crate::Resource for X { … }` blocks of the generated crate:
+/// (apiVersion, kind) → (plural, namespaced), read from its source text.
+fn generated_resources(
+    krate: &Path,
+) -> std::collections::BTreeMap<(String, String), (String, bool)> {
+    let mut out = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(krate.join("src/shapes")).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for block in text.split("impl crate::Resource for ").skip(1) {
+            let block = block.split('}').next().unwrap();
+            let constant = |name: &str| -> String {
+                let at = block
+                    .find(&format!("const {name}: &'static str = \""))
+                    .unwrap();
+                let rest = &block[at..];
+                let start = rest.find('"').unwrap() + 1;
+                let len = rest[start..].find('"').unwrap();
+                rest[start..start + len].to_owned()
+            };
+            let namespaced = block.contains("type Scope = crate::NamespaceResourceScope");
+            out.insert(
+                (constant("API_VERSION"), constant("KIND")),
+                (constant("URL_PATH_SEGMENT"), namespaced),
+            );
+        }
+    }
+    out
+}
+
+/// #19: every kind the specs serve is a `Resource` with the plural and scope
+/// of its paths. Read here from each operation's `x-kubernetes-action:
+/// list` (the loader reads the path shapes instead): its path's last
+/// segment is the plural, and a kind listed under `{namespace}` is
+/// namespaced.
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_specs, vergate_kubernetes_output)),
+    ignore = "needs the Kubernetes specs: ../shared/upstream-specs/kubernetes or VERGATE_KUBERNETES_SPECS; needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn every_served_kind_is_a_resource_with_its_plural_and_scope() {
+    let specs = support::kubernetes_specs();
+    let generated = generated_resources(&support::kubernetes_output().join("rust"));
+    let mut expected: std::collections::BTreeMap<(String, String), (String, bool)> =
+        std::collections::BTreeMap::new();
+    for minor in support::KUBERNETES_MINORS {
+        let text = std::fs::read(specs.join(minor).join("swagger.json")).unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            let Some(list) = item
+                .get("get")
+                .filter(|op| op["x-kubernetes-action"] == "list")
+            else {
+                continue;
+            };
+            let gvk = &list["x-kubernetes-group-version-kind"];
+            let (group, version) = (
+                gvk["group"].as_str().unwrap(),
+                gvk["version"].as_str().unwrap(),
+            );
+            let api_version = if group.is_empty() {
+                version.to_owned()
+            } else {
+                format!("{group}/{version}")
+            };
+            let key = (api_version, gvk["kind"].as_str().unwrap().to_owned());
+            let plural = path.rsplit('/').next().unwrap().to_owned();
+            let entry = expected.entry(key).or_insert((plural.clone(), false));
+            assert_eq!(entry.0, plural, "{path}");
+            entry.1 |= path.contains("{namespace}");
+        }
+    }
+    assert!(expected.len() > 100, "{} kinds listed", expected.len());
+    let mut missing = Vec::new();
+    for (key, served) in &expected {
+        match generated.get(key) {
+            Some(found) => assert_eq!(found, served, "{key:?}"),
+            None => missing.push(format!("{key:?}")),
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "kinds without a Resource impl: {missing:?}"
+    );
+    let deployment = &generated[&("apps/v1".to_owned(), "Deployment".to_owned())];
+    assert_eq!(deployment, &("deployments".to_owned(), true));
+    let namespace = &generated[&("v1".to_owned(), "Namespace".to_owned())];
+    assert_eq!(namespace, &("namespaces".to_owned(), false));
+}
+
+/// #19: with the `kube` feature the kinds are kube-rs resources: a program
+/// lists and gets Deployments through `kube::Api` over a mocked HTTP
+/// service (tower-test), reads them with `ResourceExt`, and does the same
+/// for a cluster-scoped kind of another minor enabled beside it.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn kube_api_lists_and_gets_through_a_mocked_client() {
+    let krate = support::kubernetes_output().join("rust");
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join("kube-api");
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_33\", \"v1_34\", \"kube\"] }}\n\
+         kube = {{ version = \"5\", default-features = false, features = [\"client\"] }}\n\
+         k8s-openapi = {{ version = \"0.29\", features = [\"latest\"] }}\n\
+         tower-test = \"0.4\"\n\
+         tokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n\
+         http = \"1\"\n",
+        toml_path(&krate)
+    );
+    let main = r##"
+use http::{Request, Response};
+use kube::client::Body;
+use kube::{Api, Client, Resource, ResourceExt};
+use vergate_kubernetes::v1_33::core::v1::Namespace;
+use vergate_kubernetes::v1_34::apps::v1::Deployment;
+
+const LIST: &str = r#"{"apiVersion":"apps/v1","kind":"DeploymentList","metadata":{"resourceVersion":"7"},"items":[{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop","labels":{"app":"web"}},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}}]}"#;
+const ONE: &str = r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"shop","resourceVersion":"8"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}}"#;
+const NAMESPACE: &str = r#"{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shop"}}"#;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let (service, mut handle) = tower_test::mock::pair::<Request<Body>, Response<Body>>();
+    let server = tokio::spawn(async move {
+        for (path, body) in [
+            ("/apis/apps/v1/namespaces/shop/deployments", LIST),
+            ("/apis/apps/v1/namespaces/shop/deployments/web", ONE),
+            ("/api/v1/namespaces/shop", NAMESPACE),
+        ] {
+            let (request, reply) = handle.next_request().await.expect("a request");
+            assert_eq!(request.method(), http::Method::GET);
+            assert_eq!(request.uri().path(), path);
+            reply.send_response(Response::new(Body::from(body.as_bytes().to_vec())));
+        }
+    });
+    let client = Client::new(service, "default");
+    let deployments: Api<Deployment> = Api::namespaced(client.clone(), "shop");
+    let list = deployments.list(&Default::default()).await.unwrap();
+    assert_eq!(list.metadata.resource_version.as_deref(), Some("7"));
+    assert_eq!(list.items[0].name_any(), "web");
+    assert_eq!(list.items[0].labels()["app"], "web");
+    let web = deployments.get("web").await.unwrap();
+    assert_eq!(web.resource_version().as_deref(), Some("8"));
+    assert_eq!(web.spec.as_ref().unwrap().replicas, Some(3));
+    assert_eq!(Deployment::plural(&()), "deployments");
+    assert_eq!(Deployment::api_version(&()), "apps/v1");
+    let namespaces: Api<Namespace> = Api::all(client);
+    assert_eq!(namespaces.get("shop").await.unwrap().name_any(), "shop");
+    assert_eq!(Namespace::plural(&()), "namespaces");
+    server.await.unwrap();
+    // The constants without kube, as k8s-openapi's users know them.
+    assert_eq!(<Deployment as vergate_kubernetes::Resource>::URL_PATH_SEGMENT, "deployments");
+    println!("ok");
+}
+"##;
+    harness(&dir, &deps, main);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
+}

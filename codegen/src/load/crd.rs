@@ -33,13 +33,15 @@
 
 use super::document::{yaml_error, yaml_to_json, Document};
 use crate::error::{Error, Result};
+use crate::model::ResourcePath;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use vergate_core::gates::GroupVersionKind;
 
 /// The definition every custom resource's `metadata` refers to.
-pub const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+pub use crate::model::OBJECT_META;
 
 /// vergate's built-in minimal ObjectMeta (and OwnerReference), an OpenAPI
 /// 2 document, used when a minor has CRDs but no ObjectMeta of its own.
@@ -79,6 +81,7 @@ pub fn object_meta_document() -> Document {
         definitions_pointer: "/definitions",
         deprecation_warnings: BTreeMap::new(),
         crds: Vec::new(),
+        resources: BTreeMap::new(),
     }
 }
 
@@ -129,12 +132,27 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
     }
     let mut root = Map::new();
     root.insert("definitions".into(), Value::Object(definitions));
+    let mut resources = BTreeMap::new();
+    for crd in &crds {
+        let Some(resource) = &crd.resource else {
+            continue;
+        };
+        for version in &crd.served {
+            let gvk = GroupVersionKind {
+                group: crd.group.clone(),
+                version: version.clone(),
+                kind: crd.kind.clone(),
+            };
+            resources.entry(gvk).or_insert_with(|| resource.clone());
+        }
+    }
     Ok(Document {
         openapi_version: CRD_API_VERSION.into(),
         root: Value::Object(root),
         definitions_pointer: "/definitions",
         deprecation_warnings: warnings,
         crds,
+        resources,
     })
 }
 
@@ -150,6 +168,8 @@ pub struct CrdVersions {
     pub served: Vec<String>,
     /// The versions listed but not served.
     pub unserved: Vec<String>,
+    /// Where its kind is served: `spec.names.plural` and `spec.scope`.
+    pub resource: Option<ResourcePath>,
 }
 
 /// Where a CRD is: its file and its document's index there.
@@ -208,6 +228,10 @@ fn crd(
         kind: kind.to_owned(),
         served: Vec::new(),
         unserved: Vec::new(),
+        resource: text("/spec/names/plural").map(|plural| ResourcePath {
+            plural: plural.to_owned(),
+            namespaced: text("/spec/scope") != Some("Cluster"),
+        }),
     };
     for (index, version) in versions.iter().enumerate() {
         let pointer = format!("/spec/versions/{index}");

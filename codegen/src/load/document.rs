@@ -2,8 +2,11 @@
 //! reported at their line:column with a snippet.
 
 use crate::error::{snippet, Error, Result};
+use crate::model::ResourcePath;
 use serde_json::{Map, Number, Value};
+use std::collections::BTreeMap;
 use std::path::Path;
+use vergate_core::gates::GroupVersionKind;
 
 /// The parts of a spec document the model reads. Everything else (paths,
 /// parameters, …) is skipped while parsing, without being built in memory.
@@ -13,6 +16,8 @@ struct Skeleton {
     openapi: Option<Value>,
     definitions: Option<Value>,
     components: Option<Components>,
+    #[serde(default)]
+    paths: BTreeMap<String, super::resources::PathItem>,
 }
 
 #[derive(serde::Deserialize)]
@@ -37,6 +42,8 @@ pub struct Document {
     /// The CRDs the definitions were read from (none for OpenAPI): their
     /// custom resources' `metadata` refers to ObjectMeta.
     pub crds: Vec<super::crd::CrdVersions>,
+    /// Where each kind is served (`load/resources.rs`).
+    pub resources: BTreeMap<GroupVersionKind, ResourcePath>,
 }
 
 /// Parses a spec file's bytes. YAML is recognised by the `.yaml`/`.yml`
@@ -59,6 +66,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
         pointer: String::new(),
         message,
     };
+    let resources = super::resources::resources_of(&skeleton.paths);
     match (skeleton.swagger, skeleton.openapi) {
         (Some(version), None) => {
             let version = version_text(&version);
@@ -76,6 +84,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 definitions_pointer: "/definitions",
                 deprecation_warnings: Default::default(),
                 crds: Vec::new(),
+                resources,
             })
         }
         (None, Some(version)) => {
@@ -99,6 +108,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 definitions_pointer: "/components/schemas",
                 deprecation_warnings: Default::default(),
                 crds: Vec::new(),
+                resources,
             })
         }
         (Some(_), Some(_)) => Err(not_openapi(

@@ -6,6 +6,7 @@ mod compose;
 mod crd;
 mod document;
 mod openapi;
+mod resources;
 mod union_cycles;
 
 pub use cache::LoadCache;
@@ -186,6 +187,12 @@ pub fn build_minor(
         for mut definition in converted.definitions {
             definition.deprecation_warning =
                 document.deprecation_warnings.get(&definition.name).cloned();
+            if let [kind] = definition.kinds.as_slice() {
+                definition.resource = documents
+                    .iter()
+                    .find_map(|(_, document)| document.resources.get(kind))
+                    .cloned();
+            }
             model
                 .definitions
                 .insert(definition.name.clone(), definition);

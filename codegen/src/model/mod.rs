@@ -20,6 +20,9 @@ pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDepr
 pub use feature_gate_prose::{prose_gates, ProseGates};
 pub use gated::GatedModel;
 pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
-pub use schema::{Definition, MinorModel, ObjectSchema, Property, Schema, Source, QUANTITY};
+pub use schema::{
+    Definition, MinorModel, ObjectSchema, Property, ResourcePath, Schema, Source, OBJECT_META,
+    QUANTITY,
+};
 pub use union::{Discriminator, UnionLifecycle, UnionSchema};
 pub use vergate_core::gates::{GroupVersionKind, Rename, Stage, UnionKind};

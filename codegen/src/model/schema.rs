@@ -59,7 +59,20 @@ pub struct Definition {
     /// What to tell its users when deprecated (a CRD version's
     /// `deprecationWarning`).
     pub deprecation_warning: Option<String>,
+    /// Where its one kind is served, when the spec says (its `paths`, a
+    /// CRD's names and scope).
+    pub resource: Option<ResourcePath>,
     pub source: Source,
+}
+
+/// Where a kind is served: the plural of its URL path and its scope.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
+pub struct ResourcePath {
+    /// The URL path segment (`deployments`).
+    pub plural: String,
+    /// True when objects of the kind live in a namespace.
+    pub namespaced: bool,
 }
 
 impl Definition {
@@ -74,6 +87,7 @@ impl Definition {
             keywords: BTreeMap::new(),
             deprecated: false,
             deprecation_warning: None,
+            resource: None,
             source: Source::default(),
         }
     }
@@ -115,6 +129,11 @@ impl Definition {
 /// type whose spec says less than its decoder accepts, named here so that
 /// gates.json can say `quantity` for it.
 pub const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+
+/// Kubernetes' object metadata: what every kind's `metadata` is (CRDs
+/// included, `load/crd.rs`), and what kube-rs's `Resource` hands out
+/// (`emit/rust/resource.rs`).
+pub const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
 /// An object's properties, required list and additional properties.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -25,6 +25,9 @@ pub struct Plan<'a> {
     pub root: String,
     /// Gate each shape and minor module on the minor's cargo feature.
     pub features: bool,
+    /// Implement k8s-openapi's traits under a `kube` feature
+    /// ([`super::resource`]): a crate with features whose API has kinds.
+    pub kube: bool,
 }
 
 impl<'a> Plan<'a> {
@@ -41,6 +44,7 @@ impl<'a> Plan<'a> {
             shapes,
             root,
             features,
+            kube: features && super::resource::kube_applies(model),
         }
     }
 
@@ -54,8 +58,10 @@ impl<'a> Plan<'a> {
     /// `pub mod wire;` whose file is [`WIRE_SOURCE`].
     pub fn root_items(&self, wire: TokenStream) -> TokenStream {
         let list = super::lists::list_type();
+        let resource = super::resource::root_items(self.kube);
         quote! {
             #list
+            #resource
 
             /// A value that is an integer or a string (an `int-or-string`: a
             /// port number or name, a count or a percentage). It serializes
@@ -251,7 +257,20 @@ impl<'a> Plan<'a> {
                 Some((items, metadata)) => {
                     self.list_alias(&layout, newest, definition, items, metadata)
                 }
-                None => type_item(self.model, &layout, newest, definition),
+                None => {
+                    let ident = self.names.type_ident(&definition.name);
+                    let item = type_item(self.model, &layout, newest, definition);
+                    let mut item =
+                        super::resource::object_meta(definition, &ident, item, self.kube);
+                    item.extend(super::resource::impls(
+                        definition,
+                        &ident,
+                        &root,
+                        &layout.cfg_attrs(name),
+                        self.kube,
+                    ));
+                    item
+                }
             };
             modules
                 .entry(self.names.module(name).to_vec())

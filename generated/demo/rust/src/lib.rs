@@ -100,6 +100,30 @@ impl<
         }
     }
 }
+/// A kind: where the API server serves it. The same constants as
+/// k8s-openapi's `Resource`, without depending on it.
+pub trait Resource {
+    /// `apps/v1`, or `v1` for the core group.
+    const API_VERSION: &'static str;
+    /// `apps`; empty for the core group.
+    const GROUP: &'static str;
+    /// `Deployment`.
+    const KIND: &'static str;
+    /// `v1`.
+    const VERSION: &'static str;
+    /// The plural in its URL path: `deployments`.
+    const URL_PATH_SEGMENT: &'static str;
+    /// [`NamespaceResourceScope`] or [`ClusterResourceScope`].
+    type Scope: ResourceScope;
+}
+/// Where objects of a kind live.
+pub trait ResourceScope {}
+/// Objects live in a namespace (`/namespaces/{namespace}/…`).
+pub struct NamespaceResourceScope {}
+impl ResourceScope for NamespaceResourceScope {}
+/// Objects live in the cluster, outside any namespace.
+pub struct ClusterResourceScope {}
+impl ResourceScope for ClusterResourceScope {}
 /// A value that is an integer or a string (an `int-or-string`: a
 /// port number or name, a count or a percentage). It serializes
 /// as the JSON number or string it holds.

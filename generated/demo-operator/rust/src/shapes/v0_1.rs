@@ -69,6 +69,43 @@ pub mod harbor {
                 }
             }
         };
+        #[cfg(any(feature = "v0_1"))]
+        impl crate::Resource for Dock {
+            const API_VERSION: &'static str = "harbor.example.com/v1alpha1";
+            const GROUP: &'static str = "harbor.example.com";
+            const KIND: &'static str = "Dock";
+            const VERSION: &'static str = "v1alpha1";
+            const URL_PATH_SEGMENT: &'static str = "docks";
+            type Scope = crate::NamespaceResourceScope;
+        }
+        #[cfg(any(feature = "v0_1"))]
+        #[cfg(feature = "kube")]
+        const _: () = {
+            impl crate::__kube::k8s_openapi::Resource for Dock {
+                const API_VERSION: &'static str = <Dock as crate::Resource>::API_VERSION;
+                const GROUP: &'static str = <Dock as crate::Resource>::GROUP;
+                const KIND: &'static str = <Dock as crate::Resource>::KIND;
+                const VERSION: &'static str = <Dock as crate::Resource>::VERSION;
+                const URL_PATH_SEGMENT: &'static str = <Dock as crate::Resource>::URL_PATH_SEGMENT;
+                type Scope = crate::__kube::k8s_openapi::NamespaceResourceScope;
+            }
+            impl crate::__kube::k8s_openapi::ListableResource for Dock {
+                const LIST_KIND: &'static str = "DockList";
+            }
+            impl crate::__kube::k8s_openapi::Metadata for Dock {
+                type Ty = crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+                fn metadata(
+                    &self,
+                ) -> &crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    crate::__kube::meta(&self.metadata)
+                }
+                fn metadata_mut(
+                    &mut self,
+                ) -> &mut crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    self.metadata.get_or_insert_with(::core::default::Default::default)
+                }
+            }
+        };
         /// DockSpec is the desired state of a Dock.
         ///
         /// Removed in 0.3.
@@ -118,6 +155,7 @@ pub mod harbor {
 }
 pub mod meta {
     pub mod v1 {
+        #[cfg(not(feature = "kube"))]
         /// ObjectMeta is metadata that all persisted resources must have. vergate's built-in minimal copy of Kubernetes' ObjectMeta, used for custom resources when the API's specs have none.
         #[cfg(any(feature = "v0_1", feature = "v0_2", feature = "v0_3"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -175,6 +213,7 @@ pub mod meta {
             /// The unique id of this object (set by the server).
             pub uid: ::core::option::Option<::std::string::String>,
         }
+        #[cfg(not(feature = "kube"))]
         #[cfg(any(feature = "v0_1", feature = "v0_2", feature = "v0_3"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; ObjectMeta);
@@ -245,6 +284,10 @@ pub mod meta {
                 }
             }
         };
+        /// k8s-openapi's ObjectMeta (the `kube` feature): what kube-rs's
+        /// `Resource::meta` returns.
+        #[cfg(feature = "kube")]
+        pub use ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta as ObjectMeta;
         /// OwnerReference: enough information to identify an owning object in the same namespace.
         #[cfg(any(feature = "v0_1", feature = "v0_2", feature = "v0_3"))]
         #[derive(Clone, Debug, PartialEq)]

@@ -72,6 +72,43 @@ pub mod harbor {
                 }
             }
         };
+        #[cfg(any(feature = "v0_2"))]
+        impl crate::Resource for Dock {
+            const API_VERSION: &'static str = "harbor.example.com/v1alpha1";
+            const GROUP: &'static str = "harbor.example.com";
+            const KIND: &'static str = "Dock";
+            const VERSION: &'static str = "v1alpha1";
+            const URL_PATH_SEGMENT: &'static str = "docks";
+            type Scope = crate::NamespaceResourceScope;
+        }
+        #[cfg(any(feature = "v0_2"))]
+        #[cfg(feature = "kube")]
+        const _: () = {
+            impl crate::__kube::k8s_openapi::Resource for Dock {
+                const API_VERSION: &'static str = <Dock as crate::Resource>::API_VERSION;
+                const GROUP: &'static str = <Dock as crate::Resource>::GROUP;
+                const KIND: &'static str = <Dock as crate::Resource>::KIND;
+                const VERSION: &'static str = <Dock as crate::Resource>::VERSION;
+                const URL_PATH_SEGMENT: &'static str = <Dock as crate::Resource>::URL_PATH_SEGMENT;
+                type Scope = crate::__kube::k8s_openapi::NamespaceResourceScope;
+            }
+            impl crate::__kube::k8s_openapi::ListableResource for Dock {
+                const LIST_KIND: &'static str = "DockList";
+            }
+            impl crate::__kube::k8s_openapi::Metadata for Dock {
+                type Ty = crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+                fn metadata(
+                    &self,
+                ) -> &crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    crate::__kube::meta(&self.metadata)
+                }
+                fn metadata_mut(
+                    &mut self,
+                ) -> &mut crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    self.metadata.get_or_insert_with(::core::default::Default::default)
+                }
+            }
+        };
     }
     pub mod v1beta1 {
         /// Crane lifts containers off ships.
@@ -127,6 +164,43 @@ pub mod harbor {
                         3usize => input.value(&mut self.spec),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        impl crate::Resource for Crane {
+            const API_VERSION: &'static str = "harbor.example.com/v1beta1";
+            const GROUP: &'static str = "harbor.example.com";
+            const KIND: &'static str = "Crane";
+            const VERSION: &'static str = "v1beta1";
+            const URL_PATH_SEGMENT: &'static str = "cranes";
+            type Scope = crate::NamespaceResourceScope;
+        }
+        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        #[cfg(feature = "kube")]
+        const _: () = {
+            impl crate::__kube::k8s_openapi::Resource for Crane {
+                const API_VERSION: &'static str = <Crane as crate::Resource>::API_VERSION;
+                const GROUP: &'static str = <Crane as crate::Resource>::GROUP;
+                const KIND: &'static str = <Crane as crate::Resource>::KIND;
+                const VERSION: &'static str = <Crane as crate::Resource>::VERSION;
+                const URL_PATH_SEGMENT: &'static str = <Crane as crate::Resource>::URL_PATH_SEGMENT;
+                type Scope = crate::__kube::k8s_openapi::NamespaceResourceScope;
+            }
+            impl crate::__kube::k8s_openapi::ListableResource for Crane {
+                const LIST_KIND: &'static str = "CraneList";
+            }
+            impl crate::__kube::k8s_openapi::Metadata for Crane {
+                type Ty = crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+                fn metadata(
+                    &self,
+                ) -> &crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    crate::__kube::meta(&self.metadata)
+                }
+                fn metadata_mut(
+                    &mut self,
+                ) -> &mut crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    self.metadata.get_or_insert_with(::core::default::Default::default)
                 }
             }
         };
@@ -282,6 +356,43 @@ pub mod harbor {
                         4usize => input.value(&mut self.status),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(any(feature = "v0_2"))]
+        impl crate::Resource for Dock {
+            const API_VERSION: &'static str = "harbor.example.com/v1beta1";
+            const GROUP: &'static str = "harbor.example.com";
+            const KIND: &'static str = "Dock";
+            const VERSION: &'static str = "v1beta1";
+            const URL_PATH_SEGMENT: &'static str = "docks";
+            type Scope = crate::NamespaceResourceScope;
+        }
+        #[cfg(any(feature = "v0_2"))]
+        #[cfg(feature = "kube")]
+        const _: () = {
+            impl crate::__kube::k8s_openapi::Resource for Dock {
+                const API_VERSION: &'static str = <Dock as crate::Resource>::API_VERSION;
+                const GROUP: &'static str = <Dock as crate::Resource>::GROUP;
+                const KIND: &'static str = <Dock as crate::Resource>::KIND;
+                const VERSION: &'static str = <Dock as crate::Resource>::VERSION;
+                const URL_PATH_SEGMENT: &'static str = <Dock as crate::Resource>::URL_PATH_SEGMENT;
+                type Scope = crate::__kube::k8s_openapi::NamespaceResourceScope;
+            }
+            impl crate::__kube::k8s_openapi::ListableResource for Dock {
+                const LIST_KIND: &'static str = "DockList";
+            }
+            impl crate::__kube::k8s_openapi::Metadata for Dock {
+                type Ty = crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+                fn metadata(
+                    &self,
+                ) -> &crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    crate::__kube::meta(&self.metadata)
+                }
+                fn metadata_mut(
+                    &mut self,
+                ) -> &mut crate::__kube::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                    self.metadata.get_or_insert_with(::core::default::Default::default)
                 }
             }
         };
