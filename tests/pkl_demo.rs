@@ -155,7 +155,7 @@ spec { timeout = "30m" }"#;
     assert_eq!(json["spec"]["timeout"], "30m");
     let (ok, text) = amend(&pkl, project, "v1.9", "build/Pipeline", timeout);
     assert!(
-        !ok && text.contains("Cannot find property `timeout`"),
+        !ok && text.contains("timeout is not available in 1.9; introduced in 1.10"),
         "{text}"
     );
 
@@ -166,7 +166,7 @@ spec { legacyCache { path = "/cache" } }"#;
     assert!(ok, "{text}");
     let (ok, text) = amend(&pkl, project, "v1.11", "build/Pipeline", legacy);
     assert!(
-        !ok && text.contains("Cannot find property `legacyCache`"),
+        !ok && text.contains("legacyCache is not available in 1.11; removed in 1.11"),
         "{text}"
     );
 

@@ -151,7 +151,10 @@ fn hostile_names_and_texts_evaluate() {
     let project = pkl::user_project(&pkl, "hostile", &package);
 
     let modules = pkl::modules_below(&package.join("v1.0"));
-    assert_eq!(modules, ["hostile/Thing.pkl", "hostile/v1.pkl"]);
+    assert_eq!(
+        modules,
+        ["hostile/Thing.pkl", "hostile/v1.pkl", "shared.pkl"]
+    );
     std::fs::write(
         project.path().join("all.pkl"),
         pkl::import_all_module("@hostile/v1.0", &modules),

@@ -111,7 +111,7 @@ spec {
     assert_eq!(json["spec"]["ports"][0]["targetPort"], "http");
     let (ok, text) = amend(&pkl, project, "v1.29", "core/Service", service);
     assert!(
-        !ok && text.contains("Cannot find property `trafficDistribution`"),
+        !ok && text.contains("trafficDistribution is not available in 1.29; introduced in 1.30 (alpha, feature gate ServiceTrafficDistribution)"),
         "{text}"
     );
 
@@ -130,7 +130,7 @@ spec {
     );
     let (ok, text) = amend(&pkl, project, "v1.31", "core/Pod", pod);
     assert!(
-        !ok && text.contains("Cannot find property `source`"),
+        !ok && text.contains("source is not available in 1.31; removed in 1.31"),
         "{text}"
     );
 
@@ -195,7 +195,7 @@ fn the_user_files_of_the_docs_evaluate() {
     let output = pkl.eval(project.path(), &["doc_v1_29.pkl"]);
     assert!(
         String::from_utf8_lossy(&output.stderr)
-            .contains("Cannot find property `trafficDistribution`"),
+            .contains("trafficDistribution is not available in 1.29; introduced in 1.30"),
         "the docs say v1.29 rejects trafficDistribution"
     );
 }

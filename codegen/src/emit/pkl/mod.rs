@@ -4,7 +4,10 @@
 //! PklProject            the package (name from api.toml's `pkl_package`)
 //! shared.pkl            MinorVersion, SupportedVersion, Stage, the annotation class
 //! target.pkl            Config with api.toml's `version_field`
-//! v<X.Y>/PklProject     the minor's directory as a project that depends on the root
+//! v<X.Y>/PklProject     the minor alone as a package of its own (one line switches minors)
+//! v<X.Y>/shared.pkl     the minor's copy of shared.pkl, so the package needs nothing outside
+//! v<X.Y>/K8sObject.pkl, K8sResource.pkl   pkl-k8s's bases (Kubernetes-style APIs)
+//! v<X.Y>/api/<group>/<version>/<Kind>.pkl pkl-k8s's paths, extending the modules below
 //! v<X.Y>/<group>/<version>.pkl        the types of one namespace (classes, typealiases)
 //! v<X.Y>/<group>/<Kind>.pkl           a resource, its preferred served version
 //! v<X.Y>/<group>/<version>/<Kind>.pkl the other served versions of a kind
@@ -20,6 +23,7 @@ mod enum_type;
 mod escape;
 mod example;
 mod gate;
+mod k8s_base;
 pub mod layout;
 mod module;
 mod templates;
@@ -131,6 +135,19 @@ struct RootData<'a> {
     description: &'a str,
 }
 
+/// A minor's own package (`v<X.Y>/PklProject`).
+#[derive(Serialize)]
+struct MinorPackageData<'a> {
+    api: &'a str,
+    package: &'a str,
+    version: String,
+    dir: String,
+    base_uri: String,
+    package_version: String,
+    zip_url: String,
+    description: String,
+}
+
 #[derive(Serialize)]
 struct SubprojectData<'a> {
     api: &'a str,
@@ -139,11 +156,12 @@ struct SubprojectData<'a> {
     root: &'a str,
 }
 
-fn root_files(model: &GatedModel, settings: &Settings) -> Result<Files> {
+/// The data of the root's templates (and of each minor's shared.pkl).
+fn root_data<'a>(model: &GatedModel, settings: &'a Settings) -> RootData<'a> {
     let versions: Vec<String> = model.versions.iter().map(ToString::to_string).collect();
     let package_version = settings.package_version(model);
     let base_uri = format!("package://{BASE_HOST}/{}", settings.package);
-    let data = RootData {
+    RootData {
         api: &settings.api,
         package: &settings.package,
         newest: versions.last().cloned().unwrap_or_default(),
@@ -158,7 +176,11 @@ fn root_files(model: &GatedModel, settings: &Settings) -> Result<Files> {
         base_uri,
         package_version,
         description: &settings.description,
-    };
+    }
+}
+
+fn root_files(model: &GatedModel, settings: &Settings) -> Result<Files> {
+    let data = root_data(model, settings);
     let examples = SubprojectData {
         api: &settings.api,
         package: &settings.package,
@@ -229,25 +251,46 @@ fn minor_files(
         package: &settings.package,
         annotation_class: &settings.annotation_class,
         document_version_field: settings.document_version_field.as_deref(),
+        k8s_base: k8s_base::applies(minor),
     };
     let mut files = Vec::new();
-    let project = SubprojectData {
+    let project = MinorPackageData {
         api: &settings.api,
         package: &settings.package,
-        purpose: format!(
-            "The subtree of {} {version}: only what that minor accepts.",
-            settings.api
+        version: version.to_string(),
+        dir: dir.clone(),
+        base_uri: format!("package://{BASE_HOST}/{}-{dir}", settings.package),
+        package_version: format!("{}.{}.0", version.major(), version.minor()),
+        zip_url: format!(
+            "https://{BASE_HOST}/{}-{dir}@{}.{}.0.zip",
+            settings.package,
+            version.major(),
+            version.minor()
         ),
-        root: "../PklProject",
+        description: format!(
+            "{} {version}: only what that minor accepts.",
+            settings.description.trim_end_matches('.')
+        ),
     };
     files.push((
         format!("{dir}/PklProject"),
-        templates::render("subproject.tera", &project)?.into(),
+        templates::render("minor_package.tera", &project)?.into(),
     ));
+    // What `pkl project resolve` writes for a package without dependencies.
+    let no_dependencies = serde_json::json!({"schemaVersion": 1, "resolvedDependencies": {}});
     files.push((
         format!("{dir}/PklProject.deps.json"),
-        deps_json(model, settings, "..").into(),
+        to_sorted_pretty(&no_dependencies).into_bytes().into(),
     ));
+    files.push((
+        format!("{dir}/shared.pkl"),
+        templates::render("shared.pkl.tera", &root_data(model, settings))?.into(),
+    ));
+    if subtree.k8s_base {
+        for (path, bytes) in k8s_base::files(&settings.api, &settings.package, version, &layout)? {
+            files.push((format!("{dir}/{path}"), bytes.into()));
+        }
+    }
     let module_text = |data: &ModuleData| {
         const TEMPLATE: &str = "module.pkl.tera";
         cache.render(&(TEMPLATE, data), || templates::render(TEMPLATE, data))

@@ -26,6 +26,9 @@ pub struct Subtree<'a> {
     /// `document_version_field`), the field that holds it: a resource module
     /// fixes it to this minor instead of the group/version.
     pub document_version_field: Option<&'a str>,
+    /// Kubernetes-style objects (the minor has ObjectMeta): resource modules
+    /// are open and extend the minor's `K8sResource.pkl` (`k8s_base.rs`).
+    pub k8s_base: bool,
 }
 
 /// The template data of one module.
@@ -37,6 +40,10 @@ pub struct ModuleData {
     pub gate: Gate,
     /// The `module` clause's name (`k8s.v1_34.core.Service`).
     pub name: String,
+    /// `open module`: users may extend it.
+    pub open: bool,
+    /// The module it extends (a relative path), if any.
+    pub extends: Option<String>,
     pub imports: Vec<Import>,
     /// The annotation to write gates with (`shared.K8sVersion`).
     pub annotation: String,
@@ -171,6 +178,14 @@ impl<'a> Subtree<'a> {
                 property.fixed = true;
             }
         }
+        let (open, extends) = if self.k8s_base {
+            (
+                true,
+                Some(relative_path(module, super::k8s_base::K8S_RESOURCE)),
+            )
+        } else {
+            (false, None)
+        };
         let lifecycle = &self.model.types[&definition.name].lifecycle;
         let mut doc = definition.description.clone().unwrap_or_default();
         if !resource.preferred {
@@ -185,6 +200,8 @@ impl<'a> Subtree<'a> {
             doc,
             gate: Gate::of(lifecycle, self.version, &self.model.versions),
             properties,
+            open,
+            extends,
             ..builder.into_data()
         })
     }
@@ -293,6 +310,8 @@ impl<'s, 'a> Builder<'s, 'a> {
                 .map(|part| pkl_identifier(part).into_owned())
                 .collect::<Vec<_>>()
                 .join("."),
+            open: false,
+            extends: None,
             imports,
             annotation: format!(
                 "{}.{}",
@@ -358,7 +377,64 @@ impl<'s, 'a> Builder<'s, 'a> {
                     fixed: false,
                 })
             })
+            .chain(
+                fields
+                    .iter()
+                    .filter(|(name, _)| {
+                        !object.properties.contains_key(*name) && can_quote_pkl_identifier(name)
+                    })
+                    .map(|(name, field)| Ok(self.absent_property(name, field))),
+            )
             .collect()
+    }
+
+    /// A field of another minor, not of this one: a property that fails,
+    /// when set, with a message naming the minor that introduces it (its
+    /// stage and feature gate there) or removed it. Unset, it renders
+    /// nothing, so the minor still accepts exactly its own fields.
+    fn absent_property(&self, name: &str, field: &crate::model::FieldLifecycle) -> PropertyData {
+        let version = self.subtree.version;
+        let lifecycle = &field.lifecycle;
+        let reason = match lifecycle.presence.iter().find(|minor| *minor > version) {
+            Some(first) => {
+                let mut notes = Vec::new();
+                if let Some((_, stage)) = lifecycle.stage.range(..=first).next_back() {
+                    notes.push(format!("{stage:?}").to_lowercase());
+                }
+                if let Some(gate) = &lifecycle.feature_gate {
+                    notes.push(format!("feature gate {gate}"));
+                }
+                let notes = if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", notes.join(", "))
+                };
+                format!("introduced in {first}{notes}")
+            }
+            None => {
+                let last = lifecycle.presence.iter().rfind(|minor| *minor < version);
+                let removed = last.and_then(|last| {
+                    self.subtree
+                        .model
+                        .versions
+                        .iter()
+                        .copied()
+                        .find(|minor| *minor > last)
+                });
+                removed.map_or_else(
+                    || "not in any minor".to_owned(),
+                    |minor| format!("removed in {minor}"),
+                )
+            }
+        };
+        let message = format!("{name} is not available in {version}; {reason}");
+        PropertyData {
+            doc: format!("Not in {version}: {reason}. Setting it is an error naming that minor."),
+            gate: Gate::default(),
+            name: name.to_owned(),
+            ty: format!("Any(throw({}))?", pkl_string(&message)),
+            fixed: false,
+        }
     }
 
     fn property_type(
@@ -399,6 +475,9 @@ impl<'s, 'a> Builder<'s, 'a> {
         enum_values: &[String],
         from: &Definition,
     ) -> Result<String> {
+        if self.subtree.k8s_base && from.name == crate::model::QUANTITY {
+            return Ok(super::k8s_base::QUANTITY_TYPE.to_owned());
+        }
         match schema {
             Schema::Object(object) => match &object.additional {
                 Some(values) => Ok(format!(
@@ -510,12 +589,13 @@ fn spec_error(definition: &Definition, message: String) -> Error {
 }
 
 /// The import path from module `from` to module `to` (both relative to the
-/// minor's directory, without `.pkl`); `to` = "" is the root's shared.pkl.
+/// minor's directory, without `.pkl`); `to` = "" is the minor's shared.pkl
+/// (each minor's directory holds its own, so that it is a package alone).
 pub fn relative_path(from: &str, to: &str) -> String {
     let from_dir: Vec<&str> = from.split('/').collect::<Vec<_>>();
     let from_dir = &from_dir[..from_dir.len() - 1];
     if to.is_empty() {
-        return format!("{}shared.pkl", "../".repeat(from_dir.len() + 1));
+        return format!("{}shared.pkl", "../".repeat(from_dir.len()));
     }
     let target: Vec<&str> = to.split('/').collect();
     let common = from_dir
@@ -554,7 +634,7 @@ mod tests {
         );
         assert_eq!(relative_path("core/v1", "resource"), "../resource.pkl");
         assert_eq!(relative_path("resource", "core/v1"), "core/v1.pkl");
-        assert_eq!(relative_path("core/v1", ""), "../../shared.pkl");
-        assert_eq!(relative_path("intstr", ""), "../shared.pkl");
+        assert_eq!(relative_path("core/v1", ""), "../shared.pkl");
+        assert_eq!(relative_path("intstr", ""), "shared.pkl");
     }
 }

@@ -32,6 +32,22 @@ const TEMPLATES: &[(&str, &str)] = &[
         "pkl/example.pkl.tera",
         include_str!("../../../templates/pkl/example.pkl.tera"),
     ),
+    (
+        "pkl/minor_package.tera",
+        include_str!("../../../templates/pkl/minor_package.tera"),
+    ),
+    (
+        "pkl/k8s_object.pkl.tera",
+        include_str!("../../../templates/pkl/k8s_object.pkl.tera"),
+    ),
+    (
+        "pkl/k8s_resource.pkl.tera",
+        include_str!("../../../templates/pkl/k8s_resource.pkl.tera"),
+    ),
+    (
+        "pkl/k8s_path.pkl.tera",
+        include_str!("../../../templates/pkl/k8s_path.pkl.tera"),
+    ),
 ];
 
 /// The Pkl template set, built once.

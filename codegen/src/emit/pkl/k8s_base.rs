@@ -1,0 +1,148 @@
+//! Kubernetes-style objects in Pkl as pkl-k8s's users know them. In a minor
+//! whose objects carry ObjectMeta, the subtree also holds:
+//!
+//! - `K8sObject.pkl`: an open base whose output renders YAML (JSON with
+//!   `-f json`) and a `DataSize` as a Kubernetes quantity (`100.mib` →
+//!   `100Mi`); `K8sResource.pkl`: the abstract base with `apiVersion` and
+//!   `kind` that every resource module of the minor extends;
+//! - pkl-k8s's module path for each resource (`api/core/v1/Service.pkl`,
+//!   `api/apps/v1/Deployment.pkl`, from the definition name), a thin module
+//!   extending vergate's own (`core/Service.pkl`): no class body twice.
+//!
+//! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)`.
+
+use super::layout::MinorLayout;
+use super::module::relative_path;
+use super::templates;
+use crate::error::Result;
+use crate::model::{MinorModel, OBJECT_META};
+use serde::Serialize;
+use vergate_core::alias::{pkl_identifier, sanitize};
+use vergate_core::Version;
+
+/// The abstract base of every resource module (a module path of the minor).
+pub const K8S_RESOURCE: &str = "K8sResource";
+
+/// The open base of K8sResource, which holds the output renderer.
+pub const K8S_OBJECT: &str = "K8sObject";
+
+/// A Kubernetes quantity in Pkl: a `DataSize` (rendered `100Mi`), a number,
+/// or a string in the quantity grammar (`250m`, `1.5Gi`, `2e3`).
+pub const QUANTITY_TYPE: &str = r##"DataSize|Int|Float|String(matches(Regex(#"[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?\d+)?"#)))"##;
+
+/// The definition-name prefix pkl-k8s's paths leave out.
+const PKL_K8S_PREFIX: &str = "io.k8s.";
+
+/// True when `minor`'s objects are Kubernetes-style (it has ObjectMeta).
+pub fn applies(minor: &MinorModel) -> bool {
+    minor.definitions.contains_key(OBJECT_META)
+}
+
+/// pkl-k8s's module path of a resource definition, without `.pkl`:
+/// `io.k8s.api.apps.v1.Deployment` → `api/apps/v1/Deployment`. `None` for a
+/// definition outside Kubernetes' own names (a CRD's).
+pub fn pkl_k8s_path(definition: &str) -> Option<String> {
+    let rest = definition.strip_prefix(PKL_K8S_PREFIX)?;
+    Some(rest.replace('.', "/"))
+}
+
+#[derive(Serialize)]
+struct BaseData<'a> {
+    api: &'a str,
+    version: String,
+    name: String,
+}
+
+#[derive(Serialize)]
+struct PathData<'a> {
+    api: &'a str,
+    version: String,
+    name: String,
+    kind: &'a str,
+    api_version: String,
+    target: String,
+    path: String,
+    extends: String,
+}
+
+/// The module clause's name of `module` in `package`'s minor `version`.
+fn module_name(package: &str, version: Version, module: &str) -> String {
+    let mut parts = vec![sanitize(package), version.ident()];
+    parts.extend(module.split('/').map(sanitize));
+    parts
+        .iter()
+        .map(|part| pkl_identifier(part).into_owned())
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The base modules and pkl-k8s paths of one minor, by path relative to
+/// the minor's directory. A pkl-k8s path that is already a module of the
+/// subtree is left out.
+pub fn files(
+    api: &str,
+    package: &str,
+    version: Version,
+    layout: &MinorLayout<'_>,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let base = |module: &str| BaseData {
+        api,
+        version: version.to_string(),
+        name: module_name(package, version, module),
+    };
+    let mut files = vec![
+        (
+            format!("{K8S_OBJECT}.pkl"),
+            templates::render("k8s_object.pkl.tera", &base(K8S_OBJECT))?,
+        ),
+        (
+            format!("{K8S_RESOURCE}.pkl"),
+            templates::render("k8s_resource.pkl.tera", &base(K8S_RESOURCE))?,
+        ),
+    ];
+    for (module, resource) in &layout.resources {
+        let Some(path) = pkl_k8s_path(&resource.definition.name) else {
+            continue;
+        };
+        if layout.resources.contains_key(&path) || layout.type_modules.contains_key(&path) {
+            continue;
+        }
+        let data = PathData {
+            api,
+            version: version.to_string(),
+            name: module_name(package, version, &path),
+            kind: &resource.kind.kind,
+            api_version: resource.kind.api_version(),
+            target: format!("{module}.pkl"),
+            path: format!("{path}.pkl"),
+            extends: relative_path(&path, module),
+        };
+        files.push((
+            format!("{path}.pkl"),
+            templates::render("k8s_path.pkl.tera", &data)?,
+        ));
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pkl_k8s_path;
+
+    #[test]
+    fn pkl_k8s_paths_follow_the_definition_names() {
+        let path = |name| pkl_k8s_path(name);
+        assert_eq!(
+            path("io.k8s.api.core.v1.Service").as_deref(),
+            Some("api/core/v1/Service")
+        );
+        assert_eq!(
+            path(
+                "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"
+            )
+            .as_deref(),
+            Some("apiextensions-apiserver/pkg/apis/apiextensions/v1/CustomResourceDefinition")
+        );
+        assert_eq!(path("com.example.harbor.v1alpha1.Dock"), None);
+    }
+}

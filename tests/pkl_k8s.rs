@@ -1,0 +1,169 @@
+//! #16: pkl-k8s users switch by changing one dependency. Files written as
+//! for apple/pkl-k8s (`@k8s/K8sResource.pkl`, `@k8s/api/<group>/<version>/
+//! <Kind>.pkl`, `Listing<K8sResource>`, `100.mib`, the stream renderer)
+//! evaluate, with the real pkl CLI, against the package of one minor
+//! (`generated/kubernetes/pkl/v<X.Y>/PklProject`); a field of a later minor
+//! fails naming that minor; enums and quantities are refined.
+
+mod pkl;
+mod support;
+
+use std::path::Path;
+
+/// A user project depending on the package of `minor` alone, holding the
+/// files given.
+fn project(pkl: &pkl::Pkl, minor: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let package = support::kubernetes_output().join("pkl").join(minor);
+    let project = pkl::user_project(pkl, "k8s", &package);
+    for (name, text) in files {
+        std::fs::write(project.path().join(name), text).unwrap();
+    }
+    project
+}
+
+/// `pkl eval FILE` (the module's own renderer): success and its output or
+/// error.
+fn eval(pkl: &pkl::Pkl, project: &Path, args: &[&str]) -> (bool, String) {
+    let mut all = vec!["eval", "--project-dir", "."];
+    all.extend_from_slice(args);
+    let output = pkl.run(project, &all);
+    let text = if output.status.success() {
+        String::from_utf8(output.stdout).unwrap()
+    } else {
+        String::from_utf8(output.stderr).unwrap()
+    };
+    (output.status.success(), text)
+}
+
+const FRONTEND: &str = include_str!("pkl/k8s/frontend.pkl");
+
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn a_pkl_k8s_file_renders_a_yaml_stream_in_two_minors() {
+    let pkl = pkl::pkl();
+    for minor in ["v1.29", "v1.34"] {
+        let project = project(&pkl, minor, &[("frontend.pkl", FRONTEND)]);
+        let (ok, yaml) = eval(&pkl, project.path(), &["frontend.pkl"]);
+        assert!(ok, "{minor}: {yaml}");
+        let documents: Vec<serde_yaml_ng::Value> = yaml
+            .split("\n---\n")
+            .map(|document| serde_yaml_ng::from_str(document).unwrap())
+            .collect();
+        assert_eq!(documents.len(), 2, "{minor}: a stream of two: {yaml}");
+        assert_eq!(documents[0]["kind"].as_str(), Some("Service"));
+        assert_eq!(documents[0]["apiVersion"].as_str(), Some("v1"));
+        assert_eq!(documents[1]["kind"].as_str(), Some("Deployment"));
+        assert_eq!(documents[1]["apiVersion"].as_str(), Some("apps/v1"));
+        let container = &documents[1]["spec"]["template"]["spec"]["containers"][0]["resources"];
+        // DataSize rendered as Kubernetes writes quantities; numbers stay numbers.
+        assert_eq!(
+            container["requests"]["memory"].as_str(),
+            Some("100Mi"),
+            "{minor}"
+        );
+        assert_eq!(container["requests"]["cpu"].as_str(), Some("100m"));
+        assert_eq!(container["limits"]["memory"].as_str(), Some("1Gi"));
+        assert_eq!(
+            container["limits"]["ephemeral-storage"].as_str(),
+            Some("2G")
+        );
+        assert_eq!(container["limits"]["cpu"].as_f64(), Some(0.5));
+        assert!(
+            !yaml.contains("null"),
+            "null properties are left out: {yaml}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn amending_a_pkl_k8s_path_renders_yaml_and_a_later_field_names_its_minor() {
+    let pkl = pkl::pkl();
+    let service = r#"amends "@k8s/api/core/v1/Service.pkl"
+
+metadata { name = "web" }
+spec {
+  selector { ["app"] = "web" }
+  ports { new { port = 80; targetPort = "http" } }
+  trafficDistribution = "PreferClose"
+}
+"#;
+    let newer = project(&pkl, "v1.34", &[("service.pkl", service)]);
+    let (ok, yaml) = eval(&pkl, newer.path(), &["service.pkl"]);
+    assert!(ok, "{yaml}");
+    assert!(
+        yaml.starts_with("apiVersion: v1\nkind: Service\n"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("trafficDistribution: PreferClose"), "{yaml}");
+    // -f json is honoured, as pkl-k8s users expect of `pkl eval -f json`.
+    let (ok, json) = eval(&pkl, newer.path(), &["-f", "json", "service.pkl"]);
+    assert!(ok && json.trim_start().starts_with('{'), "{json}");
+
+    let older = project(&pkl, "v1.29", &[("service.pkl", service)]);
+    let (ok, error) = eval(&pkl, older.path(), &["service.pkl"]);
+    assert!(!ok, "1.29 has no trafficDistribution");
+    assert!(
+        error.contains("trafficDistribution is not available in 1.29; introduced in 1.30 (alpha, feature gate ServiceTrafficDistribution)"),
+        "{error}"
+    );
+    // Without the field, 1.29 renders it too.
+    let plain = service.replace("  trafficDistribution = \"PreferClose\"\n", "");
+    let older = project(&pkl, "v1.29", &[("service.pkl", &plain)]);
+    let (ok, yaml) = eval(&pkl, older.path(), &["service.pkl"]);
+    assert!(ok && !yaml.contains("trafficDistribution"), "{yaml}");
+}
+
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn enums_and_quantities_are_refined_and_modules_are_open() {
+    let pkl = pkl::pkl();
+    let files = [
+        (
+            "bad_type.pkl",
+            "amends \"@k8s/api/core/v1/Service.pkl\"\nspec { type = \"NodePortt\" }\n",
+        ),
+        (
+            "bad_quantity.pkl",
+            "amends \"@k8s/api/core/v1/Pod.pkl\"\nspec { containers { new { name = \"c\"; resources { limits { [\"cpu\"] = \"lots\" } } } } }\n",
+        ),
+        (
+            "numbers.pkl",
+            "amends \"@k8s/api/core/v1/Pod.pkl\"\nspec { containers { new { name = \"c\"; resources { limits { [\"cpu\"] = 1; [\"memory\"] = 512.mib } } } } }\n",
+        ),
+        (
+            "extended.pkl",
+            "extends \"@k8s/api/apps/v1/Deployment.pkl\"\nmetadata { name = \"web\" }\nteam: String = \"shop\"\n",
+        ),
+    ];
+    let project = project(&pkl, "v1.34", &files);
+    let (ok, error) = eval(&pkl, project.path(), &["bad_type.pkl"]);
+    assert!(
+        !ok && error.contains("NodePortt"),
+        "an unknown enum value fails: {error}"
+    );
+    let (ok, error) = eval(&pkl, project.path(), &["bad_quantity.pkl"]);
+    assert!(
+        !ok && error.contains("lots"),
+        "a string that is no quantity fails: {error}"
+    );
+    let (ok, yaml) = eval(&pkl, project.path(), &["numbers.pkl"]);
+    assert!(
+        ok && yaml.contains("cpu: 1") && yaml.contains("memory: 512Mi"),
+        "{yaml}"
+    );
+    let (ok, yaml) = eval(&pkl, project.path(), &["extended.pkl"]);
+    assert!(
+        ok && yaml.contains("kind: Deployment") && yaml.contains("team: shop"),
+        "{yaml}"
+    );
+}
