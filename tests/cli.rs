@@ -1175,3 +1175,21 @@ fn check_holds_integers_and_empty_strings_to_their_enums() {
          tests/cli/enums/release.yaml:21: Release api: spec.priority: value \"5\" is not accepted in 1.12 (accepted: 0, 10, 100)\n"
     );
 }
+
+/// #16 item 4: the shapes of upstream-specs/kubernetes/refinements.toml
+/// (port numbers, DNS labels) are constraints `check` enforces, from the
+/// embedded data as from a regen.
+#[test]
+fn kubernetes_refinements_refuse_bad_ports_and_names() {
+    let file = "tests/cli/kubernetes/ports-refined.yaml";
+    let out = vergate(&["check", "--target", "1.34", file]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let text = stdout(&out);
+    for expected in [
+        "Service shop/web: spec.ports[0].targetPort: 70000 is greater than the maximum 65535",
+        "Pod shop/web: spec.containers[0].name: \"Web_1\" does not match the pattern",
+        "Pod shop/web: spec.containers[0].ports[0].containerPort: 0 is less than the minimum 1",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text}");
+    }
+}

@@ -167,3 +167,42 @@ fn enums_and_quantities_are_refined_and_modules_are_open() {
         "{yaml}"
     );
 }
+
+/// #16 item 4: what pkl-k8s refines and the specs say only in prose
+/// (upstream-specs/kubernetes/refinements.toml): port numbers, port names,
+/// DNS-label container names.
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn ports_and_names_are_refined_as_pkl_k8s_does() {
+    let pkl = pkl::pkl();
+    let service = |target: &str| {
+        format!("amends \"@k8s/api/core/v1/Service.pkl\"\nspec {{ ports {{ new {{ port = 80; targetPort = {target} }} }} }}\n")
+    };
+    let pod = |name: &str, port: u32| {
+        format!("amends \"@k8s/api/core/v1/Pod.pkl\"\nspec {{ containers {{ new {{ name = \"{name}\"; ports {{ new {{ containerPort = {port} }} }} }} }} }}\n")
+    };
+    let files = [
+        ("target_too_big.pkl", service("70000")),
+        ("target_name.pkl", service("\"http\"")),
+        ("target_bad_name.pkl", service("\"HTTP_1\"")),
+        ("port_zero.pkl", pod("web", 0)),
+        ("bad_name.pkl", pod("Web_1", 80)),
+        ("good.pkl", pod("web-1", 8080)),
+    ];
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let project = project(&pkl, "v1.34", &borrowed);
+    for (file, accepted) in [
+        ("target_too_big.pkl", false),
+        ("target_name.pkl", true),
+        ("target_bad_name.pkl", false),
+        ("port_zero.pkl", false),
+        ("bad_name.pkl", false),
+        ("good.pkl", true),
+    ] {
+        let (ok, text) = eval(&pkl, project.path(), &[file]);
+        assert_eq!(ok, accepted, "{file}: {text}");
+    }
+}

@@ -33,6 +33,8 @@ pub mod parallel;
 #[cfg(feature = "load")]
 pub mod record;
 #[cfg(feature = "load")]
+pub mod refinements;
+#[cfg(feature = "load")]
 pub mod review;
 
 #[cfg(feature = "emit")]

@@ -177,6 +177,7 @@ fn load_and_merge(
         warnings.extend(minor.warnings);
         minors.push(minor.model);
     }
+    crate::refinements::apply(&mut minors, &api.dir)?;
     let model = timings.time("merge", || -> Result<(GatedModel, Vec<Warning>)> {
         let mut model = GatedModel::merge(api.name(), minors)?;
         let overrides = crate::annotations::apply(&mut model, &api.dir)?;

@@ -42,7 +42,11 @@ struct StampOutputs {
 impl Stamp {
     fn tool_and_inputs(api: &Api) -> Result<(Option<FileId>, BTreeMap<PathBuf, FileId>)> {
         let mut inputs = BTreeMap::new();
-        let mut files = vec![api.dir.join(API_TOML), api.dir.join(ANNOTATIONS_FILE)];
+        let mut files = vec![
+            api.dir.join(API_TOML),
+            api.dir.join(ANNOTATIONS_FILE),
+            api.dir.join(crate::refinements::REFINEMENTS_FILE),
+        ];
         for minor in api.present_minors()? {
             files.extend(api.spec_files(&minor)?);
         }

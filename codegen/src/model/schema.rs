@@ -108,6 +108,14 @@ impl Definition {
         }
     }
 
+    /// The object shape, to change.
+    pub fn object_mut(&mut self) -> Option<&mut ObjectSchema> {
+        match &mut self.schema {
+            Schema::Object(object) => Some(object),
+            _ => None,
+        }
+    }
+
     /// The definition's own type as gates.json writes it: its schema's type
     /// expression, except for [`QUANTITY`], whose spec says `string` but
     /// whose decoder takes numbers too.

@@ -28,6 +28,21 @@ pub fn constrained(ty: String, schema: &Schema, constraints: &Constraints) -> St
             parts
         }
         Schema::Map(_) => length(constraints.min_properties, constraints.max_properties),
+        // Number keywords hold the integer, string keywords the string.
+        Schema::IntOrString => {
+            let side = |ty: &str, parts: Vec<String>| {
+                if parts.is_empty() {
+                    ty.to_owned()
+                } else {
+                    format!("{ty}({})", parts.join(", "))
+                }
+            };
+            let (numbers, strings) = (number(constraints), string(constraints));
+            if numbers.is_empty() && strings.is_empty() {
+                return ty;
+            }
+            return format!("{}|{}", side("Int", numbers), side("String", strings));
+        }
         _ => Vec::new(),
     };
     if parts.is_empty() {

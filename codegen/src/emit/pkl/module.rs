@@ -454,9 +454,24 @@ impl<'s, 'a> Builder<'s, 'a> {
             ),
             schema => self.type_expr(schema, &property.enum_values, from)?,
         };
+        // A reference to an int-or-string definition takes its constraints
+        // as the int-or-string itself would.
+        let minor = &self.subtree.model.minors[&self.subtree.version];
+        let schema = match property.schema.referenced() {
+            Some(name)
+                if !property.keywords.is_empty()
+                    && minor
+                        .definitions
+                        .get(name)
+                        .is_some_and(|d| matches!(d.schema, Schema::IntOrString)) =>
+            {
+                &Schema::IntOrString
+            }
+            _ => &property.schema,
+        };
         let ty = super::constraints::constrained(
             ty,
-            &property.schema,
+            schema,
             &crate::model::constraints::constraints_of(&property.keywords),
         );
         Ok(if required || ty == "Any" {
