@@ -206,3 +206,95 @@ fn ports_and_names_are_refined_as_pkl_k8s_does() {
         assert_eq!(ok, accepted, "{file}: {text}");
     }
 }
+
+/// #16 item 6: an alpha field is an error naming its feature gate unless
+/// the user's PklProject turns the gate on (as the API server's flag does);
+/// a deprecated field set traces a warning at evaluation.
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn alpha_fields_are_opt_in_and_deprecated_ones_warn() {
+    let pkl = pkl::pkl();
+    let service =
+        "amends \"@k8s/api/core/v1/Service.pkl\"\nspec { trafficDistribution = \"PreferClose\" }\n";
+    let project = project(&pkl, "v1.30", &[("service.pkl", service)]);
+    let (ok, error) = eval(&pkl, project.path(), &["service.pkl"]);
+    assert!(!ok, "alpha in 1.30: off by default");
+    assert!(
+        error.contains("trafficDistribution is alpha in kubernetes 1.30: the API server drops it unless feature gate ServiceTrafficDistribution is on"),
+        "{error}"
+    );
+    // The user's PklProject says the cluster turns it on.
+    let manifest = std::fs::read_to_string(project.path().join("PklProject")).unwrap();
+    let manifest = format!(
+        "{manifest}\nevaluatorSettings {{\n  externalProperties {{\n    [\"vergate.featureGates\"] = \"SomethingElse=false,ServiceTrafficDistribution=true\"\n  }}\n}}\n"
+    );
+    std::fs::write(project.path().join("PklProject"), manifest).unwrap();
+    let (ok, yaml) = eval(&pkl, project.path(), &["service.pkl"]);
+    assert!(
+        ok && yaml.contains("trafficDistribution: PreferClose"),
+        "{yaml}"
+    );
+
+    // Pod.spec.serviceAccount is deprecated (use serviceAccountName).
+    let pod = "amends \"@k8s/api/core/v1/Pod.pkl\"\nspec { serviceAccount = \"builder\"; containers { new { name = \"c\" } } }\n";
+    let project = project_with(&pkl, "v1.34", "pod.pkl", pod);
+    let output = pkl.run(project.path(), &["eval", "--project-dir", ".", "pod.pkl"]);
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning: serviceAccount is deprecated in kubernetes since"),
+        "{stderr}"
+    );
+}
+
+fn project_with(pkl: &pkl::Pkl, minor: &str, name: &str, text: &str) -> tempfile::TempDir {
+    project(pkl, minor, &[(name, text)])
+}
+
+/// #16/#20: a deprecation of one enum value stays on the value:
+/// `PodStatus.phase` (whose value `Unknown` is deprecated) carries neither
+/// `@Deprecated` nor a deprecation trace in 1.34, while `resize` (deprecated
+/// itself since 1.33) carries both.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn value_deprecations_do_not_deprecate_the_field_in_pkl() {
+    let module = support::kubernetes_output().join("pkl/v1.34/core/v1.pkl");
+    let text = std::fs::read_to_string(module).unwrap();
+    let class = text
+        .split("\nclass PodStatus {\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}\n").next())
+        .unwrap();
+    // A property's annotations are the lines since the previous property.
+    let property = |name: &str| -> String {
+        let mut lines = Vec::new();
+        for line in class.lines() {
+            if line.starts_with(&format!("  {name}:")) {
+                lines.push(line);
+                return lines.join("\n");
+            }
+            if line.starts_with("  ///") || line.starts_with("  @") {
+                lines.push(line);
+            } else {
+                lines.clear();
+            }
+        }
+        panic!("no {name} in PodStatus")
+    };
+    let phase = property("phase");
+    assert!(
+        !phase.contains("@Deprecated") && !phase.contains("trace("),
+        "{phase}"
+    );
+    let resize = property("resize");
+    assert!(
+        resize.contains("@Deprecated { since = \"1.33\" }") && resize.contains("trace("),
+        "{resize}"
+    );
+}

@@ -102,7 +102,13 @@ spec {
   trafficDistribution = "PreferClose"
   ports { new { port = 80; targetPort = "http" } }
 }"#;
+    // Alpha in 1.30: an error unless the user turns the gate on (pkl_k8s.rs).
     let (ok, text) = amend(&pkl, project, "v1.30", "core/Service", service);
+    assert!(
+        !ok && text.contains("trafficDistribution is alpha in kubernetes 1.30"),
+        "{text}"
+    );
+    let (ok, text) = amend(&pkl, project, "v1.31", "core/Service", service);
     assert!(ok, "{text}");
     let json: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["apiVersion"], "v1");
@@ -115,7 +121,17 @@ spec {
         "{text}"
     );
 
-    // PodResourceClaim.source is gone from 1.31.
+    // PodResourceClaim.source is gone from 1.31. resourceClaims is alpha
+    // (DynamicResourceAllocation) in both: a project whose cluster turns
+    // every alpha gate on.
+    let alpha_on = pkl::user_project(&pkl, "k8s", &package);
+    let manifest = std::fs::read_to_string(alpha_on.path().join("PklProject")).unwrap();
+    std::fs::write(
+        alpha_on.path().join("PklProject"),
+        format!("{manifest}\nevaluatorSettings {{ externalProperties {{ [\"vergate.featureGates\"] = \"AllAlpha=true\" }} }}\n"),
+    )
+    .unwrap();
+    let project = alpha_on.path();
     let pod = r#"metadata { name = "p" }
 spec {
   containers { new { name = "c"; image = "nginx"; resources { limits { ["cpu"] = "500m" } } } }

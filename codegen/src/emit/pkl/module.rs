@@ -373,7 +373,12 @@ impl<'s, 'a> Builder<'s, 'a> {
                         &self.subtree.model.versions,
                     ),
                     name: name.clone(),
-                    ty: self.property_type(property, required, definition)?,
+                    ty: self.property_type(
+                        property,
+                        required,
+                        definition,
+                        &self.stage_checks(name, &field.lifecycle),
+                    )?,
                     fixed: false,
                 })
             })
@@ -437,11 +442,53 @@ impl<'s, 'a> Builder<'s, 'a> {
         }
     }
 
+    /// The checks a property's type makes, in this minor, beyond its value:
+    /// a deprecated field traces a warning when set (Pkl 0.30 warns for
+    /// deprecated methods only); an alpha field fails unless its feature
+    /// gate is on in the user's `vergate.featureGates` external property
+    /// (`Name=true,…`, as `vergate check --feature-gates` and the API
+    /// server's flag), since an API server with the gate off drops it.
+    fn stage_checks(&self, name: &str, lifecycle: &crate::model::Lifecycle) -> Vec<String> {
+        let version = self.subtree.version;
+        let api = &self.subtree.model.api;
+        let mut checks = Vec::new();
+        if let Some(since) = lifecycle.deprecated_in.filter(|since| *since <= version) {
+            let message = format!("warning: {name} is deprecated in {api} since {since}");
+            checks.push(format!("trace({}) != null", pkl_string(&message)));
+        }
+        let alpha = lifecycle
+            .stage
+            .range(..=version)
+            .next_back()
+            .is_some_and(|(_, stage)| *stage == crate::model::Stage::Alpha);
+        if alpha {
+            let gate = lifecycle.feature_gate.as_deref();
+            let on = gate.map_or_else(String::new, |gate| {
+                format!(
+                    "gates.contains({}) || ",
+                    pkl_string(&format!("{gate}=true"))
+                )
+            });
+            let setting = format!("{}=true", gate.unwrap_or("AllAlpha"));
+            let message = format!(
+                "{name} is alpha in {api} {version}: the API server drops it unless {} is on (alpha gates are off by default). \
+                 If the cluster turns it on, say so in your PklProject: evaluatorSettings {{ externalProperties {{ [\"vergate.featureGates\"] = \"{setting}\" }} }} (or pkl eval -p vergate.featureGates={setting})",
+                gate.map_or_else(|| "its feature gate".to_owned(), |gate| format!("feature gate {gate}")),
+            );
+            checks.push(format!(
+                "let (gates = (read?(\"prop:vergate.featureGates\") ?? \"\").split(\",\")) if ({on}gates.contains(\"AllAlpha=true\")) true else throw({})",
+                pkl_string(&message)
+            ));
+        }
+        checks
+    }
+
     fn property_type(
         &self,
         property: &Property,
         required: bool,
         from: &Definition,
+        checks: &[String],
     ) -> Result<String> {
         let ty = match &property.schema {
             Schema::Array(item) if !property.element_enum_values.is_empty() => format!(
@@ -474,6 +521,11 @@ impl<'s, 'a> Builder<'s, 'a> {
             schema,
             &crate::model::constraints::constraints_of(&property.keywords),
         );
+        let ty = if checks.is_empty() {
+            ty
+        } else {
+            format!("({ty})({})", checks.join(", "))
+        };
         Ok(if required || ty == "Any" {
             ty
         } else if is_union(&ty) {
