@@ -12,8 +12,13 @@ use std::path::Path;
 
 /// A user project depending on the package of `minor` alone, holding the
 /// files given.
-fn project(pkl: &pkl::Pkl, minor: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
-    let package = support::kubernetes_output().join("pkl").join(minor);
+fn project(
+    pkl: &pkl::Pkl,
+    output: &Path,
+    minor: &str,
+    files: &[(&str, &str)],
+) -> tempfile::TempDir {
+    let package = output.join("pkl").join(minor);
     let project = pkl::user_project(pkl, "k8s", &package);
     for (name, text) in files {
         std::fs::write(project.path().join(name), text).unwrap();
@@ -44,8 +49,9 @@ const FRONTEND: &str = include_str!("pkl/k8s/frontend.pkl");
 )]
 fn a_pkl_k8s_file_renders_a_yaml_stream_in_two_minors() {
     let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
     for minor in ["v1.29", "v1.34"] {
-        let project = project(&pkl, minor, &[("frontend.pkl", FRONTEND)]);
+        let project = project(&pkl, &output, minor, &[("frontend.pkl", FRONTEND)]);
         let (ok, yaml) = eval(&pkl, project.path(), &["frontend.pkl"]);
         assert!(ok, "{minor}: {yaml}");
         let documents: Vec<serde_yaml_ng::Value> = yaml
@@ -85,6 +91,7 @@ fn a_pkl_k8s_file_renders_a_yaml_stream_in_two_minors() {
 )]
 fn amending_a_pkl_k8s_path_renders_yaml_and_a_later_field_names_its_minor() {
     let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
     let service = r#"amends "@k8s/api/core/v1/Service.pkl"
 
 metadata { name = "web" }
@@ -94,7 +101,7 @@ spec {
   trafficDistribution = "PreferClose"
 }
 "#;
-    let newer = project(&pkl, "v1.34", &[("service.pkl", service)]);
+    let newer = project(&pkl, &output, "v1.34", &[("service.pkl", service)]);
     let (ok, yaml) = eval(&pkl, newer.path(), &["service.pkl"]);
     assert!(ok, "{yaml}");
     assert!(
@@ -106,7 +113,7 @@ spec {
     let (ok, json) = eval(&pkl, newer.path(), &["-f", "json", "service.pkl"]);
     assert!(ok && json.trim_start().starts_with('{'), "{json}");
 
-    let older = project(&pkl, "v1.29", &[("service.pkl", service)]);
+    let older = project(&pkl, &output, "v1.29", &[("service.pkl", service)]);
     let (ok, error) = eval(&pkl, older.path(), &["service.pkl"]);
     assert!(!ok, "1.29 has no trafficDistribution");
     assert!(
@@ -115,7 +122,7 @@ spec {
     );
     // Without the field, 1.29 renders it too.
     let plain = service.replace("  trafficDistribution = \"PreferClose\"\n", "");
-    let older = project(&pkl, "v1.29", &[("service.pkl", &plain)]);
+    let older = project(&pkl, &output, "v1.29", &[("service.pkl", &plain)]);
     let (ok, yaml) = eval(&pkl, older.path(), &["service.pkl"]);
     assert!(ok && !yaml.contains("trafficDistribution"), "{yaml}");
 }
@@ -127,6 +134,7 @@ spec {
 )]
 fn enums_and_quantities_are_refined_and_modules_are_open() {
     let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
     let files = [
         (
             "bad_type.pkl",
@@ -145,7 +153,7 @@ fn enums_and_quantities_are_refined_and_modules_are_open() {
             "extends \"@k8s/api/apps/v1/Deployment.pkl\"\nmetadata { name = \"web\" }\nteam: String = \"shop\"\n",
         ),
     ];
-    let project = project(&pkl, "v1.34", &files);
+    let project = project(&pkl, &output, "v1.34", &files);
     let (ok, error) = eval(&pkl, project.path(), &["bad_type.pkl"]);
     assert!(
         !ok && error.contains("NodePortt"),
@@ -178,6 +186,7 @@ fn enums_and_quantities_are_refined_and_modules_are_open() {
 )]
 fn ports_and_names_are_refined_as_pkl_k8s_does() {
     let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
     let service = |target: &str| {
         format!("amends \"@k8s/api/core/v1/Service.pkl\"\nspec {{ ports {{ new {{ port = 80; targetPort = {target} }} }} }}\n")
     };
@@ -193,7 +202,7 @@ fn ports_and_names_are_refined_as_pkl_k8s_does() {
         ("good.pkl", pod("web-1", 8080)),
     ];
     let borrowed: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
-    let project = project(&pkl, "v1.34", &borrowed);
+    let project = project(&pkl, &output, "v1.34", &borrowed);
     for (file, accepted) in [
         ("target_too_big.pkl", false),
         ("target_name.pkl", true),
@@ -217,9 +226,10 @@ fn ports_and_names_are_refined_as_pkl_k8s_does() {
 )]
 fn alpha_fields_are_opt_in_and_deprecated_ones_warn() {
     let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
     let service =
         "amends \"@k8s/api/core/v1/Service.pkl\"\nspec { trafficDistribution = \"PreferClose\" }\n";
-    let project = project(&pkl, "v1.30", &[("service.pkl", service)]);
+    let project = project(&pkl, &output, "v1.30", &[("service.pkl", service)]);
     let (ok, error) = eval(&pkl, project.path(), &["service.pkl"]);
     assert!(!ok, "alpha in 1.30: off by default");
     assert!(
@@ -240,7 +250,7 @@ fn alpha_fields_are_opt_in_and_deprecated_ones_warn() {
 
     // Pod.spec.serviceAccount is deprecated (use serviceAccountName).
     let pod = "amends \"@k8s/api/core/v1/Pod.pkl\"\nspec { serviceAccount = \"builder\"; containers { new { name = \"c\" } } }\n";
-    let project = project_with(&pkl, "v1.34", "pod.pkl", pod);
+    let project = project_with(&pkl, &output, "v1.34", "pod.pkl", pod);
     let output = pkl.run(project.path(), &["eval", "--project-dir", ".", "pod.pkl"]);
     assert!(output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -250,8 +260,14 @@ fn alpha_fields_are_opt_in_and_deprecated_ones_warn() {
     );
 }
 
-fn project_with(pkl: &pkl::Pkl, minor: &str, name: &str, text: &str) -> tempfile::TempDir {
-    project(pkl, minor, &[(name, text)])
+fn project_with(
+    pkl: &pkl::Pkl,
+    output: &Path,
+    minor: &str,
+    name: &str,
+    text: &str,
+) -> tempfile::TempDir {
+    project(pkl, output, minor, &[(name, text)])
 }
 
 /// #16/#20: a deprecation of one enum value stays on the value:
