@@ -131,6 +131,7 @@ fn config() -> ApiConfig {
         version_field: "import".into(),
         annotation_class: Some("HostileVersion".into()),
         document_version_field: None,
+        pkl_publish_url: None,
         spec_files: vec!["spec.json".into()],
         minors: BTreeMap::new(),
     }

@@ -67,14 +67,19 @@ fn publishing_twice_gives_identical_archives_with_matching_checksums() {
         package["packageUri"],
         "package://pkg.vergate.invalid/shipyard@1.12.0"
     );
+    // Each minor is a package of its own, made by `pkl project package`.
     for minor in ["v1.9", "v1.10", "v1.11", "v1.12"] {
-        let metadata: serde_json::Value =
-            serde_json::from_slice(&a[&format!("pkl/shipyard@1.12.0-{minor}")]).unwrap();
+        let version = format!("{}.0", minor.trim_start_matches('v'));
+        let stem = format!("pkl/shipyard-{minor}@{version}");
+        let metadata: serde_json::Value = serde_json::from_slice(&a[&stem]).unwrap();
         assert_eq!(
-            metadata["zipChecksums"]["sha256"],
-            sha256_hex(&a[&format!("pkl/shipyard@1.12.0-{minor}.zip")])
+            metadata["packageZipChecksums"]["sha256"],
+            sha256_hex(&a[&format!("{stem}.zip")])
         );
-        assert_eq!(metadata["minor"], minor);
+        assert_eq!(
+            metadata["packageUri"],
+            format!("package://pkg.vergate.invalid/shipyard-{minor}@{version}")
+        );
         assert!(
             a.contains_key(&format!("json/{minor}.tar.gz"))
                 && a.contains_key(&format!("json/{minor}-strict.tar.gz"))

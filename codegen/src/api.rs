@@ -30,6 +30,13 @@ pub struct ApiConfig {
     /// (`apiVersion`); the JSON emitter then writes a combined schema.
     #[serde(default)]
     pub document_version_field: Option<String>,
+    /// Where the Pkl packages are published (`https://pkg.example.com/k8s`):
+    /// the root package is `package://pkg.example.com/k8s/<pkl_package>`, a
+    /// minor's `…/<pkl_package>-v1.34`, their zips `<that>@<version>.zip`.
+    /// Unset, they name the reserved host `pkg.vergate.invalid`: fine for
+    /// local dependencies, not for publishing.
+    #[serde(default)]
+    pub pkl_publish_url: Option<String>,
     /// The spec file names (or `*` patterns) inside each `v<X.Y>/` directory.
     pub spec_files: Vec<String>,
     /// Per minor: each spec file's digest and public URL.
@@ -101,6 +108,14 @@ impl Api {
             path: path.clone(),
             message,
         };
+        if let Some(url) = &config.pkl_publish_url {
+            let host = url.strip_prefix("https://").unwrap_or_default();
+            if host.is_empty() || host.contains(['?', '#', ' ', '@']) {
+                return Err(config_error(format!(
+                    "pkl_publish_url {url:?}: give the HTTPS URL the Pkl packages are served from, e.g. \"https://pkg.example.com/k8s\""
+                )));
+            }
+        }
         if config.spec_files.is_empty() {
             return Err(config_error(
                 "`spec_files` is empty; name the spec file of each minor, e.g. [\"swagger.json\"]"
@@ -300,6 +315,27 @@ mod tests {
         std::fs::create_dir(tmp.path().join("v1.9.0")).unwrap();
         let err = api.present_minors().unwrap_err().to_string();
         assert!(err.contains("are the same minor 1.9"), "{err}");
+    }
+
+    #[test]
+    fn a_pkl_publish_url_must_be_https() {
+        let tmp = tempfile::tempdir().unwrap();
+        for (url, ok) in [
+            ("https://pkg.example.com/k8s", true),
+            ("http://pkg.example.com/k8s", false),
+            ("https://", false),
+            ("pkg.example.com", false),
+        ] {
+            write_api(
+                tmp.path(),
+                &format!("{MINIMAL}pkl_publish_url = \"{url}\"\n"),
+            );
+            let result = Api::open(tmp.path());
+            assert_eq!(result.is_ok(), ok, "{url}");
+            if let Err(err) = result {
+                assert!(err.to_string().contains("pkl_publish_url"), "{err}");
+            }
+        }
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //! - `pkl/<pkg>@<version>.zip` and its metadata `pkl/<pkg>@<version>`: the Pkl
 //!   package (root + every `v<X.Y>` subtree), made by the real
 //!   `pkl project package`, exactly as Pkl packages are published;
-//! - `pkl/<pkg>@<version>-v<X.Y>.zip` and its metadata: each minor's subtree
-//!   alone, for installs that ship one minor;
+//! - `pkl/<pkg>-v<X.Y>@<X.Y>.0.zip` and its metadata: each minor's own
+//!   package (`v<X.Y>/PklProject`), by `pkl project package` too, for users
+//!   who depend on one minor;
 //! - `json/<dir>.tar.gz` for every JSON tree (`v1.34`, `v1.34-strict`,
 //!   `openapi`), and the combined schema when there is one;
 //! - `SHA256SUMS`, in `sha256sum` format, over everything above.
@@ -15,7 +16,6 @@
 use crate::api::sha256_hex;
 use crate::emit::{Emitter, Packing, EMITTERS};
 use crate::error::{Error, Result};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vergate_core::is_version_dir;
@@ -25,9 +25,6 @@ use vergate_core::is_version_dir;
 pub struct Published {
     pub artifacts: Vec<PathBuf>,
 }
-
-/// The date every archive entry carries (the one `pkl project package` uses).
-const ENTRY_DATE: (u16, u8, u8) = (1980, 2, 1);
 
 /// Packs `generated_dir` (`generated/<api>/`) into `out`, which is emptied
 /// first: the output of every emitter of the registry that is published,
@@ -75,27 +72,14 @@ pub fn publish(generated_dir: &Path, out: &Path, pkl: &Path) -> Result<Published
     Ok(Published { artifacts })
 }
 
-/// The Pkl package of `pkl_dir` and each minor's subtree alone, into `out`.
+/// The Pkl package of `pkl_dir` and each minor's own package, into `out`.
 fn pkl_packages(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<()> {
-    let (package, version) = pkl_package(pkl, pkl_dir, out)?;
+    pkl_package(pkl, pkl_dir, out)?;
     for minor in subdirs(pkl_dir)?
         .into_iter()
         .filter(|name| is_version_dir(name))
     {
-        let stem = format!("{package}@{version}-{minor}");
-        let zip_path = out.join(format!("{stem}.zip"));
-        let files = zip_dir(&pkl_dir.join(&minor), &zip_path)?;
-        let bytes =
-            std::fs::read(&zip_path).map_err(|source| Error::io(&zip_path, "reading", source))?;
-        let metadata = serde_json::json!({
-            "name": package,
-            "version": version,
-            "minor": minor,
-            "files": files,
-            "zipChecksums": {"sha256": sha256_hex(&bytes)},
-        });
-        let text = crate::emit::json_text::to_sorted_pretty(&metadata);
-        write(&out.join(&stem), text.as_bytes())?;
+        pkl_package(pkl, &pkl_dir.join(&minor), out)?;
     }
     Ok(())
 }
@@ -114,12 +98,22 @@ fn tarballs(dir: &Path, out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Runs `pkl project package` on a copy of the Pkl tree (so nothing is written
-/// into `generated/`) and returns the package's name and version.
+/// Runs `pkl project package` on a copy of the project at `pkl_dir` (so
+/// nothing is written into `generated/`), offline (`--skip-publish-check`:
+/// pkl does not ask the package's host whether the version exists), and
+/// moves what it writes into `out`; returns the package's name and version.
 fn pkl_package(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<(String, String)> {
     let scratch = tempfile_dir(out)?;
-    copy_dir(pkl_dir, &scratch)?;
-    let home = scratch.join(".pkl-home");
+    let result = package_in(pkl, pkl_dir, &scratch, out);
+    let _ = std::fs::remove_dir_all(&scratch);
+    result
+}
+
+/// [`pkl_package`] with `scratch` as its working directory.
+fn package_in(pkl: &Path, pkl_dir: &Path, scratch: &Path, out: &Path) -> Result<(String, String)> {
+    let project = scratch.join("project");
+    let written = scratch.join("out");
+    copy_dir(pkl_dir, &project)?;
     let output = Command::new(pkl)
         .args([
             "project",
@@ -127,9 +121,9 @@ fn pkl_package(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<(String, String
             "--skip-publish-check",
             "--output-path",
         ])
-        .arg(out)
-        .arg(&scratch)
-        .env("HOME", &home)
+        .arg(&written)
+        .arg(&project)
+        .env("HOME", scratch.join("home"))
         .output()
         .map_err(|source| {
             Error::io(
@@ -138,7 +132,6 @@ fn pkl_package(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<(String, String
                 source,
             )
         })?;
-    let _ = std::fs::remove_dir_all(&scratch);
     if !output.status.success() {
         return Err(Error::Config {
             path: pkl_dir.to_owned(),
@@ -151,17 +144,20 @@ fn pkl_package(pkl: &Path, pkl_dir: &Path, out: &Path) -> Result<(String, String
     // pkl writes `<name>@<version>`, its zip and `.sha256` files; our own
     // checksum manifest replaces the latter.
     let mut metadata = None;
-    for name in files_in(out)? {
+    for name in files_in(&written)? {
         let text = name.to_string_lossy().into_owned();
         if text.ends_with(".sha256") {
-            std::fs::remove_file(out.join(&name))
-                .map_err(|source| Error::io(&out.join(&name), "removing", source))?;
-        } else if !text.ends_with(".zip") {
+            continue;
+        }
+        if !text.ends_with(".zip") {
             metadata = Some(text);
         }
+        let bytes = std::fs::read(written.join(&name))
+            .map_err(|source| Error::io(&written.join(&name), "reading", source))?;
+        write(&out.join(&name), &bytes)?;
     }
     let metadata = metadata.ok_or_else(|| Error::Config {
-        path: out.to_owned(),
+        path: pkl_dir.to_owned(),
         message: "`pkl project package` wrote no package metadata".into(),
     })?;
     let (name, version) = metadata.split_once('@').ok_or_else(|| Error::Config {
@@ -181,31 +177,6 @@ fn tempfile_dir(near: &Path) -> Result<PathBuf> {
     }
     std::fs::create_dir_all(&dir).map_err(|source| Error::io(&dir, "creating", source))?;
     Ok(dir)
-}
-
-/// Zips `dir` with sorted entries, fixed dates and modes; returns the file count.
-fn zip_dir(dir: &Path, target: &Path) -> Result<usize> {
-    let files = list_relative(dir)?;
-    let file =
-        std::fs::File::create(target).map_err(|source| Error::io(target, "creating", source))?;
-    let mut zip = zip::ZipWriter::new(file);
-    let (year, month, day) = ENTRY_DATE;
-    let date = zip::DateTime::from_date_and_time(year, month, day, 0, 0, 0).expect("a valid date");
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated)
-        .last_modified_time(date)
-        .unix_permissions(0o644);
-    for path in &files {
-        let name = path.to_string_lossy().replace('\\', "/");
-        zip.start_file(name, options)
-            .map_err(|err| zip_error(target, err))?;
-        let bytes = std::fs::read(dir.join(path))
-            .map_err(|source| Error::io(&dir.join(path), "reading", source))?;
-        zip.write_all(&bytes)
-            .map_err(|source| Error::io(target, "writing", source))?;
-    }
-    zip.finish().map_err(|err| zip_error(target, err))?;
-    Ok(files.len())
 }
 
 /// A gzipped tar of `dir` with sorted entries, zero mtimes and fixed modes.
@@ -235,13 +206,6 @@ fn tar_gz_dir(dir: &Path, target: &Path) -> Result<()> {
     gzip.finish()
         .map_err(|source| Error::io(target, "writing", source))?;
     Ok(())
-}
-
-fn zip_error(path: &Path, err: zip::result::ZipError) -> Error {
-    Error::Config {
-        path: path.to_owned(),
-        message: format!("writing the zip: {err}"),
-    }
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -44,9 +44,9 @@ use vergate_core::Version;
 /// The directory of the package inside `generated/<api>/`.
 pub const PKL_DIR: &str = "pkl";
 
-/// The host part of the package's `package://` URI. The package is meant to
-/// be used as a local project dependency; publishing picks a real one.
-const BASE_HOST: &str = "pkg.vergate.invalid";
+/// Where the packages say they are published when api.toml's
+/// `pkl_publish_url` is unset: a reserved host, fine for local dependencies.
+const UNPUBLISHED: &str = "https://pkg.vergate.invalid";
 
 /// Adds `pkl/` to the tree.
 pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Result<()> {
@@ -93,6 +93,9 @@ struct Settings {
     annotation_class: String,
     description: String,
     document_version_field: Option<String>,
+    /// api.toml's `pkl_publish_url` without `https://` or a trailing `/`
+    /// (`pkg.example.com/k8s`).
+    publish_at: String,
 }
 
 impl Settings {
@@ -110,7 +113,24 @@ impl Settings {
                 .clone()
                 .unwrap_or_else(|| format!("{} schemas, one subtree per minor.", model.api)),
             document_version_field: config.document_version_field.clone(),
+            publish_at: config
+                .pkl_publish_url
+                .as_deref()
+                .unwrap_or(UNPUBLISHED)
+                .trim_start_matches("https://")
+                .trim_end_matches('/')
+                .to_owned(),
         }
+    }
+
+    /// The `package://` base URI of the package named `name` (no version).
+    fn base_uri(&self, name: &str) -> String {
+        format!("package://{}/{name}", self.publish_at)
+    }
+
+    /// The HTTPS URL of the zip of package `name` at `version`.
+    fn zip_url(&self, name: &str, version: &str) -> String {
+        format!("https://{}/{name}@{version}.zip", self.publish_at)
     }
 
     /// The package's version: the newest minor, as `X.Y.0`.
@@ -160,7 +180,7 @@ struct SubprojectData<'a> {
 fn root_data<'a>(model: &GatedModel, settings: &'a Settings) -> RootData<'a> {
     let versions: Vec<String> = model.versions.iter().map(ToString::to_string).collect();
     let package_version = settings.package_version(model);
-    let base_uri = format!("package://{BASE_HOST}/{}", settings.package);
+    let base_uri = settings.base_uri(&settings.package);
     RootData {
         api: &settings.api,
         package: &settings.package,
@@ -169,10 +189,7 @@ fn root_data<'a>(model: &GatedModel, settings: &'a Settings) -> RootData<'a> {
         versions,
         annotation_class: &settings.annotation_class,
         version_field: &settings.version_field,
-        zip_url: format!(
-            "https://{BASE_HOST}/{}@{package_version}.zip",
-            settings.package
-        ),
+        zip_url: settings.zip_url(&settings.package, &package_version),
         base_uri,
         package_version,
         description: &settings.description,
@@ -218,7 +235,7 @@ fn root_files(model: &GatedModel, settings: &Settings) -> Result<Files> {
 fn deps_json(model: &GatedModel, settings: &Settings, path: &str) -> Vec<u8> {
     let version = settings.package_version(model);
     let major = version.split('.').next().unwrap_or("0");
-    let base = format!("{BASE_HOST}/{}", settings.package);
+    let base = format!("{}/{}", settings.publish_at, settings.package);
     let value = serde_json::json!({
         "schemaVersion": 1,
         "resolvedDependencies": {
@@ -259,13 +276,11 @@ fn minor_files(
         package: &settings.package,
         version: version.to_string(),
         dir: dir.clone(),
-        base_uri: format!("package://{BASE_HOST}/{}-{dir}", settings.package),
+        base_uri: settings.base_uri(&format!("{}-{dir}", settings.package)),
         package_version: format!("{}.{}.0", version.major(), version.minor()),
-        zip_url: format!(
-            "https://{BASE_HOST}/{}-{dir}@{}.{}.0.zip",
-            settings.package,
-            version.major(),
-            version.minor()
+        zip_url: settings.zip_url(
+            &format!("{}-{dir}", settings.package),
+            &format!("{}.{}.0", version.major(), version.minor()),
         ),
         description: format!(
             "{} {version}: only what that minor accepts.",
@@ -315,4 +330,48 @@ fn minor_files(
         templates::render("example.pkl.tera", &example)?.into(),
     ));
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::MinorModel;
+    use crate::output::{sync, Mode};
+
+    /// api.toml's `pkl_publish_url` names where the root package and each
+    /// minor's package say they are published.
+    #[test]
+    fn packages_name_the_publish_url() {
+        let model = GatedModel::merge(
+            "t",
+            vec![
+                MinorModel::new(Version::new(1, 0)),
+                MinorModel::new(Version::new(1, 1)),
+            ],
+        )
+        .unwrap();
+        let config: ApiConfig = toml::from_str(
+            "name = \"t\"\npkl_package = \"t\"\nversion_field = \"v\"\nspec_files = []\n\
+             pkl_publish_url = \"https://pkg.example.com/apis/\"",
+        )
+        .unwrap();
+        let mut tree = FileTree::new();
+        emit(&model, &config, &mut tree).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        sync(&tree, out.path(), Mode::Write).unwrap();
+        let read = |path: &str| std::fs::read_to_string(out.path().join(path)).unwrap();
+        let root = read("pkl/PklProject");
+        assert!(
+            root.contains("baseUri = \"package://pkg.example.com/apis/t\""),
+            "{root}"
+        );
+        assert!(root.contains("packageZipUrl = \"https://pkg.example.com/apis/t@1.1.0.zip\""));
+        let minor = read("pkl/v1.0/PklProject");
+        assert!(
+            minor.contains("baseUri = \"package://pkg.example.com/apis/t-v1.0\""),
+            "{minor}"
+        );
+        assert!(minor.contains("version = \"1.0.0\""));
+        assert!(minor.contains("packageZipUrl = \"https://pkg.example.com/apis/t-v1.0@1.0.0.zip\""));
+    }
 }
