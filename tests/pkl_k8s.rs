@@ -314,3 +314,39 @@ fn value_deprecations_do_not_deprecate_the_field_in_pkl() {
         "{resize}"
     );
 }
+
+/// #16 item 2: the classes pkl-k8s defines inside a resource's module are
+/// reachable by the same names (`Service.ServicePort`,
+/// `Deployment.DeploymentSpec`), as types and with `new`.
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn classes_inside_resource_modules_keep_pkl_k8s_names() {
+    let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
+    let file = r#"import "@k8s/K8sResource.pkl"
+import "@k8s/api/apps/v1/Deployment.pkl"
+import "@k8s/api/core/v1/Service.pkl"
+
+local function http(number: Int): Service.ServicePort = new { name = "http"; port = number; targetPort = "http" }
+local webSpec: Deployment.DeploymentSpec = new Deployment.DeploymentSpec {
+  selector { matchLabels { ["app"] = "web" } }
+  template { spec { containers { new { name = "web"; image = "nginx:1.27" } } } }
+}
+
+resources: Listing<K8sResource> = new {
+  new Service { metadata { name = "web" }; spec { ports { http(80) } } }
+  new Deployment { metadata { name = "web" }; spec = webSpec }
+}
+output { value = resources; renderer = (K8sResource.output.renderer as YamlRenderer) { isStream = true } }
+"#;
+    let project = project(&pkl, &output, "v1.34", &[("typed.pkl", file)]);
+    let (ok, yaml) = eval(&pkl, project.path(), &["typed.pkl"]);
+    assert!(ok, "{yaml}");
+    assert!(
+        yaml.contains("targetPort: http") && yaml.contains("image: nginx:1.27"),
+        "{yaml}"
+    );
+}

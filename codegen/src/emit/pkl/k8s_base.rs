@@ -11,12 +11,14 @@
 //!
 //! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)`.
 
-use super::layout::MinorLayout;
+use super::layout::{Location, MinorLayout};
 use super::module::relative_path;
 use super::templates;
 use crate::error::Result;
-use crate::model::{MinorModel, OBJECT_META};
+use crate::model::naming::namespace_of;
+use crate::model::{Definition, MinorModel, Schema, OBJECT_META};
 use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::alias::{pkl_identifier, sanitize};
 use vergate_core::Version;
 
@@ -63,6 +65,58 @@ struct PathData<'a> {
     target: String,
     path: String,
     extends: String,
+    imports: Vec<AliasImport>,
+    aliases: Vec<TypeAlias>,
+}
+
+/// `import "<path>" as <alias>` of a thin module.
+#[derive(Serialize)]
+struct AliasImport {
+    path: String,
+    alias: String,
+}
+
+/// `typealias <name> = <alias>.<name>`: a class pkl-k8s defines inside the
+/// resource's module (`Deployment.DeploymentSpec`).
+#[derive(Serialize)]
+struct TypeAlias {
+    name: String,
+    target: String,
+}
+
+/// The types pkl-k8s users reach through a resource's module
+/// (`Deployment.DeploymentSpec`, `Service.ServicePort`): every definition
+/// the resource refers to, directly or not, in the resource's own namespace
+/// (its group and version), other than resources, by their locations.
+fn nested_types<'m, 'l>(
+    minor: &'m MinorModel,
+    layout: &'l MinorLayout<'m>,
+    resource: &'m Definition,
+) -> BTreeMap<&'m str, &'l Location> {
+    let namespace = namespace_of(&resource.name);
+    let mut seen: BTreeSet<&str> = BTreeSet::from([resource.name.as_str()]);
+    let mut pending = vec![resource];
+    let mut found = BTreeMap::new();
+    while let Some(definition) = pending.pop() {
+        let mut schemas: Vec<&Schema> = vec![&definition.schema];
+        if let Some(object) = definition.object() {
+            schemas.extend(object.properties.values().map(|p| &p.schema));
+            schemas.extend(object.additional.as_deref());
+        }
+        for name in schemas.into_iter().filter_map(Schema::referenced) {
+            if !seen.insert(name) || namespace_of(name) != namespace {
+                continue;
+            }
+            let Some(next) = minor.definitions.get(name) else {
+                continue;
+            };
+            if let Some(location @ Location::Member { .. }) = layout.locations.get(name) {
+                found.insert(next.short_name(), location);
+                pending.push(next);
+            }
+        }
+    }
+    found
 }
 
 /// The module clause's name of `module` in `package`'s minor `version`.
@@ -79,12 +133,13 @@ fn module_name(package: &str, version: Version, module: &str) -> String {
 /// The base modules and pkl-k8s paths of one minor, by path relative to
 /// the minor's directory. A pkl-k8s path that is already a module of the
 /// subtree is left out.
-pub fn files(
+pub fn files<'m>(
     api: &str,
     package: &str,
-    version: Version,
-    layout: &MinorLayout<'_>,
+    minor: &'m MinorModel,
+    layout: &MinorLayout<'m>,
 ) -> Result<Vec<(String, Vec<u8>)>> {
+    let version = minor.version;
     let base = |module: &str| BaseData {
         api,
         version: version.to_string(),
@@ -107,6 +162,25 @@ pub fn files(
         if layout.resources.contains_key(&path) || layout.type_modules.contains_key(&path) {
             continue;
         }
+        let nested = nested_types(minor, layout, resource.definition);
+        let mut imports: BTreeMap<&str, String> = BTreeMap::new();
+        let mut aliases = Vec::new();
+        for (name, location) in nested {
+            let Location::Member {
+                module: types,
+                name: member,
+            } = location
+            else {
+                continue;
+            };
+            let alias = imports
+                .entry(types.as_str())
+                .or_insert_with(|| format!("types_{}", sanitize(types)));
+            aliases.push(TypeAlias {
+                name: pkl_identifier(name).into_owned(),
+                target: format!("{alias}.{}", pkl_identifier(member)),
+            });
+        }
         let data = PathData {
             api,
             version: version.to_string(),
@@ -116,6 +190,14 @@ pub fn files(
             target: format!("{module}.pkl"),
             path: format!("{path}.pkl"),
             extends: relative_path(&path, module),
+            imports: imports
+                .into_iter()
+                .map(|(types, alias)| AliasImport {
+                    path: relative_path(&path, types),
+                    alias,
+                })
+                .collect(),
+            aliases,
         };
         files.push((
             format!("{path}.pkl"),

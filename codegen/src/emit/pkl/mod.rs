@@ -302,7 +302,7 @@ fn minor_files(
         templates::render("shared.pkl.tera", &root_data(model, settings))?.into(),
     ));
     if subtree.k8s_base {
-        for (path, bytes) in k8s_base::files(&settings.api, &settings.package, version, &layout)? {
+        for (path, bytes) in k8s_base::files(&settings.api, &settings.package, minor, &layout)? {
             files.push((format!("{dir}/{path}"), bytes.into()));
         }
     }
