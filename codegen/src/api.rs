@@ -37,11 +37,37 @@ pub struct ApiConfig {
     /// local dependencies, not for publishing.
     #[serde(default)]
     pub pkl_publish_url: Option<String>,
+    /// The generated Rust crate's package metadata (`[rust]`).
+    #[serde(default)]
+    pub rust: RustCrate,
     /// The spec file names (or `*` patterns) inside each `v<X.Y>/` directory.
     pub spec_files: Vec<String>,
     /// Per minor: each spec file's digest and public URL.
     #[serde(default)]
     pub minors: BTreeMap<String, MinorEntry>,
+}
+
+/// api.toml's `[rust]`: what the generated crate's Cargo.toml says about
+/// it. Unset, the crate is `vergate-<api>` 0.0.0 and not publishable.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RustCrate {
+    /// The package name (default `vergate-<api>`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The crate version (default `0.0.0`).
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Whether `cargo publish` may publish it (default false); true needs
+    /// `license` and `repository`, as crates.io users expect.
+    #[serde(default)]
+    pub publish: bool,
+    /// An SPDX license expression (`Apache-2.0`).
+    #[serde(default)]
+    pub license: Option<String>,
+    /// The source repository's URL.
+    #[serde(default)]
+    pub repository: Option<String>,
 }
 
 /// One minor's entry in api.toml.
@@ -113,6 +139,22 @@ impl Api {
             if host.is_empty() || host.contains(['?', '#', ' ', '@']) {
                 return Err(config_error(format!(
                     "pkl_publish_url {url:?}: give the HTTPS URL the Pkl packages are served from, e.g. \"https://pkg.example.com/k8s\""
+                )));
+            }
+        }
+        if config.rust.publish {
+            let missing: Vec<&str> = [
+                ("license", config.rust.license.is_none()),
+                ("repository", config.rust.repository.is_none()),
+            ]
+            .iter()
+            .filter(|(_, missing)| *missing)
+            .map(|(key, _)| *key)
+            .collect();
+            if !missing.is_empty() {
+                return Err(config_error(format!(
+                    "[rust] publish = true needs {} too: crates.io shows them",
+                    missing.join(" and ")
                 )));
             }
         }
@@ -336,6 +378,14 @@ mod tests {
                 assert!(err.to_string().contains("pkl_publish_url"), "{err}");
             }
         }
+    }
+
+    #[test]
+    fn a_published_crate_needs_license_and_repository() {
+        let tmp = tempfile::tempdir().unwrap();
+        write_api(tmp.path(), &format!("{MINIMAL}[rust]\npublish = true\n"));
+        let err = Api::open(tmp.path()).unwrap_err().to_string();
+        assert!(err.contains("needs license and repository"), "{err}");
     }
 
     #[test]
