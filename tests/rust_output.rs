@@ -754,3 +754,40 @@ async fn main() {
     let out = cargo(&dir, &work.join("target"), &["run"]);
     assert_eq!(out.trim(), "ok");
 }
+
+/// #19 item 4: with the `jiff` feature, `Time` and `MicroTime` hold a
+/// `jiff::Timestamp`: parsed on decoding (a malformed one is a decoding
+/// error naming it), written back as the API server writes it.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn the_jiff_feature_makes_timestamps_typed() {
+    let krate = support::kubernetes_output().join("rust");
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join("jiff");
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\", \"jiff\"] }}\nserde_json = \"1\"\n",
+        toml_path(&krate)
+    );
+    let main = r##"
+use vergate_kubernetes::v1_34::apps::v1::Deployment;
+
+fn main() {
+    let json = r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"creationTimestamp":"2024-05-01T10:00:00Z","name":"web"}}"#;
+    let deployment: Deployment = serde_json::from_str(json).unwrap();
+    let created = deployment.metadata.as_ref().unwrap().creation_timestamp.clone().unwrap();
+    assert_eq!(created.0.as_second(), 1_714_557_600);
+    assert_eq!(serde_json::to_string(&deployment).unwrap(), json);
+    let bad = json.replace("2024-05-01T10:00:00Z", "yesterday");
+    let err = serde_json::from_str::<Deployment>(&bad).unwrap_err();
+    // jiff's own message, at the place in the document.
+    assert!(err.to_string().contains("year") && err.to_string().contains("line 1"), "{err}");
+    println!("ok");
+}
+"##;
+    harness(&dir, &deps, main);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
+}

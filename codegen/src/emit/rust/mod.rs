@@ -23,6 +23,7 @@ mod paths;
 mod render;
 mod resource;
 mod shapes;
+mod typed;
 
 pub use builder::Builder;
 

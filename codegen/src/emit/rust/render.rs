@@ -59,6 +59,14 @@ impl<'a> Plan<'a> {
     pub fn root_items(&self, wire: TokenStream) -> TokenStream {
         let list = super::lists::list_type();
         let resource = super::resource::root_items(self.kube);
+        let jiff = if self.features && self.has_timestamps() {
+            quote!(
+                #[cfg(feature = "jiff")]
+                pub use jiff;
+            )
+        } else {
+            TokenStream::new()
+        };
         quote! {
             #list
             #resource
@@ -123,9 +131,18 @@ impl<'a> Plan<'a> {
             pub mod __private {
                 pub use serde;
                 pub use serde_json;
+                #jiff
                 #wire
             }
         }
+    }
+
+    /// True when some definition is a timestamp (the `jiff` feature applies).
+    pub fn has_timestamps(&self) -> bool {
+        self.model
+            .minors
+            .values()
+            .any(|minor| minor.definitions.values().any(super::typed::is_timestamp))
     }
 
     /// The outer attributes of minor `version`'s module.
@@ -260,6 +277,17 @@ impl<'a> Plan<'a> {
                 None => {
                     let ident = self.names.type_ident(&definition.name);
                     let item = type_item(self.model, &layout, newest, definition);
+                    let item = if self.features {
+                        super::typed::timestamps(
+                            definition,
+                            &ident,
+                            item,
+                            &root,
+                            &layout.cfg_attrs(name),
+                        )
+                    } else {
+                        item
+                    };
                     let mut item =
                         super::resource::object_meta(definition, &ident, item, self.kube);
                     item.extend(super::resource::impls(
