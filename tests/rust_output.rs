@@ -791,3 +791,37 @@ fn main() {
     let out = cargo(&dir, &work.join("target"), &["run"]);
     assert_eq!(out.trim(), "ok");
 }
+
+/// #19 item 4: `Quantity` reads its text on demand, as apimachinery's
+/// `MilliValue` and `Value` do.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn quantities_read_their_value() {
+    let krate = support::kubernetes_output().join("rust");
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join("quantity");
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\"] }}\nserde_json = \"1\"\n",
+        toml_path(&krate)
+    );
+    let main = r##"
+use vergate_kubernetes::v1_34::core::v1::ResourceRequirements;
+
+fn main() {
+    let json = r#"{"limits":{"cpu":"250m","memory":"1.5Gi"},"requests":{"cpu":"lots"}}"#;
+    let resources: ResourceRequirements = serde_json::from_str(json).unwrap();
+    let limits = resources.limits.as_ref().unwrap();
+    assert_eq!(limits["cpu"].milli_value(), Ok(250));
+    assert_eq!(limits["memory"].value(), Ok(1_610_612_736));
+    let err = resources.requests.as_ref().unwrap()["cpu"].milli_value().unwrap_err();
+    assert_eq!(err.to_string(), "invalid quantity \"lots\": no number");
+    println!("ok");
+}
+"##;
+    harness(&dir, &deps, main);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
+}

@@ -166,6 +166,12 @@ pub fn readme(model: &GatedModel, config: &ApiConfig) -> String {
          Values (de)serialize with serde as the API server writes them; absent\n\
          optional fields stay absent.\n"
     ));
+    if super::typed::has_quantity(model) {
+        text.push_str(
+            "`Quantity` keeps its text and reads it on demand: `milli_value()` and\n\
+             `value()`, exact integers as apimachinery's `MilliValue` and `Value`.\n",
+        );
+    }
     if kube {
         text.push_str(&format!(
             "\n## With kube-rs\n\

@@ -75,6 +75,12 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
         format!("{RUST_DIR}/src/__private/wire.rs"),
         format!("{HEADER}{}", render::WIRE_SOURCE).into_bytes(),
     )?;
+    if typed::has_quantity(model) {
+        tree.insert(
+            format!("{RUST_DIR}/src/quantity.rs"),
+            format!("{HEADER}{}", typed::QUANTITY_SOURCE).into_bytes(),
+        )?;
+    }
     // The parts of one file are consecutive: join them.
     let mut files: Vec<(String, String)> = Vec::new();
     for (path, text) in render_all(&plan, &jobs, &crate_doc)? {
@@ -151,6 +157,12 @@ fn lib_tokens(plan: &Plan) -> TokenStream {
     lib.extend(plan.root_items(quote!(
         pub mod wire;
     )));
+    if typed::has_quantity(plan.model) {
+        lib.extend(quote! {
+            /// Reading Kubernetes quantities (`Quantity::milli_value`).
+            pub mod quantity;
+        });
+    }
     lib
 }
 

@@ -290,6 +290,14 @@ impl<'a> Plan<'a> {
                     };
                     let mut item =
                         super::resource::object_meta(definition, &ident, item, self.kube);
+                    if self.features {
+                        item.extend(super::typed::quantity_methods(
+                            definition,
+                            &ident,
+                            &root,
+                            &layout.cfg_attrs(name),
+                        ));
+                    }
                     item.extend(super::resource::impls(
                         definition,
                         &ident,

@@ -1,10 +1,14 @@
-//! Typed values behind cargo features, as k8s-openapi offers them; the
-//! plain string newtypes stay the default. With `jiff`, a definition that is
-//! a `date-time` string (Kubernetes' `Time` and `MicroTime`) holds a
-//! `jiff::Timestamp`: parsed on decoding (a malformed timestamp is a decoding
-//! error), written back in RFC 3339.
+//! Typed values, the plain string newtypes staying the default:
+//!
+//! - with the `jiff` feature, a definition that is a `date-time` string
+//!   (Kubernetes' `Time` and `MicroTime`) holds a `jiff::Timestamp`: parsed
+//!   on decoding (a malformed timestamp is a decoding error), written back
+//!   in RFC 3339;
+//! - `Quantity` keeps its text and reads it on demand: `milli_value()` and
+//!   `value()`, as apimachinery's `MilliValue` and `Value`
+//!   (`support/quantity.rs`, copied into the crate as `src/quantity.rs`).
 
-use crate::model::{Definition, Schema};
+use crate::model::{Definition, Schema, QUANTITY};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -54,3 +58,50 @@ pub fn timestamps(
     });
     out
 }
+
+/// The quantity reader copied into the crate (`src/quantity.rs`).
+pub const QUANTITY_SOURCE: &str = include_str!("support/quantity.rs");
+
+/// The methods of the `Quantity` newtype (`cfg` its minors' features);
+/// nothing for another definition.
+pub fn quantity_methods(
+    definition: &Definition,
+    ident: &syn::Ident,
+    root: &TokenStream,
+    cfg: &TokenStream,
+) -> TokenStream {
+    if definition.name != QUANTITY {
+        return TokenStream::new();
+    }
+    quote! {
+        #cfg
+        impl #ident {
+            /// The quantity in thousandths of its unit, exactly
+            /// (`"250m"` → 250, `"1Ki"` → 1_024_000), finer precision rounded
+            /// up, as apimachinery's `MilliValue`.
+            pub fn milli_value(&self) -> ::core::result::Result<i128, #root::quantity::ParseQuantityError> {
+                #root::quantity::milli_value(&self.0)
+            }
+
+            /// The quantity in whole units, rounded up (`"1.5Gi"` →
+            /// 1_610_612_736, `"250m"` → 1), as apimachinery's `Value`.
+            pub fn value(&self) -> ::core::result::Result<i128, #root::quantity::ParseQuantityError> {
+                #root::quantity::value(&self.0)
+            }
+        }
+    }
+}
+
+/// True when the API has Kubernetes' `Quantity`.
+pub fn has_quantity(model: &crate::model::GatedModel) -> bool {
+    model
+        .minors
+        .values()
+        .any(|minor| minor.definitions.contains_key(QUANTITY))
+}
+
+/// The reader's own tests, run here since the crate it is copied into is
+/// generated.
+#[cfg(test)]
+#[path = "support/quantity.rs"]
+mod quantity_support;
