@@ -825,3 +825,37 @@ fn main() {
     let out = cargo(&dir, &work.join("target"), &["run"]);
     assert_eq!(out.trim(), "ok");
 }
+
+/// #19 item 4: with the `bytes` feature a Secret's `data` holds decoded
+/// bytes, written back as base64; text that is not base64 fails to decode.
+/// Without it, `ByteString` is the text (the default build, above).
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn the_bytes_feature_decodes_base64() {
+    let krate = support::kubernetes_output().join("rust");
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join("bytes");
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\", \"bytes\"] }}\nserde_json = \"1\"\n",
+        toml_path(&krate)
+    );
+    let main = r##"
+use vergate_kubernetes::v1_34::core::v1::Secret;
+
+fn main() {
+    let json = r#"{"apiVersion":"v1","data":{"password":"aHVudGVyMg=="},"kind":"Secret"}"#;
+    let secret: Secret = serde_json::from_str(json).unwrap();
+    assert_eq!(secret.data.as_ref().unwrap()["password"].0, b"hunter2");
+    assert_eq!(serde_json::to_string(&secret).unwrap(), json);
+    let err = serde_json::from_str::<Secret>(&json.replace("aHVudGVyMg==", "not base64!")).unwrap_err();
+    assert!(err.to_string().contains("not base64"), "{err}");
+    println!("ok");
+}
+"##;
+    harness(&dir, &deps, main);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
+}

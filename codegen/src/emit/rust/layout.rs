@@ -120,6 +120,14 @@ impl Layout for SpecLayout<'_> {
             Schema::Integer { .. } => quote!(i64),
             Schema::Number { format } if format.as_deref() == Some("float") => quote!(f32),
             Schema::Number { .. } => quote!(f64),
+            // Base64 bytes: `ByteString`, the text itself unless the crate's
+            // `bytes` feature decodes it (`typed.rs`).
+            Schema::String { format }
+                if format.as_deref() == Some("byte")
+                    && matches!(self.purpose, Purpose::Emit { features: true, .. }) =>
+            {
+                quote!(#root::ByteString)
+            }
             Schema::String { .. } => quote!(::std::string::String),
             Schema::IntOrString => quote!(#root::IntOrString),
             Schema::Array(item) => {

@@ -59,7 +59,7 @@ impl<'a> Plan<'a> {
     pub fn root_items(&self, wire: TokenStream) -> TokenStream {
         let list = super::lists::list_type();
         let resource = super::resource::root_items(self.kube);
-        let jiff = if self.features && self.has_timestamps() {
+        let mut jiff = if self.features && self.has_timestamps() {
             quote!(
                 #[cfg(feature = "jiff")]
                 pub use jiff;
@@ -67,9 +67,19 @@ impl<'a> Plan<'a> {
         } else {
             TokenStream::new()
         };
+        let bytes = if self.features && super::typed::has_bytes(self.model) {
+            jiff.extend(quote!(
+                #[cfg(feature = "bytes")]
+                pub use base64;
+            ));
+            super::typed::byte_string(&self.root_tokens())
+        } else {
+            TokenStream::new()
+        };
         quote! {
             #list
             #resource
+            #bytes
 
             /// A value that is an integer or a string (an `int-or-string`: a
             /// port number or name, a count or a percentage). It serializes

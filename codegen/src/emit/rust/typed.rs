@@ -4,6 +4,8 @@
 //!   (Kubernetes' `Time` and `MicroTime`) holds a `jiff::Timestamp`: parsed
 //!   on decoding (a malformed timestamp is a decoding error), written back
 //!   in RFC 3339;
+//! - with the `bytes` feature, a `byte` string (base64) is `ByteString`, the
+//!   decoded bytes; without it `ByteString` is the text as written;
 //! - `Quantity` keeps its text and reads it on demand: `milli_value()` and
 //!   `value()`, as apimachinery's `MilliValue` and `Value`
 //!   (`support/quantity.rs`, copied into the crate as `src/quantity.rs`).
@@ -105,3 +107,74 @@ pub fn has_quantity(model: &crate::model::GatedModel) -> bool {
 #[cfg(test)]
 #[path = "support/quantity.rs"]
 mod quantity_support;
+
+/// The cargo feature of decoded base64 bytes.
+pub const BYTES_FEATURE: &str = "bytes";
+
+/// The base64 requirement the feature adds.
+pub const BASE64: &str = "0.22";
+
+/// True when some property of the API is a `byte` string.
+pub fn has_bytes(model: &crate::model::GatedModel) -> bool {
+    fn is_bytes(schema: &Schema) -> bool {
+        match schema {
+            Schema::String { format } => format.as_deref() == Some("byte"),
+            Schema::Array(inner) | Schema::Map(inner) => is_bytes(inner),
+            _ => false,
+        }
+    }
+    model.minors.values().any(|minor| {
+        minor.definitions.values().any(|definition| {
+            definition
+                .object()
+                .is_some_and(|object| object.properties.values().any(|p| is_bytes(&p.schema)))
+        })
+    })
+}
+
+/// The crate root's `ByteString`: the text as written, or with the `bytes`
+/// feature the decoded bytes (serialized back as standard base64).
+pub fn byte_string(root: &TokenStream) -> TokenStream {
+    quote! {
+        /// Base64 bytes as written (`format: byte`), e.g. a Secret's data;
+        /// the `bytes` feature decodes them.
+        #[cfg(not(feature = "bytes"))]
+        pub type ByteString = ::std::string::String;
+
+        /// Base64 bytes (`format: byte`), e.g. a Secret's data, decoded (the
+        /// `bytes` feature): decoding fails on text that is not standard
+        /// base64; encoding writes standard base64.
+        #[cfg(feature = "bytes")]
+        #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ::core::default::Default)]
+        pub struct ByteString(pub ::std::vec::Vec<u8>);
+
+        #[cfg(feature = "bytes")]
+        const _: () = {
+            use #root::__private::base64::Engine as _;
+            impl #root::__private::serde::Serialize for ByteString {
+                fn serialize<S: #root::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::core::result::Result<S::Ok, S::Error> {
+                    let text = #root::__private::base64::engine::general_purpose::STANDARD.encode(&self.0);
+                    serializer.serialize_str(&text)
+                }
+            }
+            impl<'de> #root::__private::serde::Deserialize<'de> for ByteString {
+                fn deserialize<D: #root::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    let text = <::std::string::String as #root::__private::serde::Deserialize>::deserialize(deserializer)?;
+                    #root::__private::base64::engine::general_purpose::STANDARD
+                        .decode(text.as_bytes())
+                        .map(ByteString)
+                        .map_err(|err| {
+                            <D::Error as #root::__private::serde::de::Error>::custom(
+                                ::std::format!("not base64 ({err}): {text:?}"),
+                            )
+                        })
+                }
+            }
+        };
+    }
+}
