@@ -7,9 +7,7 @@
 use crate::Version;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::hash::Hash;
 
 pub use vergate_core::table::{FieldEntry, StaticGate, TypeTable, ValueEntry};
 
@@ -105,147 +103,7 @@ impl fmt::Display for StrictError {
 
 impl std::error::Error for StrictError {}
 
-/// A conversion between two minors of a type that would have dropped data.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConversionError {
-    /// The type converted (`PodSpec`).
-    pub type_name: &'static str,
-    pub from: Version,
-    pub to: Version,
-    /// Every field or enum value that the target minor cannot hold, by path
-    /// (`containers[0].resizePolicy`).
-    pub dropped: Vec<String>,
-}
-
-impl fmt::Display for ConversionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot convert {} from {} to {} without dropping: {}; clear them first",
-            self.type_name,
-            self.from,
-            self.to,
-            self.dropped.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for ConversionError {}
-
-/// Generated code only: carries a value of one minor to another,
-/// recording in [`Migration`] whatever the target cannot hold.
-#[doc(hidden)]
-pub trait Migrate<T> {
-    fn migrate(self, cx: &mut Migration) -> T;
-}
-
-/// Generated code only: the path being converted and what was dropped.
-#[doc(hidden)]
-#[derive(Debug, Default)]
-pub struct Migration {
-    path: Vec<String>,
-    dropped: Vec<String>,
-}
-
-impl Migration {
-    /// Converts the field `wire` of the value being converted.
-    pub fn field<T>(&mut self, wire: &str, convert: impl FnOnce(&mut Self) -> T) -> T {
-        self.path.push(wire.to_owned());
-        let out = convert(self);
-        self.path.pop();
-        out
-    }
-
-    /// Records that the field `wire`, which holds data, has no place in the target.
-    pub fn drop_field(&mut self, wire: &str) {
-        self.dropped.push(self.join(Some(wire)));
-    }
-
-    /// Records that the enum value `wire` has no place in the target.
-    pub fn drop_value(&mut self, wire: &str) {
-        let at = self.join(None);
-        self.dropped.push(if at.is_empty() {
-            format!("value {wire:?}")
-        } else {
-            format!("{at} (value {wire:?})")
-        });
-    }
-
-    /// The converted value when nothing was dropped; the caller must discard
-    /// `value` otherwise (it may hold placeholders where data was dropped).
-    pub fn finish<T>(
-        self,
-        value: T,
-        type_name: &'static str,
-        from: Version,
-        to: Version,
-    ) -> Result<T, ConversionError> {
-        if self.dropped.is_empty() {
-            Ok(value)
-        } else {
-            Err(ConversionError {
-                type_name,
-                from,
-                to,
-                dropped: self.dropped,
-            })
-        }
-    }
-
-    fn join(&self, last: Option<&str>) -> String {
-        let mut out = String::new();
-        for segment in self.path.iter().map(String::as_str).chain(last) {
-            if !out.is_empty() && !segment.starts_with('[') {
-                out.push('.');
-            }
-            out.push_str(segment);
-        }
-        out
-    }
-}
-
-impl<A: Migrate<B>, B> Migrate<Option<B>> for Option<A> {
-    fn migrate(self, cx: &mut Migration) -> Option<B> {
-        self.map(|value| value.migrate(cx))
-    }
-}
-
-impl<A: Migrate<B>, B> Migrate<Box<B>> for Box<A> {
-    fn migrate(self, cx: &mut Migration) -> Box<B> {
-        Box::new((*self).migrate(cx))
-    }
-}
-
-impl<A: Migrate<B>, B> Migrate<Vec<B>> for Vec<A> {
-    fn migrate(self, cx: &mut Migration) -> Vec<B> {
-        self.into_iter()
-            .enumerate()
-            .map(|(index, item)| cx.field(&format!("[{index}]"), |cx| item.migrate(cx)))
-            .collect()
-    }
-}
-
-impl<K: Ord + fmt::Display, A: Migrate<B>, B> Migrate<BTreeMap<K, B>> for BTreeMap<K, A> {
-    fn migrate(self, cx: &mut Migration) -> BTreeMap<K, B> {
-        self.into_iter()
-            .map(|(key, item)| {
-                let value = cx.field(&key.to_string(), |cx| item.migrate(cx));
-                (key, value)
-            })
-            .collect()
-    }
-}
-
-impl<K: Eq + Hash + fmt::Display, A: Migrate<B>, B> Migrate<HashMap<K, B>> for HashMap<K, A> {
-    fn migrate(self, cx: &mut Migration) -> HashMap<K, B> {
-        self.into_iter()
-            .map(|(key, item)| {
-                let value = cx.field(&key.to_string(), |cx| item.migrate(cx));
-                (key, value)
-            })
-            .collect()
-    }
-}
+include!("../codegen/src/emit/rust/support/migrate.rs");
 
 #[cfg(test)]
 mod tests {

@@ -859,3 +859,54 @@ fn main() {
     let out = cargo(&dir, &work.join("target"), &["run"]);
     assert_eq!(out.trim(), "ok");
 }
+
+/// #19 item 3: with the `conversions` feature, a kind converts between
+/// adjacent minors: `From` where nothing can be lost, `TryFrom` naming every
+/// field that would be dropped. (All nine minors and the feature build
+/// under `-D warnings` here too.)
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn kinds_convert_between_adjacent_minors() {
+    let krate = support::kubernetes_output().join("rust");
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join("conversions");
+    let all: Vec<String> = KUBERNETES_MINORS
+        .iter()
+        .map(|minor| format!("\"v1_{minor}\""))
+        .collect();
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [{}, \"conversions\"] }}\nserde_json = \"1\"\n",
+        toml_path(&krate),
+        all.join(", ")
+    );
+    let main = r##"
+use vergate_kubernetes::{v1_33, v1_34};
+
+fn main() {
+    let json = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[{"image":"nginx","name":"web"}]}}"#;
+    // Up: nothing can be lost.
+    let old: v1_33::core::v1::Pod = serde_json::from_str(json).unwrap();
+    let new: v1_34::core::v1::Pod = old.into();
+    assert_eq!(serde_json::to_string(&new).unwrap(), json);
+    // Down: fine while the 1.34-only field is unset ...
+    let back = v1_33::core::v1::Pod::try_from(new.clone()).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    // ... and refused, naming it, when it is set.
+    let mut set = new;
+    set.spec.as_mut().unwrap().hostname_override = Some("web-0".into());
+    let err = v1_33::core::v1::Pod::try_from(set).unwrap_err();
+    assert_eq!(err.dropped, ["spec.hostnameOverride"]);
+    assert_eq!(
+        err.to_string(),
+        "cannot convert io.k8s.api.core.v1.Pod from 1.34 to 1.33 without dropping: spec.hostnameOverride; clear them first"
+    );
+    println!("ok");
+}
+"##;
+    harness(&dir, &deps, main);
+    let out = cargo(&dir, &work.join("target"), &["run"]);
+    assert_eq!(out.trim(), "ok");
+}

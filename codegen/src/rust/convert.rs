@@ -66,6 +66,25 @@ impl Plan {
         }
     }
 
+    /// The conversion of `definition` from minor `from` to the adjacent
+    /// minor `to`, when there is one and the two are different types (the
+    /// spec-driven crate's shapes): a `Migrate` impl and `From` or `TryFrom`.
+    pub(crate) fn between(
+        &self,
+        model: &GatedModel,
+        layout: &dyn Layout,
+        definition: &Definition,
+        from: Version,
+        to: Version,
+    ) -> TokenStream {
+        let direction = (definition.name.clone(), from, to);
+        if !self.convertible.contains(&direction) || layout.same_type(&definition.name, from, to) {
+            return TokenStream::new();
+        }
+        let lossless = self.lossless.contains(&direction);
+        conversion(model, layout, definition, from, to, lossless)
+    }
+
     /// The conversions from `definition` in `version` to its adjacent minors.
     pub(crate) fn impls(
         &self,
@@ -237,14 +256,24 @@ fn conversion(
     let target = layout.other_minor_path(name, from, to);
     let target_definition = &model.minors[&to].definitions[name];
     let body = match (definition.object(), target_definition.object()) {
-        (Some(source), Some(target_object)) => {
-            migrate_object(model, layout, name, source, target_object, &target)
-        }
+        (Some(source), Some(target_object)) => migrate_object(
+            model,
+            layout,
+            name,
+            source,
+            target_object,
+            &target,
+            (from, to),
+        ),
         _ if !definition.enum_values.is_empty() => {
             migrate_enum(layout, name, definition, target_definition, &target)
         }
         _ => {
-            let inner = if definition.schema.referenced().is_some() {
+            let moved = definition
+                .schema
+                .referenced()
+                .is_some_and(|inner| layout.same_type(inner, from, to));
+            let inner = if definition.schema.referenced().is_some() && !moved {
                 quote!(#rt::versioned::Migrate::migrate(self.0, cx))
             } else {
                 quote!(self.0)
@@ -300,6 +329,7 @@ fn migrate_object(
     source: &ObjectSchema,
     target_object: &ObjectSchema,
     target: &TokenStream,
+    (from, to): (Version, Version),
 ) -> TokenStream {
     let rt = layout.runtime();
     let mut used = BTreeSet::new();
@@ -310,7 +340,12 @@ fn migrate_object(
             Fill::From(source_wire) => {
                 used.insert(source_wire.to_owned());
                 let source_field = layout.field_ident(name, source_wire);
-                let value = if property.schema.referenced().is_some() {
+                // A value of one type in both minors moves as it is.
+                let converted = property
+                    .schema
+                    .referenced()
+                    .is_some_and(|inner| !layout.same_type(inner, from, to));
+                let value = if converted {
                     quote! {
                         cx.field(#source_wire, |cx| #rt::versioned::Migrate::migrate(self.#source_field, cx))
                     }

@@ -50,6 +50,14 @@ pub trait Layout {
         quote!(super::#module::#ident)
     }
 
+    /// True when definition `name` is one Rust type in minors `from` and
+    /// `to` (the spec-driven crate shares identical shapes): a conversion
+    /// moves such a value as it is.
+    fn same_type(&self, name: &str, from: Version, to: Version) -> bool {
+        let _ = (name, from, to);
+        false
+    }
+
     /// The name of the static gate table of definition `name`.
     fn gates_ident(&self, name: &str) -> Ident {
         format_ident!(

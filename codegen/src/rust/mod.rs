@@ -18,6 +18,8 @@ mod table;
 mod union;
 mod variant_names;
 
+#[cfg(feature = "emit")]
+pub(crate) use convert::Plan as ConversionPlan;
 pub use expand::{expand, Expansion, Options};
 pub use items::type_item;
 #[cfg(feature = "emit")]

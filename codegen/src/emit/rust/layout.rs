@@ -37,8 +37,13 @@ pub struct SpecLayout<'a> {
 impl SpecLayout<'_> {
     /// The path of the shape definition `name` has in `self.version`.
     pub fn shape_path(&self, shapes: &Shapes, name: &str) -> TokenStream {
+        self.shape_path_in(shapes, self.version, name)
+    }
+
+    /// The path of the shape `name` has in minor `version`.
+    fn shape_path_in(&self, shapes: &Shapes, version: Version, name: &str) -> TokenStream {
         let root = self.root;
-        let first = format_ident!("{}", shapes.home(self.version, name).ident());
+        let first = format_ident!("{}", shapes.home(version, name).ident());
         let module = self.names.module(name).iter().map(|s| syn_ident(s));
         let ident = self.names.type_ident(name);
         let shapes_module = format_ident!("{SHAPES_MODULE}");
@@ -93,6 +98,21 @@ impl Layout for SpecLayout<'_> {
         match self.purpose {
             Purpose::Fingerprint => quote!(#name),
             Purpose::Emit { shapes, .. } => self.shape_path(shapes, name),
+        }
+    }
+
+    fn other_minor_path(&self, name: &str, from: Version, to: Version) -> TokenStream {
+        let _ = from;
+        match self.purpose {
+            Purpose::Fingerprint => quote!(#name),
+            Purpose::Emit { shapes, .. } => self.shape_path_in(shapes, to, name),
+        }
+    }
+
+    fn same_type(&self, name: &str, from: Version, to: Version) -> bool {
+        match self.purpose {
+            Purpose::Fingerprint => false,
+            Purpose::Emit { shapes, .. } => shapes.same(name, from, to),
         }
     }
 

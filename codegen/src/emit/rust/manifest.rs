@@ -40,6 +40,11 @@ pub fn cargo_toml(model: &GatedModel, config: &ApiConfig) -> String {
     let newest = model.newest().map(Version::ident).unwrap_or_default();
     let minors: Vec<String> = model.versions.iter().map(|v| v.ident()).collect();
     let mut features: String = minors.iter().map(|v| format!("{v} = []\n")).collect();
+    features.push_str(&format!(
+        "# From / TryFrom between adjacent minors whose types differ (more to compile).\n\
+         {} = []\n",
+        super::typed::CONVERSIONS_FEATURE
+    ));
     let mut optional = String::new();
     if resource::kube_applies(model) {
         features.push_str(&format!(
@@ -156,6 +161,9 @@ pub fn readme(model: &GatedModel, config: &ApiConfig) -> String {
             "| `jiff` | timestamps (`date-time` strings such as `Time`, `MicroTime`) hold a `jiff::Timestamp`, parsed on decoding and written back in RFC 3339 |\n",
         );
     }
+    text.push_str(
+        "| `conversions` | `From` between adjacent minors where nothing can be lost, `TryFrom` naming every field or value that would be dropped otherwise (for every type whose shape differs) |\n",
+    );
     if super::typed::has_bytes(model) {
         text.push_str(
             "| `bytes` | base64 `byte` strings (a Secret's `data`) are `ByteString`'s decoded bytes; without it `ByteString` is the text |\n",

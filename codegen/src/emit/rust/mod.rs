@@ -75,6 +75,10 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
         format!("{RUST_DIR}/src/__private/wire.rs"),
         format!("{HEADER}{}", render::WIRE_SOURCE).into_bytes(),
     )?;
+    tree.insert(
+        format!("{RUST_DIR}/src/versioned.rs"),
+        format!("{HEADER}{}", typed::versioned_source()).into_bytes(),
+    )?;
     if typed::has_quantity(model) {
         tree.insert(
             format!("{RUST_DIR}/src/quantity.rs"),
@@ -157,6 +161,14 @@ fn lib_tokens(plan: &Plan) -> TokenStream {
     lib.extend(plan.root_items(quote!(
         pub mod wire;
     )));
+    lib.extend(quote! {
+        /// Conversions between minors: `From` where nothing can be lost,
+        /// `TryFrom` naming what would be dropped (the `conversions` feature).
+        #[cfg(feature = "conversions")]
+        pub mod versioned;
+        #[cfg(feature = "conversions")]
+        pub use versioned::{ConversionError, Version};
+    });
     if typed::has_quantity(plan.model) {
         lib.extend(quote! {
             /// Reading Kubernetes quantities (`Quantity::milli_value`).

@@ -28,6 +28,9 @@ pub struct Plan<'a> {
     /// Implement k8s-openapi's traits under a `kube` feature
     /// ([`super::resource`]): a crate with features whose API has kinds.
     pub kube: bool,
+    /// The conversions between adjacent minors (the `conversions` feature),
+    /// for a crate with features.
+    pub conversions: Option<crate::rust::ConversionPlan>,
 }
 
 impl<'a> Plan<'a> {
@@ -45,6 +48,7 @@ impl<'a> Plan<'a> {
             root,
             features,
             kube: features && super::resource::kube_applies(model),
+            conversions: features.then(|| crate::rust::ConversionPlan::new(model)),
         }
     }
 
@@ -145,6 +149,63 @@ impl<'a> Plan<'a> {
                 #wire
             }
         }
+    }
+
+    /// The conversions of the shape `name` (home minor `home`) to the
+    /// shapes of the adjacent minors, each under the `conversions` feature
+    /// and the features of both minors; one per target shape.
+    fn conversions_of(
+        &self,
+        layout: &SpecLayout,
+        definition: &Definition,
+        home: Version,
+        name: &str,
+    ) -> TokenStream {
+        let Some(plan) = &self.conversions else {
+            return TokenStream::new();
+        };
+        let minors = self.shapes.minors(home, name);
+        let versions = &self.model.versions;
+        // Boundaries by the target's shape (its home minor).
+        let mut by_target: BTreeMap<Version, Vec<(Version, Version)>> = BTreeMap::new();
+        for (index, from) in versions.iter().enumerate() {
+            if !minors.contains(from) {
+                continue;
+            }
+            let neighbours = [index.checked_sub(1), Some(index + 1)];
+            for to in neighbours
+                .into_iter()
+                .flatten()
+                .filter_map(|i| versions.get(i))
+            {
+                if minors.contains(to) || !self.model.minors[to].definitions.contains_key(name) {
+                    continue;
+                }
+                let target_home = self.shapes.home(*to, name);
+                by_target.entry(target_home).or_default().push((*from, *to));
+            }
+        }
+        let mut out = TokenStream::new();
+        for pairs in by_target.values() {
+            let (from, to) = pairs[0];
+            let source = &self.model.minors[&from].definitions[name];
+            let _ = definition;
+            let tokens = plan.between(self.model, layout, source, from, to);
+            if tokens.is_empty() {
+                continue;
+            }
+            let pairs = pairs.iter().map(|(a, b)| {
+                let (a, b) = (a.ident(), b.ident());
+                quote!(all(feature = #a, feature = #b))
+            });
+            out.extend(quote! {
+                #[cfg(all(feature = "conversions", any(#(#pairs),*)))]
+                const _: () = {
+                    #tokens
+                };
+            });
+        }
+        out
     }
 
     /// True when some definition is a timestamp (the `jiff` feature applies).
@@ -300,6 +361,7 @@ impl<'a> Plan<'a> {
                     };
                     let mut item =
                         super::resource::object_meta(definition, &ident, item, self.kube);
+                    item.extend(self.conversions_of(&layout, definition, home, name));
                     if self.features {
                         item.extend(super::typed::quantity_methods(
                             definition,

@@ -91,6 +91,12 @@ impl Shapes {
         &self.minors[self.shape_of[&(version, name.to_owned())]]
     }
 
+    /// True when `name` has one shape in minors `a` and `b`.
+    pub fn same(&self, name: &str, a: Version, b: Version) -> bool {
+        let shape = |version| self.shape_of.get(&(version, name.to_owned()));
+        shape(a).is_some() && shape(a) == shape(b)
+    }
+
     /// The first minor that has the shape `name` has in `version`.
     pub fn home(&self, version: Version, name: &str) -> Version {
         self.minors(version, name)[0]

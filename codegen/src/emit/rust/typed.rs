@@ -178,3 +178,27 @@ pub fn byte_string(root: &TokenStream) -> TokenStream {
         };
     }
 }
+
+/// The cargo feature of conversions between adjacent minors.
+pub const CONVERSIONS_FEATURE: &str = "conversions";
+
+/// The conversion support copied into the crate as `src/versioned.rs`:
+/// `Version`, then the runtime's `Migrate`, `Migration` and
+/// `ConversionError` (`support/migrate.rs`, which vergate's runtime
+/// includes too).
+pub fn versioned_source() -> String {
+    format!(
+        "//! Conversions between minors (the `conversions` feature): `From` where\n\
+         //! nothing can be lost, `TryFrom` naming every field or value that would be\n\
+         //! dropped otherwise.\n\n\
+         /// A minor, as conversion errors name it.\n\
+         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]\n\
+         pub struct Version {{\n    pub major: u32,\n    pub minor: u32,\n}}\n\n\
+         impl Version {{\n    /// Version `major.minor`.\n    pub const fn new(major: u32, minor: u32) -> Self {{\n        Version {{ major, minor }}\n    }}\n}}\n\n\
+         impl ::std::fmt::Display for Version {{\n    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {{\n        write!(f, \"{{}}.{{}}\", self.major, self.minor)\n    }}\n}}\n\n{}",
+        MIGRATE_SOURCE
+    )
+}
+
+/// The runtime's conversion support, shared with the crate.
+const MIGRATE_SOURCE: &str = include_str!("support/migrate.rs");

@@ -208,3 +208,9 @@ pub mod __private {
     pub use serde_json;
     pub mod wire;
 }
+/// Conversions between minors: `From` where nothing can be lost,
+/// `TryFrom` naming what would be dropped (the `conversions` feature).
+#[cfg(feature = "conversions")]
+pub mod versioned;
+#[cfg(feature = "conversions")]
+pub use versioned::{ConversionError, Version};

@@ -69,6 +69,38 @@ pub mod harbor {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_1", feature = "v0_2")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v0_2::harbor::v1alpha1::Dock>
+            for Dock {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_2::harbor::v1alpha1::Dock {
+                    let _ = &cx;
+                    crate::shapes::v0_2::harbor::v1alpha1::Dock {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: self.spec,
+                        status: self.status,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Dock>
+            for crate::shapes::v0_2::harbor::v1alpha1::Dock {
+                fn from(value: Dock) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
         #[cfg(any(feature = "v0_1"))]
         impl crate::Resource for Dock {
             const API_VERSION: &'static str = "harbor.example.com/v1alpha1";

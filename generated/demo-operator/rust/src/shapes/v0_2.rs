@@ -72,6 +72,38 @@ pub mod harbor {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_2", feature = "v0_1")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v0_1::harbor::v1alpha1::Dock>
+            for Dock {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_1::harbor::v1alpha1::Dock {
+                    let _ = &cx;
+                    crate::shapes::v0_1::harbor::v1alpha1::Dock {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: self.spec,
+                        status: self.status,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Dock>
+            for crate::shapes::v0_1::harbor::v1alpha1::Dock {
+                fn from(value: Dock) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
         #[cfg(any(feature = "v0_2"))]
         impl crate::Resource for Dock {
             const API_VERSION: &'static str = "harbor.example.com/v1alpha1";
@@ -359,6 +391,42 @@ pub mod harbor {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_2", feature = "v0_3")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v0_3::harbor::v1beta1::Dock>
+            for Dock {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_3::harbor::v1beta1::Dock {
+                    let _ = &cx;
+                    crate::shapes::v0_3::harbor::v1beta1::Dock {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                        status: self.status,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Dock>
+            for crate::shapes::v0_3::harbor::v1beta1::Dock {
+                fn from(value: Dock) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
         #[cfg(any(feature = "v0_2"))]
         impl crate::Resource for Dock {
             const API_VERSION: &'static str = "harbor.example.com/v1beta1";
@@ -481,6 +549,41 @@ pub mod harbor {
                         5usize => input.value(&mut self.tier),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_2", feature = "v0_3")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<
+                crate::shapes::v0_3::harbor::v1beta1::DockSpec,
+            > for DockSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_3::harbor::v1beta1::DockSpec {
+                    let _ = &cx;
+                    crate::shapes::v0_3::harbor::v1beta1::DockSpec {
+                        berths: self.berths,
+                        cranes: self.cranes,
+                        extra: self.extra,
+                        lighthouse: ::core::option::Option::None,
+                        name: self.name,
+                        port: self.port,
+                        tier: self.tier,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<DockSpec>
+            for crate::shapes::v0_3::harbor::v1beta1::DockSpec {
+                fn from(value: DockSpec) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
                 }
             }
         };

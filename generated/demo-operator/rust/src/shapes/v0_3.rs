@@ -72,6 +72,47 @@ pub mod harbor {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_3", feature = "v0_2")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v0_2::harbor::v1beta1::Dock>
+            for Dock {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_2::harbor::v1beta1::Dock {
+                    let _ = &cx;
+                    crate::shapes::v0_2::harbor::v1beta1::Dock {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                        status: self.status,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Dock>
+            for crate::shapes::v0_2::harbor::v1beta1::Dock {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(value: Dock) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "com.example.harbor.v1beta1.Dock",
+                        crate::Version::new(0u32, 3u32),
+                        crate::Version::new(0u32, 2u32),
+                    )
+                }
+            }
+        };
         #[cfg(any(feature = "v0_3"))]
         impl crate::Resource for Dock {
             const API_VERSION: &'static str = "harbor.example.com/v1beta1";
@@ -201,6 +242,50 @@ pub mod harbor {
                         6usize => input.value(&mut self.tier),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_3", feature = "v0_2")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<
+                crate::shapes::v0_2::harbor::v1beta1::DockSpec,
+            > for DockSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_2::harbor::v1beta1::DockSpec {
+                    let _ = &cx;
+                    if self.lighthouse.is_some() {
+                        cx.drop_field("lighthouse");
+                    }
+                    crate::shapes::v0_2::harbor::v1beta1::DockSpec {
+                        berths: self.berths,
+                        cranes: self.cranes,
+                        extra: self.extra,
+                        name: self.name,
+                        port: self.port,
+                        tier: self.tier,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<DockSpec>
+            for crate::shapes::v0_2::harbor::v1beta1::DockSpec {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: DockSpec,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "com.example.harbor.v1beta1.DockSpec",
+                        crate::Version::new(0u32, 3u32),
+                        crate::Version::new(0u32, 2u32),
+                    )
                 }
             }
         };

@@ -223,6 +223,51 @@ pub mod build {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_11", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::build::v1::Step>
+            for Step {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::build::v1::Step {
+                    let _ = &cx;
+                    if self.shell.is_some() {
+                        cx.drop_field("shell");
+                    }
+                    crate::shapes::v1_10::build::v1::Step {
+                        r#move: self.r#move,
+                        name: self.name,
+                        privileged: self.privileged,
+                        runtime: self.runtime,
+                        steps: cx
+                            .field(
+                                "steps",
+                                |cx| crate::versioned::Migrate::migrate(self.steps, cx),
+                            ),
+                        r#type: self.r#type,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Step>
+            for crate::shapes::v1_10::build::v1::Step {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(value: Step) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.build.v1.Step",
+                        crate::Version::new(1u32, 11u32),
+                        crate::Version::new(1u32, 10u32),
+                    )
+                }
+            }
+        };
     }
 }
 pub mod deploy {
@@ -310,6 +355,41 @@ pub mod deploy {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_11", feature = "v1_12")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_12::deploy::v1::Release>
+            for Release {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_12::deploy::v1::Release {
+                    let _ = &cx;
+                    crate::shapes::v1_12::deploy::v1::Release {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Release>
+            for crate::shapes::v1_12::deploy::v1::Release {
+                fn from(value: Release) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
         /// What is released where.
         #[cfg(any(feature = "v1_11"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -375,6 +455,47 @@ pub mod deploy {
                         6usize => input.value(&mut self.target),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_11", feature = "v1_12")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_12::deploy::v1::ReleaseSpec>
+            for ReleaseSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_12::deploy::v1::ReleaseSpec {
+                    let _ = &cx;
+                    crate::shapes::v1_12::deploy::v1::ReleaseSpec {
+                        canary: self.canary,
+                        health_check: self.health_check,
+                        image: self.image,
+                        max_unavailable: self.max_unavailable,
+                        priority: ::core::option::Option::None,
+                        pull_policy: ::core::option::Option::None,
+                        replica_count: self.replicas,
+                        resources: ::core::option::Option::None,
+                        strategy: cx
+                            .field(
+                                "strategy",
+                                |cx| crate::versioned::Migrate::migrate(self.strategy, cx),
+                            ),
+                        target: self.target,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<ReleaseSpec>
+            for crate::shapes::v1_12::deploy::v1::ReleaseSpec {
+                fn from(value: ReleaseSpec) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
                 }
             }
         };

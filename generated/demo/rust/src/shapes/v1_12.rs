@@ -154,6 +154,48 @@ pub mod deploy {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_12", feature = "v1_11")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_11::deploy::v1::Release>
+            for Release {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_11::deploy::v1::Release {
+                    let _ = &cx;
+                    crate::shapes::v1_11::deploy::v1::Release {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Release>
+            for crate::shapes::v1_11::deploy::v1::Release {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: Release,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.deploy.v1.Release",
+                        crate::Version::new(1u32, 12u32),
+                        crate::Version::new(1u32, 11u32),
+                    )
+                }
+            }
+        };
         /// What each copy of a release may use.
         ///
         /// Introduced in 1.12.
@@ -300,6 +342,60 @@ pub mod deploy {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_12", feature = "v1_11")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_11::deploy::v1::ReleaseSpec>
+            for ReleaseSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_11::deploy::v1::ReleaseSpec {
+                    let _ = &cx;
+                    if self.priority.is_some() {
+                        cx.drop_field("priority");
+                    }
+                    if self.pull_policy.is_some() {
+                        cx.drop_field("pullPolicy");
+                    }
+                    if self.resources.is_some() {
+                        cx.drop_field("resources");
+                    }
+                    crate::shapes::v1_11::deploy::v1::ReleaseSpec {
+                        canary: self.canary,
+                        health_check: self.health_check,
+                        image: self.image,
+                        max_unavailable: self.max_unavailable,
+                        replicas: self.replica_count,
+                        strategy: cx
+                            .field(
+                                "strategy",
+                                |cx| crate::versioned::Migrate::migrate(self.strategy, cx),
+                            ),
+                        target: self.target,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<ReleaseSpec>
+            for crate::shapes::v1_11::deploy::v1::ReleaseSpec {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: ReleaseSpec,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.deploy.v1.ReleaseSpec",
+                        crate::Version::new(1u32, 12u32),
+                        crate::Version::new(1u32, 11u32),
+                    )
+                }
+            }
+        };
         /// How a release replaces the previous one.
         #[cfg(any(feature = "v1_12"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -334,6 +430,50 @@ pub mod deploy {
                         1usize => Self::RollingUpdate,
                         _ => Self::BlueGreen,
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_12", feature = "v1_11")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_9::deploy::v1::Strategy>
+            for Strategy {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_9::deploy::v1::Strategy {
+                    let _ = &cx;
+                    match self {
+                        Strategy::Recreate => {
+                            crate::shapes::v1_9::deploy::v1::Strategy::Recreate
+                        }
+                        Strategy::RollingUpdate => {
+                            crate::shapes::v1_9::deploy::v1::Strategy::RollingUpdate
+                        }
+                        Strategy::BlueGreen => {
+                            cx.drop_value("BlueGreen");
+                            crate::shapes::v1_9::deploy::v1::Strategy::Recreate
+                        }
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Strategy>
+            for crate::shapes::v1_9::deploy::v1::Strategy {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: Strategy,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.deploy.v1.Strategy",
+                        crate::Version::new(1u32, 12u32),
+                        crate::Version::new(1u32, 11u32),
+                    )
                 }
             }
         };

@@ -132,6 +132,48 @@ pub mod build {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_9", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::build::v1::Pipeline>
+            for Pipeline {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::build::v1::Pipeline {
+                    let _ = &cx;
+                    crate::shapes::v1_10::build::v1::Pipeline {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Pipeline>
+            for crate::shapes::v1_10::build::v1::Pipeline {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: Pipeline,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.build.v1.Pipeline",
+                        crate::Version::new(1u32, 9u32),
+                        crate::Version::new(1u32, 10u32),
+                    )
+                }
+            }
+        };
         /// What a pipeline runs.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -203,6 +245,52 @@ pub mod build {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_9", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::build::v1::PipelineSpec>
+            for PipelineSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::build::v1::PipelineSpec {
+                    let _ = &cx;
+                    crate::shapes::v1_10::build::v1::PipelineSpec {
+                        artifacts: self.artifacts,
+                        legacy_cache: self.legacy_cache,
+                        notify: self.notify,
+                        retries: self.retries,
+                        steps: cx
+                            .field(
+                                "steps",
+                                |cx| crate::versioned::Migrate::migrate(self.steps, cx),
+                            ),
+                        target: self.target,
+                        timeout: ::core::option::Option::None,
+                        triggers: self.triggers,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<PipelineSpec>
+            for crate::shapes::v1_10::build::v1::PipelineSpec {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: PipelineSpec,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.build.v1.PipelineSpec",
+                        crate::Version::new(1u32, 9u32),
+                        crate::Version::new(1u32, 10u32),
+                    )
+                }
+            }
+        };
         /// One unit of work.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -264,6 +352,51 @@ pub mod build {
                         6usize => input.value(&mut self.r#type),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_9", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::build::v1::Step>
+            for Step {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::build::v1::Step {
+                    let _ = &cx;
+                    if self.shell.is_some() {
+                        cx.drop_field("shell");
+                    }
+                    crate::shapes::v1_10::build::v1::Step {
+                        r#move: self.r#move,
+                        name: self.name,
+                        privileged: self.privileged,
+                        runtime: self.runtime,
+                        steps: cx
+                            .field(
+                                "steps",
+                                |cx| crate::versioned::Migrate::migrate(self.steps, cx),
+                            ),
+                        r#type: self.r#type,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Step>
+            for crate::shapes::v1_10::build::v1::Step {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(value: Step) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.build.v1.Step",
+                        crate::Version::new(1u32, 9u32),
+                        crate::Version::new(1u32, 10u32),
+                    )
                 }
             }
         };
@@ -424,6 +557,41 @@ pub mod deploy {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_9", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::deploy::v1::Release>
+            for Release {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::deploy::v1::Release {
+                    let _ = &cx;
+                    crate::shapes::v1_10::deploy::v1::Release {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Release>
+            for crate::shapes::v1_10::deploy::v1::Release {
+                fn from(value: Release) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
         /// What is released where.
         #[cfg(any(feature = "v1_9"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -483,6 +651,39 @@ pub mod deploy {
                         5usize => input.value(&mut self.target),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_9", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::deploy::v1::ReleaseSpec>
+            for ReleaseSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::deploy::v1::ReleaseSpec {
+                    let _ = &cx;
+                    crate::shapes::v1_10::deploy::v1::ReleaseSpec {
+                        health_check: self.health_check,
+                        image: self.image,
+                        max_unavailable: self.max_unavailable,
+                        replicas: self.replicas,
+                        strategy: self.strategy,
+                        target: self.target,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<ReleaseSpec>
+            for crate::shapes::v1_10::deploy::v1::ReleaseSpec {
+                fn from(value: ReleaseSpec) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
                 }
             }
         };
@@ -561,6 +762,39 @@ pub mod deploy {
                         0usize => Self::Recreate,
                         _ => Self::RollingUpdate,
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_11", feature = "v1_12")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_12::deploy::v1::Strategy>
+            for Strategy {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_12::deploy::v1::Strategy {
+                    let _ = &cx;
+                    match self {
+                        Strategy::Recreate => {
+                            crate::shapes::v1_12::deploy::v1::Strategy::Recreate
+                        }
+                        Strategy::RollingUpdate => {
+                            crate::shapes::v1_12::deploy::v1::Strategy::RollingUpdate
+                        }
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Strategy>
+            for crate::shapes::v1_12::deploy::v1::Strategy {
+                fn from(value: Strategy) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
                 }
             }
         };
