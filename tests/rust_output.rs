@@ -62,6 +62,29 @@ fn cargo(dir: &Path, target_dir: &Path, args: &[&str]) -> String {
     stdout
 }
 
+/// Builds and runs the harness `name`, which depends on the Kubernetes
+/// crate at `output` with `features` (and on `extra`, manifest lines), with
+/// warnings denied; returns what it prints.
+fn run_on_kubernetes(
+    output: &Path,
+    name: &str,
+    features: &[&str],
+    extra: &str,
+    main: &str,
+) -> String {
+    let krate = output.join("rust");
+    let work = support::root().join("target/generated/kubernetes");
+    let dir = work.join(name);
+    let features: Vec<String> = features.iter().map(|f| format!("\"{f}\"")).collect();
+    let deps = format!(
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [{}] }}\n{extra}",
+        toml_path(&krate),
+        features.join(", ")
+    );
+    harness(&dir, &deps, main);
+    cargo(&dir, &work.join("target"), &["run"])
+}
+
 fn toml_path(path: &Path) -> String {
     path.display().to_string().replace('\\', "/")
 }
@@ -692,18 +715,7 @@ fn every_served_kind_is_a_resource_with_its_plural_and_scope() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn kube_api_lists_and_gets_through_a_mocked_client() {
-    let krate = support::kubernetes_output().join("rust");
-    let work = support::root().join("target/generated/kubernetes");
-    let dir = work.join("kube-api");
-    let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_33\", \"v1_34\", \"kube\"] }}\n\
-         kube = {{ version = \"5\", default-features = false, features = [\"client\"] }}\n\
-         k8s-openapi = {{ version = \"0.29\", features = [\"latest\"] }}\n\
-         tower-test = \"0.4\"\n\
-         tokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n\
-         http = \"1\"\n",
-        toml_path(&krate)
-    );
+    let output = support::kubernetes_output();
     let main = r##"
 use http::{Request, Response};
 use kube::client::Body;
@@ -750,8 +762,13 @@ async fn main() {
     println!("ok");
 }
 "##;
-    harness(&dir, &deps, main);
-    let out = cargo(&dir, &work.join("target"), &["run"]);
+    let out = run_on_kubernetes(
+        &output,
+        "kube-api",
+        &["v1_33", "v1_34", "kube"],
+        "kube = { version = \"5\", default-features = false, features = [\"client\"] }\nk8s-openapi = { version = \"0.29\", features = [\"latest\"] }\ntower-test = \"0.4\"\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\nhttp = \"1\"\n",
+        main,
+    );
     assert_eq!(out.trim(), "ok");
 }
 
@@ -764,13 +781,7 @@ async fn main() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn the_jiff_feature_makes_timestamps_typed() {
-    let krate = support::kubernetes_output().join("rust");
-    let work = support::root().join("target/generated/kubernetes");
-    let dir = work.join("jiff");
-    let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\", \"jiff\"] }}\nserde_json = \"1\"\n",
-        toml_path(&krate)
-    );
+    let output = support::kubernetes_output();
     let main = r##"
 use vergate_kubernetes::v1_34::apps::v1::Deployment;
 
@@ -787,8 +798,13 @@ fn main() {
     println!("ok");
 }
 "##;
-    harness(&dir, &deps, main);
-    let out = cargo(&dir, &work.join("target"), &["run"]);
+    let out = run_on_kubernetes(
+        &output,
+        "jiff",
+        &["v1_34", "jiff"],
+        "serde_json = \"1\"\n",
+        main,
+    );
     assert_eq!(out.trim(), "ok");
 }
 
@@ -800,13 +816,7 @@ fn main() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn quantities_read_their_value() {
-    let krate = support::kubernetes_output().join("rust");
-    let work = support::root().join("target/generated/kubernetes");
-    let dir = work.join("quantity");
-    let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\"] }}\nserde_json = \"1\"\n",
-        toml_path(&krate)
-    );
+    let output = support::kubernetes_output();
     let main = r##"
 use vergate_kubernetes::v1_34::core::v1::ResourceRequirements;
 
@@ -821,8 +831,13 @@ fn main() {
     println!("ok");
 }
 "##;
-    harness(&dir, &deps, main);
-    let out = cargo(&dir, &work.join("target"), &["run"]);
+    let out = run_on_kubernetes(
+        &output,
+        "quantity",
+        &["v1_34"],
+        "serde_json = \"1\"\n",
+        main,
+    );
     assert_eq!(out.trim(), "ok");
 }
 
@@ -835,13 +850,7 @@ fn main() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn the_bytes_feature_decodes_base64() {
-    let krate = support::kubernetes_output().join("rust");
-    let work = support::root().join("target/generated/kubernetes");
-    let dir = work.join("bytes");
-    let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [\"v1_34\", \"bytes\"] }}\nserde_json = \"1\"\n",
-        toml_path(&krate)
-    );
+    let output = support::kubernetes_output();
     let main = r##"
 use vergate_kubernetes::v1_34::core::v1::Secret;
 
@@ -855,8 +864,13 @@ fn main() {
     println!("ok");
 }
 "##;
-    harness(&dir, &deps, main);
-    let out = cargo(&dir, &work.join("target"), &["run"]);
+    let out = run_on_kubernetes(
+        &output,
+        "bytes",
+        &["v1_34", "bytes"],
+        "serde_json = \"1\"\n",
+        main,
+    );
     assert_eq!(out.trim(), "ok");
 }
 
@@ -870,18 +884,13 @@ fn main() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn kinds_convert_between_adjacent_minors() {
-    let krate = support::kubernetes_output().join("rust");
-    let work = support::root().join("target/generated/kubernetes");
-    let dir = work.join("conversions");
-    let all: Vec<String> = KUBERNETES_MINORS
+    let output = support::kubernetes_output();
+    let mut features: Vec<String> = KUBERNETES_MINORS
         .iter()
-        .map(|minor| format!("\"v1_{minor}\""))
+        .map(|minor| format!("v1_{minor}"))
         .collect();
-    let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [{}, \"conversions\"] }}\nserde_json = \"1\"\n",
-        toml_path(&krate),
-        all.join(", ")
-    );
+    features.push("conversions".into());
+    let features: Vec<&str> = features.iter().map(String::as_str).collect();
     let main = r##"
 use vergate_kubernetes::{v1_33, v1_34};
 
@@ -906,7 +915,12 @@ fn main() {
     println!("ok");
 }
 "##;
-    harness(&dir, &deps, main);
-    let out = cargo(&dir, &work.join("target"), &["run"]);
+    let out = run_on_kubernetes(
+        &output,
+        "conversions",
+        &features,
+        "serde_json = \"1\"\n",
+        main,
+    );
     assert_eq!(out.trim(), "ok");
 }

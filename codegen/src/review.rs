@@ -69,12 +69,12 @@ pub fn gates_review(index: &GatesIndex, since: Option<Version>) -> String {
         for entry in entries {
             let change = match entry.before {
                 None => "from here".to_owned(),
-                Some(before) => format!("was {}", stage_name(before)),
+                Some(before) => format!("was {}", before.name()),
             };
             let _ = writeln!(
                 out,
                 "  {:<5} {}  gate {}  ({change}; {})",
-                stage_name(entry.stage),
+                entry.stage.name(),
                 entry.subject,
                 entry.gate.feature_gate.as_deref().unwrap_or("unnamed"),
                 origin(entry.gate),
@@ -103,14 +103,6 @@ fn origin(gate: &Gate) -> &'static str {
         (true, false) => "stage inferred, gate annotated",
         (false, true) => "gate inferred, stage annotated",
         (false, false) => "annotated",
-    }
-}
-
-fn stage_name(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Alpha => "alpha",
-        Stage::Beta => "beta",
-        Stage::Ga => "ga",
     }
 }
 

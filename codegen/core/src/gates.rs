@@ -169,6 +169,17 @@ pub enum Stage {
     Ga,
 }
 
+impl Stage {
+    /// The stage as gates.json writes it: `alpha`, `beta`, `ga`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Alpha => "alpha",
+            Stage::Beta => "beta",
+            Stage::Ga => "ga",
+        }
+    }
+}
+
 /// A type's gate, its fields' gates and its enum values' gates.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

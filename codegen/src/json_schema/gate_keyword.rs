@@ -10,7 +10,7 @@
 use super::value::{Json, Map};
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle};
 use std::collections::BTreeMap;
-use vergate_core::gates::{Constraints, FieldGate, Gate, Rename, Stage, TypeExpr};
+use vergate_core::gates::{Constraints, FieldGate, Gate, Rename, TypeExpr};
 use vergate_core::Version;
 
 /// The name of the keyword.
@@ -217,7 +217,7 @@ fn gate_members(gate: &Gate) -> Map {
     if !stage.is_empty() {
         let stages = stage
             .iter()
-            .map(|(since, stage)| (since.to_string(), Json::string(stage_name(*stage))))
+            .map(|(since, stage)| (since.to_string(), Json::string(stage.name())))
             .collect();
         out.insert("stage".into(), Json::Object(stages));
     }
@@ -344,19 +344,10 @@ fn constraints_json(constraints: &Constraints) -> Json {
     Json::Object(out)
 }
 
-/// A stage as gates.json spells it.
-fn stage_name(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Alpha => "alpha",
-        Stage::Beta => "beta",
-        Stage::Ga => "ga",
-    }
-}
-
 #[cfg(all(test, feature = "load"))]
 mod tests {
     use super::*;
-    use vergate_core::gates::Inferred;
+    use vergate_core::gates::{Inferred, Stage};
 
     fn parsed(json: &Json) -> serde_json::Value {
         serde_json::from_str(&json.to_compact()).unwrap()

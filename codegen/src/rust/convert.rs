@@ -69,6 +69,7 @@ impl Plan {
     /// The conversion of `definition` from minor `from` to the adjacent
     /// minor `to`, when there is one and the two are different types (the
     /// spec-driven crate's shapes): a `Migrate` impl and `From` or `TryFrom`.
+    #[cfg(feature = "emit")]
     pub(crate) fn between(
         &self,
         model: &GatedModel,

@@ -1,7 +1,7 @@
 //! The version annotation a gated property, class or module carries
 //! (`@shared.K8sVersion { introducedIn = "1.30" }`), as template data.
 
-use crate::model::{Lifecycle, Stage};
+use crate::model::Lifecycle;
 use serde::Serialize;
 use vergate_core::Version;
 
@@ -59,7 +59,7 @@ impl Gate {
                 .stage
                 .range(..=minor)
                 .next_back()
-                .map(|(_, stage)| stage_name(*stage).to_owned()),
+                .map(|(_, stage)| stage.name().to_owned()),
         );
         push("featureGate", lifecycle.feature_gate.clone());
         Gate {
@@ -72,17 +72,10 @@ impl Gate {
     }
 }
 
-fn stage_name(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Alpha => "alpha",
-        Stage::Beta => "beta",
-        Stage::Ga => "ga",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Stage;
 
     fn v(minor: u32) -> Version {
         Version::new(1, minor)
