@@ -4,9 +4,11 @@
 //! `Migrate` trait so nested versioned values are converted (and their drops
 //! recorded, with their paths) too.
 //!
-//! A pair is convertible when every field both minors have keeps its type and
-//! optionality, every field only the target has is optional, and the same
-//! holds for every definition the fields refer to; other pairs get no impl.
+//! A pair is convertible when every field both minors have keeps its
+//! optionality, every field only the target has (or whose type changes) is
+//! optional, and the same holds for every definition the fields refer to;
+//! other pairs get no impl. A field whose type changes is left unset in the
+//! target and counts as dropped when the source sets it.
 
 use super::layout::Layout;
 use crate::model::{Definition, GatedModel, ObjectSchema};
@@ -158,10 +160,17 @@ fn compare(
                 match fill(model, name, wire, source_object) {
                     Fill::From(source_wire) => {
                         let source_property = &source_object.properties[source_wire];
-                        let same_type = source_property.schema == property.schema;
-                        let same_required = source_object.required.contains(source_wire)
-                            == target_object.required.contains(wire);
-                        if !same_type || !same_required {
+                        let target_required = target_object.required.contains(wire);
+                        // A field whose type changes cannot be carried: an
+                        // optional target is left unset and the source's
+                        // value counts as dropped.
+                        if source_property.schema != property.schema {
+                            if target_required {
+                                return None;
+                            }
+                            continue;
+                        }
+                        if source_object.required.contains(source_wire) != target_required {
                             return None;
                         }
                         used.insert(source_wire);
@@ -338,6 +347,10 @@ fn migrate_object(
     for (wire, property) in &target_object.properties {
         let field = layout.field_ident(name, wire);
         match fill(model, name, wire, source) {
+            // Its type changes: unset here, the source's value dropped.
+            Fill::From(source_wire) if source.properties[source_wire].schema != property.schema => {
+                inits.push(quote!(#field: ::core::option::Option::None));
+            }
             Fill::From(source_wire) => {
                 used.insert(source_wire.to_owned());
                 let source_field = layout.field_ident(name, source_wire);

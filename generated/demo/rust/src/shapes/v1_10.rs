@@ -89,6 +89,48 @@ pub mod build {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_10", feature = "v1_11")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_11::build::v1::Pipeline>
+            for Pipeline {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_11::build::v1::Pipeline {
+                    let _ = &cx;
+                    crate::shapes::v1_11::build::v1::Pipeline {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Pipeline>
+            for crate::shapes::v1_11::build::v1::Pipeline {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: Pipeline,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.build.v1.Pipeline",
+                        crate::Version::new(1u32, 10u32),
+                        crate::Version::new(1u32, 11u32),
+                    )
+                }
+            }
+        };
         /// What a pipeline runs.
         #[cfg(any(feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -211,6 +253,57 @@ pub mod build {
                         "dev.shipyard.build.v1.PipelineSpec",
                         crate::Version::new(1u32, 10u32),
                         crate::Version::new(1u32, 9u32),
+                    )
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_10", feature = "v1_11")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_11::build::v1::PipelineSpec>
+            for PipelineSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_11::build::v1::PipelineSpec {
+                    let _ = &cx;
+                    if self.legacy_cache.is_some() {
+                        cx.drop_field("legacyCache");
+                    }
+                    if self.retries.is_some() {
+                        cx.drop_field("retries");
+                    }
+                    crate::shapes::v1_11::build::v1::PipelineSpec {
+                        artifacts: self.artifacts,
+                        notify: self.notify,
+                        retries: ::core::option::Option::None,
+                        steps: cx
+                            .field(
+                                "steps",
+                                |cx| crate::versioned::Migrate::migrate(self.steps, cx),
+                            ),
+                        target: self.target,
+                        timeout: self.timeout,
+                        triggers: self.triggers,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<PipelineSpec>
+            for crate::shapes::v1_11::build::v1::PipelineSpec {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: PipelineSpec,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.build.v1.PipelineSpec",
+                        crate::Version::new(1u32, 10u32),
+                        crate::Version::new(1u32, 11u32),
                     )
                 }
             }
