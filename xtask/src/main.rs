@@ -63,9 +63,10 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Run a benchmark script of xtask/bench/ (not a test): derive,
-    /// json-schema, preflight, regen, regen-compare (BASE=<commit>: this
-    /// tree's regen beside that commit's) or rust. Each compares with its
-    /// peer tool side by side where there is one; see docs/benchmarks.md.
+    /// json-schema, pkl (PKL_K8S=<pkl-k8s checkout>), preflight, regen,
+    /// regen-compare (BASE=<commit>: this tree's regen beside that
+    /// commit's), rust or yaml-parsers. Each compares with its peer tool
+    /// side by side where there is one; see docs/benchmarks.md.
     Bench {
         /// Which benchmark.
         name: String,
