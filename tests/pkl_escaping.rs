@@ -132,6 +132,7 @@ fn config() -> ApiConfig {
         annotation_class: Some("HostileVersion".into()),
         document_version_field: None,
         pkl_publish_url: None,
+        pkl_own_modules: Vec::new(),
         rust: Default::default(),
         spec_files: vec!["spec.json".into()],
         minors: BTreeMap::new(),

@@ -350,3 +350,79 @@ output { value = resources; renderer = (K8sResource.output.renderer as YamlRende
         "{yaml}"
     );
 }
+
+/// pkl-k8s's modules for classes several resources share
+/// (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`, `api/core/v1/PodSpec.pkl`,
+/// `api/core/v1/EnvVar.pkl`) resolve in every minor, as types, with `new`
+/// and with the classes pkl-k8s keeps inside them (`PodSpec.Container`);
+/// vergate's own names for the same classes (`core/v1.pkl`'s `PodSpec`)
+/// are the same types. A later field still names its minor inside them.
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn shared_classes_are_modules_at_pkl_k8s_paths() {
+    let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
+    let file = r#"import "@k8s/K8sResource.pkl"
+import "@k8s/api/apps/v1/Deployment.pkl"
+import "@k8s/api/core/v1/EnvVar.pkl"
+import "@k8s/api/core/v1/PodSpec.pkl"
+import "@k8s/api/core/v1/PodTemplateSpec.pkl"
+import "@k8s/apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl"
+import "@k8s/apimachinery/pkg/apis/meta/v1/LabelSelector.pkl"
+import "@k8s/core/v1.pkl" as core
+
+local function meta(app: String): ObjectMeta = new { name = app; labels { ["app"] = app } }
+local function env(key: String, text: String): EnvVar = new EnvVar { name = key; value = text }
+local function web(ref: String): PodSpec.Container = new {
+  name = "web"
+  image = ref
+  env { env("MODE", "prod") }
+}
+local pod: PodSpec = new PodSpec { containers { web("nginx:1.27") } }
+local sameType: core.PodSpec = pod
+local webSelector: LabelSelector = new { matchLabels { ["app"] = "web" } }
+
+resources: Listing<K8sResource> = new {
+  new Deployment {
+    metadata = meta("web")
+    spec {
+      selector = webSelector
+      template = new PodTemplateSpec { metadata = meta("web"); spec = sameType }
+    }
+  }
+}
+output { value = resources; renderer = (K8sResource.output.renderer as YamlRenderer) { isStream = true } }
+"#;
+    for minor in ["v1.28", "v1.34", "v1.36"] {
+        let project = project(&pkl, &output, minor, &[("shared.pkl", file)]);
+        let (ok, yaml) = eval(&pkl, project.path(), &["shared.pkl"]);
+        assert!(ok, "{minor}: {yaml}");
+        let deployment: serde_yaml_ng::Value = serde_yaml_ng::from_str(&yaml).unwrap();
+        assert_eq!(
+            deployment["metadata"]["labels"]["app"].as_str(),
+            Some("web")
+        );
+        let container = &deployment["spec"]["template"]["spec"]["containers"][0];
+        assert_eq!(container["image"].as_str(), Some("nginx:1.27"), "{yaml}");
+        assert_eq!(container["env"][0]["value"].as_str(), Some("prod"));
+        assert!(
+            !yaml.contains("null"),
+            "unset properties render nothing: {yaml}"
+        );
+    }
+    // PodSpec.resources (pod-level resources) is from 1.32 on: the object
+    // module names the minor as resource modules do.
+    let later = r#"import "@k8s/api/core/v1/PodSpec.pkl"
+spec: PodSpec = new { containers { new { name = "a" } }; resources { limits { ["cpu"] = 1 } } }
+"#;
+    let project = project(&pkl, &output, "v1.31", &[("later.pkl", later)]);
+    let (ok, error) = eval(&pkl, project.path(), &["later.pkl"]);
+    assert!(!ok, "{error}");
+    assert!(
+        error.contains("resources is not available in 1.31; introduced in 1.32"),
+        "{error}"
+    );
+}

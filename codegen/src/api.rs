@@ -37,6 +37,12 @@ pub struct ApiConfig {
     /// local dependencies, not for publishing.
     #[serde(default)]
     pub pkl_publish_url: Option<String>,
+    /// Classes (definition names) that are Pkl modules of their own in a
+    /// Kubernetes-style API though one module uses them all: pkl-k8s's
+    /// choice for some of `io.k8s.api.core.v1`, kept so that its users'
+    /// imports resolve (`emit/pkl/owners.rs`).
+    #[serde(default)]
+    pub pkl_own_modules: Vec<String>,
     /// The generated Rust crate's package metadata (`[rust]`).
     #[serde(default)]
     pub rust: RustCrate,

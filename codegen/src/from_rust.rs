@@ -181,6 +181,7 @@ fn read_module(
         annotation_class: settings.annotation_class.clone(),
         document_version_field: settings.document_version_field.clone(),
         pkl_publish_url: None,
+        pkl_own_modules: Vec::new(),
         rust: Default::default(),
         spec_files: Vec::new(),
         minors: Default::default(),

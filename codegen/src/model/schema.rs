@@ -108,6 +108,22 @@ impl Definition {
         }
     }
 
+    /// The definitions this one refers to directly (through its own schema,
+    /// its properties, its additional properties or its union's members),
+    /// in order, possibly repeated.
+    pub fn references(&self) -> Vec<&str> {
+        let mut schemas: Vec<&Schema> = vec![&self.schema];
+        match &self.schema {
+            Schema::Object(object) => {
+                schemas.extend(object.properties.values().map(|p| &p.schema));
+                schemas.extend(object.additional.as_deref());
+            }
+            Schema::Union(union) => schemas.extend(&union.members),
+            _ => {}
+        }
+        schemas.into_iter().filter_map(Schema::referenced).collect()
+    }
+
     /// The object shape, to change.
     pub fn object_mut(&mut self) -> Option<&mut ObjectSchema> {
         match &mut self.schema {

@@ -202,11 +202,16 @@ impl<'a> Filler<'a> {
             Schema::Ref(name) => {
                 let minor: &'a MinorModel = self.minor;
                 let definition = minor.definitions.get(name)?;
-                return match (
-                    self.layout.locations.get(name.as_str())?,
-                    &definition.schema,
-                ) {
+                let location = self.layout.locations.get(name.as_str())?;
+                return match (location, &definition.schema) {
                     (Location::Member { .. }, Schema::Object(o)) if !o.properties.is_empty() => {
+                        Some(Value::Object(definition))
+                    }
+                    // A class that is a module of its own (ObjectMeta), not a resource.
+                    (Location::Module { module }, Schema::Object(o))
+                        if !o.properties.is_empty()
+                            && self.layout.object_modules.contains_key(module) =>
+                    {
                         Some(Value::Object(definition))
                     }
                     (Location::Member { .. }, Schema::Object(_)) | (Location::Module { .. }, _) => {

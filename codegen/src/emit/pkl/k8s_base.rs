@@ -7,18 +7,22 @@
 //!   `kind` that every resource module of the minor extends;
 //! - pkl-k8s's module path for each resource (`api/core/v1/Service.pkl`,
 //!   `api/apps/v1/Deployment.pkl`, from the definition name), a thin module
-//!   extending vergate's own (`core/Service.pkl`): no class body twice.
+//!   extending vergate's own (`core/Service.pkl`): no class body twice;
+//! - the classes pkl-k8s makes modules of their own (`owners.rs`) are
+//!   object modules at pkl-k8s's paths
+//!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`, `api/core/v1/PodSpec.pkl`;
+//!   `layout.rs`, `module.rs`).
 //!
 //! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)`.
 
 use super::layout::{Location, MinorLayout};
 use super::module::relative_path;
+use super::owners::Owners;
 use super::templates;
 use crate::error::Result;
-use crate::model::naming::namespace_of;
-use crate::model::{Definition, MinorModel, Schema, OBJECT_META};
+use crate::model::{Definition, MinorModel, OBJECT_META};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use vergate_core::alias::{pkl_identifier, sanitize};
 use vergate_core::Version;
 
@@ -84,39 +88,22 @@ struct TypeAlias {
     target: String,
 }
 
-/// The types pkl-k8s users reach through a resource's module
-/// (`Deployment.DeploymentSpec`, `Service.ServicePort`): every definition
-/// the resource refers to, directly or not, in the resource's own namespace
-/// (its group and version), other than resources, by their locations.
-fn nested_types<'m, 'l>(
-    minor: &'m MinorModel,
-    layout: &'l MinorLayout<'m>,
-    resource: &'m Definition,
-) -> BTreeMap<&'m str, &'l Location> {
-    let namespace = namespace_of(&resource.name);
-    let mut seen: BTreeSet<&str> = BTreeSet::from([resource.name.as_str()]);
-    let mut pending = vec![resource];
-    let mut found = BTreeMap::new();
-    while let Some(definition) = pending.pop() {
-        let mut schemas: Vec<&Schema> = vec![&definition.schema];
-        if let Some(object) = definition.object() {
-            schemas.extend(object.properties.values().map(|p| &p.schema));
-            schemas.extend(object.additional.as_deref());
-        }
-        for name in schemas.into_iter().filter_map(Schema::referenced) {
-            if !seen.insert(name) || namespace_of(name) != namespace {
-                continue;
-            }
-            let Some(next) = minor.definitions.get(name) else {
-                continue;
-            };
-            if let Some(location @ Location::Member { .. }) = layout.locations.get(name) {
-                found.insert(next.short_name(), location);
-                pending.push(next);
-            }
-        }
-    }
-    found
+/// The classes pkl-k8s keeps inside a resource's module
+/// (`Deployment.DeploymentSpec`, `Service.ServicePort`) that this minor
+/// has, by short name, with their locations.
+fn nested_types<'l>(
+    owners: &Owners,
+    layout: &'l MinorLayout<'_>,
+    resource: &Definition,
+) -> BTreeMap<String, &'l Location> {
+    owners
+        .members_of(&resource.name)
+        .filter_map(|name| {
+            let location = layout.locations.get(name)?;
+            matches!(location, Location::Member { .. })
+                .then(|| (crate::model::naming::short_name(name).to_owned(), location))
+        })
+        .collect()
 }
 
 /// The module clause's name of `module` in `package`'s minor `version`.
@@ -138,6 +125,7 @@ pub fn files<'m>(
     package: &str,
     minor: &'m MinorModel,
     layout: &MinorLayout<'m>,
+    owners: &Owners,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     let version = minor.version;
     let base = |module: &str| BaseData {
@@ -159,10 +147,13 @@ pub fn files<'m>(
         let Some(path) = pkl_k8s_path(&resource.definition.name) else {
             continue;
         };
-        if layout.resources.contains_key(&path) || layout.type_modules.contains_key(&path) {
+        if layout.resources.contains_key(&path)
+            || layout.type_modules.contains_key(&path)
+            || layout.object_modules.contains_key(&path)
+        {
             continue;
         }
-        let nested = nested_types(minor, layout, resource.definition);
+        let nested = nested_types(owners, layout, resource.definition);
         let mut imports: BTreeMap<&str, String> = BTreeMap::new();
         let mut aliases = Vec::new();
         for (name, location) in nested {
@@ -177,7 +168,7 @@ pub fn files<'m>(
                 .entry(types.as_str())
                 .or_insert_with(|| format!("types_{}", sanitize(types)));
             aliases.push(TypeAlias {
-                name: pkl_identifier(name).into_owned(),
+                name: pkl_identifier(&name).into_owned(),
                 target: format!("{alias}.{}", pkl_identifier(member)),
             });
         }

@@ -12,7 +12,13 @@
 //!   preferred served version of a kind (GA over beta over alpha, higher
 //!   first) lives at `<group>/<Kind>.pkl`; the others at
 //!   `<group>/<version>/<Kind>.pkl` (`autoscaling/v1/HorizontalPodAutoscaler.pkl`).
+//! - **Object modules** (Kubernetes-style APIs): a class that pkl-k8s makes
+//!   a module of its own ([`super::owners`]) lives at pkl-k8s's path
+//!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`); its types module
+//!   keeps a typealias of the same name to it, so both names work.
 
+use super::k8s_base::pkl_k8s_path;
+use super::owners::Owners;
 use crate::error::{Error, Result};
 use crate::model::naming::{self, namespace_of, namespace_segments, version_priority, versioned};
 use crate::model::{Definition, GatedModel, MinorModel};
@@ -110,6 +116,8 @@ pub struct MinorLayout<'m> {
     pub type_modules: BTreeMap<String, Vec<&'m Definition>>,
     /// Resource modules by path.
     pub resources: BTreeMap<String, Resource<'m>>,
+    /// Object modules by path: classes that are modules of their own.
+    pub object_modules: BTreeMap<String, &'m Definition>,
     /// Every definition's location, by definition name.
     pub locations: BTreeMap<&'m str, Location>,
 }
@@ -124,9 +132,15 @@ pub struct Resource<'m> {
 }
 
 impl<'m> MinorLayout<'m> {
-    /// Places every definition of `minor`.
-    pub fn new(minor: &'m MinorModel, paths: &NamespacePaths) -> Result<MinorLayout<'m>> {
+    /// Places every definition of `minor`; the classes `owners` makes
+    /// modules of their own become object modules.
+    pub fn new(
+        minor: &'m MinorModel,
+        paths: &NamespacePaths,
+        owners: &Owners,
+    ) -> Result<MinorLayout<'m>> {
         let mut type_modules: BTreeMap<String, Vec<&Definition>> = BTreeMap::new();
+        let mut object_modules: BTreeMap<String, &Definition> = BTreeMap::new();
         let mut locations = BTreeMap::new();
         // Resources grouped by (directory, kind), to pick the preferred version.
         let mut kinds: BTreeMap<(String, &str), Vec<ServedVersion<'m>>> = BTreeMap::new();
@@ -148,13 +162,19 @@ impl<'m> MinorLayout<'m> {
                         .entry(module.to_owned())
                         .or_default()
                         .push(definition);
-                    locations.insert(
-                        definition.name.as_str(),
-                        Location::Member {
+                    let own_path = pkl_k8s_path(&definition.name)
+                        .filter(|_| owners.is_module(&definition.name));
+                    let location = match own_path {
+                        Some(path) => {
+                            object_modules.insert(path.clone(), definition);
+                            Location::Module { module: path }
+                        }
+                        None => Location::Member {
                             module: module.to_owned(),
                             name: definition.short_name().to_owned(),
                         },
-                    );
+                    };
+                    locations.insert(definition.name.as_str(), location);
                 }
             }
         }
@@ -168,7 +188,10 @@ impl<'m> MinorLayout<'m> {
                 } else {
                     format!("{dir}/{version}/{kind}")
                 };
-                if resources.contains_key(&module) || type_modules.contains_key(&module) {
+                if resources.contains_key(&module)
+                    || type_modules.contains_key(&module)
+                    || object_modules.contains_key(&module)
+                {
                     return Err(Error::Spec {
                         path: definition.source.path.clone(),
                         pointer: definition.source.pointer.clone(),
@@ -195,9 +218,23 @@ impl<'m> MinorLayout<'m> {
                 );
             }
         }
+        if let Some((path, definition)) = object_modules
+            .iter()
+            .find(|(path, _)| type_modules.contains_key(*path))
+        {
+            return Err(Error::Spec {
+                path: definition.source.path.clone(),
+                pointer: definition.source.pointer.clone(),
+                message: format!(
+                    "minor {}: {} would be the Pkl module {path}.pkl, which a types module already is",
+                    minor.version, definition.name
+                ),
+            });
+        }
         Ok(MinorLayout {
             type_modules,
             resources,
+            object_modules,
             locations,
         })
     }
@@ -208,6 +245,7 @@ impl<'m> MinorLayout<'m> {
             .type_modules
             .keys()
             .chain(self.resources.keys())
+            .chain(self.object_modules.keys())
             .map(String::as_str)
             .collect();
         all.sort_unstable();

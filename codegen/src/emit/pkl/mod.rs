@@ -8,6 +8,7 @@
 //! v<X.Y>/shared.pkl     the minor's copy of shared.pkl, so the package needs nothing outside
 //! v<X.Y>/K8sObject.pkl, K8sResource.pkl   pkl-k8s's bases (Kubernetes-style APIs)
 //! v<X.Y>/api/<group>/<version>/<Kind>.pkl pkl-k8s's paths, extending the modules below
+//! v<X.Y>/api/<group>/<version>/<Class>.pkl a class pkl-k8s makes a module (PodSpec, ObjectMeta)
 //! v<X.Y>/<group>/<version>.pkl        the types of one namespace (classes, typealiases)
 //! v<X.Y>/<group>/<Kind>.pkl           a resource, its preferred served version
 //! v<X.Y>/<group>/<version>/<Kind>.pkl the other served versions of a kind
@@ -26,6 +27,7 @@ mod gate;
 mod k8s_base;
 pub mod layout;
 mod module;
+mod owners;
 mod templates;
 mod union;
 
@@ -38,6 +40,7 @@ use crate::model::GatedModel;
 use crate::output::{Contents, FileTree, RenderCache};
 use layout::{MinorLayout, NamespacePaths};
 use module::{ModuleData, Subtree};
+use owners::Owners;
 use serde::Serialize;
 use vergate_core::Version;
 
@@ -67,13 +70,35 @@ pub fn emit_cached(
         tree.insert(format!("{PKL_DIR}/{path}"), bytes)?;
     }
     let paths = NamespacePaths::new(model);
+    let owners = if model.minors.values().any(k8s_base::applies) {
+        check_own_modules(model, config)?;
+        Owners::new(model, &config.pkl_own_modules)
+    } else {
+        Owners::default()
+    };
     // The minors in parallel: rendering dominates.
     let results = crate::parallel::map_each(&model.versions, |version| {
-        minor_files(model, *version, &paths, &settings, cache)
+        minor_files(model, *version, &paths, &owners, &settings, cache)
     });
     for files in results {
         for (path, contents) in files? {
             tree.insert_contents(format!("{PKL_DIR}/{path}"), contents)?;
+        }
+    }
+    Ok(())
+}
+
+/// api.toml's `pkl_own_modules` must name classes some minor defines.
+fn check_own_modules(model: &GatedModel, config: &ApiConfig) -> Result<()> {
+    for name in &config.pkl_own_modules {
+        if !model.types.contains_key(name) {
+            return Err(crate::error::Error::Config {
+                path: format!("upstream-specs/{}/api.toml", model.api).into(),
+                message: format!(
+                    "pkl_own_modules names {name:?}, which no minor defines; \
+                     give a definition name as the specs spell it (io.k8s.api.core.v1.EnvVar)"
+                ),
+            });
         }
     }
     Ok(())
@@ -254,11 +279,15 @@ fn minor_files(
     model: &GatedModel,
     version: Version,
     paths: &NamespacePaths,
+    owners: &Owners,
     settings: &Settings,
     cache: &RenderCache,
 ) -> Result<Documents> {
     let minor = &model.minors[&version];
-    let layout = MinorLayout::new(minor, paths)?;
+    let k8s = k8s_base::applies(minor);
+    let no_owners = Owners::default();
+    let owners = if k8s { owners } else { &no_owners };
+    let layout = MinorLayout::new(minor, paths, owners)?;
     let dir = version.dir_name();
     let subtree = Subtree {
         model,
@@ -268,7 +297,8 @@ fn minor_files(
         package: &settings.package,
         annotation_class: &settings.annotation_class,
         document_version_field: settings.document_version_field.as_deref(),
-        k8s_base: k8s_base::applies(minor),
+        k8s_base: k8s,
+        owners,
     };
     let mut files = Vec::new();
     let project = MinorPackageData {
@@ -302,7 +332,9 @@ fn minor_files(
         templates::render("shared.pkl.tera", &root_data(model, settings))?.into(),
     ));
     if subtree.k8s_base {
-        for (path, bytes) in k8s_base::files(&settings.api, &settings.package, minor, &layout)? {
+        for (path, bytes) in
+            k8s_base::files(&settings.api, &settings.package, minor, &layout, owners)?
+        {
             files.push((format!("{dir}/{path}"), bytes.into()));
         }
     }
@@ -316,6 +348,10 @@ fn minor_files(
     }
     for (module, resource) in &layout.resources {
         let data = subtree.resource_module(module, resource.definition)?;
+        files.push((format!("{dir}/{module}.pkl"), module_text(&data)?));
+    }
+    for (module, definition) in &layout.object_modules {
+        let data = subtree.object_module(module, definition)?;
         files.push((format!("{dir}/{module}.pkl"), module_text(&data)?));
     }
     let example = example::example(

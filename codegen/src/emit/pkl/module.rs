@@ -5,6 +5,7 @@
 use super::escape::pkl_string;
 use super::gate::Gate;
 use super::layout::{Location, MinorLayout, NamespacePaths};
+use super::owners::Owners;
 use crate::error::{Error, Result};
 use crate::model::{Definition, GatedModel, Property, Schema};
 use serde::Serialize;
@@ -29,6 +30,9 @@ pub struct Subtree<'a> {
     /// Kubernetes-style objects (the minor has ObjectMeta): resource modules
     /// are open and extend the minor's `K8sResource.pkl` (`k8s_base.rs`).
     pub k8s_base: bool,
+    /// Which module each class lives in, as pkl-k8s has it (empty unless
+    /// `k8s_base`).
+    pub owners: &'a Owners,
 }
 
 /// The template data of one module.
@@ -115,6 +119,18 @@ impl<'a> Subtree<'a> {
             let doc = definition.description.clone().unwrap_or_default();
             let name = definition.short_name().to_owned();
             check_name(&name, definition)?;
+            if let Some(Location::Module { module: path }) =
+                self.layout.locations.get(definition.name.as_str())
+            {
+                // A class that is a module of its own: the old name stays.
+                typealiases.push(TypeAliasData {
+                    doc: format!("`{name}` is the module `{path}.pkl`."),
+                    gate,
+                    name,
+                    ty: builder.alias(path),
+                });
+                continue;
+            }
             match &definition.schema {
                 Schema::Object(object) if !object.properties.is_empty() => {
                     classes.push(ClassData {
@@ -207,6 +223,72 @@ impl<'a> Subtree<'a> {
     }
 }
 
+impl Subtree<'_> {
+    /// The data of the object module `module`: a class that is a module of
+    /// its own at pkl-k8s's path, extending the minor's `K8sObject.pkl`,
+    /// with typealiases for the classes pkl-k8s keeps inside it
+    /// (`PodSpec.Container`).
+    pub fn object_module(&self, module: &str, definition: &Definition) -> Result<ModuleData> {
+        let mut builder = Builder::new(self, module);
+        builder.collect_definition(definition)?;
+        let members: Vec<(&str, &Location)> = self
+            .owners
+            .members_of(&definition.name)
+            .filter_map(|name| {
+                let location = self.layout.locations.get(name)?;
+                matches!(location, Location::Member { .. }).then_some((name, location))
+            })
+            .collect();
+        for (_, location) in &members {
+            builder.referenced.insert(location.module().to_owned());
+        }
+        let object = definition.object().expect("object modules are classes");
+        let own_names = object.properties.keys().cloned().chain(
+            members
+                .iter()
+                .map(|(name, _)| crate::model::naming::short_name(name).to_owned()),
+        );
+        builder.finish_imports(own_names)?;
+        let properties = builder.properties(definition)?;
+        if properties.iter().any(|p| p.name == "output") {
+            return Err(spec_error(
+                definition,
+                "a property named `output` would replace the Pkl module's output; \
+                 vergate cannot emit this class as a module"
+                    .into(),
+            ));
+        }
+        let mut typealiases = Vec::new();
+        for (name, location) in members {
+            let Location::Member {
+                module: types,
+                name: member,
+            } = location
+            else {
+                continue;
+            };
+            let lifecycle = &self.model.types[name].lifecycle;
+            let short = crate::model::naming::short_name(name);
+            typealiases.push(TypeAliasData {
+                doc: format!("pkl-k8s's `{}.{short}`.", definition.short_name()),
+                gate: Gate::of(lifecycle, self.version, &self.model.versions),
+                name: short.to_owned(),
+                ty: format!("{}.{}", builder.alias(types), pkl_identifier(member)),
+            });
+        }
+        let lifecycle = &self.model.types[&definition.name].lifecycle;
+        Ok(ModuleData {
+            doc: definition.description.clone().unwrap_or_default(),
+            gate: Gate::of(lifecycle, self.version, &self.model.versions),
+            properties,
+            typealiases,
+            open: true,
+            extends: Some(relative_path(module, super::k8s_base::K8S_OBJECT)),
+            ..builder.into_data()
+        })
+    }
+}
+
 /// Collects a module's imports, then renders its type expressions.
 struct Builder<'s, 'a> {
     subtree: &'s Subtree<'a>,
@@ -230,29 +312,23 @@ impl<'s, 'a> Builder<'s, 'a> {
         }
     }
 
+    /// Notes the modules `definition` needs: where it lives itself (a types
+    /// module's typealias to an object module) and what it refers to.
     fn collect_definition(&mut self, definition: &Definition) -> Result<()> {
-        let mut schemas: Vec<&Schema> = vec![&definition.schema];
-        match &definition.schema {
-            Schema::Object(object) => {
-                schemas.extend(object.properties.values().map(|p| &p.schema));
-                schemas.extend(object.additional.as_deref());
-            }
-            Schema::Union(union) => schemas.extend(&union.members),
-            _ => {}
-        }
-        for schema in schemas {
-            if let Some(name) = schema.referenced() {
-                let location = self.locate(name, definition)?;
-                if location.module() != self.module {
-                    self.referenced.insert(location.module().to_owned());
-                }
+        let names = std::iter::once(definition.name.as_str()).chain(definition.references());
+        for name in names {
+            let location = self.locate(name, definition)?;
+            if location.module() != self.module {
+                self.referenced.insert(location.module().to_owned());
             }
         }
         Ok(())
     }
 
     /// Computes the aliases; `members` are the names the module defines,
-    /// which no alias may take.
+    /// which no alias may take: an alias that would is suffixed `Module`
+    /// (`import "api/core/v1/PodSpec.pkl" as PodSpecModule` beside the
+    /// typealias `PodSpec`), as pkl-k8s names such imports.
     fn finish_imports(&mut self, members: impl Iterator<Item = String>) -> Result<()> {
         let modules: Vec<&String> = self.referenced.iter().collect();
         let canonical: Vec<String> = modules
@@ -267,22 +343,20 @@ impl<'s, 'a> Builder<'s, 'a> {
             .collect();
         let aliases = import_aliases(&canonical);
         let members: BTreeSet<String> = members.collect();
+        let mut taken: BTreeSet<String> = aliases.iter().cloned().collect();
         for (module, alias) in modules.into_iter().zip(aliases) {
-            if members.contains(&alias) {
-                return Err(Error::Config {
-                    path: format!(
-                        "generated/{}/pkl/{}/{}.pkl",
-                        self.subtree.model.api,
-                        self.subtree.version.dir_name(),
-                        self.module
-                    )
-                    .into(),
-                    message: format!(
-                        "the import alias `{alias}` (for {module:?}) is also a member of the module; \
-                         rename the definition or its namespace"
-                    ),
-                });
-            }
+            let alias = if members.contains(&alias) {
+                let mut candidate = format!("{alias}Module");
+                let mut number = 2;
+                while members.contains(&candidate) || taken.contains(&candidate) {
+                    candidate = format!("{alias}Module{number}");
+                    number += 1;
+                }
+                taken.insert(candidate.clone());
+                candidate
+            } else {
+                alias
+            };
             self.aliases.insert(module.clone(), alias);
         }
         Ok(())
