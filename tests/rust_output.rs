@@ -924,3 +924,90 @@ fn main() {
     );
     assert_eq!(out.trim(), "ok");
 }
+
+/// #19 item 4: the `schemars` feature. A kube-rs custom resource whose spec
+/// holds a generated `PodSpec` derives its CRD (kube's `CustomResourceExt`),
+/// and the CRD's schema is structural: the pod spec's required
+/// `containers`, a container's int-or-string port, quantities as
+/// int-or-string, the specs' enum of `restartPolicy`, no `null` types.
+#[test]
+#[cfg_attr(
+    not(vergate_kubernetes_output),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
+)]
+fn schemars_gives_kube_custom_resources_structural_schemas() {
+    let main = r#"
+use kube::CustomResourceExt;
+use vergate_kubernetes::v1_34::core::v1::{PodSpec, Service};
+
+#[derive(kube::CustomResource, Clone, Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[kube(group = "example.com", version = "v1", kind = "App", namespaced)]
+pub struct AppSpec {
+    pub pod: PodSpec,
+    pub replicas: Option<i32>,
+}
+
+fn main() {
+    let crd = serde_json::to_value(App::crd()).unwrap();
+    let spec = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"];
+    println!("{}", serde_json::to_string(spec).unwrap());
+    // A resource of its own, through a plain generator.
+    let service = schemars::schema_for!(Service);
+    println!("{}", serde_json::to_string(&service).unwrap());
+}
+"#;
+    let output = support::kubernetes_output();
+    let printed = run_on_kubernetes(
+        &output,
+        "schemars-crd",
+        &["v1_34", "schemars", "kube"],
+        "kube = { version = \"5\", default-features = false, features = [\"derive\"] }\nk8s-openapi = { version = \"0.29\", features = [\"latest\", \"schemars\"] }\nschemars = \"1\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n",
+        main,
+    );
+    let mut lines = printed.lines();
+    let spec: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let pod = &spec["properties"]["pod"];
+    assert!(
+        pod["required"]
+            .as_array()
+            .unwrap()
+            .contains(&"containers".into()),
+        "{pod}"
+    );
+    let container = &pod["properties"]["containers"]["items"];
+    assert_eq!(
+        container["required"],
+        serde_json::json!(["name"]),
+        "{container}"
+    );
+    let probe_port =
+        &container["properties"]["livenessProbe"]["properties"]["httpGet"]["properties"]["port"];
+    assert_eq!(
+        probe_port["x-kubernetes-int-or-string"], true,
+        "{probe_port}"
+    );
+    let requests = &container["properties"]["resources"]["properties"]["requests"];
+    assert_eq!(
+        requests["additionalProperties"]["x-kubernetes-int-or-string"], true,
+        "{requests}"
+    );
+    assert_eq!(
+        pod["properties"]["restartPolicy"]["enum"],
+        serde_json::json!(["Always", "Never", "OnFailure"])
+    );
+    let text = spec.to_string();
+    assert!(
+        !text.contains("\"null\""),
+        "no null types in a structural schema"
+    );
+    assert!(!text.contains("$ref"), "kube inlines every subschema");
+    assert!(
+        pod["properties"]["containers"]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("List of containers")),
+        "descriptions carried: {pod}"
+    );
+    let service: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(service["title"], "io.k8s.api.core.v1.Service", "{service}");
+    assert!(service["$defs"]["io.k8s.api.core.v1.ServiceSpec"]["properties"]["ports"].is_object());
+}

@@ -18,5 +18,6 @@ mod value;
 
 pub use convert::{definition, is_closable, references, Style, QUANTITY};
 pub use gate_keyword::{GateKeywords, KEYWORD as GATE_KEYWORD};
+pub use keywords::typed_enum;
 pub use standalone::{standalone, DRAFT_2020_12};
 pub use value::{Json, Map};

@@ -6,6 +6,7 @@
 //! src/lib.rs            IntOrString, List<T, M>, the serde drivers (support/wire.rs), one module per minor
 //! src/v1_34.rs          the minor: `core::v1::Service`… (re-exports) and a flat `prelude`
 //! src/shapes/v1_28.rs   every shape first seen in 1.28, by group and version
+//! src/schemas/v1_28.rs  their schemars::JsonSchema impls (the `schemars` feature)
 //! ```
 //!
 //! A type whose shape (and the shapes it refers to) is the same in several
@@ -22,6 +23,7 @@ mod manifest;
 mod paths;
 mod render;
 mod resource;
+mod schemas;
 mod shapes;
 mod typed;
 
@@ -70,10 +72,15 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
     let mut jobs = vec![Job::Lib];
     jobs.extend(model.versions.iter().map(|v| Job::Minor(*v)));
     jobs.extend(parts.iter().map(|(home, names)| Job::Shapes(*home, names)));
+    jobs.extend(parts.iter().map(|(home, names)| Job::Schemas(*home, names)));
     let crate_doc = crate_doc(model, config, plan.shapes.len());
     tree.insert(
         format!("{RUST_DIR}/src/__private/wire.rs"),
         format!("{HEADER}{}", render::WIRE_SOURCE).into_bytes(),
+    )?;
+    tree.insert(
+        format!("{RUST_DIR}/src/__private/schema.rs"),
+        format!("{HEADER}{}", schemas::SCHEMA_SOURCE).into_bytes(),
     )?;
     tree.insert(
         format!("{RUST_DIR}/src/versioned.rs"),
@@ -104,6 +111,7 @@ enum Job<'a> {
     Lib,
     Minor(Version),
     Shapes(Version, &'a [&'a str]),
+    Schemas(Version, &'a [&'a str]),
 }
 
 impl Job<'_> {
@@ -116,6 +124,11 @@ impl Job<'_> {
                 layout::SHAPES_MODULE,
                 home.ident()
             ),
+            Job::Schemas(home, _) => format!(
+                "{RUST_DIR}/src/{}/{}.rs",
+                schemas::SCHEMAS_MODULE,
+                home.ident()
+            ),
         }
     }
 
@@ -125,6 +138,7 @@ impl Job<'_> {
             Job::Lib => 1,
             Job::Minor(_) => 1,
             Job::Shapes(_, names) => names.len(),
+            Job::Schemas(_, names) => names.len() / 2,
         }
     }
 
@@ -133,6 +147,7 @@ impl Job<'_> {
             Job::Lib => lib_tokens(plan),
             Job::Minor(version) => plan.minor_body(*version),
             Job::Shapes(home, names) => plan.shapes_body(*home, names),
+            Job::Schemas(home, names) => plan.schemas_body(*home, names),
         }
     }
 }
@@ -158,9 +173,15 @@ fn lib_tokens(plan: &Plan) -> TokenStream {
             #(pub mod #home_modules;)*
         }
     });
+    lib.extend(schemas::module_declarations(
+        plan.shapes.homes().into_keys(),
+    ));
     lib.extend(plan.root_items(quote!(
         pub mod wire;
+        #[cfg(feature = "schemars")]
+        pub mod schema;
     )));
+    lib.extend(schemas::root_impls(typed::has_bytes(plan.model)));
     lib.extend(quote! {
         /// Conversions between minors: `From` where nothing can be lost,
         /// `TryFrom` naming what would be dropped (the `conversions` feature).

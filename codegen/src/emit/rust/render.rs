@@ -322,25 +322,10 @@ impl<'a> Plan<'a> {
     /// seen in that minor, by group and version.
     pub fn shapes_body(&self, home: Version, names: &[&str]) -> TokenStream {
         let root = self.root_tokens();
-        let layout = SpecLayout {
-            names: &self.names,
-            boxes: &self.boxes,
-            root: &root,
-            version: home,
-            purpose: Purpose::Emit {
-                shapes: &self.shapes,
-                features: self.features,
-            },
-        };
+        let layout = self.shape_layout(home, &root);
         let mut modules: BTreeMap<Vec<String>, TokenStream> = BTreeMap::new();
         for name in names {
-            // Minors of one shape differ at most in wording: the newest's.
-            let newest = *self
-                .shapes
-                .minors(home, name)
-                .last()
-                .expect("a shape has its home minor");
-            let definition = &self.model.minors[&newest].definitions[*name];
+            let (newest, definition) = self.shape_definition(home, name);
             let item = match super::lists::envelope(self.model, newest, definition) {
                 Some((items, metadata)) => {
                     self.list_alias(&layout, newest, definition, items, metadata)
@@ -386,6 +371,33 @@ impl<'a> Plan<'a> {
                 .extend(item);
         }
         nest(modules)
+    }
+}
+
+impl<'a> Plan<'a> {
+    /// The minor a shape is written from and its definition there: minors
+    /// of one shape differ at most in wording, and the newest's is used.
+    pub fn shape_definition(&self, home: Version, name: &str) -> (Version, &'a Definition) {
+        let newest = *self
+            .shapes
+            .minors(home, name)
+            .last()
+            .expect("a shape has its home minor");
+        (newest, &self.model.minors[&newest].definitions[name])
+    }
+
+    /// The layout shapes of home minor `home` are written in.
+    pub fn shape_layout<'l>(&'l self, home: Version, root: &'l TokenStream) -> SpecLayout<'l> {
+        SpecLayout {
+            names: &self.names,
+            boxes: &self.boxes,
+            root,
+            version: home,
+            purpose: Purpose::Emit {
+                shapes: &self.shapes,
+                features: self.features,
+            },
+        }
     }
 }
 

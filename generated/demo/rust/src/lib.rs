@@ -30,6 +30,15 @@ mod shapes {
     pub mod v1_11;
     pub mod v1_12;
 }
+/// `schemars::JsonSchema` for every type (the `schemars` feature).
+#[cfg(feature = "schemars")]
+#[allow(deprecated)]
+mod schemas {
+    mod v1_9;
+    mod v1_10;
+    mod v1_11;
+    mod v1_12;
+}
 /// A list of objects of one kind, as a list call returns it: every
 /// list envelope of the API (`{apiVersion, kind, metadata, items}`)
 /// is this type, e.g. `DeploymentList` is
@@ -198,7 +207,46 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
     pub mod wire;
+    #[cfg(feature = "schemars")]
+    pub mod schema;
 }
+#[cfg(feature = "schemars")]
+const _: () = {
+    impl ::schemars::JsonSchema for IntOrString {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Borrowed("IntOrString")
+        }
+        fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+            ::schemars::json_schema!({ "x-kubernetes-int-or-string" : true })
+        }
+    }
+    impl<T: ::schemars::JsonSchema, M: ::schemars::JsonSchema> ::schemars::JsonSchema
+    for List<T, M> {
+        fn schema_name() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Owned(format!("List_of_{}", T::schema_name()))
+        }
+        fn schema_id() -> ::std::borrow::Cow<'static, str> {
+            ::std::borrow::Cow::Owned(
+                format!(
+                    "{}::List<{}, {}>", env!("CARGO_PKG_NAME"), T::schema_id(),
+                    M::schema_id()
+                ),
+            )
+        }
+        fn json_schema(
+            generator: &mut ::schemars::SchemaGenerator,
+        ) -> ::schemars::Schema {
+            __private::schema::build(
+                generator,
+                r#"{"type":"object","properties":{"apiVersion":{"type":"string"},"items":{"type":"array","items":{"$subschema":0}},"kind":{"type":"string"},"metadata":{"$subschema":1}},"required":["items"]}"#,
+                &[
+                    ::schemars::SchemaGenerator::subschema_for::<T>,
+                    ::schemars::SchemaGenerator::subschema_for::<M>,
+                ],
+            )
+        }
+    }
+};
 /// Conversions between minors: `From` where nothing can be lost,
 /// `TryFrom` naming what would be dropped (the `conversions` feature).
 #[cfg(feature = "conversions")]
