@@ -876,7 +876,8 @@ fn main() {
 
 /// #19 item 3: with the `conversions` feature, a kind converts between
 /// adjacent minors: `From` where nothing can be lost, `TryFrom` naming every
-/// field that would be dropped. (All nine minors and the feature build
+/// field that would be dropped or that the target requires and the value
+/// leaves unset. (All nine minors and the feature build
 /// under `-D warnings` here too.)
 #[test]
 #[cfg_attr(
@@ -892,7 +893,7 @@ fn kinds_convert_between_adjacent_minors() {
     features.push("conversions".into());
     let features: Vec<&str> = features.iter().map(String::as_str).collect();
     let main = r##"
-use vergate_kubernetes::{v1_33, v1_34};
+use vergate_kubernetes::{v1_33, v1_34, v1_35, v1_36};
 
 fn main() {
     let json = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},"spec":{"containers":[{"image":"nginx","name":"web"}]}}"#;
@@ -911,6 +912,21 @@ fn main() {
     assert_eq!(
         err.to_string(),
         "cannot convert io.k8s.api.core.v1.Pod from 1.34 to 1.33 without dropping: spec.hostnameOverride; clear them first"
+    );
+    // A field that turns required (CronJob.spec from 1.36): carried when
+    // set, named as missing when not.
+    let cron = r#"{"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"nightly"},"spec":{"jobTemplate":{},"schedule":"0 3 * * *"}}"#;
+    let old: v1_35::batch::v1::CronJob = serde_json::from_str(cron).unwrap();
+    let new = v1_36::batch::v1::CronJob::try_from(old).unwrap();
+    assert_eq!(serde_json::to_string(&new).unwrap(), cron);
+    let back = v1_35::batch::v1::CronJob::try_from(new).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), cron);
+    let unset: v1_35::batch::v1::CronJob = serde_json::from_str(r#"{"kind":"CronJob"}"#).unwrap();
+    let err = v1_36::batch::v1::CronJob::try_from(unset).unwrap_err();
+    assert_eq!(err.missing, ["spec"]);
+    assert_eq!(
+        err.to_string(),
+        "cannot convert io.k8s.api.batch.v1.CronJob from 1.35 to 1.36: 1.36 requires spec, unset here; set them first"
     );
     println!("ok");
 }

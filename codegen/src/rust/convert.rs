@@ -4,11 +4,15 @@
 //! `Migrate` trait so nested versioned values are converted (and their drops
 //! recorded, with their paths) too.
 //!
-//! A pair is convertible when every field both minors have keeps its
-//! optionality, every field only the target has (or whose type changes) is
-//! optional, and the same holds for every definition the fields refer to;
-//! other pairs get no impl. A field whose type changes is left unset in the
-//! target and counts as dropped when the source sets it.
+//! A pair is convertible when every field only the target has is optional
+//! (a required one would have nothing to fill it) and the same holds for
+//! every definition the fields refer to; other pairs get no impl. A field
+//! whose type changes is left unset in the target (or, when the target
+//! requires it, set to a placeholder) and counts as dropped when the source
+//! sets it. A field the target requires but the source has optional is
+//! carried when set and counts as missing otherwise, failing `TryFrom`
+//! (the placeholder the target holds then is its type's `Default`, which
+//! every spec-driven type has; the derive's fields keep their optionality).
 
 use super::layout::Layout;
 use crate::model::{Definition, GatedModel, ObjectSchema};
@@ -156,22 +160,22 @@ fn compare(
         (Some(source_object), Some(target_object)) => {
             let mut refs = Vec::new();
             let mut used = BTreeSet::new();
+            let mut lossless_here = true;
             for (wire, property) in &target_object.properties {
                 match fill(model, name, wire, source_object) {
                     Fill::From(source_wire) => {
                         let source_property = &source_object.properties[source_wire];
                         let target_required = target_object.required.contains(wire);
-                        // A field whose type changes cannot be carried: an
-                        // optional target is left unset and the source's
-                        // value counts as dropped.
+                        // A field whose type changes cannot be carried: the
+                        // target is left unset (a placeholder when it is
+                        // required) and the source's value counts as dropped.
                         if source_property.schema != property.schema {
-                            if target_required {
-                                return None;
-                            }
+                            lossless_here &= !target_required;
                             continue;
                         }
-                        if source_object.required.contains(source_wire) != target_required {
-                            return None;
+                        // Optional here, required there: missing when unset.
+                        if target_required && !source_object.required.contains(source_wire) {
+                            lossless_here = false;
                         }
                         used.insert(source_wire);
                         if let Some(referenced) = property.schema.referenced() {
@@ -182,10 +186,11 @@ fn compare(
                     Fill::Absent => {}
                 }
             }
-            let lossless = source_object
-                .properties
-                .keys()
-                .all(|wire| used.contains(wire.as_str()));
+            let lossless = lossless_here
+                && source_object
+                    .properties
+                    .keys()
+                    .all(|wire| used.contains(wire.as_str()));
             Some(Shape {
                 lossless,
                 refs: directions(refs),
@@ -346,10 +351,19 @@ fn migrate_object(
     let mut inits = Vec::new();
     for (wire, property) in &target_object.properties {
         let field = layout.field_ident(name, wire);
+        let target_required = target_object.required.contains(wire);
         match fill(model, name, wire, source) {
-            // Its type changes: unset here, the source's value dropped.
+            // Its type changes: unset here (a placeholder if required, and
+            // then missing), the source's value dropped.
             Fill::From(source_wire) if source.properties[source_wire].schema != property.schema => {
-                inits.push(quote!(#field: ::core::option::Option::None));
+                if target_required {
+                    inits.push(quote!(#field: {
+                        cx.require_field(#wire);
+                        ::core::default::Default::default()
+                    }));
+                } else {
+                    inits.push(quote!(#field: ::core::option::Option::None));
+                }
             }
             Fill::From(source_wire) => {
                 used.insert(source_wire.to_owned());
@@ -359,12 +373,34 @@ fn migrate_object(
                     .schema
                     .referenced()
                     .is_some_and(|inner| !layout.same_type(inner, from, to));
-                let value = if converted {
-                    quote! {
-                        cx.field(#source_wire, |cx| #rt::versioned::Migrate::migrate(self.#source_field, cx))
+                let carry = |value: TokenStream| {
+                    if converted {
+                        quote! {
+                            cx.field(#source_wire, |cx| #rt::versioned::Migrate::migrate(#value, cx))
+                        }
+                    } else {
+                        value
                     }
-                } else {
-                    quote!(self.#source_field)
+                };
+                let source_required = source.required.contains(source_wire);
+                let value = match (source_required, target_required) {
+                    (true, false) => {
+                        let value = carry(quote!(self.#source_field));
+                        quote!(::core::option::Option::Some(#value))
+                    }
+                    (false, true) => {
+                        let value = carry(quote!(value));
+                        quote! {
+                            match self.#source_field {
+                                ::core::option::Option::Some(value) => #value,
+                                ::core::option::Option::None => {
+                                    cx.require_field(#wire);
+                                    ::core::default::Default::default()
+                                }
+                            }
+                        }
+                    }
+                    _ => carry(quote!(self.#source_field)),
                 };
                 inits.push(quote!(#field: #value));
             }
@@ -421,5 +457,48 @@ fn migrate_enum(
         match self {
             #(#arms)*
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{MinorModel, Property, Schema};
+
+    fn minor(version: Version, spec_required: bool) -> MinorModel {
+        let mut object = ObjectSchema::default();
+        object.properties.insert(
+            "spec".into(),
+            Property::new(Schema::String { format: None }),
+        );
+        object
+            .properties
+            .insert("note".into(), Property::new(Schema::Boolean));
+        if spec_required {
+            object.required.insert("spec".into());
+        }
+        let mut minor = MinorModel::new(version);
+        minor.definitions.insert(
+            "t.Job".into(),
+            Definition::new("t.Job", Schema::Object(object)),
+        );
+        minor
+    }
+
+    /// A field that turns required converts: fallibly towards the minor that
+    /// requires it (unset counts as missing), losslessly back.
+    #[test]
+    fn fields_that_turn_required_convert() {
+        let (old, new) = (Version::new(1, 35), Version::new(1, 36));
+        let model = GatedModel::merge("t", vec![minor(old, false), minor(new, true)]).unwrap();
+        let plan = Plan::new(&model);
+        let up = ("t.Job".to_owned(), old, new);
+        let down = ("t.Job".to_owned(), new, old);
+        assert!(plan.convertible.contains(&up) && plan.convertible.contains(&down));
+        assert!(
+            !plan.lossless.contains(&up),
+            "unset spec cannot become required"
+        );
+        assert!(plan.lossless.contains(&down));
     }
 }

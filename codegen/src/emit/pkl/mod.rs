@@ -70,14 +70,16 @@ pub fn emit_cached(
         tree.insert(format!("{PKL_DIR}/{path}"), bytes)?;
     }
     let paths = NamespacePaths::new(model);
-    let owners = if model.minors.values().any(k8s_base::applies) {
+    if model.minors.values().any(k8s_base::applies) {
         check_own_modules(model, config)?;
-        Owners::new(model, &config.pkl_own_modules)
-    } else {
-        Owners::default()
-    };
+    }
     // The minors in parallel: rendering dominates.
     let results = crate::parallel::map_each(&model.versions, |version| {
+        let owners = if k8s_base::applies(&model.minors[version]) {
+            Owners::up_to(model, *version, &config.pkl_own_modules)
+        } else {
+            Owners::default()
+        };
         minor_files(model, *version, &paths, &owners, &settings, cache)
     });
     for files in results {
@@ -285,8 +287,6 @@ fn minor_files(
 ) -> Result<Documents> {
     let minor = &model.minors[&version];
     let k8s = k8s_base::applies(minor);
-    let no_owners = Owners::default();
-    let owners = if k8s { owners } else { &no_owners };
     let layout = MinorLayout::new(minor, paths, owners)?;
     let dir = version.dir_name();
     let subtree = Subtree {

@@ -4,8 +4,9 @@
 //! `@k8s/api/core/v1/PodSpec.pkl`) and every class where it names it
 //! (`PodSpec.Container`, `Deployment.DeploymentSpec`).
 //!
-//! pkl-k8s's rule, over the references of every minor at once (so a class
-//! has the same home in every minor's package):
+//! pkl-k8s's rule, over the references of a minor and every minor before it
+//! (so a class that is a module stays one in later minors, and adding a
+//! minor leaves the packages of the earlier ones as they were):
 //!
 //! - a resource (a definition served as a kind) is a module of its own;
 //! - so is a class api.toml's `pkl_own_modules` names, and a class nothing
@@ -23,6 +24,7 @@
 use crate::model::naming::namespace_of;
 use crate::model::{Definition, GatedModel, Schema};
 use std::collections::{BTreeMap, BTreeSet};
+use vergate_core::Version;
 
 /// The home module of each class, by definition name: itself when it is a
 /// module of its own, else the class whose module holds it.
@@ -32,15 +34,15 @@ pub struct Owners {
 }
 
 impl Owners {
-    /// Applies the rule to every minor of `model`; `own_modules` are the
-    /// classes that are modules of their own regardless (api.toml's
-    /// `pkl_own_modules`).
-    pub fn new(model: &GatedModel, own_modules: &[String]) -> Owners {
+    /// Applies the rule to the minors of `model` up to `version`;
+    /// `own_modules` are the classes that are modules of their own
+    /// regardless (api.toml's `pkl_own_modules`).
+    pub fn up_to(model: &GatedModel, version: Version, own_modules: &[String]) -> Owners {
         let mut classes: BTreeSet<&str> = BTreeSet::new();
         let mut resources: BTreeSet<&str> = BTreeSet::new();
         let mut others: BTreeSet<&str> = BTreeSet::new();
         let mut referrers: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        for minor in model.minors.values() {
+        for minor in model.minors.range(..=version).map(|(_, minor)| minor) {
             for definition in minor.definitions.values() {
                 let name = definition.name.as_str();
                 if is_class(definition) && name.starts_with("io.k8s.") {
@@ -160,7 +162,6 @@ mod tests {
     use super::*;
     use crate::model::{MinorModel, ObjectSchema, Property};
     use vergate_core::gates::GroupVersionKind;
-    use vergate_core::Version;
 
     fn class(name: &str, refs: &[&str]) -> Definition {
         let mut object = ObjectSchema::default();
@@ -201,7 +202,7 @@ mod tests {
         }
         let model = GatedModel::merge("t", vec![minor]).unwrap();
         let own: Vec<String> = own.iter().map(|s| (*s).to_owned()).collect();
-        Owners::new(&model, &own)
+        Owners::up_to(&model, Version::new(1, 0), &own)
     }
 
     const APPS: &str = "io.k8s.api.apps.v1.";
@@ -244,6 +245,28 @@ mod tests {
         // Named in pkl_own_modules.
         assert!(owners.is_module(&n(CORE, "EnvVar")));
         assert_eq!(owners.module_count(), 5);
+    }
+
+    /// A later minor's references decide its own package only: the
+    /// earlier minors' packages stay as they were.
+    #[test]
+    fn later_minors_leave_earlier_homes_alone() {
+        let spec = "io.k8s.api.apps.v1.DeploymentSpec";
+        let mut old = MinorModel::new(Version::new(1, 0));
+        let mut new = MinorModel::new(Version::new(1, 1));
+        for definition in [
+            resource("io.k8s.api.apps.v1.Deployment", &[spec]),
+            class(spec, &[]),
+        ] {
+            old.definitions
+                .insert(definition.name.clone(), definition.clone());
+            new.definitions.insert(definition.name.clone(), definition);
+        }
+        let user = resource("io.k8s.api.batch.v1.Job", &[spec]);
+        new.definitions.insert(user.name.clone(), user);
+        let model = GatedModel::merge("t", vec![old, new]).unwrap();
+        assert!(!Owners::up_to(&model, Version::new(1, 0), &[]).is_module(spec));
+        assert!(Owners::up_to(&model, Version::new(1, 1), &[]).is_module(spec));
     }
 
     #[test]

@@ -29,7 +29,8 @@ impl ::std::fmt::Display for Version {
 // are written in full and `Version` is the including module's, so the file
 // reads alike in both.
 
-/// A conversion between two minors of a type that would have dropped data.
+/// A conversion between two minors of a type that would have dropped data,
+/// or that the target minor refuses for want of a field it requires.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConversionError {
     /// The type converted (`PodSpec`).
@@ -39,18 +40,35 @@ pub struct ConversionError {
     /// Every field or enum value that the target minor cannot hold, by path
     /// (`containers[0].resizePolicy`).
     pub dropped: ::std::vec::Vec<::std::string::String>,
+    /// Every field the target minor requires that the value leaves unset
+    /// (optional in the source minor), by path (`spec`).
+    pub missing: ::std::vec::Vec<::std::string::String>,
 }
 
 impl ::std::fmt::Display for ConversionError {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         write!(
             f,
-            "cannot convert {} from {} to {} without dropping: {}; clear them first",
-            self.type_name,
-            self.from,
-            self.to,
-            self.dropped.join(", ")
-        )
+            "cannot convert {} from {} to {}",
+            self.type_name, self.from, self.to
+        )?;
+        if !self.dropped.is_empty() {
+            write!(
+                f,
+                " without dropping: {}; clear them first",
+                self.dropped.join(", ")
+            )?;
+        }
+        if !self.missing.is_empty() {
+            let and = if self.dropped.is_empty() { ":" } else { "; and" };
+            write!(
+                f,
+                "{and} {} requires {}, unset here; set them first",
+                self.to,
+                self.missing.join(", ")
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -69,6 +87,7 @@ pub trait Migrate<T> {
 pub struct Migration {
     path: ::std::vec::Vec<::std::string::String>,
     dropped: ::std::vec::Vec<::std::string::String>,
+    missing: ::std::vec::Vec<::std::string::String>,
 }
 
 impl Migration {
@@ -85,6 +104,12 @@ impl Migration {
         self.dropped.push(self.join(Some(wire)));
     }
 
+    /// Records that the target requires the field `wire`, which the source
+    /// leaves unset.
+    pub fn require_field(&mut self, wire: &str) {
+        self.missing.push(self.join(Some(wire)));
+    }
+
     /// Records that the enum value `wire` has no place in the target.
     pub fn drop_value(&mut self, wire: &str) {
         let at = self.join(None);
@@ -95,8 +120,8 @@ impl Migration {
         });
     }
 
-    /// The converted value when nothing was dropped; the caller must discard
-    /// `value` otherwise (it may hold placeholders where data was dropped).
+    /// The converted value when nothing was dropped or missing; the caller
+    /// must discard `value` otherwise (it may hold placeholders there).
     pub fn finish<T>(
         self,
         value: T,
@@ -104,7 +129,7 @@ impl Migration {
         from: Version,
         to: Version,
     ) -> ::core::result::Result<T, ConversionError> {
-        if self.dropped.is_empty() {
+        if self.dropped.is_empty() && self.missing.is_empty() {
             Ok(value)
         } else {
             Err(ConversionError {
@@ -112,6 +137,7 @@ impl Migration {
                 from,
                 to,
                 dropped: self.dropped,
+                missing: self.missing,
             })
         }
     }

@@ -527,6 +527,41 @@ pub mod deploy {
                 }
             }
         };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_10", feature = "v1_11")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_11::deploy::v1::Release>
+            for Release {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_11::deploy::v1::Release {
+                    let _ = &cx;
+                    crate::shapes::v1_11::deploy::v1::Release {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Release>
+            for crate::shapes::v1_11::deploy::v1::Release {
+                fn from(value: Release) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
         /// What is released where.
         #[cfg(any(feature = "v1_10"))]
         #[derive(Clone, Debug, PartialEq)]
@@ -615,6 +650,40 @@ pub mod deploy {
             #[allow(deprecated)]
             impl ::core::convert::From<ReleaseSpec>
             for crate::shapes::v1_9::deploy::v1::ReleaseSpec {
+                fn from(value: ReleaseSpec) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_10", feature = "v1_11")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_11::deploy::v1::ReleaseSpec>
+            for ReleaseSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_11::deploy::v1::ReleaseSpec {
+                    let _ = &cx;
+                    crate::shapes::v1_11::deploy::v1::ReleaseSpec {
+                        canary: ::core::option::Option::None,
+                        health_check: self.health_check,
+                        image: ::core::option::Option::Some(self.image),
+                        max_unavailable: self.max_unavailable,
+                        replicas: self.replicas,
+                        strategy: self.strategy,
+                        target: self.target,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<ReleaseSpec>
+            for crate::shapes::v1_11::deploy::v1::ReleaseSpec {
                 fn from(value: ReleaseSpec) -> Self {
                     crate::versioned::Migrate::migrate(
                         value,

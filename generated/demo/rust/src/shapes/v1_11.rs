@@ -447,6 +447,48 @@ pub mod deploy {
             }
         };
         #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_11", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::deploy::v1::Release>
+            for Release {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::deploy::v1::Release {
+                    let _ = &cx;
+                    crate::shapes::v1_10::deploy::v1::Release {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<Release>
+            for crate::shapes::v1_10::deploy::v1::Release {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: Release,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.deploy.v1.Release",
+                        crate::Version::new(1u32, 11u32),
+                        crate::Version::new(1u32, 10u32),
+                    )
+                }
+            }
+        };
+        #[cfg(
             all(feature = "conversions", any(all(feature = "v1_11", feature = "v1_12")))
         )]
         const _: () = {
@@ -546,6 +588,55 @@ pub mod deploy {
                         6usize => input.value(&mut self.target),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v1_11", feature = "v1_10")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v1_10::deploy::v1::ReleaseSpec>
+            for ReleaseSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v1_10::deploy::v1::ReleaseSpec {
+                    let _ = &cx;
+                    if self.canary.is_some() {
+                        cx.drop_field("canary");
+                    }
+                    crate::shapes::v1_10::deploy::v1::ReleaseSpec {
+                        health_check: self.health_check,
+                        image: match self.image {
+                            ::core::option::Option::Some(value) => value,
+                            ::core::option::Option::None => {
+                                cx.require_field("image");
+                                ::core::default::Default::default()
+                            }
+                        },
+                        max_unavailable: self.max_unavailable,
+                        replicas: self.replicas,
+                        strategy: self.strategy,
+                        target: self.target,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::TryFrom<ReleaseSpec>
+            for crate::shapes::v1_10::deploy::v1::ReleaseSpec {
+                type Error = crate::versioned::ConversionError;
+                fn try_from(
+                    value: ReleaseSpec,
+                ) -> ::core::result::Result<Self, Self::Error> {
+                    let mut cx = crate::versioned::Migration::default();
+                    let converted = crate::versioned::Migrate::migrate(value, &mut cx);
+                    cx.finish(
+                        converted,
+                        "dev.shipyard.deploy.v1.ReleaseSpec",
+                        crate::Version::new(1u32, 11u32),
+                        crate::Version::new(1u32, 10u32),
+                    )
                 }
             }
         };
