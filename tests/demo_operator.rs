@@ -239,6 +239,32 @@ fn pkl_evaluates_and_enforces_the_constraints_of_each_release() {
     assert!(!ok && err.contains("contains(Regex("), "{err}");
     let (ok, err) = dock("v0.3", "north", 65);
     assert!(!ok && err.contains("isBetween(1, 64)"), "{err}");
+    // A `format: duration` field takes a Pkl Duration, rendered as Go
+    // writes durations (the JSON renderer here, the YAML one alike), or
+    // the string itself.
+    for (value, rendered) in [
+        ("8.h", "8h"),
+        ("90.min", "90m"),
+        ("1.d", "24h"),
+        ("1.5.s", "1.5s"),
+        ("\"45m\"", "45m"),
+    ] {
+        let file = "crane.pkl";
+        std::fs::write(
+            project.path().join(file),
+            format!(
+                "amends \"@harbormaster/v0.3/harbor/Crane.pkl\"\n\nspec {{\n  liftTons = 40\n  maxShift = {value}\n}}\n"
+            ),
+        )
+        .unwrap();
+        let output = pkl.eval(project.path(), &[file]);
+        let json = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && json.contains(&format!("\"maxShift\": \"{rendered}\"")),
+            "{value}: {json}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }
 
 #[test]

@@ -656,6 +656,13 @@ impl<'s, 'a> Builder<'s, 'a> {
                 .map(|value| pkl_string(value))
                 .collect::<Vec<_>>()
                 .join("|"),
+            // Kubernetes-style objects render a Duration as Go writes it
+            // (`K8sObject.pkl`), so a duration field takes one too.
+            Schema::String { format }
+                if self.subtree.k8s_base && format.as_deref() == Some("duration") =>
+            {
+                "Duration|String".into()
+            }
             Schema::String { .. } => "String".into(),
             Schema::IntOrString => "Int|String".into(),
             Schema::Array(items) => format!("Listing<{}>", self.type_expr(items, &[], from)?),

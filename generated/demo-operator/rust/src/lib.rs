@@ -3,7 +3,7 @@
 //!
 //! Harbormaster, a made-up Kubernetes operator whose releases ship CustomResourceDefinitions.
 //!
-//! Each minor is a cargo feature (`v0_1`, `v0_2`, `v0_3`), none exclusive; the default is the newest, `v0_3`. Types whose shape does not change between minors are the same Rust type in each (a re-export): 12 distinct shapes for 20 per-minor definitions.
+//! Each minor is a cargo feature (`v0_1`, `v0_2`, `v0_3`), none exclusive; the default is the newest, `v0_3`. Types whose shape does not change between minors are the same Rust type in each (a re-export): 14 distinct shapes for 20 per-minor definitions.
 
 /// demo-operator 0.1: every type this minor accepts, by group and version (`v0_1::<group>::<version>::<Type>`), and all of them in a flat [`prelude`](self::v0_1::prelude).
 #[cfg(feature = "v0_1")]

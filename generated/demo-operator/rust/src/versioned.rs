@@ -60,7 +60,11 @@ impl ::std::fmt::Display for ConversionError {
             )?;
         }
         if !self.missing.is_empty() {
-            let and = if self.dropped.is_empty() { ":" } else { "; and" };
+            let and = if self.dropped.is_empty() {
+                ":"
+            } else {
+                "; and"
+            };
             write!(
                 f,
                 "{and} {} requires {}, unset here; set them first",

@@ -24,7 +24,7 @@ impl ::schemars::JsonSchema for crate::shapes::v0_2::harbor::v1alpha1::Dock {
         )
     }
 }
-#[cfg(any(feature = "v0_2", feature = "v0_3"))]
+#[cfg(any(feature = "v0_2"))]
 impl ::schemars::JsonSchema for crate::shapes::v0_2::harbor::v1beta1::Crane {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
         ::std::borrow::Cow::Borrowed("com.example.harbor.v1beta1.Crane")
@@ -49,7 +49,7 @@ impl ::schemars::JsonSchema for crate::shapes::v0_2::harbor::v1beta1::Crane {
         )
     }
 }
-#[cfg(any(feature = "v0_2", feature = "v0_3"))]
+#[cfg(any(feature = "v0_2"))]
 impl ::schemars::JsonSchema for crate::shapes::v0_2::harbor::v1beta1::CraneSpec {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
         ::std::borrow::Cow::Borrowed("com.example.harbor.v1beta1.CraneSpec")

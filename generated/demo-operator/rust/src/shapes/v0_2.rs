@@ -146,7 +146,7 @@ pub mod harbor {
         /// Crane lifts containers off ships.
         ///
         /// Introduced in 0.2.
-        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        #[cfg(any(feature = "v0_2"))]
         #[derive(Clone, Debug, PartialEq)]
         #[derive(::core::default::Default)]
         pub struct Crane {
@@ -165,7 +165,7 @@ pub mod harbor {
                 crate::shapes::v0_2::harbor::v1beta1::CraneSpec,
             >,
         }
-        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        #[cfg(any(feature = "v0_2"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; Crane);
             #[allow(deprecated, clippy::single_match)]
@@ -199,7 +199,42 @@ pub mod harbor {
                 }
             }
         };
-        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_2", feature = "v0_3")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<crate::shapes::v0_3::harbor::v1beta1::Crane>
+            for Crane {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_3::harbor::v1beta1::Crane {
+                    let _ = &cx;
+                    crate::shapes::v0_3::harbor::v1beta1::Crane {
+                        api_version: self.api_version,
+                        kind: self.kind,
+                        metadata: self.metadata,
+                        spec: cx
+                            .field(
+                                "spec",
+                                |cx| crate::versioned::Migrate::migrate(self.spec, cx),
+                            ),
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<Crane>
+            for crate::shapes::v0_3::harbor::v1beta1::Crane {
+                fn from(value: Crane) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
+                }
+            }
+        };
+        #[cfg(any(feature = "v0_2"))]
         impl crate::Resource for Crane {
             const API_VERSION: &'static str = "harbor.example.com/v1beta1";
             const GROUP: &'static str = "harbor.example.com";
@@ -208,7 +243,7 @@ pub mod harbor {
             const URL_PATH_SEGMENT: &'static str = "cranes";
             type Scope = crate::NamespaceResourceScope;
         }
-        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        #[cfg(any(feature = "v0_2"))]
         #[cfg(feature = "kube")]
         const _: () = {
             impl crate::__kube::k8s_openapi::Resource for Crane {
@@ -237,7 +272,7 @@ pub mod harbor {
             }
         };
         /// Introduced in 0.2.
-        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        #[cfg(any(feature = "v0_2"))]
         #[derive(Clone, Debug, PartialEq)]
         #[derive(::core::default::Default)]
         pub struct CraneSpec {
@@ -258,7 +293,7 @@ pub mod harbor {
                 >,
             >,
         }
-        #[cfg(any(feature = "v0_2", feature = "v0_3"))]
+        #[cfg(any(feature = "v0_2"))]
         const _: () = {
             crate::__private::wire::object_serde!(crate ::__private; CraneSpec);
             #[allow(deprecated, clippy::single_match)]
@@ -280,6 +315,37 @@ pub mod harbor {
                         1usize => input.value(&mut self.operators),
                         _ => {}
                     }
+                }
+            }
+        };
+        #[cfg(
+            all(feature = "conversions", any(all(feature = "v0_2", feature = "v0_3")))
+        )]
+        const _: () = {
+            #[allow(deprecated)]
+            impl crate::versioned::Migrate<
+                crate::shapes::v0_3::harbor::v1beta1::CraneSpec,
+            > for CraneSpec {
+                fn migrate(
+                    self,
+                    cx: &mut crate::versioned::Migration,
+                ) -> crate::shapes::v0_3::harbor::v1beta1::CraneSpec {
+                    let _ = &cx;
+                    crate::shapes::v0_3::harbor::v1beta1::CraneSpec {
+                        lift_tons: self.lift_tons,
+                        max_shift: ::core::option::Option::None,
+                        operators: self.operators,
+                    }
+                }
+            }
+            #[allow(deprecated)]
+            impl ::core::convert::From<CraneSpec>
+            for crate::shapes::v0_3::harbor::v1beta1::CraneSpec {
+                fn from(value: CraneSpec) -> Self {
+                    crate::versioned::Migrate::migrate(
+                        value,
+                        &mut crate::versioned::Migration::default(),
+                    )
                 }
             }
         };
