@@ -952,6 +952,7 @@ fn main() {
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn schemars_gives_kube_custom_resources_structural_schemas() {
+    let output = support::kubernetes_output();
     let main = r#"
 use kube::CustomResourceExt;
 use vergate_kubernetes::v1_34::core::v1::{PodSpec, Service};
@@ -972,7 +973,6 @@ fn main() {
     println!("{}", serde_json::to_string(&service).unwrap());
 }
 "#;
-    let output = support::kubernetes_output();
     let printed = run_on_kubernetes(
         &output,
         "schemars-crd",
