@@ -51,10 +51,17 @@ pub struct ModuleData {
     pub imports: Vec<Import>,
     /// The annotation to write gates with (`shared.K8sVersion`).
     pub annotation: String,
+    #[serde(skip)]
     pub classes: Vec<ClassData>,
+    #[serde(skip)]
     pub typealiases: Vec<TypeAliasData>,
-    /// A resource module's own properties.
+    /// A resource or object module's own properties.
+    #[serde(skip)]
     pub properties: Vec<PropertyData>,
+    /// The properties, typealiases and classes as Pkl text (see
+    /// [`ModuleData::with_items`]): the template writes the module's head
+    /// and imports, and this after them.
+    pub items: String,
 }
 
 /// `import "<path>" as <alias>`.
@@ -163,7 +170,8 @@ impl<'a> Subtree<'a> {
             typealiases,
             properties: Vec::new(),
             ..builder.into_data()
-        })
+        }
+        .with_items())
     }
 
     /// The data of the resource module `module`.
@@ -219,7 +227,8 @@ impl<'a> Subtree<'a> {
             open,
             extends,
             ..builder.into_data()
-        })
+        }
+        .with_items())
     }
 }
 
@@ -285,7 +294,82 @@ impl Subtree<'_> {
             open: true,
             extends: Some(relative_path(module, super::k8s_base::K8S_OBJECT)),
             ..builder.into_data()
-        })
+        }
+        .with_items())
+    }
+}
+
+impl ModuleData {
+    /// Writes the items' text in Rust instead of in the template: a module
+    /// is mostly items, and tera's per-item lookups and filters were most
+    /// of the Pkl emitter's time. The text is what `module.pkl.tera` wrote
+    /// for them (each item after a blank line; class properties indented
+    /// by two), byte for byte.
+    fn with_items(mut self) -> ModuleData {
+        let mut out = String::new();
+        for property in std::mem::take(&mut self.properties) {
+            out.push('\n');
+            item_head(&mut out, &property.doc, &property.gate, &self.annotation, 0);
+            if property.fixed {
+                out.push_str("fixed ");
+            }
+            out.push_str(&pkl_identifier(&property.name));
+            out.push_str(": ");
+            out.push_str(&property.ty);
+            out.push('\n');
+        }
+        for alias in std::mem::take(&mut self.typealiases) {
+            out.push('\n');
+            item_head(&mut out, &alias.doc, &alias.gate, &self.annotation, 0);
+            out.push_str("typealias ");
+            out.push_str(&pkl_identifier(&alias.name));
+            out.push_str(" = ");
+            out.push_str(&alias.ty);
+            out.push('\n');
+        }
+        for class in std::mem::take(&mut self.classes) {
+            out.push('\n');
+            item_head(&mut out, &class.doc, &class.gate, &self.annotation, 0);
+            out.push_str("class ");
+            out.push_str(&pkl_identifier(&class.name));
+            out.push_str(" {");
+            for property in &class.properties {
+                out.push('\n');
+                item_head(&mut out, &property.doc, &property.gate, &self.annotation, 2);
+                out.push_str("  ");
+                out.push_str(&pkl_identifier(&property.name));
+                out.push_str(": ");
+                out.push_str(&property.ty);
+                out.push('\n');
+            }
+            out.push_str("}\n");
+        }
+        self.items = out;
+        self
+    }
+}
+
+/// An item's doc comment, gate annotation and `@Deprecated`, each line
+/// indented by `indent` spaces.
+fn item_head(out: &mut String, doc: &str, gate: &Gate, annotation: &str, indent: usize) {
+    out.push_str(&super::escape::doc_comment(doc, indent));
+    let pad = " ".repeat(indent);
+    if !gate.entries.is_empty() {
+        let entries: Vec<String> = gate
+            .entries
+            .iter()
+            .map(|entry| format!("{} = {}", entry.key, pkl_string(&entry.value)))
+            .collect();
+        out.push_str(&format!(
+            "{pad}@{annotation} {{ {} }}\n",
+            entries.join("; ")
+        ));
+    }
+    if let Some(since) = &gate.deprecated_since {
+        out.push_str(&format!(
+            "{pad}@Deprecated {{ since = {} }}\n",
+            pkl_string(since)
+        ));
     }
 }
 
@@ -395,6 +479,7 @@ impl<'s, 'a> Builder<'s, 'a> {
             classes: Vec::new(),
             typealiases: Vec::new(),
             properties: Vec::new(),
+            items: String::new(),
         }
     }
 
