@@ -85,6 +85,35 @@ fn run_on_kubernetes(
     cargo(&dir, &work.join("target"), &["run"])
 }
 
+/// The features of the typed-value tests (`jiff`, `bytes`, `Quantity`):
+/// one build of the crate serves the three (cargo shares an artifact whose
+/// features are the same), where each of its own cost a minute of CI.
+const TYPED_FEATURES: &[&str] = &["v1_34", "jiff", "bytes"];
+
+/// The features of the kube-rs tests (`kube::Api`, schemars CRDs), one
+/// build for both for the same reason.
+const KUBE_FEATURES: &[&str] = &["v1_33", "v1_34", "kube", "schemars"];
+
+/// Every minor and `conversions`: the manifests round trip and the
+/// conversions test share this build.
+fn all_minors_and_conversions() -> Vec<String> {
+    let mut features: Vec<String> = KUBERNETES_MINORS
+        .iter()
+        .map(|minor| format!("v1_{minor}"))
+        .collect();
+    features.push("conversions".into());
+    features
+}
+
+/// The other dependencies of those two harnesses (alike, so that cargo
+/// unifies the same features and builds the crate once).
+fn runtime_deps(root: &Path) -> String {
+    format!(
+        "vergate = {{ path = \"{}\" }}\nserde = \"1\"\nserde_json = \"1\"\n",
+        toml_path(root)
+    )
+}
+
 fn toml_path(path: &Path) -> String {
     path.display().to_string().replace('\\', "/")
 }
@@ -409,15 +438,17 @@ fn manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere() {
     );
     let work = root.join("target/generated/kubernetes");
     let dir = work.join("manifests");
-    let features: Vec<String> = KUBERNETES_MINORS
+    // The features and dependencies of the conversions test, so that one
+    // build of the crate serves both.
+    let features: Vec<String> = all_minors_and_conversions()
         .iter()
-        .map(|m| format!("\"v1_{m}\""))
+        .map(|f| format!("\"{f}\""))
         .collect();
     let deps = format!(
-        "vergate-kubernetes = {{ path = \"{}\", features = [{}] }}\nvergate = {{ path = \"{}\" }}\nserde = \"1\"\nserde_json = \"1\"\n",
+        "vergate-kubernetes = {{ path = \"{}\", default-features = false, features = [{}] }}\n{}",
         toml_path(&krate),
         features.join(", "),
-        toml_path(root)
+        runtime_deps(root)
     );
     harness(&dir, &deps, &main);
     cargo(&dir, &work.join("target"), &["build"]);
@@ -765,7 +796,7 @@ async fn main() {
     let out = run_on_kubernetes(
         &output,
         "kube-api",
-        &["v1_33", "v1_34", "kube"],
+        KUBE_FEATURES,
         "kube = { version = \"5\", default-features = false, features = [\"client\"] }\nk8s-openapi = { version = \"0.29\", features = [\"latest\"] }\ntower-test = \"0.4\"\ntokio = { version = \"1\", features = [\"macros\", \"rt\"] }\nhttp = \"1\"\n",
         main,
     );
@@ -801,7 +832,7 @@ fn main() {
     let out = run_on_kubernetes(
         &output,
         "jiff",
-        &["v1_34", "jiff"],
+        TYPED_FEATURES,
         "serde_json = \"1\"\n",
         main,
     );
@@ -834,7 +865,7 @@ fn main() {
     let out = run_on_kubernetes(
         &output,
         "quantity",
-        &["v1_34"],
+        TYPED_FEATURES,
         "serde_json = \"1\"\n",
         main,
     );
@@ -867,7 +898,7 @@ fn main() {
     let out = run_on_kubernetes(
         &output,
         "bytes",
-        &["v1_34", "bytes"],
+        TYPED_FEATURES,
         "serde_json = \"1\"\n",
         main,
     );
@@ -886,11 +917,7 @@ fn main() {
 )]
 fn kinds_convert_between_adjacent_minors() {
     let output = support::kubernetes_output();
-    let mut features: Vec<String> = KUBERNETES_MINORS
-        .iter()
-        .map(|minor| format!("v1_{minor}"))
-        .collect();
-    features.push("conversions".into());
+    let features = all_minors_and_conversions();
     let features: Vec<&str> = features.iter().map(String::as_str).collect();
     let main = r##"
 use vergate_kubernetes::{v1_33, v1_34, v1_35, v1_36};
@@ -935,7 +962,7 @@ fn main() {
         &output,
         "conversions",
         &features,
-        "serde_json = \"1\"\n",
+        &runtime_deps(&support::root()),
         main,
     );
     assert_eq!(out.trim(), "ok");
@@ -976,7 +1003,7 @@ fn main() {
     let printed = run_on_kubernetes(
         &output,
         "schemars-crd",
-        &["v1_34", "schemars", "kube"],
+        KUBE_FEATURES,
         "kube = { version = \"5\", default-features = false, features = [\"derive\"] }\nk8s-openapi = { version = \"0.29\", features = [\"latest\", \"schemars\"] }\nschemars = \"1\"\nserde = { version = \"1\", features = [\"derive\"] }\nserde_json = \"1\"\n",
         main,
     );
