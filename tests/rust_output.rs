@@ -962,7 +962,7 @@ fn main() {
         &output,
         "conversions",
         &features,
-        &runtime_deps(&support::root()),
+        &runtime_deps(support::root()),
         main,
     );
     assert_eq!(out.trim(), "ok");
