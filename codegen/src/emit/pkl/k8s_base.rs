@@ -15,12 +15,12 @@
 //!
 //! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)`.
 
-use super::layout::{Location, MinorLayout};
+use super::layout::MinorLayout;
 use super::module::relative_path;
 use super::owners::Owners;
 use super::templates;
 use crate::error::Result;
-use crate::model::{Definition, MinorModel, OBJECT_META};
+use crate::model::{MinorModel, OBJECT_META};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use vergate_core::alias::{pkl_identifier, sanitize};
@@ -88,24 +88,6 @@ struct TypeAlias {
     target: String,
 }
 
-/// The classes pkl-k8s keeps inside a resource's module
-/// (`Deployment.DeploymentSpec`, `Service.ServicePort`) that this minor
-/// has, by short name, with their locations.
-fn nested_types<'l>(
-    owners: &Owners,
-    layout: &'l MinorLayout<'_>,
-    resource: &Definition,
-) -> BTreeMap<String, &'l Location> {
-    owners
-        .members_of(&resource.name)
-        .filter_map(|name| {
-            let location = layout.locations.get(name)?;
-            matches!(location, Location::Member { .. })
-                .then(|| (crate::model::naming::short_name(name).to_owned(), location))
-        })
-        .collect()
-}
-
 /// The module clause's name of `module` in `package`'s minor `version`.
 fn module_name(package: &str, version: Version, module: &str) -> String {
     let mut parts = vec![sanitize(package), version.ident()];
@@ -153,22 +135,14 @@ pub fn files<'m>(
         {
             continue;
         }
-        let nested = nested_types(owners, layout, resource.definition);
         let mut imports: BTreeMap<&str, String> = BTreeMap::new();
         let mut aliases = Vec::new();
-        for (name, location) in nested {
-            let Location::Member {
-                module: types,
-                name: member,
-            } = location
-            else {
-                continue;
-            };
+        for (_, types, member) in layout.nested_in(owners, &resource.definition.name) {
             let alias = imports
-                .entry(types.as_str())
+                .entry(types)
                 .or_insert_with(|| format!("types_{}", sanitize(types)));
             aliases.push(TypeAlias {
-                name: pkl_identifier(&name).into_owned(),
+                name: pkl_identifier(member).into_owned(),
                 target: format!("{alias}.{}", pkl_identifier(member)),
             });
         }

@@ -239,6 +239,25 @@ impl<'m> MinorLayout<'m> {
         })
     }
 
+    /// The classes pkl-k8s keeps inside the module of `name` (`owners`'
+    /// members of it) that this minor has, in name order, each as
+    /// (definition name, types module, member name): `PodSpec.Container`.
+    pub fn nested_in<'s>(
+        &'s self,
+        owners: &'s Owners,
+        name: &'s str,
+    ) -> impl Iterator<Item = (&'s str, &'s str, &'s str)> + 's {
+        owners
+            .members_of(name)
+            .filter_map(|member| match self.locations.get(member)? {
+                Location::Member {
+                    module,
+                    name: short,
+                } => Some((member, module.as_str(), short.as_str())),
+                Location::Module { .. } => None,
+            })
+    }
+
     /// Every module path of the subtree, sorted.
     pub fn modules(&self) -> Vec<&str> {
         let mut all: Vec<&str> = self

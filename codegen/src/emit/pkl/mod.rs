@@ -75,12 +75,7 @@ pub fn emit_cached(
     }
     // The minors in parallel: rendering dominates.
     let results = crate::parallel::map_each(&model.versions, |version| {
-        let owners = if k8s_base::applies(&model.minors[version]) {
-            Owners::up_to(model, *version, &config.pkl_own_modules)
-        } else {
-            Owners::default()
-        };
-        minor_files(model, *version, &paths, &owners, &settings, cache)
+        minor_files(model, *version, &paths, &settings, cache)
     });
     for files in results {
         for (path, contents) in files? {
@@ -120,6 +115,8 @@ struct Settings {
     annotation_class: String,
     description: String,
     document_version_field: Option<String>,
+    /// api.toml's `pkl_own_modules`.
+    own_modules: Vec<String>,
     /// api.toml's `pkl_publish_url` without `https://` or a trailing `/`
     /// (`pkg.example.com/k8s`).
     publish_at: String,
@@ -140,6 +137,7 @@ impl Settings {
                 .clone()
                 .unwrap_or_else(|| format!("{} schemas, one subtree per minor.", model.api)),
             document_version_field: config.document_version_field.clone(),
+            own_modules: config.pkl_own_modules.clone(),
             publish_at: config
                 .pkl_publish_url
                 .as_deref()
@@ -281,13 +279,17 @@ fn minor_files(
     model: &GatedModel,
     version: Version,
     paths: &NamespacePaths,
-    owners: &Owners,
     settings: &Settings,
     cache: &RenderCache,
 ) -> Result<Documents> {
     let minor = &model.minors[&version];
     let k8s = k8s_base::applies(minor);
-    let layout = MinorLayout::new(minor, paths, owners)?;
+    let owners = if k8s {
+        Owners::up_to(model, version, &settings.own_modules)
+    } else {
+        Owners::default()
+    };
+    let layout = MinorLayout::new(minor, paths, &owners)?;
     let dir = version.dir_name();
     let subtree = Subtree {
         model,
@@ -298,7 +300,7 @@ fn minor_files(
         annotation_class: &settings.annotation_class,
         document_version_field: settings.document_version_field.as_deref(),
         k8s_base: k8s,
-        owners,
+        owners: &owners,
     };
     let mut files = Vec::new();
     let project = MinorPackageData {
@@ -333,7 +335,7 @@ fn minor_files(
     ));
     if subtree.k8s_base {
         for (path, bytes) in
-            k8s_base::files(&settings.api, &settings.package, minor, &layout, owners)?
+            k8s_base::files(&settings.api, &settings.package, minor, &layout, &owners)?
         {
             files.push((format!("{dir}/{path}"), bytes.into()));
         }

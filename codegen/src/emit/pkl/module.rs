@@ -51,17 +51,19 @@ pub struct ModuleData {
     pub imports: Vec<Import>,
     /// The annotation to write gates with (`shared.K8sVersion`).
     pub annotation: String,
-    #[serde(skip)]
-    pub classes: Vec<ClassData>,
-    #[serde(skip)]
-    pub typealiases: Vec<TypeAliasData>,
-    /// A resource or object module's own properties.
-    #[serde(skip)]
-    pub properties: Vec<PropertyData>,
-    /// The properties, typealiases and classes as Pkl text (see
-    /// [`ModuleData::with_items`]): the template writes the module's head
-    /// and imports, and this after them.
+    /// The module's properties, typealiases and classes as Pkl text
+    /// ([`Items::text`]): the template writes the head and imports, and
+    /// this after them.
     pub items: String,
+}
+
+/// What a module declares after its imports, before it is written out.
+#[derive(Debug, Default)]
+pub struct Items {
+    /// A resource or object module's own properties.
+    pub properties: Vec<PropertyData>,
+    pub typealiases: Vec<TypeAliasData>,
+    pub classes: Vec<ClassData>,
 }
 
 /// `import "<path>" as <alias>`.
@@ -71,7 +73,7 @@ pub struct Import {
     pub alias: String,
 }
 
-#[derive(Debug, Hash, Serialize)]
+#[derive(Debug)]
 pub struct ClassData {
     pub doc: String,
     pub gate: Gate,
@@ -79,7 +81,7 @@ pub struct ClassData {
     pub properties: Vec<PropertyData>,
 }
 
-#[derive(Debug, Hash, Serialize)]
+#[derive(Debug)]
 pub struct TypeAliasData {
     pub doc: String,
     pub gate: Gate,
@@ -87,11 +89,11 @@ pub struct TypeAliasData {
     pub ty: String,
 }
 
-#[derive(Debug, Hash, Serialize)]
+#[derive(Debug)]
 pub struct PropertyData {
     pub doc: String,
     pub gate: Gate,
-    /// The wire name; the template quotes it with `pkl_ident`.
+    /// The wire name (quoted as a Pkl identifier when written).
     pub name: String,
     pub ty: String,
     /// `fixed` (a resource's `apiVersion` and `kind`).
@@ -117,7 +119,7 @@ impl<'a> Subtree<'a> {
         for definition in definitions {
             builder.collect_definition(definition)?;
         }
-        builder.finish_imports(definitions.iter().map(|d| d.short_name().to_owned()))?;
+        builder.finish_imports(definitions.iter().map(|d| d.short_name().to_owned()));
         let mut classes = Vec::new();
         let mut typealiases = Vec::new();
         for definition in definitions {
@@ -166,12 +168,12 @@ impl<'a> Subtree<'a> {
                 self.model.api, self.version
             ),
             gate: Gate::of(&lifecycle, self.version, &self.model.versions),
-            classes,
-            typealiases,
-            properties: Vec::new(),
-            ..builder.into_data()
-        }
-        .with_items())
+            ..builder.into_data(&Items {
+                typealiases,
+                classes,
+                ..Items::default()
+            })
+        })
     }
 
     /// The data of the resource module `module`.
@@ -180,21 +182,14 @@ impl<'a> Subtree<'a> {
         let mut builder = Builder::new(self, module);
         builder.collect_definition(definition)?;
         let object = definition.object().expect("resources are objects");
-        builder.finish_imports(object.properties.keys().cloned())?;
+        builder.finish_imports(object.properties.keys().cloned());
         let mut properties = builder.properties(definition)?;
+        refuse_output(&properties, definition, "resource")?;
         for property in &mut properties {
             let fixed = match property.name.as_str() {
                 name if Some(name) == self.document_version_field => Some(self.version.to_string()),
                 "apiVersion" => Some(resource.kind.api_version()),
                 "kind" => Some(resource.kind.kind.clone()),
-                "output" => {
-                    return Err(spec_error(
-                        definition,
-                        "a resource property named `output` would replace the Pkl module's \
-                         output; vergate cannot emit this resource as a module"
-                            .into(),
-                    ))
-                }
                 _ => None,
             };
             if let Some(value) = fixed {
@@ -223,16 +218,15 @@ impl<'a> Subtree<'a> {
         Ok(ModuleData {
             doc,
             gate: Gate::of(lifecycle, self.version, &self.model.versions),
-            properties,
             open,
             extends,
-            ..builder.into_data()
-        }
-        .with_items())
+            ..builder.into_data(&Items {
+                properties,
+                ..Items::default()
+            })
+        })
     }
-}
 
-impl Subtree<'_> {
     /// The data of the object module `module`: a class that is a module of
     /// its own at pkl-k8s's path, extending the minor's `K8sObject.pkl`,
     /// with typealiases for the classes pkl-k8s keeps inside it
@@ -240,113 +234,119 @@ impl Subtree<'_> {
     pub fn object_module(&self, module: &str, definition: &Definition) -> Result<ModuleData> {
         let mut builder = Builder::new(self, module);
         builder.collect_definition(definition)?;
-        let members: Vec<(&str, &Location)> = self
-            .owners
-            .members_of(&definition.name)
-            .filter_map(|name| {
-                let location = self.layout.locations.get(name)?;
-                matches!(location, Location::Member { .. }).then_some((name, location))
-            })
+        let members: Vec<(&str, &str, &str)> = self
+            .layout
+            .nested_in(self.owners, &definition.name)
             .collect();
-        for (_, location) in &members {
-            builder.referenced.insert(location.module().to_owned());
+        for (_, types, _) in &members {
+            builder.referenced.insert((*types).to_owned());
         }
         let object = definition.object().expect("object modules are classes");
-        let own_names = object.properties.keys().cloned().chain(
-            members
-                .iter()
-                .map(|(name, _)| crate::model::naming::short_name(name).to_owned()),
-        );
-        builder.finish_imports(own_names)?;
+        let own_names = object
+            .properties
+            .keys()
+            .cloned()
+            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()));
+        builder.finish_imports(own_names);
         let properties = builder.properties(definition)?;
-        if properties.iter().any(|p| p.name == "output") {
-            return Err(spec_error(
-                definition,
-                "a property named `output` would replace the Pkl module's output; \
-                 vergate cannot emit this class as a module"
-                    .into(),
-            ));
-        }
-        let mut typealiases = Vec::new();
-        for (name, location) in members {
-            let Location::Member {
-                module: types,
-                name: member,
-            } = location
-            else {
-                continue;
-            };
-            let lifecycle = &self.model.types[name].lifecycle;
-            let short = crate::model::naming::short_name(name);
-            typealiases.push(TypeAliasData {
-                doc: format!("pkl-k8s's `{}.{short}`.", definition.short_name()),
-                gate: Gate::of(lifecycle, self.version, &self.model.versions),
-                name: short.to_owned(),
+        refuse_output(&properties, definition, "class")?;
+        let typealiases = members
+            .into_iter()
+            .map(|(name, types, member)| TypeAliasData {
+                doc: format!("pkl-k8s's `{}.{member}`.", definition.short_name()),
+                gate: Gate::of(
+                    &self.model.types[name].lifecycle,
+                    self.version,
+                    &self.model.versions,
+                ),
+                name: member.to_owned(),
                 ty: format!("{}.{}", builder.alias(types), pkl_identifier(member)),
-            });
-        }
+            })
+            .collect();
         let lifecycle = &self.model.types[&definition.name].lifecycle;
         Ok(ModuleData {
             doc: definition.description.clone().unwrap_or_default(),
             gate: Gate::of(lifecycle, self.version, &self.model.versions),
-            properties,
-            typealiases,
             open: true,
             extends: Some(relative_path(module, super::k8s_base::K8S_OBJECT)),
-            ..builder.into_data()
-        }
-        .with_items())
+            ..builder.into_data(&Items {
+                properties,
+                typealiases,
+                ..Items::default()
+            })
+        })
     }
 }
 
 impl ModuleData {
-    /// Writes the items' text in Rust instead of in the template: a module
-    /// is mostly items, and tera's per-item lookups and filters were most
-    /// of the Pkl emitter's time. The text is what `module.pkl.tera` wrote
-    /// for them (each item after a blank line; class properties indented
-    /// by two), byte for byte.
-    fn with_items(mut self) -> ModuleData {
+    fn with_items(mut self, items: &Items) -> ModuleData {
+        self.items = items.text(&self.annotation);
+        self
+    }
+}
+
+impl Items {
+    /// The items as Pkl text, written in Rust rather than in the template:
+    /// a module is mostly items, and tera's per-item lookups and filters
+    /// were most of the Pkl emitter's time. Each item follows a blank line;
+    /// class properties are indented by two.
+    fn text(&self, annotation: &str) -> String {
         let mut out = String::new();
-        for property in std::mem::take(&mut self.properties) {
-            out.push('\n');
-            item_head(&mut out, &property.doc, &property.gate, &self.annotation, 0);
-            if property.fixed {
-                out.push_str("fixed ");
-            }
-            out.push_str(&pkl_identifier(&property.name));
-            out.push_str(": ");
-            out.push_str(&property.ty);
-            out.push('\n');
+        for property in &self.properties {
+            push_property(&mut out, property, annotation, 0);
         }
-        for alias in std::mem::take(&mut self.typealiases) {
+        for alias in &self.typealiases {
             out.push('\n');
-            item_head(&mut out, &alias.doc, &alias.gate, &self.annotation, 0);
+            item_head(&mut out, &alias.doc, &alias.gate, annotation, 0);
             out.push_str("typealias ");
             out.push_str(&pkl_identifier(&alias.name));
             out.push_str(" = ");
             out.push_str(&alias.ty);
             out.push('\n');
         }
-        for class in std::mem::take(&mut self.classes) {
+        for class in &self.classes {
             out.push('\n');
-            item_head(&mut out, &class.doc, &class.gate, &self.annotation, 0);
+            item_head(&mut out, &class.doc, &class.gate, annotation, 0);
             out.push_str("class ");
             out.push_str(&pkl_identifier(&class.name));
             out.push_str(" {");
             for property in &class.properties {
-                out.push('\n');
-                item_head(&mut out, &property.doc, &property.gate, &self.annotation, 2);
-                out.push_str("  ");
-                out.push_str(&pkl_identifier(&property.name));
-                out.push_str(": ");
-                out.push_str(&property.ty);
-                out.push('\n');
+                push_property(&mut out, property, annotation, 2);
             }
             out.push_str("}\n");
         }
-        self.items = out;
-        self
+        out
     }
+}
+
+/// One property after a blank line, indented by `indent` spaces: its head,
+/// then `[fixed ]name: type`.
+fn push_property(out: &mut String, property: &PropertyData, annotation: &str, indent: usize) {
+    out.push('\n');
+    item_head(out, &property.doc, &property.gate, annotation, indent);
+    out.extend(std::iter::repeat_n(' ', indent));
+    if property.fixed {
+        out.push_str("fixed ");
+    }
+    out.push_str(&pkl_identifier(&property.name));
+    out.push_str(": ");
+    out.push_str(&property.ty);
+    out.push('\n');
+}
+
+/// Refuses a module whose properties include `output`: it would replace
+/// the Pkl module's own output.
+fn refuse_output(properties: &[PropertyData], definition: &Definition, what: &str) -> Result<()> {
+    if properties.iter().any(|property| property.name == "output") {
+        return Err(spec_error(
+            definition,
+            format!(
+                "a {what} property named `output` would replace the Pkl module's output; \
+                 vergate cannot emit this {what} as a module"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// An item's doc comment, gate annotation and `@Deprecated`, each line
@@ -413,7 +413,7 @@ impl<'s, 'a> Builder<'s, 'a> {
     /// which no alias may take: an alias that would is suffixed `Module`
     /// (`import "api/core/v1/PodSpec.pkl" as PodSpecModule` beside the
     /// typealias `PodSpec`), as pkl-k8s names such imports.
-    fn finish_imports(&mut self, members: impl Iterator<Item = String>) -> Result<()> {
+    fn finish_imports(&mut self, members: impl Iterator<Item = String>) {
         let modules: Vec<&String> = self.referenced.iter().collect();
         let canonical: Vec<String> = modules
             .iter()
@@ -443,10 +443,11 @@ impl<'s, 'a> Builder<'s, 'a> {
             };
             self.aliases.insert(module.clone(), alias);
         }
-        Ok(())
     }
 
-    fn into_data(self) -> ModuleData {
+    /// The module's data, its items written with the annotation its
+    /// imports name.
+    fn into_data(self, items: &Items) -> ModuleData {
         let imports = self
             .aliases
             .iter()
@@ -476,11 +477,9 @@ impl<'s, 'a> Builder<'s, 'a> {
                 pkl_identifier(&self.aliases[SHARED]),
                 self.subtree.annotation_class
             ),
-            classes: Vec::new(),
-            typealiases: Vec::new(),
-            properties: Vec::new(),
             items: String::new(),
         }
+        .with_items(items)
     }
 
     fn locate(&self, name: &str, from: &Definition) -> Result<&'a Location> {
@@ -563,7 +562,7 @@ impl<'s, 'a> Builder<'s, 'a> {
             Some(first) => {
                 let mut notes = Vec::new();
                 if let Some((_, stage)) = lifecycle.stage.range(..=first).next_back() {
-                    notes.push(format!("{stage:?}").to_lowercase());
+                    notes.push(stage.name().to_owned());
                 }
                 if let Some(gate) = &lifecycle.feature_gate {
                     notes.push(format!("feature gate {gate}"));
