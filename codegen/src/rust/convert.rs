@@ -168,9 +168,9 @@ fn compare(
                         let target_required = target_object.required.contains(wire);
                         // A field whose type changes cannot be carried: the
                         // target is left unset (a placeholder when it is
-                        // required) and the source's value counts as dropped.
+                        // required) and the source's value counts as dropped
+                        // (it stays out of `used`, so the pair is lossy).
                         if source_property.schema != property.schema {
-                            lossless_here &= !target_required;
                             continue;
                         }
                         // Optional here, required there: missing when unset.
@@ -352,15 +352,18 @@ fn migrate_object(
     for (wire, property) in &target_object.properties {
         let field = layout.field_ident(name, wire);
         let target_required = target_object.required.contains(wire);
+        // A required target field the source leaves unset: named as missing
+        // (the conversion fails), the target holding a placeholder.
+        let missing = quote! {{
+            cx.require_field(#wire);
+            ::core::default::Default::default()
+        }};
         match fill(model, name, wire, source) {
             // Its type changes: unset here (a placeholder if required, and
             // then missing), the source's value dropped.
             Fill::From(source_wire) if source.properties[source_wire].schema != property.schema => {
                 if target_required {
-                    inits.push(quote!(#field: {
-                        cx.require_field(#wire);
-                        ::core::default::Default::default()
-                    }));
+                    inits.push(quote!(#field: #missing));
                 } else {
                     inits.push(quote!(#field: ::core::option::Option::None));
                 }
@@ -393,10 +396,7 @@ fn migrate_object(
                         quote! {
                             match self.#source_field {
                                 ::core::option::Option::Some(value) => #value,
-                                ::core::option::Option::None => {
-                                    cx.require_field(#wire);
-                                    ::core::default::Default::default()
-                                }
+                                ::core::option::Option::None => #missing,
                             }
                         }
                     }

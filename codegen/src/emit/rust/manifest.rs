@@ -59,11 +59,7 @@ pub fn cargo_toml(model: &GatedModel, config: &ApiConfig) -> String {
             resource::K8S_OPENAPI
         ));
     }
-    let timestamps = model
-        .minors
-        .values()
-        .any(|minor| minor.definitions.values().any(super::typed::is_timestamp));
-    if timestamps {
+    if super::typed::has_timestamps(model) {
         features.push_str(&format!(
             "# Timestamps (`date-time` strings: Time, MicroTime) as jiff::Timestamp.\n\
              {} = [\"dep:jiff\"]\n",
@@ -166,11 +162,7 @@ pub fn readme(model: &GatedModel, config: &ApiConfig) -> String {
          | one per minor: {minors} | the module `{ident}::<minor>`, e.g. `{ident}::{newest}`; any number at once (types whose shape does not change are one type across minors) |\n",
         minors = minors.join(", "),
     );
-    if model
-        .minors
-        .values()
-        .any(|minor| minor.definitions.values().any(super::typed::is_timestamp))
-    {
+    if super::typed::has_timestamps(model) {
         text.push_str(
             "| `jiff` | timestamps (`date-time` strings such as `Time`, `MicroTime`) hold a `jiff::Timestamp`, parsed on decoding and written back in RFC 3339 |\n",
         );

@@ -63,7 +63,7 @@ impl<'a> Plan<'a> {
     pub fn root_items(&self, wire: TokenStream) -> TokenStream {
         let list = super::lists::list_type();
         let resource = super::resource::root_items(self.kube);
-        let mut jiff = if self.features && self.has_timestamps() {
+        let mut jiff = if self.features && super::typed::has_timestamps(self.model) {
             quote!(
                 #[cfg(feature = "jiff")]
                 pub use jiff;
@@ -206,14 +206,6 @@ impl<'a> Plan<'a> {
             });
         }
         out
-    }
-
-    /// True when some definition is a timestamp (the `jiff` feature applies).
-    pub fn has_timestamps(&self) -> bool {
-        self.model
-            .minors
-            .values()
-            .any(|minor| minor.definitions.values().any(super::typed::is_timestamp))
     }
 
     /// The outer attributes of minor `version`'s module.
@@ -372,9 +364,7 @@ impl<'a> Plan<'a> {
         }
         nest(modules)
     }
-}
 
-impl<'a> Plan<'a> {
     /// The minor a shape is written from and its definition there: minors
     /// of one shape differ at most in wording, and the newest's is used.
     pub fn shape_definition(&self, home: Version, name: &str) -> (Version, &'a Definition) {

@@ -182,16 +182,14 @@ struct Refs {
 }
 
 impl Refs {
-    fn of(&mut self, name: &str) -> Json {
+    /// `{"$subschema": i}` for the type `name`, its index given once.
+    fn of(&mut self, name: &str) -> Map {
         let next = self.names.len();
         let index = *self.index.entry(name.to_owned()).or_insert_with(|| {
             self.names.push(name.to_owned());
             next
         });
-        Json::Object(Map::from([(
-            "$subschema".to_owned(),
-            Json::Number(index.to_string()),
-        )]))
+        object([("$subschema", Json::Number(index.to_string()))])
     }
 }
 
@@ -288,10 +286,7 @@ fn property_schema(property: &Property, refs: &mut Refs) -> Json {
 /// The schema of a shape without its description.
 fn shape(schema: &Schema, refs: &mut Refs) -> Map {
     match schema {
-        Schema::Ref(name) => match refs.of(name) {
-            Json::Object(map) => map,
-            _ => Map::new(),
-        },
+        Schema::Ref(name) => refs.of(name),
         Schema::Boolean => object([("type", Json::string("boolean"))]),
         Schema::Integer { format } => typed("integer", format.as_deref()),
         Schema::Number { format } => typed("number", format.as_deref()),

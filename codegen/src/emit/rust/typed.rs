@@ -21,7 +21,7 @@ pub const JIFF_FEATURE: &str = "jiff";
 pub const JIFF: &str = "0.2";
 
 /// True when `definition` is a newtype over a `date-time` string.
-pub fn is_timestamp(definition: &Definition) -> bool {
+fn is_timestamp(definition: &Definition) -> bool {
     matches!(&definition.schema, Schema::String { format: Some(format) } if format == "date-time")
 }
 
@@ -92,6 +92,14 @@ pub fn quantity_methods(
             }
         }
     }
+}
+
+/// True when some definition is a timestamp (the `jiff` feature applies).
+pub fn has_timestamps(model: &crate::model::GatedModel) -> bool {
+    model
+        .minors
+        .values()
+        .any(|minor| minor.definitions.values().any(is_timestamp))
 }
 
 /// True when the API has Kubernetes' `Quantity`.
