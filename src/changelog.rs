@@ -307,17 +307,17 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
     };
     let appears = |gate: &Gate| !gate.is_present_in(old) && gate.is_present_in(new);
     let disappears = |gate: &Gate| gate.is_present_in(old) && !gate.is_present_in(new);
-    for (name, ty) in &tables.index().types {
+    for (name, ty) in tables.types() {
         let kinds = || {
             ty.kinds
                 .iter()
                 .map(|k| format!("{} {}", k.api_version(), k.kind))
         };
         if appears(&ty.gate) {
-            log.types_added.push(name.clone());
+            log.types_added.push(name.to_owned());
             log.kinds_added.extend(kinds());
         } else if disappears(&ty.gate) {
-            log.types_removed.push(name.clone());
+            log.types_removed.push(name.to_owned());
             log.kinds_removed.extend(kinds());
         }
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);

@@ -9,6 +9,7 @@
 //! starting with `{` is JSON. Reading is bounded ([`reader`]): nesting depth,
 //! alias expansion and file size have limits, reported as [`ParseError`]s.
 
+mod block;
 mod encoding;
 mod reader;
 pub mod scalar;
@@ -16,7 +17,7 @@ mod split;
 
 pub use encoding::{decode, EncodingError};
 pub use reader::{Reader, MAX_DEPTH, MAX_FILE_BYTES};
-pub use split::{split, Part};
+pub use split::{split, Part, ReadResult};
 
 use std::fmt;
 

@@ -10,11 +10,13 @@
 //! (what check, upgrade, diff and the removals-ahead warning read), minified:
 //! about 730 KB, against 946 KB for the pretty-printed gates.json.
 
-use crate::gates::{FieldGate, GatesIndex, TypeGate};
-use crate::tables::GateTables;
+use crate::gates::{FieldGate, GatesIndex, GroupVersionKind, TypeGate};
+use crate::tables::{GateTables, UnreadType};
 use crate::Version;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// Where the Kubernetes index is committed, relative to the repository root.
 pub const KUBERNETES_PATH: &str = "src/embedded/kubernetes.gates.jsonl";
@@ -39,22 +41,178 @@ struct Header {
 }
 
 /// One line after the header: a type (without its fields) or one field.
-#[derive(Serialize, Deserialize)]
+/// Written untagged (`["<type>", {gate}]`, `["<type>", "<field>", {gate}]`);
+/// read by [`LineVisitor`], which tells the two apart by the second element
+/// instead of buffering each line and trying both shapes, as serde's
+/// untagged reading does (that was most of the CLI's start-up).
+#[derive(Serialize)]
 #[serde(untagged)]
 enum Line {
     Field(String, String, FieldGate),
     Type(String, TypeGate),
 }
 
-/// The embedded Kubernetes gate tables (parsed on each call; the CLI calls
-/// it once).
+impl<'de> Deserialize<'de> for Line {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Line, D::Error> {
+        deserializer.deserialize_seq(LineVisitor)
+    }
+}
+
+struct LineVisitor;
+
+impl<'de> Visitor<'de> for LineVisitor {
+    type Value = Line;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[\"<type>\", {gate}] or [\"<type>\", \"<field>\", {gate}]")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Line, A::Error> {
+        let name: String = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        match seq.next_element::<Second>()? {
+            Some(Second::Field(field)) => {
+                let gate = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(2, &self))?;
+                Ok(Line::Field(name, field, gate))
+            }
+            Some(Second::Type(ty)) => Ok(Line::Type(name, *ty)),
+            None => Err(de::Error::invalid_length(1, &self)),
+        }
+    }
+}
+
+/// A line's second element: a field's name, or a type's gate.
+enum Second {
+    Field(String),
+    Type(Box<TypeGate>),
+}
+
+impl<'de> Deserialize<'de> for Second {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Second, D::Error> {
+        struct SecondVisitor;
+        impl<'de> Visitor<'de> for SecondVisitor {
+            type Value = Second;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a field name or a type's gate")
+            }
+
+            fn visit_str<E: de::Error>(self, field: &str) -> Result<Second, E> {
+                Ok(Second::Field(field.to_owned()))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Second, A::Error> {
+                TypeGate::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(|ty| Second::Type(Box::new(ty)))
+            }
+        }
+        deserializer.deserialize_any(SecondVisitor)
+    }
+}
+
+/// The embedded Kubernetes gate tables. Only the header and each type's
+/// kinds are read here; a type's gates are read the first time a check asks
+/// for them (see [`GateTables::lazy`]).
 pub fn kubernetes() -> GateTables {
-    let index = parse(KUBERNETES_TEXT).unwrap_or_else(|err| {
+    lazy(KUBERNETES_TEXT).unwrap_or_else(|err| {
         // The committed file is checked by tests/embedded_data.rs; a build
         // from a corrupted checkout is the only way here.
         panic!("the embedded Kubernetes index ({KUBERNETES_PATH}) does not read: {err}")
-    });
-    GateTables::from_index(index)
+    })
+}
+
+/// Tables over `text` in the embedded form, each type left unread but for
+/// the kinds it is served as.
+fn lazy(text: &'static str) -> Result<GateTables, String> {
+    let (header, body) = text.split_once('\n').ok_or("empty index")?;
+    let header: Header =
+        serde_json::from_str(header).map_err(|err| format!("line 1: not a header: {err}"))?;
+    if header.versions.is_empty() {
+        return Err("the index lists no versions".into());
+    }
+    let mut types: Vec<UnreadType> = Vec::new();
+    let mut start = 0;
+    let mut current: Option<(&str, Vec<GroupVersionKind>)> = None;
+    let mut offset = 0;
+    for (number, line) in (2..).zip(body.split_inclusive('\n')) {
+        let (name, is_type) =
+            line_name(line).ok_or_else(|| format!("line {number}: not an index line"))?;
+        if is_type {
+            if let Some((name, kinds)) = current.take() {
+                types.push(unread(name, kinds, &body[start..offset]));
+            }
+            let (_, kinds): (de::IgnoredAny, Kinds) =
+                serde_json::from_str(line).map_err(|err| format!("line {number}: {err}"))?;
+            current = Some((name, kinds.kinds));
+            start = offset;
+        } else if current.as_ref().is_none_or(|(current, _)| *current != name) {
+            return Err(format!("line {number}: field of {name} before its type"));
+        }
+        offset += line.len();
+    }
+    if let Some((name, kinds)) = current {
+        types.push(unread(name, kinds, &body[start..]));
+    }
+    Ok(GateTables::lazy(
+        header.api,
+        header.versions,
+        header.deprecated_versions,
+        types,
+    ))
+}
+
+fn unread(name: &str, kinds: Vec<GroupVersionKind>, text: &'static str) -> UnreadType {
+    UnreadType {
+        name: name.to_owned(),
+        kinds,
+        text,
+        read: read_type,
+    }
+}
+
+/// The kinds of a type line, the rest of it skipped.
+#[derive(Deserialize)]
+struct Kinds {
+    #[serde(default)]
+    kinds: Vec<GroupVersionKind>,
+}
+
+/// The type name a line starts with, and whether the line is the type's
+/// own (`["<type>",{`) rather than one of its fields (`["<type>","<field>"`).
+/// Type names hold no quotes or backslashes.
+fn line_name(line: &str) -> Option<(&str, bool)> {
+    let rest = line.strip_prefix("[\"")?;
+    let end = rest.find('"')?;
+    let name = &rest[..end];
+    if name.contains('\\') {
+        return None;
+    }
+    Some((name, rest[end..].starts_with("\",{")))
+}
+
+/// Reads one type's lines (its own, then its fields'). The lines were
+/// checked when the binary was tested (`tests/embedded_data.rs` and this
+/// module's tests read every type), so a failure means a corrupted build.
+fn read_type(text: &'static str) -> TypeGate {
+    let mut lines = text.lines();
+    let mut ty = match lines.next().map(serde_json::from_str::<Line>) {
+        Some(Ok(Line::Type(_, ty))) => ty,
+        _ => panic!("the embedded index ({KUBERNETES_PATH}) holds an unreadable type: {text:.200}"),
+    };
+    for line in lines {
+        match serde_json::from_str::<Line>(line) {
+            Ok(Line::Field(_, field, gate)) => {
+                ty.fields.insert(field, gate);
+            }
+            _ => panic!(
+                "the embedded index ({KUBERNETES_PATH}) holds an unreadable field: {line:.200}"
+            ),
+        }
+    }
+    ty
 }
 
 /// The minors of the embedded Kubernetes index, without building its tables.
@@ -149,6 +307,25 @@ mod tests {
                 .introduced_in
                 .to_string(),
             "1.30"
+        );
+    }
+
+    #[test]
+    fn every_embedded_type_reads_lazily_as_the_whole_index_does() {
+        let index = parse(KUBERNETES_TEXT).unwrap();
+        let tables = kubernetes();
+        assert_eq!(tables.versions(), index.versions);
+        assert_eq!(tables.deprecated_versions(), &index.deprecated_versions);
+        let lazy: Vec<(&str, &TypeGate)> = tables.types();
+        let whole: Vec<(&str, &TypeGate)> = index
+            .types
+            .iter()
+            .map(|(name, ty)| (name.as_str(), ty))
+            .collect();
+        assert_eq!(lazy, whole);
+        assert_eq!(
+            tables.types_for_gvk("apps", "v1", "Deployment"),
+            ["io.k8s.api.apps.v1.Deployment"]
         );
     }
 

@@ -1,20 +1,59 @@
-//! The gate tables of one API, ready for lookups: the gates index plus the
-//! kind lookups preflight, upgrade and diff need.
+//! The gate tables of one API, ready for lookups: each type's gates plus
+//! the kind lookups preflight, upgrade and diff need.
+//!
+//! A type is read when first asked for where the index allows it: the
+//! embedded Kubernetes index ([`crate::embedded`]) hands over each type's
+//! lines unread, so a check that touches forty kinds reads their types,
+//! not all 960 (reading them all was most of the CLI's start-up).
 
 use crate::gates::{GatesIndex, GroupVersionKind, TypeGate};
 use crate::Version;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-/// An API's gates index and its kind lookups.
+/// An API's type gates and its kind lookups.
 #[derive(Debug)]
 pub struct GateTables {
-    index: GatesIndex,
+    api: String,
+    versions: Vec<Version>,
+    deprecated_versions: BTreeMap<Version, String>,
+    types: HashMap<String, Slot>,
     /// `(group, version, kind)` → the types served as it.
     by_gvk: HashMap<(String, String, String), Vec<String>>,
     /// `kind` → every `(gvk, type)` serving it.
     by_kind: HashMap<String, Vec<(GroupVersionKind, String)>>,
+}
+
+/// One type's gate: read already, or its text and the reader that turns it
+/// into the gate the first time it is asked for.
+#[derive(Debug)]
+enum Slot {
+    Read(TypeGate),
+    Unread {
+        text: &'static str,
+        read: fn(&'static str) -> TypeGate,
+        cell: OnceLock<TypeGate>,
+    },
+}
+
+impl Slot {
+    fn get(&self) -> &TypeGate {
+        match self {
+            Slot::Read(ty) => ty,
+            Slot::Unread { text, read, cell } => cell.get_or_init(|| read(text)),
+        }
+    }
+}
+
+/// A type given to [`GateTables::lazy`]: its name, the kinds it is served
+/// as, and its text with the function that reads it.
+pub struct UnreadType {
+    pub name: String,
+    pub kinds: Vec<GroupVersionKind>,
+    pub text: &'static str,
+    pub read: fn(&'static str) -> TypeGate,
 }
 
 impl GateTables {
@@ -44,51 +83,128 @@ impl GateTables {
     /// Builds the lookups over an index read from anywhere (gates.json, or
     /// tables a build step produced).
     pub fn from_index(index: GatesIndex) -> GateTables {
-        let mut by_gvk: HashMap<(String, String, String), Vec<String>> = HashMap::new();
-        let mut by_kind: HashMap<String, Vec<(GroupVersionKind, String)>> = HashMap::new();
-        for (name, ty) in &index.types {
-            for gvk in &ty.kinds {
-                by_gvk
-                    .entry((gvk.group.clone(), gvk.version.clone(), gvk.kind.clone()))
-                    .or_default()
-                    .push(name.clone());
-                by_kind
-                    .entry(gvk.kind.clone())
-                    .or_default()
-                    .push((gvk.clone(), name.clone()));
+        let mut tables = GateTables::empty(index.api, index.versions, index.deprecated_versions);
+        for (name, ty) in index.types {
+            tables.insert(name, ty);
+        }
+        tables
+    }
+
+    /// Tables whose types are read when first asked for (see [`UnreadType`]).
+    pub fn lazy(
+        api: String,
+        versions: Vec<Version>,
+        deprecated_versions: BTreeMap<Version, String>,
+        types: Vec<UnreadType>,
+    ) -> GateTables {
+        let mut tables = GateTables::empty(api, versions, deprecated_versions);
+        for ty in types {
+            tables.index_kinds(&ty.name, &ty.kinds);
+            let slot = Slot::Unread {
+                text: ty.text,
+                read: ty.read,
+                cell: OnceLock::new(),
+            };
+            tables.types.insert(ty.name, slot);
+        }
+        tables
+    }
+
+    fn empty(
+        api: String,
+        versions: Vec<Version>,
+        deprecated_versions: BTreeMap<Version, String>,
+    ) -> GateTables {
+        GateTables {
+            api,
+            versions,
+            deprecated_versions,
+            types: HashMap::new(),
+            by_gvk: HashMap::new(),
+            by_kind: HashMap::new(),
+        }
+    }
+
+    /// Adds (or replaces) the type `name`, as `vergate check --crd` does
+    /// with the types of custom resources.
+    pub fn insert(&mut self, name: String, ty: TypeGate) {
+        if let Some(old) = self.types.remove(&name) {
+            let old_kinds = old.get().kinds.clone();
+            for gvk in &old_kinds {
+                let key = (gvk.group.clone(), gvk.version.clone(), gvk.kind.clone());
+                if let Some(names) = self.by_gvk.get_mut(&key) {
+                    names.retain(|other| *other != name);
+                }
+                if let Some(served) = self.by_kind.get_mut(&gvk.kind) {
+                    served.retain(|(_, other)| *other != name);
+                }
             }
         }
-        GateTables {
-            index,
-            by_gvk,
-            by_kind,
+        self.index_kinds(&name, &ty.kinds);
+        self.types.insert(name, Slot::Read(ty));
+    }
+
+    fn index_kinds(&mut self, name: &str, kinds: &[GroupVersionKind]) {
+        for gvk in kinds {
+            self.by_gvk
+                .entry((gvk.group.clone(), gvk.version.clone(), gvk.kind.clone()))
+                .or_default()
+                .push(name.to_owned());
+            self.by_kind
+                .entry(gvk.kind.clone())
+                .or_default()
+                .push((gvk.clone(), name.to_owned()));
         }
     }
 
-    /// The whole index, taken out (to extend it and build new tables,
-    /// as `vergate check --crd` does with the types of custom resources).
-    pub fn into_index(self) -> GatesIndex {
-        self.index
+    /// True when the tables hold a type of this name.
+    pub fn contains(&self, name: &str) -> bool {
+        self.types.contains_key(name)
     }
 
-    /// The whole index.
-    pub fn index(&self) -> &GatesIndex {
-        &self.index
+    /// Every type with its name, in name order (each one read).
+    pub fn types(&self) -> Vec<(&str, &TypeGate)> {
+        let mut types: Vec<(&str, &TypeGate)> = self
+            .types
+            .iter()
+            .map(|(name, slot)| (name.as_str(), slot.get()))
+            .collect();
+        types.sort_unstable_by_key(|(name, _)| *name);
+        types
+    }
+
+    /// Every `(group, version, kind)` some type is served as, by type name
+    /// (a deterministic order, whatever the hash maps do).
+    pub fn kinds(&self) -> Vec<&GroupVersionKind> {
+        let mut buckets: Vec<(&String, &Vec<(GroupVersionKind, String)>)> =
+            self.by_kind.iter().collect();
+        buckets.sort_unstable_by_key(|(kind, _)| *kind);
+        let mut served: Vec<(&str, &GroupVersionKind)> = buckets
+            .into_iter()
+            .flat_map(|(_, served)| served.iter().map(|(gvk, name)| (name.as_str(), gvk)))
+            .collect();
+        served.sort_by_key(|(name, _)| *name);
+        served.into_iter().map(|(_, gvk)| gvk).collect()
     }
 
     /// The API's name.
     pub fn api(&self) -> &str {
-        &self.index.api
+        &self.api
     }
 
     /// The API's minors, ascending.
     pub fn versions(&self) -> &[Version] {
-        &self.index.versions
+        &self.versions
+    }
+
+    /// The note of each minor the API deprecates (an end of support).
+    pub fn deprecated_versions(&self) -> &BTreeMap<Version, String> {
+        &self.deprecated_versions
     }
 
     /// True when `version` is one of the API's minors.
     pub fn has_version(&self, version: Version) -> bool {
-        self.index.versions.binary_search(&version).is_ok()
+        self.versions.binary_search(&version).is_ok()
     }
 
     /// The minors as `1.9, 1.10, …` for messages.
@@ -99,7 +215,14 @@ impl GateTables {
 
     /// A type by definition name.
     pub fn ty(&self, name: &str) -> Option<&TypeGate> {
-        self.index.types.get(name)
+        self.types.get(name).map(Slot::get)
+    }
+
+    /// A type by definition name, with the name as the tables hold it.
+    pub fn ty_entry(&self, name: &str) -> Option<(&str, &TypeGate)> {
+        self.types
+            .get_key_value(name)
+            .map(|(name, slot)| (name.as_str(), slot.get()))
     }
 
     /// The types served as `(group, version, kind)`.

@@ -8,7 +8,8 @@ mod support;
 use support::inputs::Input;
 
 /// What a test asks for, by the input it needs.
-const CALLS: [(&str, &str); 7] = [
+const CALLS: [(&str, &str); 8] = [
+    ("support::yaml_test_suite(", "vergate_yaml_test_suite"),
     ("support::crds(", "vergate_crds"),
     ("support::kubernetes_specs(", "vergate_kubernetes_specs"),
     // json_schema_kubernetes.rs: the trees of the specs, built once.

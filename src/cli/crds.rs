@@ -160,16 +160,16 @@ pub fn load(
         None => tables.versions().to_vec(),
     };
     let index = custom_resource_index(tables.api(), &versions, &documents)?;
-    let mut merged = tables.into_index();
+    let mut tables = tables;
     for (name, ty) in index.types {
         // The built-in ObjectMeta gives way to the API's own.
         let built_in = name.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.");
-        if built_in && merged.types.contains_key(&name) {
+        if built_in && tables.contains(&name) {
             continue;
         }
-        merged.types.insert(name, ty);
+        tables.insert(name, ty);
     }
-    Ok((GateTables::from_index(merged), CustomResources { crds }))
+    Ok((tables, CustomResources { crds }))
 }
 
 /// `text` with each document that is not a CRD blanked out: its lines kept

@@ -41,7 +41,11 @@ const NODE_WEIGHT: usize = 48;
 /// Reads the documents of one text in order. After an error it stops: the
 /// error is the last item.
 pub struct Reader<'a> {
-    parser: Parser<Chars<'a>>,
+    text: &'a str,
+    /// The full parser, made when first needed.
+    parser: Option<Parser<Chars<'a>>>,
+    /// What the fast path read of a part, when it read it (see [`super::block`]).
+    fast: Option<Option<Document>>,
     syntax: Syntax,
     /// The file's copy budget, shared by the readers of its parts.
     copy_budget: Arc<AtomicUsize>,
@@ -58,7 +62,9 @@ impl<'a> Reader<'a> {
     /// A reader of `text`, in the syntax kubectl would read it in.
     pub fn new(text: &'a str) -> Reader<'a> {
         Reader {
-            parser: Parser::new_from_str(text),
+            text,
+            parser: None,
+            fast: None,
             syntax: Syntax::sniff(text),
             copy_budget: Arc::new(AtomicUsize::new(copy_budget(text))),
             line_offset: 0,
@@ -78,15 +84,38 @@ impl<'a> Reader<'a> {
         syntax: Syntax,
         copy_budget: Arc<AtomicUsize>,
     ) -> Reader<'a> {
+        let line_offset = first_line.saturating_sub(1);
+        let fast = super::block::read(part, line_offset, syntax, &copy_budget);
         Reader {
-            parser: Parser::new_from_str(part),
+            text: part,
+            parser: None,
+            fast,
             syntax,
             copy_budget,
-            line_offset: first_line.saturating_sub(1),
+            line_offset,
             index: 0,
             too_large: false,
             done: false,
         }
+    }
+
+    /// A reader of one part of a file that only uses the full parser
+    /// (to hold the fast path to it in tests).
+    pub(super) fn part_full(
+        part: &'a str,
+        first_line: u32,
+        syntax: Syntax,
+        copy_budget: Arc<AtomicUsize>,
+    ) -> Reader<'a> {
+        Reader {
+            fast: None,
+            ..Reader::part(part, first_line, syntax, copy_budget)
+        }
+    }
+
+    /// True when the fast path read this reader's text.
+    pub(super) fn is_fast(&self) -> bool {
+        self.fast.is_some()
     }
 
     /// The syntax the text is read in.
@@ -96,7 +125,11 @@ impl<'a> Reader<'a> {
 
     fn next_event(&mut self) -> Result<(Event, u32), ParseError> {
         let offset = self.line_offset;
-        let (event, mark) = self.parser.next_token().map_err(|err| ParseError {
+        let text = self.text;
+        let parser = self
+            .parser
+            .get_or_insert_with(|| Parser::new_from_str(text));
+        let (event, mark) = parser.next_token().map_err(|err| ParseError {
             line: line_of(err.marker()).saturating_add(offset),
             message: match err.info() {
                 // yaml-rust2 counts flow levels in a u8.
@@ -138,6 +171,12 @@ impl Iterator for Reader<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
             return None;
+        }
+        if let Some(fast) = self.fast.take() {
+            self.done = true;
+            return fast
+                .filter(|doc| !matches!(doc.root.value, Value::Null))
+                .map(Ok);
         }
         if self.too_large {
             self.done = true;
@@ -265,7 +304,7 @@ impl AliasRatio {
 }
 
 /// Builds one document.
-struct Builder {
+pub(super) struct Builder {
     syntax: Syntax,
     line: u32,
     stack: Vec<Open>,
@@ -276,7 +315,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn new(syntax: Syntax, line: u32) -> Builder {
+    pub(super) fn new(syntax: Syntax, line: u32) -> Builder {
         Builder {
             syntax,
             line,
@@ -288,7 +327,7 @@ impl Builder {
         }
     }
 
-    fn finish(self) -> Document {
+    pub(super) fn finish(self) -> Document {
         Document {
             index: 0,
             line: self.line,
@@ -300,7 +339,12 @@ impl Builder {
         }
     }
 
-    fn event(&mut self, event: Event, line: u32, budget: &AtomicUsize) -> Result<(), ParseError> {
+    pub(super) fn event(
+        &mut self,
+        event: Event,
+        line: u32,
+        budget: &AtomicUsize,
+    ) -> Result<(), ParseError> {
         let fail = |message: String| ParseError { line, message };
         match event {
             Event::Scalar(text, style, anchor, tag) => {

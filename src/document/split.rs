@@ -42,6 +42,23 @@ impl<'a> Part<'a> {
     }
 }
 
+impl Part<'_> {
+    /// How the fast path and the full parser read this part: `None` when
+    /// the fast path declines it, else both readings (for tests that hold
+    /// the fast path to the full parser).
+    pub fn fast_and_full(&self) -> Option<(Vec<ReadResult>, Vec<ReadResult>)> {
+        let fast = self.reader();
+        if !fast.is_fast() || self.whole {
+            return None;
+        }
+        let full = Reader::part_full(self.text, self.first_line, self.syntax, self.budget.clone());
+        Some((fast.collect(), full.collect()))
+    }
+}
+
+/// One item a [`Reader`] gives.
+pub type ReadResult = Result<super::Document, super::ParseError>;
+
 /// The parts of `text`, in order, each holding whole documents. All spend
 /// one copy budget, the budget [`Reader::new`] gives the whole text. Making
 /// the parts costs a scan of the lines; nothing is parsed.

@@ -335,10 +335,8 @@ fn unknown_kind(
         .rsplit_once('/')
         .unwrap_or(("", identity.api_version));
     let known: Vec<&GroupVersionKind> = tables
-        .index()
-        .types
-        .values()
-        .flat_map(|ty| &ty.kinds)
+        .kinds()
+        .into_iter()
         .filter(|gvk| own_minor || gvk.group == group)
         .collect();
     let nearest = nearest_kind(identity.kind, version, &known, own_minor);

