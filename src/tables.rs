@@ -19,12 +19,16 @@ pub struct GateTables {
     api: String,
     versions: Vec<Version>,
     deprecated_versions: BTreeMap<Version, String>,
-    types: HashMap<String, Slot>,
+    types: HashMap<String, Slot, Hasher>,
     /// `(group, version, kind)` → the types served as it.
-    by_gvk: HashMap<(String, String, String), Vec<String>>,
+    by_gvk: HashMap<(String, String, String), Vec<String>, Hasher>,
     /// `kind` → every `(gvk, type)` serving it.
-    by_kind: HashMap<String, Vec<(GroupVersionKind, String)>>,
+    by_kind: HashMap<String, Vec<(GroupVersionKind, String)>, Hasher>,
 }
+
+/// The tables' hasher: a check looks a type up by name for every object it
+/// walks, and the keys are the index's own names.
+type Hasher = foldhash::fast::RandomState;
 
 /// One type's gate: read already, or its text and the reader that turns it
 /// into the gate the first time it is asked for.
@@ -119,9 +123,9 @@ impl GateTables {
             api,
             versions,
             deprecated_versions,
-            types: HashMap::new(),
-            by_gvk: HashMap::new(),
-            by_kind: HashMap::new(),
+            types: HashMap::default(),
+            by_gvk: HashMap::default(),
+            by_kind: HashMap::default(),
         }
     }
 

@@ -276,3 +276,75 @@ fn the_yaml_test_suite_reads_the_same_both_ways_and_invalid_yaml_is_left_to_the_
         "the fast path read only {read} parts of the suite"
     );
 }
+
+/// Lists the parts of `$VERGATE_DECLINED` the fast path declines (a tool
+/// for widening it, not a check).
+#[test]
+#[ignore = "a tool: VERGATE_DECLINED=<file> cargo test --test yaml_fast_path declined -- --ignored --nocapture"]
+fn declined() {
+    let path = std::env::var("VERGATE_DECLINED").expect("VERGATE_DECLINED names a file");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parts = split(&text);
+    let declined: Vec<_> = parts
+        .iter()
+        .filter(|part| part.fast_and_full().is_none())
+        .collect();
+    println!("{} of {} parts declined", declined.len(), parts.len());
+    for part in declined.iter().take(5) {
+        println!("----\n{}", part.text());
+    }
+}
+
+/// Scalars written over several lines (as PyYAML and other emitters wrap
+/// long values): plain, single- and double-quoted, with empty lines,
+/// escapes and escaped line breaks, at several indentations.
+#[test]
+fn folded_scalars_read_the_same_both_ways() {
+    const WORDS: &[&str] = &[
+        "a", "bc", "--flag", "x=1", "a#b", "50%", "\\\"", "\\\\", "\\ ", "\\n", "\\t", "\\x41",
+        "\\u00e9", "''", "é", "k:v", "-", "~", "1.5", "yes", "a,b", "[x]", "{y}", "$(date", "+%F)",
+        "|", ">",
+    ];
+    let mut rng = Rng(0xf01d_ed5c_a1a5);
+    let mut mismatches = Vec::new();
+    let mut read = 0;
+    for round in 0..3000 {
+        let style = rng.below(3);
+        let indent = " ".repeat(1 + rng.below(4));
+        let mut value = String::new();
+        for word in 0..1 + rng.below(8) {
+            if word > 0 {
+                match rng.below(8) {
+                    0 => value.push_str(&format!("\n{indent}")),
+                    1 => value.push_str(&format!("\n\n{indent}")),
+                    2 if style == 2 => value.push_str(&format!("\\\n{indent}")),
+                    3 => value.push_str("  "),
+                    _ => value.push(' '),
+                }
+            }
+            let word = WORDS[rng.below(WORDS.len())];
+            let word = match style {
+                0 => word.replace('\\', ""),
+                1 => word.replace('\\', "").replace('\'', "''"),
+                _ => word.replace('"', "\\\""),
+            };
+            value.push_str(&word);
+        }
+        let quoted = match style {
+            0 => value,
+            1 => format!("'{value}'"),
+            _ => format!("\"{value}\""),
+        };
+        let yaml = format!("list:\n- {quoted}\nkey: {quoted}\nnext: 1\n");
+        let (fast, found) = compare(&format!("round {round}"), &yaml);
+        read += fast;
+        mismatches.extend(found);
+    }
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches; first:\n{}",
+        mismatches.len(),
+        mismatches[0]
+    );
+    assert!(read > 1000, "the fast path read only {read} of 3000");
+}

@@ -13,13 +13,13 @@
 
 use super::inputs::{self, Source, WalkOptions};
 use super::Outcome;
-use std::borrow::Cow;
+use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::Version;
-use vergate_codegen::load::{build_minor, holds_crd, parse_crds, CrdVersions, Document};
+use vergate_codegen::load::{build_minor, crds_from_documents, holds_crd, CrdVersions, Document};
 use vergate_codegen::model::GatedModel;
 
 /// The CRDs in use, for what the gate tables cannot say.
@@ -109,7 +109,7 @@ pub fn load(
             );
             return Err(Outcome::InputError);
         }
-        match parse_crds(path, text.as_bytes()) {
+        match read_crds(path, &text, Parts::All) {
             Ok(document) => documents.push((path.to_owned(), document)),
             Err(err) => {
                 eprintln!("error: --crd: {err}");
@@ -134,8 +134,7 @@ pub fn load(
         if !text.contains("CustomResourceDefinition") {
             continue;
         }
-        let text = crd_documents_only(&text);
-        match parse_crds(path, text.as_bytes()) {
+        match read_crds(path, &text, Parts::HoldingCrds) {
             Ok(document) => documents.push((path.to_owned(), document)),
             // A document that only mentions CRDs, or YAML the check itself
             // reports; a CRD that cannot be read is said once here.
@@ -172,27 +171,47 @@ pub fn load(
     Ok((tables, CustomResources { crds }))
 }
 
-/// `text` with each document that is not a CRD blanked out: its lines kept
-/// empty (its marker kept), so that the loader parses only the CRDs of a
-/// file of manifests and says their lines and document numbers as they are.
-fn crd_documents_only(text: &str) -> Cow<'_, str> {
+/// Which parts of a file [`read_crds`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Parts {
+    /// Every part (a file given with `--crd`).
+    All,
+    /// Only the parts with a top-level `kind: CustomResourceDefinition`
+    /// line (an input, mostly other manifests).
+    HoldingCrds,
+}
+
+/// The CRDs of `text` (the file at `path`), read by the reader `check`
+/// reads documents with (the same YAML 1.1 values, the fast path), its
+/// parts in parallel. A YAML error in a part read is the error.
+fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> {
     let parts = document::split(text);
-    if parts.len() == 1 {
-        return Cow::Borrowed(text);
+    let read: Vec<Result<Vec<(usize, serde_json::Value)>, String>> = parts
+        .par_iter()
+        .enumerate()
+        .filter(|(_, part)| {
+            which == Parts::All
+                || parts.len() == 1
+                || (part.text().contains("CustomResourceDefinition")
+                    && holds_crd(part.text().as_bytes()))
+        })
+        .map(|(index, part)| {
+            part.reader()
+                .enumerate()
+                .map(|(offset, read)| {
+                    let document = read.map_err(|err| {
+                        format!("{}: line {}: {}", path.display(), err.line, err.message)
+                    })?;
+                    Ok((index + offset, document.root.to_json()))
+                })
+                .collect()
+        })
+        .collect();
+    let mut documents = Vec::new();
+    for part in read {
+        documents.extend(part?);
     }
-    let mut kept = String::with_capacity(text.len());
-    for part in parts {
-        let part = part.text();
-        if holds_crd(part.as_bytes()) {
-            kept.push_str(part);
-        } else {
-            if part.starts_with("---") {
-                kept.push_str("---");
-            }
-            kept.extend(std::iter::repeat_n('\n', part.matches('\n').count()));
-        }
-    }
-    Cow::Owned(kept)
+    crds_from_documents(path, documents).map_err(|err| err.to_string())
 }
 
 /// The gates of the CRDs' custom resources, present in each of `versions`

@@ -47,12 +47,7 @@ pub(super) fn read(
     if syntax != Syntax::Yaml || !plain_bytes(text.as_bytes()) {
         return None;
     }
-    let mut cursor = Cursor {
-        text: text.as_bytes(),
-        pos: 0,
-        line_start: 0,
-        line: 1,
-    };
+    let mut cursor = Cursor::new(text.as_bytes());
     let mut marker_line = None;
     if is_marker_line(cursor.text) {
         let end = line_end(cursor.text, 0);
@@ -92,6 +87,15 @@ pub(super) fn read(
 /// treats specially (a byte order mark, NEL, the line and paragraph
 /// separators, C1 controls and the non-characters U+FFFE/U+FFFF).
 fn plain_bytes(bytes: &[u8]) -> bool {
+    // Most texts are printable ASCII: checked 64 bytes at a time, without
+    // branches, which the compiler turns into vector instructions.
+    let printable = |byte: u8| (0x20..0x7f).contains(&byte) | (byte == b'\n');
+    if bytes
+        .chunks(64)
+        .all(|chunk| chunk.iter().fold(true, |ok, byte| ok & printable(*byte)))
+    {
+        return true;
+    }
     let mut at = 0;
     while at < bytes.len() {
         let byte = bytes[at];
@@ -128,11 +132,7 @@ fn is_marker_line(text: &[u8]) -> bool {
 
 /// The offset of the end of the line starting at or containing `from`.
 fn line_end(text: &[u8], from: usize) -> usize {
-    memchr(b'\n', &text[from..]).map_or(text.len(), |at| from + at)
-}
-
-fn memchr(needle: u8, haystack: &[u8]) -> Option<usize> {
-    haystack.iter().position(|byte| *byte == needle)
+    memchr::memchr(b'\n', &text[from..]).map_or(text.len(), |at| from + at)
 }
 
 /// True for nothing but spaces, or spaces then a comment.
@@ -161,24 +161,41 @@ struct Line<'a> {
     line: u32,
 }
 
-/// Where reading stands: `pos` is in the line starting at `line_start`.
+/// Where reading stands: `pos` is in the line that starts at
+/// `line_start` and ends at `line_end` (its newline, or the text's end).
 struct Cursor<'a> {
     text: &'a [u8],
     pos: usize,
     line_start: usize,
+    line_end: usize,
     line: u32,
 }
 
 impl<'a> Cursor<'a> {
-    /// Moves to the start of the next line.
+    fn new(text: &'a [u8]) -> Cursor<'a> {
+        Cursor {
+            text,
+            pos: 0,
+            line_start: 0,
+            line_end: line_end(text, 0),
+            line: 1,
+        }
+    }
+
+    /// Moves to the start of the line that starts at `start`, line `line`.
+    fn start_line(&mut self, start: usize, line: u32) {
+        self.pos = start;
+        self.line_start = start;
+        self.line_end = line_end(self.text, start);
+        self.line = line;
+    }
+
+    /// Moves to the start of the next line (or the text's end).
     fn next_line(&mut self) {
-        let end = line_end(self.text, self.pos);
-        if end < self.text.len() {
-            self.pos = end + 1;
-            self.line_start = self.pos;
-            self.line += 1;
+        if self.line_end < self.text.len() {
+            self.start_line(self.line_end + 1, self.line + 1);
         } else {
-            self.pos = end;
+            self.pos = self.line_end;
         }
     }
 
@@ -189,7 +206,7 @@ impl<'a> Cursor<'a> {
             if self.pos >= self.text.len() {
                 return None;
             }
-            let end = line_end(self.text, self.pos);
+            let end = self.line_end;
             let rest = &self.text[self.pos..end];
             let content = trim_start(rest);
             let column = self.pos - self.line_start + (rest.len() - content.len());
@@ -198,9 +215,7 @@ impl<'a> Cursor<'a> {
                     self.pos = end;
                     return None;
                 }
-                self.pos = end + 1;
-                self.line_start = self.pos;
-                self.line += 1;
+                self.start_line(end + 1, self.line + 1);
                 continue;
             }
             self.pos = end - content.len();
@@ -368,22 +383,173 @@ impl<'a> BlockReader<'a, '_> {
                 }
             }
             b'"' | b'\'' => {
-                let (scalar, used) = quoted(content)?;
+                let Some((scalar, used)) = quoted(content) else {
+                    let scalar = self.multi_line_quoted(owner?)?;
+                    self.scalar(scalar, line.line)?;
+                    return self.nothing_deeper(owner);
+                };
                 if !blank_or_comment(&content[used..]) {
                     return None;
                 }
                 self.scalar(scalar, line.line)?;
             }
             _ => {
-                let scalar = plain_value(content)?;
+                let (mut scalar, commented) = plain_value(content)?;
+                self.cursor.next_line();
+                if !commented {
+                    if let Some(owner) = owner {
+                        self.plain_continuation(&mut scalar.text, owner)?;
+                    }
+                }
                 self.scalar(scalar, line.line)?;
+                return self.nothing_deeper(owner);
             }
         }
         self.cursor.next_line();
+        self.nothing_deeper(owner)
+    }
+
+    /// Fails when the next line holding content is deeper than `owner`
+    /// (at the root, when there is one).
+    fn nothing_deeper(&mut self, owner: Option<usize>) -> Option<()> {
         match self.cursor.peek() {
             Some(next) if owner.is_none_or(|owner| next.column > owner) => None,
             _ => Some(()),
         }
+    }
+
+    /// The lines that continue a plain scalar (deeper than `owner`), folded
+    /// into `text` as YAML folds them: one line break becomes a space, `n`
+    /// empty lines become `n` newlines. The cursor is at the start of the
+    /// line after the scalar's first; it ends after the last line used.
+    fn plain_continuation(&mut self, text: &mut String, owner: usize) -> Option<()> {
+        let bytes = self.cursor.text;
+        loop {
+            let (mut pos, mut line, mut empty) = (self.cursor.pos, self.cursor.line, 0);
+            let (content, end) = loop {
+                if pos >= bytes.len() || pos != self.cursor.line_start && empty == 0 {
+                    return Some(());
+                }
+                let end = line_end(bytes, pos);
+                let raw = &bytes[pos..end];
+                let content = trim_start(raw);
+                if !content.is_empty() {
+                    if raw.len() - content.len() <= owner || content[0] == b'#' {
+                        return Some(());
+                    }
+                    break (content, end);
+                }
+                if end >= bytes.len() {
+                    return Some(());
+                }
+                empty += 1;
+                pos = end + 1;
+                line += 1;
+            };
+            // A continuation line that could be read as structure or
+            // holds a comment is left to the full parser.
+            if !plain_start(content) || content[0] == b'-' {
+                return None;
+            }
+            let (more, commented) = plain_value(content)?;
+            if commented {
+                return None;
+            }
+            if empty == 0 {
+                text.push(' ');
+            }
+            for _ in 0..empty {
+                text.push('\n');
+            }
+            text.push_str(&more.text);
+            if end >= bytes.len() {
+                self.cursor.start_line(pos, line);
+                self.cursor.pos = end;
+                return Some(());
+            }
+            self.cursor.start_line(end + 1, line + 1);
+        }
+    }
+
+    /// A quoted scalar that starts at the cursor and closes on a later
+    /// line, its lines deeper than `owner`, folded as YAML folds flow
+    /// scalars. The cursor ends on the line after it.
+    fn multi_line_quoted(&mut self, owner: usize) -> Option<Scalar> {
+        let bytes = self.cursor.text;
+        let start = self.cursor.pos;
+        let quote = bytes[start];
+        let mut at = start + 1;
+        // The closing quote, across lines.
+        let close = loop {
+            let byte = *bytes.get(at)?;
+            match byte {
+                b'\\' if quote == b'"' => at += 2,
+                b'\'' if quote == b'\'' && bytes.get(at + 1) == Some(&b'\'') => at += 2,
+                _ if byte == quote => break at,
+                _ => at += 1,
+            }
+        };
+        let inner = std::str::from_utf8(&bytes[start + 1..close]).ok()?;
+        let lines: Vec<&str> = inner.split('\n').collect();
+        let mut text = String::with_capacity(inner.len());
+        let mut empty = 0;
+        let mut escaped_break = false;
+        for (index, raw) in lines.iter().enumerate() {
+            let first = index == 0;
+            let last = index + 1 == lines.len();
+            let mut segment = *raw;
+            if !first {
+                let stripped = segment.trim_start_matches(' ');
+                if (!stripped.is_empty() || last) && segment.len() - stripped.len() <= owner {
+                    return None;
+                }
+                segment = stripped;
+                if segment.is_empty() && !last {
+                    if escaped_break {
+                        return None;
+                    }
+                    empty += 1;
+                    continue;
+                }
+                if !escaped_break {
+                    if empty == 0 {
+                        text.push(' ');
+                    }
+                    for _ in 0..empty {
+                        text.push('\n');
+                    }
+                }
+                empty = 0;
+            }
+            escaped_break = false;
+            if !last {
+                let trailing_backslashes = segment.len() - segment.trim_end_matches('\\').len();
+                if quote == b'"' && trailing_backslashes % 2 == 1 {
+                    escaped_break = true;
+                    segment = &segment[..segment.len() - 1];
+                } else {
+                    let trimmed = segment.trim_end_matches(' ');
+                    if trimmed.len() < segment.len() && trimmed.ends_with('\\') {
+                        return None;
+                    }
+                    segment = trimmed;
+                }
+            }
+            if quote == b'"' {
+                text.push_str(&unescape(segment.as_bytes())?);
+            } else {
+                text.push_str(&segment.replace("''", "'"));
+            }
+        }
+        let end = line_end(bytes, close);
+        if !blank_or_comment(&bytes[close + 1..end]) {
+            return None;
+        }
+        let last_start = close - lines.last().map_or(0, |last| last.len());
+        self.cursor
+            .start_line(last_start, self.cursor.line + lines.len() as u32 - 1);
+        self.cursor.next_line();
+        Some(Scalar { text, plain: false })
     }
 
     /// A literal block scalar (`|`, `|-`, `|+`) whose header is `header`;
@@ -588,29 +754,15 @@ fn is_entry(content: &[u8]) -> bool {
     content[0] == b'-' && matches!(content.get(1), None | Some(b' '))
 }
 
-/// True when a plain scalar may start with these bytes (no indicator).
+/// True when a plain scalar may start with these bytes: no indicator, or
+/// a `-` followed by a character that is not a space (`--flag`, `-1`).
 fn plain_start(text: &[u8]) -> bool {
-    !matches!(
-        text[0],
-        b'-' | b'?'
-            | b':'
-            | b','
-            | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-    ) || (matches!(text[0], b'-') && text.get(1).is_some_and(|next| next.is_ascii_alphanumeric()))
+    match text[0] {
+        b'-' => text.get(1).is_some_and(|next| *next != b' '),
+        b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|'
+        | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' => false,
+        _ => true,
+    }
 }
 
 /// Where the key of a `key: value` line ends (the offset of its `:`), for
@@ -677,13 +829,14 @@ fn read_key(content: &[u8]) -> Option<(Scalar, usize)> {
     Some((key, colon + 1))
 }
 
-/// A plain scalar that is the rest of its line (a comment after it left
-/// out). `None` for anything that would make it a key or need more.
-fn plain_value(content: &[u8]) -> Option<Scalar> {
+/// A plain scalar that is the rest of its line, and whether a comment
+/// follows it (left out). `None` for anything that would make it a key.
+fn plain_value(content: &[u8]) -> Option<(Scalar, bool)> {
     if !plain_start(content) {
         return None;
     }
     let mut end = content.len();
+    let mut commented = false;
     let mut at = 0;
     while let Some(found) = content[at..]
         .iter()
@@ -691,8 +844,9 @@ fn plain_value(content: &[u8]) -> Option<Scalar> {
     {
         let index = at + found;
         if content[index] == b'#' {
-            if content[index - 1] == b' ' {
+            if index > 0 && content[index - 1] == b' ' {
                 end = index;
+                commented = true;
                 break;
             }
         } else if separated(content, index) {
@@ -701,10 +855,11 @@ fn plain_value(content: &[u8]) -> Option<Scalar> {
         at = index + 1;
     }
     let text = trim_end(&content[..end]);
-    Some(Scalar {
+    let scalar = Scalar {
         text: std::str::from_utf8(text).ok()?.to_owned(),
         plain: true,
-    })
+    };
+    Some((scalar, commented))
 }
 
 /// The length of a quoted scalar that closes on its line.

@@ -77,17 +77,32 @@ pub fn split(text: &str) -> Vec<Part<'_>> {
     if syntax == Syntax::Json || text.len() > MAX_FILE_BYTES {
         return whole();
     }
+    if text.starts_with('%') || is_marker(text.as_bytes(), b"...") {
+        return whole();
+    }
+    let bytes = text.as_bytes();
     let mut starts = vec![(0usize, 1u32)];
-    let mut offset = 0;
-    for (number, line) in (1u32..).zip(text.split_inclusive('\n')) {
-        let bytes = line.as_bytes();
-        if bytes.first() == Some(&b'%') || is_marker(bytes, b"...") {
+    // Only a line starting with `-`, `.` or `%` can matter: found by a
+    // vectorised search for a line break followed by one of them, the
+    // lines counted in between.
+    let (mut counted_to, mut line) = (0usize, 1u32);
+    for newline in memchr::memchr_iter(b'\n', bytes) {
+        let start = newline + 1;
+        let Some(first) = bytes.get(start) else {
+            break;
+        };
+        if !matches!(first, b'-' | b'.' | b'%') {
+            continue;
+        }
+        let rest = &bytes[start..];
+        if *first == b'%' || is_marker(rest, b"...") {
             return whole();
         }
-        if offset > 0 && is_marker(bytes, b"---") {
-            starts.push((offset, number));
+        if is_marker(rest, b"---") {
+            line += count_lines(&bytes[counted_to..start]);
+            counted_to = start;
+            starts.push((start, line));
         }
-        offset += line.len();
     }
     let ends = starts
         .iter()
@@ -105,6 +120,11 @@ pub fn split(text: &str) -> Vec<Part<'_>> {
             budget: budget.clone(),
         })
         .collect()
+}
+
+/// The line breaks in `bytes`.
+fn count_lines(bytes: &[u8]) -> u32 {
+    u32::try_from(memchr::memchr_iter(b'\n', bytes).count()).unwrap_or(u32::MAX)
 }
 
 /// True when `line` is the document marker `marker` (`---` or `...`),

@@ -105,13 +105,26 @@ pub fn needs_object_meta(documents: &[(PathBuf, Document)]) -> bool {
 /// definitions, other documents are skipped. A file without any CRD is an
 /// error (it is neither OpenAPI nor CRDs).
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
-    let mut definitions = Map::new();
-    let mut warnings = BTreeMap::new();
-    let mut crds = Vec::new();
+    let mut documents = Vec::new();
     for (index, document) in serde_yaml_ng::Deserializer::from_slice(bytes).enumerate() {
         let yaml = serde_yaml_ng::Value::deserialize(document)
             .map_err(|err| yaml_error(path, bytes, err))?;
-        let value = yaml_to_json(yaml, path, &mut String::new())?;
+        documents.push((index, yaml_to_json(yaml, path, &mut String::new())?));
+    }
+    from_documents(path, documents)
+}
+
+/// The CRDs among documents already read (each with its index in the
+/// file at `path`), as [`parse`] makes them; for a reader of its own
+/// (`vergate check` reads CRDs with the reader it checks documents with).
+pub fn from_documents(
+    path: &Path,
+    documents: impl IntoIterator<Item = (usize, Value)>,
+) -> Result<Document> {
+    let mut definitions = Map::new();
+    let mut warnings = BTreeMap::new();
+    let mut crds = Vec::new();
+    for (index, value) in documents {
         if value.get("kind").and_then(Value::as_str) != Some(CRD_KIND) {
             continue;
         }

@@ -10,7 +10,10 @@ mod resources;
 mod union_cycles;
 
 pub use cache::LoadCache;
-pub use crd::{holds_crd, parse as parse_crds, CrdVersions, OBJECT_META, OBJECT_META_SOURCE};
+pub use crd::{
+    from_documents as crds_from_documents, holds_crd, parse as parse_crds, CrdVersions,
+    OBJECT_META, OBJECT_META_SOURCE,
+};
 pub use document::{parse, Document};
 pub use openapi::{check_definition_name, RENAMED_FROM};
 
