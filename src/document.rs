@@ -157,6 +157,22 @@ impl Node {
         }
     }
 
+    /// The node as JSON, taken apart (its strings moved, not copied).
+    pub fn into_json(self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match self.value {
+            Value::Seq(items) => J::Array(items.into_iter().map(Node::into_json).collect()),
+            Value::Map(entries) => J::Object(
+                entries
+                    .into_iter()
+                    .map(|entry| (entry.key, entry.value.into_json()))
+                    .collect(),
+            ),
+            Value::String(text) => J::String(text),
+            _ => self.to_json(),
+        }
+    }
+
     /// The node as a YAML value for writing (keys keep their order).
     pub fn to_yaml(&self) -> yaml_rust2::Yaml {
         use yaml_rust2::Yaml as Y;

@@ -68,8 +68,18 @@ impl CustomResources {
     }
 }
 
+/// What one input held for [`load`].
+enum Found {
+    Crds(PathBuf, Document),
+    /// A CRD that cannot be read: why.
+    Unusable(String),
+    Nothing,
+}
+
 /// Extends `tables` with the custom resources of the CRDs in `crd_paths`
-/// (files, or directories searched for them) and those among `sources`.
+/// (files, or directories searched for them) and those among `sources`;
+/// returns the text of each input it read (`None` where it did not), for
+/// the check to use instead of reading the file again.
 /// An unreadable or malformed CRD given with `--crd` is an input error
 /// (said on stderr); one found among the inputs is noted and left out.
 pub fn load(
@@ -77,7 +87,7 @@ pub fn load(
     target: Option<Version>,
     crd_paths: &[PathBuf],
     sources: &[Source],
-) -> Result<(GateTables, CustomResources), Outcome> {
+) -> Result<(GateTables, CustomResources, Vec<Option<String>>), Outcome> {
     let mut documents: Vec<(PathBuf, Document)> = Vec::new();
     let mut seen = HashSet::new();
     let (given, notes) = inputs::sources(crd_paths, &WalkOptions::default());
@@ -117,35 +127,52 @@ pub fn load(
             }
         }
     }
-    for source in sources {
-        let path = match source.path() {
-            Some(path) => {
-                let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
-                if seen.contains(&key) {
-                    continue;
+    // Every input is read here once, in parallel, and its text handed to
+    // the check, which would otherwise read it again.
+    let scanned: Vec<(Option<String>, Option<Found>)> = sources
+        .par_iter()
+        .map(|source| {
+            let path = match source.path() {
+                Some(path) => {
+                    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+                    if seen.contains(&key) {
+                        return (None, None);
+                    }
+                    path
                 }
-                path
+                // Standard input is read once; the check reads the same text.
+                None if source.is_stdin() => Path::new(&source.name),
+                None => return (None, None),
+            };
+            let Ok(text) = source.read() else {
+                return (None, None);
+            };
+            if !text.contains("CustomResourceDefinition") {
+                return (Some(text), None);
             }
-            // Standard input is read once; the check reads the same text.
-            None if source.is_stdin() => Path::new(&source.name),
-            None => continue,
-        };
-        let Ok(text) = source.read() else { continue };
-        if !text.contains("CustomResourceDefinition") {
-            continue;
-        }
-        match read_crds(path, &text, Parts::HoldingCrds) {
-            Ok(document) => documents.push((path.to_owned(), document)),
-            // A document that only mentions CRDs, or YAML the check itself
-            // reports; a CRD that cannot be read is said once here.
-            Err(err) if text.contains("kind: CustomResourceDefinition") => {
+            let found = match read_crds(path, &text, Parts::HoldingCrds) {
+                Ok(document) => Found::Crds(path.to_owned(), document),
+                // A document that only mentions CRDs, or YAML the check
+                // itself reports; a CRD that cannot be read is said once.
+                Err(err) if text.contains("kind: CustomResourceDefinition") => Found::Unusable(err),
+                Err(_) => Found::Nothing,
+            };
+            (Some(text), Some(found))
+        })
+        .collect();
+    let mut texts = Vec::with_capacity(scanned.len());
+    for (text, found) in scanned {
+        texts.push(text);
+        match found {
+            Some(Found::Crds(path, document)) => documents.push((path, document)),
+            Some(Found::Unusable(err)) => {
                 eprintln!("warning: a CRD among the inputs is not used: {err}");
             }
-            Err(_) => {}
+            Some(Found::Nothing) | None => {}
         }
     }
     if documents.is_empty() {
-        return Ok((tables, CustomResources::default()));
+        return Ok((tables, CustomResources::default(), texts));
     }
     let crds = documents
         .iter()
@@ -168,7 +195,7 @@ pub fn load(
         }
         tables.insert(name, ty);
     }
-    Ok((tables, CustomResources { crds }))
+    Ok((tables, CustomResources { crds }, texts))
 }
 
 /// Which parts of a file [`read_crds`] reads.
@@ -183,18 +210,28 @@ enum Parts {
 
 /// The CRDs of `text` (the file at `path`), read by the reader `check`
 /// reads documents with (the same YAML 1.1 values, the fast path), its
-/// parts in parallel. A YAML error in a part read is the error.
+/// parts in parallel. A YAML error in a part read is the error. Among the
+/// inputs, a CRD written again with only its `metadata` changed (the same
+/// chart rendered twice, a copy under another name) defines nothing new
+/// and is read once.
 fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> {
     let parts = document::split(text);
-    let read: Vec<Result<Vec<(usize, serde_json::Value)>, String>> = parts
-        .par_iter()
+    let mut seen = HashSet::new();
+    let chosen: Vec<(usize, &document::Part<'_>)> = parts
+        .iter()
         .enumerate()
-        .filter(|(_, part)| {
-            which == Parts::All
-                || parts.len() == 1
-                || (part.text().contains("CustomResourceDefinition")
-                    && holds_crd(part.text().as_bytes()))
+        .filter(|(_, part)| match which {
+            Parts::All => true,
+            Parts::HoldingCrds if parts.len() == 1 => true,
+            Parts::HoldingCrds => {
+                part.text().contains("CustomResourceDefinition")
+                    && holds_crd(part.text().as_bytes())
+                    && seen.insert(without_metadata(part.text()))
+            }
         })
+        .collect();
+    let read: Vec<Result<Vec<(usize, serde_json::Value)>, String>> = chosen
+        .par_iter()
         .map(|(index, part)| {
             part.reader()
                 .enumerate()
@@ -202,7 +239,7 @@ fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> 
                     let document = read.map_err(|err| {
                         format!("{}: line {}: {}", path.display(), err.line, err.message)
                     })?;
-                    Ok((index + offset, document.root.to_json()))
+                    Ok((index + offset, document.root.into_json()))
                 })
                 .collect()
         })
@@ -212,6 +249,26 @@ fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> 
         documents.extend(part?);
     }
     crds_from_documents(path, documents).map_err(|err| err.to_string())
+}
+
+/// A document's text without its top-level `metadata:` block and its
+/// document marker line.
+fn without_metadata(text: &str) -> String {
+    let mut kept = String::with_capacity(text.len());
+    let mut in_metadata = false;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("---") && kept.is_empty() {
+            continue;
+        }
+        let top_level = !line.starts_with([' ', '#', '\n', '-']);
+        if top_level {
+            in_metadata = line.starts_with("metadata:");
+        }
+        if !in_metadata {
+            kept.push_str(line);
+        }
+    }
+    kept
 }
 
 /// The gates of the CRDs' custom resources, present in each of `versions`

@@ -269,7 +269,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
         }
         sources
     };
-    let (tables, custom) = match crds::load(tables, args.target, &args.crd, &sources) {
+    let (tables, custom, texts) = match crds::load(tables, args.target, &args.crd, &sources) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
@@ -280,7 +280,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
             .build_global();
     }
     let mut results = Results::default();
-    for file in source::check_all(&tables, &custom, &sources, &policy) {
+    for file in source::check_all(&tables, &custom, &sources, texts, &policy) {
         results.append(file);
     }
     match args.format {

@@ -15,16 +15,19 @@ use vergate::document::{self, Document, Reader};
 use vergate::preflight::{self, Options, Rule, Severity, Violation};
 use vergate::tables::GateTables;
 
-/// The results of each input, in the order of `sources`.
+/// The results of each input, in the order of `sources`; `texts` holds
+/// the text of each input already read (`None` where it was not).
 pub(super) fn check_all(
     tables: &GateTables,
     custom: &CustomResources,
     sources: &[Source],
+    texts: Vec<Option<String>>,
     policy: &Policy,
 ) -> Vec<Results> {
-    sources
-        .par_iter()
-        .map(|source| check_source(tables, custom, source, policy))
+    let texts = texts.into_iter().chain(std::iter::repeat(None));
+    let work: Vec<(&Source, Option<String>)> = sources.iter().zip(texts).collect();
+    work.into_par_iter()
+        .map(|(source, text)| check_source(tables, custom, source, text, policy))
         .collect()
 }
 
@@ -33,13 +36,14 @@ fn check_source(
     tables: &GateTables,
     custom: &CustomResources,
     source: &Source,
+    text: Option<String>,
     policy: &Policy,
 ) -> Results {
     let mut results = Results {
         files: vec![source.name.clone()],
         ..Results::default()
     };
-    let text = match source.read() {
+    let text = match text.map_or_else(|| source.read(), Ok) {
         Ok(text) => text,
         Err(err) => {
             results.errors.push(InputError {
