@@ -69,6 +69,7 @@ pub(super) fn read(
     }
     let document_line = marker_line.unwrap_or(first.line);
     let mut reader = BlockReader {
+        source: Source(text),
         cursor,
         builder: Builder::new(syntax, document_line + line_offset),
         budget,
@@ -151,6 +152,19 @@ fn trim_end(bytes: &[u8]) -> &[u8] {
     &bytes[..kept]
 }
 
+/// The text being read, to take `str` slices of it without validating
+/// UTF-8 again (every cut the reader makes is at an ASCII byte).
+#[derive(Clone, Copy)]
+struct Source<'a>(&'a str);
+
+impl<'a> Source<'a> {
+    /// The text of `slice`, a part of the source's bytes.
+    fn text(self, slice: &[u8]) -> Option<&'a str> {
+        let start = (slice.as_ptr() as usize).checked_sub(self.0.as_ptr() as usize)?;
+        self.0.get(start..start.checked_add(slice.len())?)
+    }
+}
+
 /// The next line holding content: where its content starts (its column,
 /// which is its indentation, or where a `- ` left off), the content up to
 /// the line's end, and its 1-based line within the text.
@@ -169,6 +183,10 @@ struct Cursor<'a> {
     line_start: usize,
     line_end: usize,
     line: u32,
+    /// The last line [`Cursor::peek`] gave and where it stood: a line is
+    /// peeked several times (by the collection, the value, the check that
+    /// nothing follows deeper).
+    peeked: Option<(usize, Line<'a>)>,
 }
 
 impl<'a> Cursor<'a> {
@@ -179,6 +197,7 @@ impl<'a> Cursor<'a> {
             line_start: 0,
             line_end: line_end(text, 0),
             line: 1,
+            peeked: None,
         }
     }
 
@@ -202,6 +221,11 @@ impl<'a> Cursor<'a> {
     /// The next line holding content, skipping blank and comment-only
     /// lines (what is left of the current line counts as a line).
     fn peek(&mut self) -> Option<Line<'a>> {
+        if let Some((at, line)) = self.peeked {
+            if at == self.pos {
+                return Some(line);
+            }
+        }
         loop {
             if self.pos >= self.text.len() {
                 return None;
@@ -219,11 +243,13 @@ impl<'a> Cursor<'a> {
                 continue;
             }
             self.pos = end - content.len();
-            return Some(Line {
+            let line = Line {
                 column,
                 content,
                 line: self.line,
-            });
+            };
+            self.peeked = Some((self.pos, line));
+            return Some(line);
         }
     }
 
@@ -234,6 +260,7 @@ impl<'a> Cursor<'a> {
 }
 
 struct BlockReader<'a, 'b> {
+    source: Source<'a>,
     cursor: Cursor<'a>,
     builder: Builder,
     budget: &'b AtomicUsize,
@@ -350,7 +377,7 @@ impl<'a> BlockReader<'a, '_> {
             if line.column > column || is_entry(line.content) {
                 return None;
             }
-            let (key, after) = read_key(line.content)?;
+            let (key, after) = read_key(self.source, line.content)?;
             self.scalar(key, line.line)?;
             self.cursor.advance(after);
             let rest = &line.content[after..];
@@ -383,7 +410,7 @@ impl<'a> BlockReader<'a, '_> {
                 }
             }
             b'"' | b'\'' => {
-                let Some((scalar, used)) = quoted(content) else {
+                let Some((scalar, used)) = quoted(self.source, content) else {
                     let scalar = self.multi_line_quoted(owner?)?;
                     self.scalar(scalar, line.line)?;
                     return self.nothing_deeper(owner);
@@ -394,7 +421,7 @@ impl<'a> BlockReader<'a, '_> {
                 self.scalar(scalar, line.line)?;
             }
             _ => {
-                let (mut scalar, commented) = plain_value(content)?;
+                let (mut scalar, commented) = plain_value(self.source, content)?;
                 self.cursor.next_line();
                 if !commented {
                     if let Some(owner) = owner {
@@ -451,7 +478,7 @@ impl<'a> BlockReader<'a, '_> {
             if !plain_start(content) || content[0] == b'-' {
                 return None;
             }
-            let (more, commented) = plain_value(content)?;
+            let (more, commented) = plain_value(self.source, content)?;
             if commented {
                 return None;
             }
@@ -489,7 +516,7 @@ impl<'a> BlockReader<'a, '_> {
                 _ => at += 1,
             }
         };
-        let inner = std::str::from_utf8(&bytes[start + 1..close]).ok()?;
+        let inner = self.source.text(&bytes[start + 1..close])?;
         let lines: Vec<&str> = inner.split('\n').collect();
         let mut text = String::with_capacity(inner.len());
         let mut empty = 0;
@@ -536,7 +563,7 @@ impl<'a> BlockReader<'a, '_> {
                 }
             }
             if quote == b'"' {
-                text.push_str(&unescape(segment.as_bytes())?);
+                text.push_str(&unescape(segment)?);
             } else {
                 text.push_str(&segment.replace("''", "'"));
             }
@@ -618,7 +645,7 @@ impl<'a> BlockReader<'a, '_> {
                 value.push('\n');
             }
             trailing = 0;
-            value.push_str(std::str::from_utf8(&raw[indent..]).ok()?);
+            value.push_str(self.source.text(&raw[indent..])?);
             value.push('\n');
         }
         match chomp {
@@ -710,7 +737,7 @@ impl<'a> BlockReader<'a, '_> {
         let used = match content.first()? {
             b'[' | b'{' => self.flow(content, line)?,
             b'"' | b'\'' => {
-                let (scalar, used) = quoted(content)?;
+                let (scalar, used) = quoted(self.source, content)?;
                 self.scalar(scalar, line)?;
                 used
             }
@@ -723,7 +750,7 @@ impl<'a> BlockReader<'a, '_> {
                 if text.is_empty() || !plain_start(text) {
                     return None;
                 }
-                let text = std::str::from_utf8(text).ok()?;
+                let text = self.source.text(text)?;
                 self.scalar(
                     Scalar {
                         text: text.to_owned(),
@@ -808,20 +835,20 @@ fn separated(content: &[u8], index: usize) -> bool {
 }
 
 /// The key of a `key: value` line and the bytes up to its value.
-fn read_key(content: &[u8]) -> Option<(Scalar, usize)> {
+fn read_key(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
     let colon = key_end(content)?;
     if colon > MAX_KEY_BYTES {
         return None;
     }
     let key = match content[0] {
-        b'"' | b'\'' => quoted(content)?.0,
+        b'"' | b'\'' => quoted(source, content)?.0,
         _ => {
             let text = trim_end(&content[..colon]);
             if text.is_empty() || !plain_start(text) {
                 return None;
             }
             Scalar {
-                text: std::str::from_utf8(text).ok()?.to_owned(),
+                text: source.text(text)?.to_owned(),
                 plain: true,
             }
         }
@@ -831,7 +858,7 @@ fn read_key(content: &[u8]) -> Option<(Scalar, usize)> {
 
 /// A plain scalar that is the rest of its line, and whether a comment
 /// follows it (left out). `None` for anything that would make it a key.
-fn plain_value(content: &[u8]) -> Option<(Scalar, bool)> {
+fn plain_value(source: Source<'_>, content: &[u8]) -> Option<(Scalar, bool)> {
     if !plain_start(content) {
         return None;
     }
@@ -856,7 +883,7 @@ fn plain_value(content: &[u8]) -> Option<(Scalar, bool)> {
     }
     let text = trim_end(&content[..end]);
     let scalar = Scalar {
-        text: std::str::from_utf8(text).ok()?.to_owned(),
+        text: source.text(text)?.to_owned(),
         plain: true,
     };
     Some((scalar, commented))
@@ -889,21 +916,20 @@ fn quoted_len(content: &[u8]) -> Option<usize> {
 }
 
 /// A quoted scalar that closes on its line, and the bytes it used.
-fn quoted(content: &[u8]) -> Option<(Scalar, usize)> {
+fn quoted(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
     let used = quoted_len(content)?;
     let inner = &content[1..used - 1];
     let text = if content[0] == b'\'' {
-        std::str::from_utf8(inner).ok()?.replace("''", "'")
+        source.text(inner)?.replace("''", "'")
     } else {
-        unescape(inner)?
+        unescape(source.text(inner)?)?
     };
     Some((Scalar { text, plain: false }, used))
 }
 
 /// The text of a double-quoted scalar's inside; `None` for an escape the
 /// fast path leaves to the full parser.
-fn unescape(inner: &[u8]) -> Option<String> {
-    let inner = std::str::from_utf8(inner).ok()?;
+fn unescape(inner: &str) -> Option<String> {
     if !inner.contains('\\') {
         return Some(inner.to_owned());
     }

@@ -251,7 +251,8 @@ struct Open {
     pending_key: Option<PendingKey>,
     /// For large mappings: where each key is in `entries`.
     key_index: Option<HashMap<String, usize>>,
-    /// For mappings: which entries came from a merge (`<<`).
+    /// For mappings: which entries came from a merge (`<<`); empty until
+    /// one does (an entry past its end came from none).
     merged: Vec<bool>,
 }
 
@@ -370,12 +371,9 @@ impl Builder {
             Event::SequenceStart(anchor, _) => self.open(Value::Seq(Vec::new()), line, anchor)?,
             Event::MappingStart(anchor, _) => self.open(Value::Map(Vec::new()), line, anchor)?,
             Event::SequenceEnd | Event::MappingEnd => {
-                if let Some(mut open) = self.stack.pop() {
-                    match &mut open.node.value {
-                        Value::Seq(items) => items.shrink_to_fit(),
-                        Value::Map(entries) => entries.shrink_to_fit(),
-                        _ => {}
-                    }
+                // No shrink_to_fit: a document's tree lives only while it
+                // is checked, and the reallocation cost more than it saved.
+                if let Some(open) = self.stack.pop() {
                     self.push(open.node, open.anchor, open.size, budget)?;
                 }
             }
@@ -593,7 +591,11 @@ fn insert(open: &mut Open, key: PendingKey, value: Node, from_merge: bool) -> Op
     };
     if let Some(at) = existing {
         let first_line = entries[at].line;
-        let was_merged = std::mem::replace(&mut open.merged[at], from_merge);
+        let was_merged = open.merged.get(at).copied().unwrap_or(false);
+        if from_merge || was_merged {
+            open.merged.resize(entries.len(), false);
+            open.merged[at] = from_merge;
+        }
         let duplicate = (!was_merged && !from_merge).then(|| DuplicateKey {
             path: String::new(),
             key: key.text.clone(),
@@ -615,7 +617,11 @@ fn insert(open: &mut Open, key: PendingKey, value: Node, from_merge: bool) -> Op
         line: key.line,
         value,
     });
-    open.merged.push(from_merge);
+    // Which entries came from a merge is kept only once one has.
+    if from_merge || !open.merged.is_empty() {
+        open.merged.resize(entries.len() - 1, false);
+        open.merged.push(from_merge);
+    }
     if open.key_index.is_none() && entries.len() >= INDEX_FROM {
         open.key_index = Some(
             entries

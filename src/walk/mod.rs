@@ -342,7 +342,12 @@ impl<'a> Walk<'a> {
         from: &'a FieldGate,
         to: &'a FieldGate,
     ) -> V::Out {
-        if let Some(text) = values::enum_text(&entry.value.value, Some(to.type_in(self.to))) {
+        let text = if to.values.is_empty() {
+            None
+        } else {
+            values::enum_text(&entry.value.value, Some(to.type_in(self.to)))
+        };
+        if let Some(text) = text {
             let known_from = to.values_known_from;
             self.enum_value(
                 visitor,
@@ -361,24 +366,26 @@ impl<'a> Walk<'a> {
             entry.line,
             Some(&entry.key),
         );
-        self.path.push(Step::Key(&entry.key));
-        let element_type = match to.type_in(self.to) {
-            TypeExpr::Array(element) | TypeExpr::Map(element) => Some(&**element),
-            _ => None,
-        };
-        for (step, text, line) in values::scalar_elements(&entry.value, element_type) {
-            self.path.push(step);
-            self.enum_value(
-                visitor,
-                &text,
-                &to.element_values,
-                to.values_known_from,
-                line,
-                None,
-            );
+        if !to.element_values.is_empty() {
+            self.path.push(Step::Key(&entry.key));
+            let element_type = match to.type_in(self.to) {
+                TypeExpr::Array(element) | TypeExpr::Map(element) => Some(&**element),
+                _ => None,
+            };
+            for (step, text, line) in values::scalar_elements(&entry.value, element_type) {
+                self.path.push(step);
+                self.enum_value(
+                    visitor,
+                    &text,
+                    &to.element_values,
+                    to.values_known_from,
+                    line,
+                    None,
+                );
+                self.path.pop();
+            }
             self.path.pop();
         }
-        self.path.pop();
         self.path.push(Step::Key(key));
         let out = self.value(
             visitor,

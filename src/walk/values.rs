@@ -34,12 +34,16 @@ pub(super) fn refusal<'a>(
     minor: Version,
     known_from: Option<Version>,
 ) -> Option<Refusal<'a>> {
+    // The common case first, without listing the accepted values.
+    let listed = values.get(text);
+    if values.is_empty() || listed.is_some_and(|gate| gate.is_present_in(minor)) {
+        return None;
+    }
     let accepted = values_listed_in(values, minor);
     if accepted.is_empty() {
         return None;
     }
-    match values.get(text) {
-        Some(gate) if gate.is_present_in(minor) => None,
+    match listed {
         Some(gate) => Some(Refusal::NotInMinor { gate, accepted }),
         None => Some(Refusal::Unlisted {
             accepted,
