@@ -1,6 +1,8 @@
-//! In-process preflight throughput on one core: parse + check, check alone,
-//! and the YAML parser's events alone (the ceiling parsing puts on the
-//! first), over a multi-document YAML file. Run by `benches/preflight.sh`:
+//! In-process preflight throughput on one core: parse + check, the reading
+//! alone (trees built as `check` builds them: the stream cut into parts,
+//! each read by the fast block-style path or yaml-rust2), check alone, and
+//! yaml-rust2's events alone (what the full parser costs before any tree),
+//! over a multi-document YAML file. Run by `benches/preflight.sh`:
 //!
 //! `cargo bench --bench preflight -- <generated api dir> <target minor> <file.yaml> [runs]`
 //!
@@ -58,6 +60,7 @@ fn main() {
     }
 
     let mut end_to_end = Vec::new();
+    let mut read_only = Vec::new();
     let mut check_only = Vec::new();
     let mut raw_events = Vec::new();
     for _ in 0..runs {
@@ -67,17 +70,29 @@ fn main() {
             .unwrap();
         raw_events.push(count as f64 / start.elapsed().as_secs_f64());
 
+        // As `vergate check` reads: the parts of the stream, one document
+        // tree at a time.
         let start = Instant::now();
-        let parsed = document::parse(&text);
         let mut violations = 0;
-        for doc in &parsed.documents {
-            violations += preflight::check(&tables, &doc.root, options)
-                .expect("checkable")
-                .violations
-                .len();
+        for part in document::split(&text) {
+            for doc in part.reader() {
+                let doc = doc.expect("the file reads");
+                violations += preflight::check(&tables, &doc.root, options)
+                    .expect("checkable")
+                    .violations
+                    .len();
+            }
         }
         std::hint::black_box(violations);
         end_to_end.push(count as f64 / start.elapsed().as_secs_f64());
+
+        let start = Instant::now();
+        for part in document::split(&text) {
+            for doc in part.reader() {
+                std::hint::black_box(doc.expect("the file reads"));
+            }
+        }
+        read_only.push(count as f64 / start.elapsed().as_secs_f64());
 
         let start = Instant::now();
         for doc in &parsed.documents {
@@ -86,9 +101,10 @@ fn main() {
         check_only.push(count as f64 / start.elapsed().as_secs_f64());
     }
     println!(
-        "{{\"resources\": {count}, \"failing\": {failing}, \"bytes\": {}, \"runs\": {runs}, \"parse_and_check_per_s\": {:.0}, \"check_only_per_s\": {:.0}, \"yaml_events_only_per_s\": {:.0}}}",
+        "{{\"resources\": {count}, \"failing\": {failing}, \"bytes\": {}, \"runs\": {runs}, \"parse_and_check_per_s\": {:.0}, \"read_only_per_s\": {:.0}, \"check_only_per_s\": {:.0}, \"yaml_events_only_per_s\": {:.0}}}",
         text.len(),
         median(end_to_end),
+        median(read_only),
         median(check_only),
         median(raw_events)
     );
