@@ -32,13 +32,14 @@ type Hasher = foldhash::fast::RandomState;
 
 /// One type's gate: read already, or its text and the reader that turns it
 /// into the gate the first time it is asked for.
+/// Boxed: a slot is a few words, so the table of 960 is small to build.
 #[derive(Debug)]
 enum Slot {
-    Read(TypeGate),
+    Read(Box<TypeGate>),
     Unread {
         text: &'static str,
         read: fn(&'static str) -> TypeGate,
-        cell: OnceLock<TypeGate>,
+        cell: OnceLock<Box<TypeGate>>,
     },
 }
 
@@ -46,7 +47,7 @@ impl Slot {
     fn get(&self) -> &TypeGate {
         match self {
             Slot::Read(ty) => ty,
-            Slot::Unread { text, read, cell } => cell.get_or_init(|| read(text)),
+            Slot::Unread { text, read, cell } => cell.get_or_init(|| Box::new(read(text))),
         }
     }
 }
@@ -102,6 +103,7 @@ impl GateTables {
         types: Vec<UnreadType>,
     ) -> GateTables {
         let mut tables = GateTables::empty(api, versions, deprecated_versions);
+        tables.types.reserve(types.len());
         for ty in types {
             tables.index_kinds(&ty.name, &ty.kinds);
             let slot = Slot::Unread {
@@ -145,7 +147,7 @@ impl GateTables {
             }
         }
         self.index_kinds(&name, &ty.kinds);
-        self.types.insert(name, Slot::Read(ty));
+        self.types.insert(name, Slot::Read(Box::new(ty)));
     }
 
     fn index_kinds(&mut self, name: &str, kinds: &[GroupVersionKind]) {

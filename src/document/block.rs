@@ -2,29 +2,27 @@
 //! which declines everything else.
 //!
 //! Most manifests use a small part of YAML: block mappings and sequences
-//! indented with spaces, one-line plain and quoted scalars, literal block
-//! scalars (`|`), one-line flow collections (`[a, b]`, `{}`) and comments.
-//! This reader reads that part several times faster than the full parser,
-//! by looking at whole lines instead of scanning character by character,
-//! and hands the same events, on the same lines, to the same [`Builder`]
-//! (so scalars resolve, duplicate keys and merge keys are handled, and
-//! limits apply exactly as on the full path).
+//! indented with spaces, plain and quoted scalars (on one line or folded
+//! over several), literal block scalars (`|`), one-line flow collections
+//! (`[a, b]`, `{}`) and comments. This reader reads that part several
+//! times faster than the full parser, by looking at whole lines instead of
+//! scanning character by character, and builds the tree directly: the same
+//! nodes, on the same lines, with scalars resolved by the same
+//! [`scalar::resolve`], as yaml-rust2 and the tree builder of `reader.rs`
+//! give.
 //!
-//! It never decides anything the full parser would decide differently: on
+//! It never decides anything the full path would decide differently: on
 //! anything outside that part (anchors, aliases, tags, directives, tabs,
-//! multi-line plain or quoted scalars, folded scalars, explicit keys,
-//! control characters, a line it cannot place, an error of any kind) it
-//! returns `None`, and the caller reads the same text with the full parser.
-//! `tests/yaml_fast_path.rs` holds it to that: on the YAML test suite, the
-//! repository's manifests and mutated copies of them, what it reads equals
-//! what the full parser reads.
+//! CRLF, folded `>` scalars, explicit keys, control characters, a key
+//! written twice, a merge key, a key that is not a string, a line it
+//! cannot place, an error of any kind) it returns `None`, and the caller
+//! reads the same text with the full parser, whose builder reports what
+//! needs reporting. `tests/yaml_fast_path.rs` holds it to that: on the
+//! YAML test suite, the repository's YAML, mutated copies of it and
+//! generated folded scalars, what it reads equals what the full path reads.
 
-use super::reader::Builder;
-use super::scalar::Syntax;
-use super::Document;
-use std::sync::atomic::AtomicUsize;
-use yaml_rust2::parser::Event;
-use yaml_rust2::scanner::TScalarStyle;
+use super::scalar::{self, Syntax};
+use super::{Document, Entry, Node, Value};
 
 /// Nesting the fast reader follows before it declines (its functions
 /// recurse once per level; the full parser's limit is far higher).
@@ -38,12 +36,7 @@ const MAX_KEY_BYTES: usize = 1000;
 /// document: an optional `---` line, then block content), read by the fast
 /// path: `Some(None)` when the part holds no document, `None` when the fast
 /// path declines it.
-pub(super) fn read(
-    text: &str,
-    line_offset: u32,
-    syntax: Syntax,
-    budget: &AtomicUsize,
-) -> Option<Option<Document>> {
+pub(super) fn read(text: &str, line_offset: u32, syntax: Syntax) -> Option<Option<Document>> {
     if syntax != Syntax::Yaml || !plain_bytes(text.as_bytes()) {
         return None;
     }
@@ -71,16 +64,19 @@ pub(super) fn read(
     let mut reader = BlockReader {
         source: Source(text),
         cursor,
-        builder: Builder::new(syntax, document_line + line_offset),
-        budget,
         line_offset,
         depth: 0,
     };
-    reader.node_here(None)?;
+    let root = reader.node_here(None)?;
     if reader.cursor.peek().is_some() {
         return None;
     }
-    Some(Some(reader.builder.finish()))
+    Some(Some(Document {
+        index: 0,
+        line: document_line + line_offset,
+        root,
+        duplicate_keys: Vec::new(),
+    }))
 }
 
 /// True when the text holds only bytes the fast path reads as written:
@@ -259,11 +255,9 @@ impl<'a> Cursor<'a> {
     }
 }
 
-struct BlockReader<'a, 'b> {
+struct BlockReader<'a> {
     source: Source<'a>,
     cursor: Cursor<'a>,
-    builder: Builder,
-    budget: &'b AtomicUsize,
     line_offset: u32,
     depth: usize,
 }
@@ -274,27 +268,44 @@ struct Scalar {
     plain: bool,
 }
 
-impl<'a> BlockReader<'a, '_> {
-    fn emit(&mut self, event: Event, line: u32) -> Option<()> {
-        self.builder
-            .event(event, line + self.line_offset, self.budget)
-            .ok()
+impl<'a> BlockReader<'a> {
+    /// A node on `line` of the part (a line of the file once offset).
+    fn node(&self, value: Value, line: u32) -> Node {
+        Node {
+            value,
+            line: line + self.line_offset,
+        }
     }
 
-    fn scalar(&mut self, scalar: Scalar, line: u32) -> Option<()> {
-        let style = if scalar.plain {
-            TScalarStyle::Plain
+    /// A scalar's node: resolved as the builder resolves it (YAML 1.1 for
+    /// plain scalars, a string when quoted).
+    fn scalar(&self, scalar: Scalar, line: u32) -> Option<Node> {
+        let value = if scalar.plain {
+            scalar::resolve(scalar.text, true, None, Syntax::Yaml).ok()?
         } else {
-            TScalarStyle::DoubleQuoted
+            Value::String(scalar.text)
         };
-        self.emit(Event::Scalar(scalar.text, style, 0, None), line)
+        Some(self.node(value, line))
     }
 
-    fn empty(&mut self, line: u32) -> Option<()> {
-        self.emit(
-            Event::Scalar("~".into(), TScalarStyle::Plain, 0, None),
-            line,
-        )
+    fn empty(&self, line: u32) -> Node {
+        self.node(Value::Null, line)
+    }
+
+    /// A mapping key's text. Only keys that are strings as written are read
+    /// here: a merge key (`<<`), a key that resolves to a null, a number or
+    /// a boolean is left to the full path and its builder.
+    fn key(&self, key: Scalar) -> Option<String> {
+        if !key.plain {
+            return Some(key.text);
+        }
+        if key.text == "<<" {
+            return None;
+        }
+        match scalar::resolve(key.text, true, None, Syntax::Yaml).ok()? {
+            Value::String(text) => Some(text),
+            _ => None,
+        }
     }
 
     fn enter(&mut self) -> Option<()> {
@@ -305,7 +316,7 @@ impl<'a> BlockReader<'a, '_> {
     /// The node that starts where the cursor is (the content of the
     /// current line): a sequence, a mapping or a one-line value. `parent`
     /// is the column of the collection holding it (`None` at the root).
-    fn node_here(&mut self, parent: Option<usize>) -> Option<()> {
+    fn node_here(&mut self, parent: Option<usize>) -> Option<Node> {
         let Line {
             column, content, ..
         } = self.cursor.peek()?;
@@ -324,24 +335,24 @@ impl<'a> BlockReader<'a, '_> {
     /// The value of a key or sequence entry written on the lines after it:
     /// a nested block node, an indentless sequence (`key:` then `- a` at
     /// the key's column, when `indentless`), or nothing (null).
-    fn value_below(&mut self, parent: usize, indentless: bool, line: u32) -> Option<()> {
+    fn value_below(&mut self, parent: usize, indentless: bool, line: u32) -> Option<Node> {
         match self.cursor.peek() {
             Some(next) if next.column > parent => self.node_here(Some(parent)),
             Some(next) if indentless && next.column == parent && is_entry(next.content) => {
                 self.sequence(parent)
             }
-            Some(next) => self.empty(next.line.max(line)),
+            Some(next) => Some(self.empty(next.line.max(line))),
             // At the end of a text without its last newline, the full
             // parser's line for the null differs by case: left to it.
             None if !self.cursor.text.ends_with(b"\n") => None,
-            None => self.empty(self.cursor.line.max(line)),
+            None => Some(self.empty(self.cursor.line.max(line))),
         }
     }
 
-    fn sequence(&mut self, column: usize) -> Option<()> {
+    fn sequence(&mut self, column: usize) -> Option<Node> {
         self.enter()?;
         let first = self.cursor.peek()?;
-        self.emit(Event::SequenceStart(0, None), first.line)?;
+        let mut items = Vec::new();
         while let Some(line) = self.cursor.peek() {
             if line.column < column {
                 break;
@@ -355,21 +366,22 @@ impl<'a> BlockReader<'a, '_> {
                 break;
             }
             self.cursor.advance(1);
-            if blank_or_comment(&line.content[1..]) {
+            let item = if blank_or_comment(&line.content[1..]) {
                 self.cursor.next_line();
-                self.value_below(column, false, line.line)?;
+                self.value_below(column, false, line.line)?
             } else {
-                self.node_here(Some(column))?;
-            }
+                self.node_here(Some(column))?
+            };
+            items.push(item);
         }
         self.depth -= 1;
-        self.emit(Event::SequenceEnd, self.cursor.line)
+        Some(self.node(Value::Seq(items), first.line))
     }
 
-    fn mapping(&mut self, column: usize) -> Option<()> {
+    fn mapping(&mut self, column: usize) -> Option<Node> {
         self.enter()?;
         let first = self.cursor.peek()?;
-        self.emit(Event::MappingStart(0, None), first.line)?;
+        let mut entries = Vec::new();
         while let Some(line) = self.cursor.peek() {
             if line.column < column {
                 break;
@@ -378,48 +390,60 @@ impl<'a> BlockReader<'a, '_> {
                 return None;
             }
             let (key, after) = read_key(self.source, line.content)?;
-            self.scalar(key, line.line)?;
+            let key = self.key(key)?;
             self.cursor.advance(after);
             let rest = &line.content[after..];
-            if blank_or_comment(rest) {
+            let value = if blank_or_comment(rest) {
                 self.cursor.next_line();
-                self.value_below(column, true, line.line)?;
+                self.value_below(column, true, line.line)?
             } else {
                 let skipped = rest.len() - trim_start(rest).len();
                 self.cursor.advance(skipped);
-                self.inline_value(Some(column), Some(column))?;
-            }
+                self.inline_value(Some(column), Some(column))?
+            };
+            entries.push(Entry {
+                key,
+                line: line.line + self.line_offset,
+                value,
+            });
         }
         self.depth -= 1;
-        self.emit(Event::MappingEnd, self.cursor.line)
+        if has_duplicate_keys(&entries) {
+            return None;
+        }
+        Some(self.node(Value::Map(entries), first.line))
     }
 
     /// A value written on the current line: a quoted or plain scalar, a
     /// literal block scalar or a one-line flow collection. Nothing of it
     /// may continue on a later line deeper than `owner` (the column of
     /// the collection holding the value; at the root, no line may follow).
-    fn inline_value(&mut self, owner: Option<usize>, parent: Option<usize>) -> Option<()> {
+    fn inline_value(&mut self, owner: Option<usize>, parent: Option<usize>) -> Option<Node> {
         let line = self.cursor.peek()?;
         let content = line.content;
-        match content[0] {
-            b'|' => return self.literal(content, line.line, parent),
+        let node = match content[0] {
+            b'|' => return self.literal(content, parent),
             b'[' | b'{' => {
-                let used = self.flow(content, line.line)?;
+                let (node, used) = self.flow(content, line.line)?;
                 if !blank_or_comment(&content[used..]) {
                     return None;
                 }
+                self.cursor.next_line();
+                node
             }
-            b'"' | b'\'' => {
-                let Some((scalar, used)) = quoted(self.source, content) else {
+            b'"' | b'\'' => match quoted(self.source, content) {
+                Some((scalar, used)) => {
+                    if !blank_or_comment(&content[used..]) {
+                        return None;
+                    }
+                    self.cursor.next_line();
+                    self.scalar(scalar, line.line)?
+                }
+                None => {
                     let scalar = self.multi_line_quoted(owner?)?;
-                    self.scalar(scalar, line.line)?;
-                    return self.nothing_deeper(owner);
-                };
-                if !blank_or_comment(&content[used..]) {
-                    return None;
+                    self.scalar(scalar, line.line)?
                 }
-                self.scalar(scalar, line.line)?;
-            }
+            },
             _ => {
                 let (mut scalar, commented) = plain_value(self.source, content)?;
                 self.cursor.next_line();
@@ -428,12 +452,11 @@ impl<'a> BlockReader<'a, '_> {
                         self.plain_continuation(&mut scalar.text, owner)?;
                     }
                 }
-                self.scalar(scalar, line.line)?;
-                return self.nothing_deeper(owner);
+                self.scalar(scalar, line.line)?
             }
-        }
-        self.cursor.next_line();
-        self.nothing_deeper(owner)
+        };
+        self.nothing_deeper(owner)?;
+        Some(node)
     }
 
     /// Fails when the next line holding content is deeper than `owner`
@@ -581,7 +604,7 @@ impl<'a> BlockReader<'a, '_> {
 
     /// A literal block scalar (`|`, `|-`, `|+`) whose header is `header`;
     /// its lines follow, indented deeper than `parent`.
-    fn literal(&mut self, header: &[u8], line: u32, parent: Option<usize>) -> Option<()> {
+    fn literal(&mut self, header: &[u8], parent: Option<usize>) -> Option<Node> {
         let (chomp, rest) = match header.get(1) {
             Some(b'-') => (Chomp::Strip, &header[2..]),
             Some(b'+') => (Chomp::Keep, &header[2..]),
@@ -664,82 +687,84 @@ impl<'a> BlockReader<'a, '_> {
             }
         }
         // The full parser marks a block scalar on its first content line.
-        let _ = line;
-        self.emit(
-            Event::Scalar(value, TScalarStyle::Literal, 0, None),
-            first_content_line,
-        )
+        Some(self.node(Value::String(value), first_content_line))
     }
 
-    /// A flow collection that closes on its line; the bytes it used.
-    fn flow(&mut self, content: &[u8], line: u32) -> Option<usize> {
+    /// A flow collection that closes on its line, and the bytes it used.
+    fn flow(&mut self, content: &[u8], line: u32) -> Option<(Node, usize)> {
         self.enter()?;
         let mapping = content[0] == b'{';
         let close = if mapping { b'}' } else { b']' };
-        let start = if mapping {
-            Event::MappingStart(0, None)
-        } else {
-            Event::SequenceStart(0, None)
-        };
-        self.emit(start, line)?;
+        let mut items = Vec::new();
+        let mut entries = Vec::new();
         let mut at = 1;
         at += spaces(&content[at..]);
-        if content.get(at) == Some(&close) {
-            self.depth -= 1;
-            let end = if mapping {
-                Event::MappingEnd
-            } else {
-                Event::SequenceEnd
-            };
-            self.emit(end, line)?;
-            return Some(at + 1);
-        }
-        loop {
-            at += self.flow_item(&content[at..], line)?;
-            if mapping {
-                if content.get(at) != Some(&b':') {
-                    return None;
-                }
-                at += 1;
-                if content.get(at) != Some(&b' ') {
-                    return None;
-                }
-                at += spaces(&content[at..]);
-                at += self.flow_item(&content[at..], line)?;
-            }
-            match content.get(at) {
-                Some(b',') => {
-                    at += 1;
-                    at += spaces(&content[at..]);
-                    if matches!(content.get(at), Some(b']' | b'}' | b',')) {
+        if content.get(at) != Some(&close) {
+            loop {
+                if mapping {
+                    if matches!(content.get(at), Some(b'[' | b'{')) {
                         return None;
                     }
-                }
-                Some(byte) if *byte == close => {
-                    self.depth -= 1;
-                    let end = if mapping {
-                        Event::MappingEnd
-                    } else {
-                        Event::SequenceEnd
+                    let (key, used) = self.flow_item(&content[at..], line)?;
+                    // Strings only, and no merge key (see `key`).
+                    let Value::String(key) = key.value else {
+                        return None;
                     };
-                    self.emit(end, line)?;
-                    return Some(at + 1);
+                    if key == "<<" {
+                        return None;
+                    }
+                    at += used;
+                    if content.get(at) != Some(&b':') || content.get(at + 1) != Some(&b' ') {
+                        return None;
+                    }
+                    at += 1;
+                    at += spaces(&content[at..]);
+                    let (value, used) = self.flow_item(&content[at..], line)?;
+                    at += used;
+                    entries.push(Entry {
+                        key,
+                        line: line + self.line_offset,
+                        value,
+                    });
+                } else {
+                    let (item, used) = self.flow_item(&content[at..], line)?;
+                    at += used;
+                    items.push(item);
                 }
-                _ => return None,
+                match content.get(at) {
+                    Some(b',') => {
+                        at += 1;
+                        at += spaces(&content[at..]);
+                        if matches!(content.get(at), Some(b']' | b'}' | b',')) {
+                            return None;
+                        }
+                    }
+                    Some(byte) if *byte == close => break,
+                    _ => return None,
+                }
             }
         }
+        self.depth -= 1;
+        let value = if mapping {
+            if has_duplicate_keys(&entries) {
+                return None;
+            }
+            Value::Map(entries)
+        } else {
+            Value::Seq(items)
+        };
+        Some((self.node(value, line), at + 1))
     }
 
     /// One item inside a flow collection: a nested flow collection, a
-    /// quoted scalar or a plain scalar; the bytes it used, trailing spaces
-    /// included.
-    fn flow_item(&mut self, content: &[u8], line: u32) -> Option<usize> {
-        let used = match content.first()? {
+    /// quoted scalar or a plain scalar, and the bytes it used, trailing
+    /// spaces included.
+    fn flow_item(&mut self, content: &[u8], line: u32) -> Option<(Node, usize)> {
+        let (node, used) = match content.first()? {
             b'[' | b'{' => self.flow(content, line)?,
             b'"' | b'\'' => {
                 let (scalar, used) = quoted(self.source, content)?;
-                self.scalar(scalar, line)?;
-                used
+                (self.scalar(scalar, line)?, used)
             }
             _ => {
                 let len = content
@@ -750,19 +775,29 @@ impl<'a> BlockReader<'a, '_> {
                 if text.is_empty() || !plain_start(text) {
                     return None;
                 }
-                let text = self.source.text(text)?;
-                self.scalar(
-                    Scalar {
-                        text: text.to_owned(),
-                        plain: true,
-                    },
-                    line,
-                )?;
-                len
+                let scalar = Scalar {
+                    text: self.source.text(text)?.to_owned(),
+                    plain: true,
+                };
+                (self.scalar(scalar, line)?, len)
             }
         };
-        Some(used + spaces(&content[used..]))
+        Some((node, used + spaces(&content[used..])))
     }
+}
+
+/// True when a key is written twice: the full path's builder reports it
+/// (and says which value wins), so the fast path declines.
+fn has_duplicate_keys(entries: &[Entry]) -> bool {
+    if entries.len() < 16 {
+        return entries
+            .iter()
+            .enumerate()
+            .any(|(at, entry)| entries[..at].iter().any(|before| before.key == entry.key));
+    }
+    let mut keys: Vec<&str> = entries.iter().map(|entry| entry.key.as_str()).collect();
+    keys.sort_unstable();
+    keys.windows(2).any(|pair| pair[0] == pair[1])
 }
 
 #[derive(Clone, Copy)]

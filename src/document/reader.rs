@@ -85,7 +85,7 @@ impl<'a> Reader<'a> {
         copy_budget: Arc<AtomicUsize>,
     ) -> Reader<'a> {
         let line_offset = first_line.saturating_sub(1);
-        let fast = super::block::read(part, line_offset, syntax, &copy_budget);
+        let fast = super::block::read(part, line_offset, syntax);
         Reader {
             text: part,
             parser: None,
@@ -305,7 +305,7 @@ impl AliasRatio {
 }
 
 /// Builds one document.
-pub(super) struct Builder {
+struct Builder {
     syntax: Syntax,
     line: u32,
     stack: Vec<Open>,
@@ -316,7 +316,7 @@ pub(super) struct Builder {
 }
 
 impl Builder {
-    pub(super) fn new(syntax: Syntax, line: u32) -> Builder {
+    fn new(syntax: Syntax, line: u32) -> Builder {
         Builder {
             syntax,
             line,
@@ -328,7 +328,7 @@ impl Builder {
         }
     }
 
-    pub(super) fn finish(self) -> Document {
+    fn finish(self) -> Document {
         Document {
             index: 0,
             line: self.line,
@@ -340,12 +340,7 @@ impl Builder {
         }
     }
 
-    pub(super) fn event(
-        &mut self,
-        event: Event,
-        line: u32,
-        budget: &AtomicUsize,
-    ) -> Result<(), ParseError> {
+    fn event(&mut self, event: Event, line: u32, budget: &AtomicUsize) -> Result<(), ParseError> {
         let fail = |message: String| ParseError { line, message };
         match event {
             Event::Scalar(text, style, anchor, tag) => {
