@@ -81,24 +81,19 @@ pub fn split(text: &str) -> Vec<Part<'_>> {
         return whole();
     }
     let bytes = text.as_bytes();
+    // A directive or an explicit document end on any line: read whole.
+    // Lines are found by vectorised substring searches, not one by one.
+    let directive = memchr::memmem::find(bytes, b"\n%").is_some();
+    let document_end =
+        memchr::memmem::find_iter(bytes, b"\n...").any(|at| is_marker(&bytes[at + 1..], b"..."));
+    if directive || document_end {
+        return whole();
+    }
     let mut starts = vec![(0usize, 1u32)];
-    // Only a line starting with `-`, `.` or `%` can matter: found by a
-    // vectorised search for a line break followed by one of them, the
-    // lines counted in between.
     let (mut counted_to, mut line) = (0usize, 1u32);
-    for newline in memchr::memchr_iter(b'\n', bytes) {
+    for newline in memchr::memmem::find_iter(bytes, b"\n---") {
         let start = newline + 1;
-        let Some(first) = bytes.get(start) else {
-            break;
-        };
-        if !matches!(first, b'-' | b'.' | b'%') {
-            continue;
-        }
-        let rest = &bytes[start..];
-        if *first == b'%' || is_marker(rest, b"...") {
-            return whole();
-        }
-        if is_marker(rest, b"---") {
+        if is_marker(&bytes[start..], b"---") {
             line += count_lines(&bytes[counted_to..start]);
             counted_to = start;
             starts.push((start, line));
@@ -122,9 +117,10 @@ pub fn split(text: &str) -> Vec<Part<'_>> {
         .collect()
 }
 
-/// The line breaks in `bytes`.
+/// The line breaks in `bytes` (a count the compiler vectorises).
 fn count_lines(bytes: &[u8]) -> u32 {
-    u32::try_from(memchr::memchr_iter(b'\n', bytes).count()).unwrap_or(u32::MAX)
+    let count = bytes.iter().filter(|byte| **byte == b'\n').count();
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 /// True when `line` is the document marker `marker` (`---` or `...`),
