@@ -8,6 +8,7 @@
 //! docs/cli.md lists the rules with examples.
 
 use super::Value;
+use std::borrow::Cow;
 
 /// Which rules plain scalars follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,14 +158,18 @@ fn dot_float(text: String) -> Value {
 /// A scalar starting with a digit or a sign: Go's `ParseInt(s, 0, 64)`, then
 /// `ParseUint`, then a decimal float, all after removing `_`.
 fn number(text: String) -> Value {
-    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    let plain: Cow<'_, str> = if text.contains('_') {
+        Cow::Owned(text.chars().filter(|&c| c != '_').collect())
+    } else {
+        Cow::Borrowed(&text)
+    };
     match go_integer(&plain) {
         Some(GoInteger::Signed(int)) => return Value::Int(int),
         Some(GoInteger::Unsigned(uint)) => return Value::Float(uint.to_string()),
         None => {}
     }
     if yaml_style_float(&plain) && finite_float(&plain) {
-        return Value::Float(plain);
+        return Value::Float(plain.into_owned());
     }
     Value::String(text)
 }
