@@ -216,9 +216,10 @@ enum Parts {
 /// and is read once.
 fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> {
     let parts = document::split(text);
-    let mut seen = HashSet::new();
-    let chosen: Vec<(usize, &document::Part<'_>)> = parts
-        .iter()
+    // Which parts hold a CRD is looked at in parallel; which of those are
+    // copies, in order.
+    let holding: Vec<(usize, &document::Part<'_>)> = parts
+        .par_iter()
         .enumerate()
         .filter(|(_, part)| match which {
             Parts::All => true,
@@ -226,9 +227,13 @@ fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> 
             Parts::HoldingCrds => {
                 part.text().contains("CustomResourceDefinition")
                     && holds_crd(part.text().as_bytes())
-                    && seen.insert(without_metadata(part.text()))
             }
         })
+        .collect();
+    let mut seen = HashSet::new();
+    let chosen: Vec<(usize, &document::Part<'_>)> = holding
+        .into_iter()
+        .filter(|(_, part)| which == Parts::All || seen.insert(without_metadata(part.text())))
         .collect();
     let read: Vec<Result<Vec<(usize, serde_json::Value)>, String>> = chosen
         .par_iter()
@@ -296,4 +301,27 @@ fn custom_resource_index(
         .collect();
     let model = GatedModel::merge(api, minors).map_err(fail)?;
     Ok(model.gates_index())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_metadata;
+
+    #[test]
+    fn copies_that_differ_only_in_metadata_are_one_crd() {
+        let crd = |name: &str, group: &str| {
+            format!(
+                "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}\n  labels:\n    a: b\nspec:\n  group: {group}\n"
+            )
+        };
+        assert_eq!(
+            without_metadata(&crd("widgets.example.com", "example.com")),
+            without_metadata(&crd("widgets.example.com-copy", "example.com"))
+        );
+        assert_ne!(
+            without_metadata(&crd("widgets.example.com", "example.com")),
+            without_metadata(&crd("widgets.example.com", "example.org"))
+        );
+        assert!(!without_metadata(&crd("x", "y")).contains("name: x"));
+    }
 }
