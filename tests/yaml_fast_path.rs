@@ -48,6 +48,16 @@ fn compare(name: &str, text: &str) -> (usize, Vec<String>) {
     (read, mismatches)
 }
 
+/// Fails naming how many mismatches there are and showing the first.
+fn assert_none(mismatches: &[String]) {
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches; first:\n{}",
+        mismatches.len(),
+        mismatches[0]
+    );
+}
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -96,12 +106,7 @@ fn manifests_read_the_same_both_ways() {
         read += fast;
         mismatches.extend(found);
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches; first:\n{}",
-        mismatches.len(),
-        mismatches[0]
-    );
+    assert_none(&mismatches);
     // The fast path must be the common case, or it is not worth its code.
     assert!(
         read * 10 >= parts * 8,
@@ -187,12 +192,7 @@ fn mutated_manifests_read_the_same_both_ways() {
             mismatches.extend(found);
         }
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches; first:\n{}",
-        mismatches.len(),
-        mismatches[0]
-    );
+    assert_none(&mismatches);
     assert!(read > 100, "the fast path read only {read} mutated parts");
 }
 
@@ -261,12 +261,7 @@ fn the_yaml_test_suite_reads_the_same_both_ways_and_invalid_yaml_is_left_to_the_
             }
         }
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches; first:\n{}",
-        mismatches.len(),
-        mismatches[0]
-    );
+    assert_none(&mismatches);
     assert!(
         accepted_invalid.is_empty(),
         "the fast path read invalid YAML: {accepted_invalid:#?}"
@@ -340,11 +335,6 @@ fn folded_scalars_read_the_same_both_ways() {
         read += fast;
         mismatches.extend(found);
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches; first:\n{}",
-        mismatches.len(),
-        mismatches[0]
-    );
+    assert_none(&mismatches);
     assert!(read > 1000, "the fast path read only {read} of 3000");
 }

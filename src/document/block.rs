@@ -843,9 +843,18 @@ fn key_end(content: &[u8]) -> Option<usize> {
     }
 }
 
-/// The first `:` followed by a space or the line's end, before any
-/// comment; `None` when there is none.
-fn indicator_colon(content: &[u8]) -> Option<usize> {
+/// What ends the plain text at the start of a line's content.
+enum Stop {
+    /// A `:` followed by a space or the line's end: the text is a key.
+    Colon(usize),
+    /// A `#` after a space: a comment starts here.
+    Comment(usize),
+    /// Neither: the text runs to the line's end.
+    End,
+}
+
+/// Where the plain text at the start of `content` stops (see [`Stop`]).
+fn plain_stop(content: &[u8]) -> Stop {
     let mut at = 0;
     while let Some(found) = content[at..]
         .iter()
@@ -854,14 +863,23 @@ fn indicator_colon(content: &[u8]) -> Option<usize> {
         let index = at + found;
         if content[index] == b'#' {
             if index > 0 && content[index - 1] == b' ' {
-                return None;
+                return Stop::Comment(index);
             }
         } else if separated(content, index) {
-            return Some(index);
+            return Stop::Colon(index);
         }
         at = index + 1;
     }
-    None
+    Stop::End
+}
+
+/// The first `:` followed by a space or the line's end, before any
+/// comment; `None` when there is none.
+fn indicator_colon(content: &[u8]) -> Option<usize> {
+    match plain_stop(content) {
+        Stop::Colon(index) => Some(index),
+        Stop::Comment(_) | Stop::End => None,
+    }
 }
 
 /// True when the byte after `index` is a space or the line's end.
@@ -897,25 +915,11 @@ fn plain_value(source: Source<'_>, content: &[u8]) -> Option<(Scalar, bool)> {
     if !plain_start(content) {
         return None;
     }
-    let mut end = content.len();
-    let mut commented = false;
-    let mut at = 0;
-    while let Some(found) = content[at..]
-        .iter()
-        .position(|byte| matches!(byte, b':' | b'#'))
-    {
-        let index = at + found;
-        if content[index] == b'#' {
-            if index > 0 && content[index - 1] == b' ' {
-                end = index;
-                commented = true;
-                break;
-            }
-        } else if separated(content, index) {
-            return None;
-        }
-        at = index + 1;
-    }
+    let (end, commented) = match plain_stop(content) {
+        Stop::Colon(_) => return None,
+        Stop::Comment(index) => (index, true),
+        Stop::End => (content.len(), false),
+    };
     let text = trim_end(&content[..end]);
     let scalar = Scalar {
         text: source.text(text)?.to_owned(),
