@@ -395,6 +395,7 @@ fn any_number_of_threads_prints_what_one_thread_prints() {
             ])
         };
         let one = run("1");
+        assert!(!stderr(&one).contains("not applied"), "{}", stderr(&one));
         assert_eq!(code(&one), 2, "the YAML error is an input error");
         assert!(
             !stdout(&one).contains("after-the-error"),

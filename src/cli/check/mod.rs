@@ -269,16 +269,20 @@ pub fn run(args: &CheckArgs) -> Outcome {
         }
         sources
     };
+    if args.jobs > 0 {
+        // Fails only when the pool was built before: this comes before the
+        // first parallel step (the CRD scan), and says so if that changes.
+        if let Err(err) = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.jobs)
+            .build_global()
+        {
+            eprintln!("warning: -j {} not applied: {err}", args.jobs);
+        }
+    }
     let (tables, custom, texts) = match crds::load(tables, args.target, &args.crd, &sources) {
         Ok(loaded) => loaded,
         Err(outcome) => return outcome,
     };
-    if args.jobs > 0 {
-        // Only fails when a pool was built before, which nothing does.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.jobs)
-            .build_global();
-    }
     let mut results = Results::default();
     for file in source::check_all(&tables, &custom, &sources, texts, &policy) {
         results.append(file);
