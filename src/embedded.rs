@@ -128,11 +128,7 @@ pub fn kubernetes() -> GateTables {
 /// the kinds it is served as.
 fn lazy(text: &'static str) -> Result<GateTables, String> {
     let (header, body) = text.split_once('\n').ok_or("empty index")?;
-    let header: Header =
-        serde_json::from_str(header).map_err(|err| format!("line 1: not a header: {err}"))?;
-    if header.versions.is_empty() {
-        return Err("the index lists no versions".into());
-    }
+    let header = read_header(header)?;
     let mut types: Vec<UnreadType> = Vec::new();
     let mut start = 0;
     let mut current: Option<(&str, Vec<GroupVersionKind>)> = None;
@@ -254,12 +250,21 @@ pub fn render(index: &GatesIndex) -> String {
     out
 }
 
+/// The header line, which must list the index's versions.
+fn read_header(line: &str) -> Result<Header, String> {
+    let header: Header =
+        serde_json::from_str(line).map_err(|err| format!("line 1: not a header: {err}"))?;
+    if header.versions.is_empty() {
+        return Err("the index lists no versions".into());
+    }
+    Ok(header)
+}
+
 /// Reads the embedded form back; the error names the line.
 pub fn parse(text: &str) -> Result<GatesIndex, String> {
     let mut lines = text.lines().enumerate();
     let (_, header) = lines.next().ok_or("empty index")?;
-    let header: Header =
-        serde_json::from_str(header).map_err(|err| format!("line 1: not a header: {err}"))?;
+    let header = read_header(header)?;
     let mut index = GatesIndex {
         api: header.api,
         versions: header.versions,
@@ -283,9 +288,6 @@ pub fn parse(text: &str) -> Result<GatesIndex, String> {
                 ty.fields.insert(field, gate);
             }
         }
-    }
-    if index.versions.is_empty() {
-        return Err("the index lists no versions".into());
     }
     Ok(index)
 }

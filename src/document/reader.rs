@@ -84,19 +84,7 @@ impl<'a> Reader<'a> {
         syntax: Syntax,
         copy_budget: Arc<AtomicUsize>,
     ) -> Reader<'a> {
-        let line_offset = first_line.saturating_sub(1);
-        let fast = super::block::read(part, line_offset, syntax);
-        Reader {
-            text: part,
-            parser: None,
-            fast,
-            syntax,
-            copy_budget,
-            line_offset,
-            index: 0,
-            too_large: false,
-            done: false,
-        }
+        Reader::part_read(part, first_line, syntax, copy_budget, true)
     }
 
     /// A reader of one part of a file that only uses the full parser
@@ -107,9 +95,33 @@ impl<'a> Reader<'a> {
         syntax: Syntax,
         copy_budget: Arc<AtomicUsize>,
     ) -> Reader<'a> {
+        Reader::part_read(part, first_line, syntax, copy_budget, false)
+    }
+
+    /// A reader of one part, trying the fast path first when `try_fast`.
+    fn part_read(
+        part: &'a str,
+        first_line: u32,
+        syntax: Syntax,
+        copy_budget: Arc<AtomicUsize>,
+        try_fast: bool,
+    ) -> Reader<'a> {
+        let line_offset = first_line.saturating_sub(1);
+        let fast = if try_fast {
+            super::block::read(part, line_offset, syntax)
+        } else {
+            None
+        };
         Reader {
-            fast: None,
-            ..Reader::part(part, first_line, syntax, copy_budget)
+            text: part,
+            parser: None,
+            fast,
+            syntax,
+            copy_budget,
+            line_offset,
+            index: 0,
+            too_large: false,
+            done: false,
         }
     }
 
@@ -251,8 +263,7 @@ struct Open {
     pending_key: Option<PendingKey>,
     /// For large mappings: where each key is in `entries`.
     key_index: Option<HashMap<String, usize>>,
-    /// For mappings: which entries came from a merge (`<<`); empty until
-    /// one does (an entry past its end came from none).
+    /// For mappings: which entries came from a merge (`<<`).
     merged: Vec<bool>,
 }
 
@@ -366,9 +377,12 @@ impl Builder {
             Event::SequenceStart(anchor, _) => self.open(Value::Seq(Vec::new()), line, anchor)?,
             Event::MappingStart(anchor, _) => self.open(Value::Map(Vec::new()), line, anchor)?,
             Event::SequenceEnd | Event::MappingEnd => {
-                // No shrink_to_fit: a document's tree lives only while it
-                // is checked, and the reallocation cost more than it saved.
-                if let Some(open) = self.stack.pop() {
+                if let Some(mut open) = self.stack.pop() {
+                    match &mut open.node.value {
+                        Value::Seq(items) => items.shrink_to_fit(),
+                        Value::Map(entries) => entries.shrink_to_fit(),
+                        _ => {}
+                    }
                     self.push(open.node, open.anchor, open.size, budget)?;
                 }
             }
@@ -586,11 +600,7 @@ fn insert(open: &mut Open, key: PendingKey, value: Node, from_merge: bool) -> Op
     };
     if let Some(at) = existing {
         let first_line = entries[at].line;
-        let was_merged = open.merged.get(at).copied().unwrap_or(false);
-        if from_merge || was_merged {
-            open.merged.resize(entries.len(), false);
-            open.merged[at] = from_merge;
-        }
+        let was_merged = std::mem::replace(&mut open.merged[at], from_merge);
         let duplicate = (!was_merged && !from_merge).then(|| DuplicateKey {
             path: String::new(),
             key: key.text.clone(),
@@ -612,11 +622,7 @@ fn insert(open: &mut Open, key: PendingKey, value: Node, from_merge: bool) -> Op
         line: key.line,
         value,
     });
-    // Which entries came from a merge is kept only once one has.
-    if from_merge || !open.merged.is_empty() {
-        open.merged.resize(entries.len() - 1, false);
-        open.merged.push(from_merge);
-    }
+    open.merged.push(from_merge);
     if open.key_index.is_none() && entries.len() >= INDEX_FROM {
         open.key_index = Some(
             entries

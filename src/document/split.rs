@@ -48,7 +48,7 @@ impl Part<'_> {
     /// the fast path to the full parser).
     pub fn fast_and_full(&self) -> Option<(Vec<ReadResult>, Vec<ReadResult>)> {
         let fast = self.reader();
-        if !fast.is_fast() || self.whole {
+        if !fast.is_fast() {
             return None;
         }
         let full = Reader::part_full(self.text, self.first_line, self.syntax, self.budget.clone());
