@@ -15,6 +15,9 @@ mod reader;
 pub mod scalar;
 mod split;
 
+/// The string type of keys and string values: inline up to 24 bytes, as
+/// most keys and values of a manifest are, so a tree costs few allocations.
+pub use compact_str::CompactString;
 pub use encoding::{decode, EncodingError};
 pub use reader::{Reader, MAX_DEPTH, MAX_FILE_BYTES};
 pub use split::{split, Part, ReadResult};
@@ -35,8 +38,8 @@ pub enum Value {
     Bool(bool),
     Int(i64),
     /// A float, kept as written (`1.5`, `.inf`).
-    Float(String),
-    String(String),
+    Float(CompactString),
+    String(CompactString),
     Seq(Vec<Node>),
     Map(Vec<Entry>),
 }
@@ -44,7 +47,7 @@ pub enum Value {
 /// One key of a map, the line the key is on, and its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Entry {
-    pub key: String,
+    pub key: CompactString,
     pub line: u32,
     pub value: Node,
 }
@@ -145,13 +148,13 @@ impl Node {
                 .parse::<f64>()
                 .ok()
                 .and_then(serde_json::Number::from_f64)
-                .map_or_else(|| J::String(text.clone()), J::Number),
-            Value::String(s) => J::String(s.clone()),
+                .map_or_else(|| J::String(text.to_string()), J::Number),
+            Value::String(s) => J::String(s.to_string()),
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
             Value::Map(entries) => J::Object(
                 entries
                     .iter()
-                    .map(|entry| (entry.key.clone(), entry.value.to_json()))
+                    .map(|entry| (entry.key.to_string(), entry.value.to_json()))
                     .collect(),
             ),
         }
@@ -165,10 +168,10 @@ impl Node {
             Value::Map(entries) => J::Object(
                 entries
                     .into_iter()
-                    .map(|entry| (entry.key, entry.value.into_json()))
+                    .map(|entry| (entry.key.into_string(), entry.value.into_json()))
                     .collect(),
             ),
-            Value::String(text) => J::String(text),
+            Value::String(text) => J::String(text.into_string()),
             _ => self.to_json(),
         }
     }
@@ -180,13 +183,13 @@ impl Node {
             Value::Null => Y::Null,
             Value::Bool(b) => Y::Boolean(*b),
             Value::Int(i) => Y::Integer(*i),
-            Value::Float(text) => Y::Real(text.clone()),
-            Value::String(s) => Y::String(s.clone()),
+            Value::Float(text) => Y::Real(text.to_string()),
+            Value::String(s) => Y::String(s.to_string()),
             Value::Seq(items) => Y::Array(items.iter().map(Node::to_yaml).collect()),
             Value::Map(entries) => Y::Hash(
                 entries
                     .iter()
-                    .map(|entry| (Y::String(entry.key.clone()), entry.value.to_yaml()))
+                    .map(|entry| (Y::String(entry.key.to_string()), entry.value.to_yaml()))
                     .collect(),
             ),
         }

@@ -72,7 +72,7 @@ impl Source {
         let bytes = match &self.kind {
             Kind::Failed(message) => return Err(whole(message.clone())),
             Kind::File(path) => std::fs::File::open(path)
-                .and_then(read_bounded)
+                .and_then(read_file_bounded)
                 .map_err(|err| whole(format!("cannot read: {err}")))?,
             Kind::Stdin(text) => {
                 return text
@@ -118,6 +118,17 @@ fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
         line: err.line(),
         message: err.to_string(),
     })
+}
+
+/// Reads at most one byte more than [`MAX_FILE_BYTES`] of a file, into a
+/// buffer sized once from its length (growing by doubling would copy the
+/// text and touch twice the memory).
+fn read_file_bounded(file: std::fs::File) -> std::io::Result<Vec<u8>> {
+    let limit = MAX_FILE_BYTES as u64 + 1;
+    let expected = file.metadata().map_or(0, |meta| meta.len()).min(limit);
+    let mut bytes = Vec::with_capacity(expected as usize + 1);
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Reads at most one byte more than [`MAX_FILE_BYTES`].

@@ -22,7 +22,7 @@
 //! generated folded scalars, what it reads equals what the full path reads.
 
 use super::scalar::{self, Syntax};
-use super::{Document, Entry, Node, Value};
+use super::{CompactString, Document, Entry, Node, Value};
 
 /// Nesting the fast reader follows before it declines (its functions
 /// recurse once per level; the full parser's limit is far higher).
@@ -264,7 +264,7 @@ struct BlockReader<'a> {
 
 /// A one-line scalar read from the text.
 struct Scalar {
-    text: String,
+    text: CompactString,
     plain: bool,
 }
 
@@ -295,7 +295,7 @@ impl<'a> BlockReader<'a> {
     /// A mapping key's text. Only keys that are strings as written are read
     /// here: a merge key (`<<`), a key that resolves to a null, a number or
     /// a boolean is left to the full path and its builder.
-    fn key(&self, key: Scalar) -> Option<String> {
+    fn key(&self, key: Scalar) -> Option<CompactString> {
         if !key.plain {
             return Some(key.text);
         }
@@ -472,7 +472,7 @@ impl<'a> BlockReader<'a> {
     /// into `text` as YAML folds them: one line break becomes a space, `n`
     /// empty lines become `n` newlines. The cursor is at the start of the
     /// line after the scalar's first; it ends after the last line used.
-    fn plain_continuation(&mut self, text: &mut String, owner: usize) -> Option<()> {
+    fn plain_continuation(&mut self, text: &mut CompactString, owner: usize) -> Option<()> {
         let bytes = self.cursor.text;
         loop {
             let (mut pos, mut line, mut empty) = (self.cursor.pos, self.cursor.line, 0);
@@ -599,7 +599,10 @@ impl<'a> BlockReader<'a> {
         self.cursor
             .start_line(last_start, self.cursor.line + lines.len() as u32 - 1);
         self.cursor.next_line();
-        Some(Scalar { text, plain: false })
+        Some(Scalar {
+            text: text.into(),
+            plain: false,
+        })
     }
 
     /// A literal block scalar (`|`, `|-`, `|+`) whose header is `header`;
@@ -687,7 +690,7 @@ impl<'a> BlockReader<'a> {
             }
         }
         // The full parser marks a block scalar on its first content line.
-        Some(self.node(Value::String(value), first_content_line))
+        Some(self.node(Value::String(value.into()), first_content_line))
     }
 
     /// A flow collection that closes on its line, and the bytes it used.
@@ -776,7 +779,7 @@ impl<'a> BlockReader<'a> {
                     return None;
                 }
                 let scalar = Scalar {
-                    text: self.source.text(text)?.to_owned(),
+                    text: CompactString::new(self.source.text(text)?),
                     plain: true,
                 };
                 (self.scalar(scalar, line)?, len)
@@ -901,7 +904,7 @@ fn read_key(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
                 return None;
             }
             Scalar {
-                text: source.text(text)?.to_owned(),
+                text: CompactString::new(source.text(text)?),
                 plain: true,
             }
         }
@@ -922,7 +925,7 @@ fn plain_value(source: Source<'_>, content: &[u8]) -> Option<(Scalar, bool)> {
     };
     let text = trim_end(&content[..end]);
     let scalar = Scalar {
-        text: source.text(text)?.to_owned(),
+        text: CompactString::new(source.text(text)?),
         plain: true,
     };
     Some((scalar, commented))
@@ -959,7 +962,7 @@ fn quoted(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
     let used = quoted_len(content)?;
     let inner = &content[1..used - 1];
     let text = if content[0] == b'\'' {
-        source.text(inner)?.replace("''", "'")
+        CompactString::new(source.text(inner)?.replace("''", "'"))
     } else {
         unescape(source.text(inner)?)?
     };
@@ -968,11 +971,11 @@ fn quoted(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
 
 /// The text of a double-quoted scalar's inside; `None` for an escape the
 /// fast path leaves to the full parser.
-fn unescape(inner: &str) -> Option<String> {
+fn unescape(inner: &str) -> Option<CompactString> {
     if !inner.contains('\\') {
-        return Some(inner.to_owned());
+        return Some(CompactString::new(inner));
     }
-    let mut text = String::with_capacity(inner.len());
+    let mut text = CompactString::with_capacity(inner.len());
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {

@@ -9,7 +9,7 @@
 //! for gigabytes.
 
 use super::scalar::{self, StandardTag, Syntax};
-use super::{Document, DuplicateKey, Entry, Node, ParseError, Value};
+use super::{CompactString, Document, DuplicateKey, Entry, Node, ParseError, Value};
 use std::collections::HashMap;
 use std::str::Chars;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -262,13 +262,13 @@ struct Open {
     /// For mappings: the key read, waiting for its value.
     pending_key: Option<PendingKey>,
     /// For large mappings: where each key is in `entries`.
-    key_index: Option<HashMap<String, usize>>,
+    key_index: Option<HashMap<CompactString, usize>>,
     /// For mappings: which entries came from a merge (`<<`).
     merged: Vec<bool>,
 }
 
 struct PendingKey {
-    text: String,
+    text: CompactString,
     line: u32,
     /// A plain `<<`: merge the value's entries (YAML 1.1 merge keys).
     merge: bool,
@@ -362,14 +362,14 @@ impl Builder {
                 if self.key_expected() {
                     let merge =
                         plain && tag.is_none() && text == "<<" && self.syntax == Syntax::Yaml;
-                    let value = scalar::resolve(text, plain, tag, self.syntax)
+                    let value = scalar::resolve(text.into(), plain, tag, self.syntax)
                         .map_err(|err| fail(err.0))?;
                     let key = scalar::key_text(value).ok_or_else(|| {
                         fail("a null mapping key (`~`, `null` or nothing before `:`); Kubernetes cannot read it: name the key".into())
                     })?;
                     self.set_key(key, line, merge, anchor, size, budget)?;
                 } else {
-                    let value = scalar::resolve(text, plain, tag, self.syntax)
+                    let value = scalar::resolve(text.into(), plain, tag, self.syntax)
                         .map_err(|err| fail(err.0))?;
                     self.push(Node { value, line }, anchor, size, budget)?;
                 }
@@ -458,7 +458,7 @@ impl Builder {
 
     fn set_key(
         &mut self,
-        text: String,
+        text: CompactString,
         line: u32,
         merge: bool,
         anchor: usize,
@@ -603,7 +603,7 @@ fn insert(open: &mut Open, key: PendingKey, value: Node, from_merge: bool) -> Op
         let was_merged = std::mem::replace(&mut open.merged[at], from_merge);
         let duplicate = (!was_merged && !from_merge).then(|| DuplicateKey {
             path: String::new(),
-            key: key.text.clone(),
+            key: key.text.to_string(),
             line: key.line,
             first_line,
         });

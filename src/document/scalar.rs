@@ -7,7 +7,7 @@
 //! that), and JSON has only `true`, `false`, `null` and JSON numbers.
 //! docs/cli.md lists the rules with examples.
 
-use super::Value;
+use super::{CompactString, Value};
 use std::borrow::Cow;
 
 /// Which rules plain scalars follow.
@@ -67,7 +67,7 @@ impl StandardTag {
 /// The value of a scalar: `plain` when it was written without quotes,
 /// `tag` when it carries an explicit one.
 pub fn resolve(
-    text: String,
+    text: CompactString,
     plain: bool,
     tag: Option<StandardTag>,
     syntax: Syntax,
@@ -88,7 +88,7 @@ pub fn resolve(
 
 /// A scalar with an explicit `!!int`, `!!float`, `!!bool` or `!!null` tag:
 /// its text must resolve to that type (an integer may be tagged `!!float`).
-fn tagged(text: String, wanted: StandardTag) -> Result<Value, ScalarError> {
+fn tagged(text: CompactString, wanted: StandardTag) -> Result<Value, ScalarError> {
     let value = yaml11(text.clone());
     let fits = matches!(
         (&value, wanted),
@@ -109,7 +109,7 @@ fn tagged(text: String, wanted: StandardTag) -> Result<Value, ScalarError> {
         )));
     }
     Ok(match (value, wanted) {
-        (Value::Int(int), StandardTag::Float) => Value::Float(int.to_string()),
+        (Value::Int(int), StandardTag::Float) => Value::Float(int.to_string().into()),
         (value, _) => value,
     })
 }
@@ -117,7 +117,7 @@ fn tagged(text: String, wanted: StandardTag) -> Result<Value, ScalarError> {
 /// A plain scalar by go-yaml v2's `resolve` (YAML 1.1 without timestamps,
 /// which sigs.k8s.io/yaml keeps as strings, and without base-60 numbers,
 /// which go-yaml never read).
-fn yaml11(text: String) -> Value {
+fn yaml11(text: CompactString) -> Value {
     match text.as_str() {
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
             return Value::Bool(true)
@@ -139,7 +139,7 @@ fn yaml11(text: String) -> Value {
 
 /// A scalar starting with `.`: Go's `ParseFloat`, which takes `_` between
 /// digits (`.5_0`).
-fn dot_float(text: String) -> Value {
+fn dot_float(text: CompactString) -> Value {
     let bytes = text.as_bytes();
     let underscores_ok = bytes.iter().enumerate().all(|(at, &b)| {
         b != b'_'
@@ -147,7 +147,7 @@ fn dot_float(text: String) -> Value {
                 && bytes[at - 1].is_ascii_digit()
                 && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
     });
-    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    let plain: CompactString = text.chars().filter(|&c| c != '_').collect();
     if underscores_ok && finite_float(&plain) {
         Value::Float(plain)
     } else {
@@ -157,7 +157,7 @@ fn dot_float(text: String) -> Value {
 
 /// A scalar starting with a digit or a sign: Go's `ParseInt(s, 0, 64)`, then
 /// `ParseUint`, then a decimal float, all after removing `_`.
-fn number(text: String) -> Value {
+fn number(text: CompactString) -> Value {
     let plain: Cow<'_, str> = if text.contains('_') {
         Cow::Owned(text.chars().filter(|&c| c != '_').collect())
     } else {
@@ -165,11 +165,11 @@ fn number(text: String) -> Value {
     };
     match go_integer(&plain) {
         Some(GoInteger::Signed(int)) => return Value::Int(int),
-        Some(GoInteger::Unsigned(uint)) => return Value::Float(uint.to_string()),
+        Some(GoInteger::Unsigned(uint)) => return Value::Float(uint.to_string().into()),
         None => {}
     }
     if yaml_style_float(&plain) && finite_float(&plain) {
-        return Value::Float(plain.into_owned());
+        return Value::Float(plain.into());
     }
     Value::String(text)
 }
@@ -257,7 +257,7 @@ fn finite_float(text: &str) -> bool {
 }
 
 /// A plain scalar in JSON: a literal or a number, nothing else.
-fn json(text: String) -> Result<Value, ScalarError> {
+fn json(text: CompactString) -> Result<Value, ScalarError> {
     match text.as_str() {
         "true" => return Ok(Value::Bool(true)),
         "false" => return Ok(Value::Bool(false)),
@@ -317,12 +317,12 @@ fn json_number(text: &str) -> bool {
 /// into JSON object keys: booleans become `true`/`false`, integers their
 /// decimal text, floats Go's `FormatFloat(f, 'g', -1, 32)`. `None` for a null
 /// key, which it refuses.
-pub fn key_text(value: Value) -> Option<String> {
+pub fn key_text(value: Value) -> Option<CompactString> {
     match value {
         Value::Null => None,
-        Value::Bool(b) => Some(b.to_string()),
-        Value::Int(i) => Some(i.to_string()),
-        Value::Float(text) => Some(go_float32_text(&text)),
+        Value::Bool(b) => Some(b.to_string().into()),
+        Value::Int(i) => Some(i.to_string().into()),
+        Value::Float(text) => Some(go_float32_text(&text).into()),
         Value::String(text) => Some(text),
         Value::Seq(_) | Value::Map(_) => None,
     }

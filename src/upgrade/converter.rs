@@ -338,7 +338,7 @@ impl<'a> Visitor<'a> for Converter {
         let entries: Vec<Entry> = entries
             .into_iter()
             .map(|(key, line, value)| Entry {
-                key: key.to_owned(),
+                key: key.into(),
                 line,
                 value,
             })
@@ -374,7 +374,7 @@ fn show(value: &Value) -> String {
         Value::Int(number) => number.to_string(),
         Value::String(text) => format!("{text:?}"),
         Value::Bool(flag) => flag.to_string(),
-        Value::Float(text) => text.clone(),
+        Value::Float(text) => text.to_string(),
         Value::Null => "null".to_owned(),
         Value::Seq(_) => "the list".to_owned(),
         Value::Map(_) => "the mapping".to_owned(),

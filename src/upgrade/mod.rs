@@ -155,7 +155,7 @@ pub fn convert(
             Some((api_version, new_name)) => {
                 let mut document = converter.document(tables, root, name, new_name);
                 if let Some(node) = document.get_mut("apiVersion") {
-                    node.value = Value::String(api_version.clone());
+                    node.value = Value::String(api_version.as_str().into());
                 }
                 converter.change_at(
                     String::from("apiVersion"),
@@ -186,7 +186,7 @@ pub fn convert(
     if identity.own_minor.is_some() && from != to {
         if let Some(node) = document.get_mut("apiVersion") {
             let line = node.line;
-            node.value = Value::String(to.to_string());
+            node.value = Value::String(to.to_string().into());
             converter.change_at(
                 String::from("apiVersion"),
                 ChangeKind::VersionBumped,

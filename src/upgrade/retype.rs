@@ -27,7 +27,9 @@ pub(super) fn convert(value: &Value, from: &TypeExpr, to: &TypeExpr) -> Option<V
     }
     match (value, to) {
         (Value::Int(_) | Value::String(_), Scalar::IntOrString) => Some(value.clone()),
-        (Value::Int(number), Scalar::String(None)) => Some(Value::String(number.to_string())),
+        (Value::Int(number), Scalar::String(None)) => {
+            Some(Value::String(number.to_string().into()))
+        }
         (Value::String(_), Scalar::String(None)) => Some(value.clone()),
         (Value::Int(number), Scalar::Integer(format)) if fits(*number, format.as_ref()) => {
             Some(value.clone())
@@ -61,7 +63,7 @@ mod tests {
     use super::*;
 
     fn string(text: &str) -> Value {
-        Value::String(text.to_owned())
+        Value::String(text.into())
     }
 
     fn convert(value: &Value, from: &str, to: &str) -> Option<Value> {

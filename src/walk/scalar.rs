@@ -88,8 +88,8 @@ fn integer_misfit(value: &Value, format: Option<&Format>) -> Misfit {
     let (text, expected) = match value {
         Value::Int(number) => (number.to_string(), range_text(format)),
         Value::Float(text) => match float_value(text).and_then(integral) {
-            Some(_) => (text.clone(), range_text(format)),
-            None => (text.clone(), "an integer".to_owned()),
+            Some(_) => (text.to_string(), range_text(format)),
+            None => (text.to_string(), "an integer".to_owned()),
         },
         _ => (String::new(), "an integer".to_owned()),
     };
@@ -149,7 +149,7 @@ mod tests {
     }
 
     fn float(text: &str) -> Node {
-        node(Value::Float(text.to_owned()))
+        node(Value::Float(text.into()))
     }
 
     fn ty(text: &str) -> Scalar {

@@ -124,7 +124,7 @@ mod tests {
             Some("1.5")
         );
         assert_eq!(
-            text(Value::String(String::new()), Some(&string())).as_deref(),
+            text(Value::String(Default::default()), Some(&string())).as_deref(),
             Some("")
         );
         // Of a string enum, a number is a type mismatch, not an enum value.
