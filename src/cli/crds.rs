@@ -22,6 +22,9 @@ use vergate::Version;
 use vergate_codegen::load::{build_minor, crds_from_documents, holds_crd, CrdVersions, Document};
 use vergate_codegen::model::GatedModel;
 
+/// The kind of a CustomResourceDefinition.
+const CRD_KIND: &str = "CustomResourceDefinition";
+
 /// The CRDs in use, for what the gate tables cannot say.
 #[derive(Default)]
 pub struct CustomResources {
@@ -147,7 +150,7 @@ pub fn load(
             let Ok(text) = source.read() else {
                 return (None, None);
             };
-            if !text.contains("CustomResourceDefinition") {
+            if memchr::memmem::find(text.as_bytes(), CRD_KIND.as_bytes()).is_none() {
                 return (Some(text), None);
             }
             let found = match read_crds(path, &text, Parts::HoldingCrds) {
@@ -204,7 +207,8 @@ enum Parts {
     /// Every part (a file given with `--crd`).
     All,
     /// Only the parts with a top-level `kind: CustomResourceDefinition`
-    /// line (an input, mostly other manifests).
+    /// line (an input, mostly other manifests; found by searching for the
+    /// kind's name, not by cutting the whole stream).
     HoldingCrds,
 }
 
@@ -215,7 +219,20 @@ enum Parts {
 /// chart rendered twice, a copy under another name) defines nothing new
 /// and is read once.
 fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> {
-    let parts = document::split(text);
+    if which == Parts::HoldingCrds {
+        // The parts found by search are not numbered as the file's
+        // documents are, which only messages show: an error is read again
+        // from the whole stream cut, to name the right document.
+        let parts = document::parts_holding(text, CRD_KIND);
+        if let Ok(document) = read_parts(path, &parts, which) {
+            return Ok(document);
+        }
+    }
+    read_parts(path, &document::split(text), which)
+}
+
+/// The CRDs of `parts` (of the file at `path`), as [`read_crds`] reads them.
+fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result<Document, String> {
     // Which parts hold a CRD is looked at in parallel; which of those are
     // copies, in order.
     let holding: Vec<(usize, &document::Part<'_>)> = parts
@@ -223,14 +240,10 @@ fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> 
         .enumerate()
         .filter(|(_, part)| match which {
             Parts::All => true,
-            Parts::HoldingCrds if parts.len() == 1 => true,
-            Parts::HoldingCrds => {
-                part.text().contains("CustomResourceDefinition")
-                    && holds_crd(part.text().as_bytes())
-            }
+            Parts::HoldingCrds => part.is_whole() || holds_crd(part.text().as_bytes()),
         })
         .collect();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<String, foldhash::fast::RandomState> = HashSet::default();
     let chosen: Vec<(usize, &document::Part<'_>)> = holding
         .into_iter()
         .filter(|(_, part)| which == Parts::All || seen.insert(without_metadata(part.text())))

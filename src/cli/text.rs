@@ -22,24 +22,33 @@ pub fn print(results: &Results, api: &str, color: ColorChoice) {
         ColorChoice::Always => anstream::ColorChoice::Always,
         ColorChoice::Never => anstream::ColorChoice::Never,
     };
+    let stdout = anstream::AutoStream::new(std::io::stdout(), choice);
+    // Without colour the findings are written as they are, not through
+    // the stream that would strip styles from them byte by byte.
+    let colored = stdout.current_choice() != anstream::ColorChoice::Never;
+    let [place, warning, resource] = if colored {
+        [LOCATION, WARNING, RESOURCE]
+    } else {
+        [Style::new(); 3]
+    };
     let mut out = String::new();
     for found in &results.violations {
         let violation = &found.violation;
-        let _ = write!(
-            out,
-            "{LOCATION}{}:{}:{LOCATION:#} ",
-            found.file, violation.line
-        );
+        let _ = write!(out, "{place}{}:{}:{place:#} ", found.file, violation.line);
         if violation.severity == Severity::Warning {
-            let _ = write!(out, "{WARNING}warning:{WARNING:#} ");
+            let _ = write!(out, "{warning}warning:{warning:#} ");
         }
-        let _ = write!(out, "{RESOURCE}{}{RESOURCE:#}: ", found.resource);
+        let _ = write!(out, "{resource}{}{resource:#}: ", found.resource);
         if !violation.path.is_empty() {
             let _ = write!(out, "{}: ", violation.path);
         }
         let _ = writeln!(out, "{}", violation.message);
     }
-    super::write_out_with(anstream::AutoStream::new(std::io::stdout(), choice), &out);
+    if colored {
+        super::write_out_with(stdout, &out);
+    } else {
+        super::write_out(&out);
+    }
 
     let mut err = String::new();
     for skipped in results.skipped.iter().filter(|skipped| skipped.noted) {

@@ -66,6 +66,8 @@ pub(super) fn read(text: &str, line_offset: u32, syntax: Syntax) -> Option<Optio
         cursor,
         line_offset,
         depth: 0,
+        entries: Vec::new(),
+        items: Vec::new(),
     };
     let root = reader.node_here(None)?;
     if reader.cursor.peek().is_some() {
@@ -260,6 +262,13 @@ struct BlockReader<'a> {
     cursor: Cursor<'a>,
     line_offset: u32,
     depth: usize,
+    /// The entries of the mappings being read, innermost last: a mapping
+    /// gathers its entries here and takes them out in one allocation of
+    /// the right size (growing a vector per mapping would allocate and
+    /// copy several times).
+    entries: Vec<Entry>,
+    /// The same for the items of the sequences being read.
+    items: Vec<Node>,
 }
 
 /// A one-line scalar read from the text.
@@ -352,7 +361,7 @@ impl<'a> BlockReader<'a> {
     fn sequence(&mut self, column: usize) -> Option<Node> {
         self.enter()?;
         let first = self.cursor.peek()?;
-        let mut items = Vec::new();
+        let start = self.items.len();
         while let Some(line) = self.cursor.peek() {
             if line.column < column {
                 break;
@@ -372,16 +381,17 @@ impl<'a> BlockReader<'a> {
             } else {
                 self.node_here(Some(column))?
             };
-            items.push(item);
+            self.items.push(item);
         }
         self.depth -= 1;
+        let items = self.items.drain(start..).collect();
         Some(self.node(Value::Seq(items), first.line))
     }
 
     fn mapping(&mut self, column: usize) -> Option<Node> {
         self.enter()?;
         let first = self.cursor.peek()?;
-        let mut entries = Vec::new();
+        let start = self.entries.len();
         while let Some(line) = self.cursor.peek() {
             if line.column < column {
                 break;
@@ -401,16 +411,17 @@ impl<'a> BlockReader<'a> {
                 self.cursor.advance(skipped);
                 self.inline_value(Some(column), Some(column))?
             };
-            entries.push(Entry {
+            self.entries.push(Entry {
                 key,
                 line: line.line + self.line_offset,
                 value,
             });
         }
         self.depth -= 1;
-        if has_duplicate_keys(&entries) {
+        if has_duplicate_keys(&self.entries[start..]) {
             return None;
         }
+        let entries = self.entries.drain(start..).collect();
         Some(self.node(Value::Map(entries), first.line))
     }
 

@@ -31,6 +31,12 @@ impl<'a> Part<'a> {
         self.text
     }
 
+    /// True when the part is the whole text, which could not be cut (JSON,
+    /// directives, explicit document ends, a text over the size limit).
+    pub fn is_whole(&self) -> bool {
+        self.whole
+    }
+
     /// A reader of this part. Its documents are numbered from 0 within the
     /// part and its lines are the whole text's.
     pub fn reader(&self) -> Reader<'a> {
@@ -63,32 +69,11 @@ pub type ReadResult = Result<super::Document, super::ParseError>;
 /// one copy budget, the budget [`Reader::new`] gives the whole text. Making
 /// the parts costs a scan of the lines; nothing is parsed.
 pub fn split(text: &str) -> Vec<Part<'_>> {
-    let syntax = Syntax::sniff(text);
-    let budget = Arc::new(AtomicUsize::new(copy_budget(text)));
-    let whole = || {
-        vec![Part {
-            text,
-            first_line: 1,
-            whole: true,
-            syntax,
-            budget: budget.clone(),
-        }]
+    let cut = match Cut::of(text) {
+        Ok(cut) => cut,
+        Err(whole) => return vec![whole],
     };
-    if syntax == Syntax::Json || text.len() > MAX_FILE_BYTES {
-        return whole();
-    }
-    if text.starts_with('%') || is_marker(text.as_bytes(), b"...") {
-        return whole();
-    }
     let bytes = text.as_bytes();
-    // A directive or an explicit document end on any line: read whole.
-    // Lines are found by vectorised substring searches, not one by one.
-    let directive = memchr::memmem::find(bytes, b"\n%").is_some();
-    let document_end =
-        memchr::memmem::find_iter(bytes, b"\n...").any(|at| is_marker(&bytes[at + 1..], b"..."));
-    if directive || document_end {
-        return whole();
-    }
     let mut starts = vec![(0usize, 1u32)];
     let (mut counted_to, mut line) = (0usize, 1u32);
     for newline in memchr::memmem::find_iter(bytes, b"\n---") {
@@ -107,14 +92,97 @@ pub fn split(text: &str) -> Vec<Part<'_>> {
     starts
         .iter()
         .zip(ends)
-        .map(|(&(start, first_line), end)| Part {
-            text: &text[start..end],
+        .map(|(&(start, first_line), end)| cut.part(start..end, first_line))
+        .collect()
+}
+
+/// The parts of `text` that [`split`] gives and that hold `needle`, in
+/// order, found by searching for `needle` rather than cutting the whole
+/// stream: for a few documents among thousands (the CRDs among a
+/// repository's manifests).
+pub fn parts_holding<'a>(text: &'a str, needle: &str) -> Vec<Part<'a>> {
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let cut = match Cut::of(text) {
+        Ok(cut) => cut,
+        Err(whole) => {
+            let holds = finder.find(text.as_bytes()).is_some();
+            return if holds { vec![whole] } else { Vec::new() };
+        }
+    };
+    let bytes = text.as_bytes();
+    let markers = memchr::memmem::Finder::new(b"\n---");
+    let markers_back = memchr::memmem::FinderRev::new(b"\n---");
+    let is_start = |newline: &usize| is_marker(&bytes[newline + 1..], b"---");
+    let mut parts = Vec::new();
+    let (mut searched_to, mut counted_to, mut line) = (0usize, 0usize, 1u32);
+    while let Some(found) = finder.find(&bytes[searched_to..]) {
+        let at = searched_to + found;
+        let start = markers_back
+            .rfind_iter(&bytes[searched_to..at])
+            .map(|newline| searched_to + newline)
+            .find(is_start)
+            .map_or(searched_to, |newline| newline + 1);
+        let end = markers
+            .find_iter(&bytes[at..])
+            .map(|newline| at + newline)
+            .find(is_start)
+            .map_or(bytes.len(), |newline| newline + 1);
+        line += count_lines(&bytes[counted_to..start]);
+        counted_to = start;
+        parts.push(cut.part(start..end, line));
+        searched_to = end;
+    }
+    parts
+}
+
+/// How a text is cut into parts: what every part shares.
+struct Cut<'a> {
+    text: &'a str,
+    syntax: Syntax,
+    budget: Arc<AtomicUsize>,
+}
+
+impl<'a> Cut<'a> {
+    /// The cut of `text`, or its one whole part when it cannot be cut.
+    fn of(text: &'a str) -> Result<Cut<'a>, Part<'a>> {
+        let cut = Cut {
+            text,
+            syntax: Syntax::sniff(text),
+            budget: Arc::new(AtomicUsize::new(copy_budget(text))),
+        };
+        let bytes = text.as_bytes();
+        // JSON, a file over the limit, a directive or an explicit document
+        // end on any line: read whole. Lines are found by vectorised
+        // substring searches, not one by one.
+        let whole = cut.syntax == Syntax::Json
+            || text.len() > MAX_FILE_BYTES
+            || text.starts_with('%')
+            || is_marker(bytes, b"...")
+            || memchr::memmem::find(bytes, b"\n%").is_some()
+            || memchr::memmem::find_iter(bytes, b"\n...")
+                .any(|at| is_marker(&bytes[at + 1..], b"..."));
+        if whole {
+            return Err(Part {
+                text,
+                first_line: 1,
+                whole: true,
+                syntax: cut.syntax,
+                budget: cut.budget,
+            });
+        }
+        Ok(cut)
+    }
+
+    /// The part at `range`, starting on line `first_line`.
+    fn part(&self, range: std::ops::Range<usize>, first_line: u32) -> Part<'a> {
+        Part {
+            text: &self.text[range],
             first_line,
             whole: false,
-            syntax,
-            budget: budget.clone(),
-        })
-        .collect()
+            syntax: self.syntax,
+            budget: self.budget.clone(),
+        }
+    }
 }
 
 /// The line breaks in `bytes`, counted 255 bytes at a time into a byte
@@ -141,7 +209,7 @@ fn is_marker(line: &[u8], marker: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::split;
+    use super::{parts_holding, split};
     use crate::document::{Document, Reader};
 
     /// The documents the readers give in order, up to the first error (a
@@ -176,6 +244,30 @@ mod tests {
         same_as_whole("---\nkind: A\n---\nkind: B\n   bad: [\n---\nkind: C\n");
         same_as_whole("--- {a: 1}\n--- [1, 2]\n---x: 1\n");
         same_as_whole("a: &x {b: 1}\n---\nc: *x\n");
+    }
+
+    #[test]
+    fn the_parts_holding_a_text_are_those_split_gives() {
+        let texts = [
+            "a: x\n---\nb: y\n--- # c\nc: x\n---x: x\n---\n---\nd: x\n",
+            "x: 1\n---\nkind: x\n",
+            "kind: y\n---\nkind: y\n",
+            "--- x\n---\n  x: 1\n",
+            "a: 1\n...\nx: 2\n",
+            "{\"x\": 1}",
+        ];
+        for text in texts {
+            let expected: Vec<(String, u32)> = split(text)
+                .iter()
+                .filter(|part| part.text().contains('x'))
+                .map(|part| (part.text().to_owned(), part.first_line))
+                .collect();
+            let found: Vec<(String, u32)> = parts_holding(text, "x")
+                .iter()
+                .map(|part| (part.text().to_owned(), part.first_line))
+                .collect();
+            assert_eq!(found, expected, "{text:?}");
+        }
     }
 
     #[test]

@@ -147,6 +147,9 @@ impl<'a> Checker<'a> {
 impl<'a> Visitor<'a> for Checker<'a> {
     type Out = ();
 
+    /// Check reports as it goes: an object's entries are not needed.
+    const GATHERS_ENTRIES: bool = false;
+
     fn leaf(&mut self, _: &Walk<'a>, _: &'a Node) {}
 
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {

@@ -76,6 +76,11 @@ pub(crate) enum FieldStep<'a, Out> {
 pub(crate) trait Visitor<'a> {
     type Out;
 
+    /// Whether [`Visitor::object`] is handed what each entry became; a
+    /// visitor that makes nothing of them (`check`) spares the walk
+    /// gathering them, one allocation per object.
+    const GATHERS_ENTRIES: bool = true;
+
     /// A value the walk does not look into: null, a value of a definition
     /// the tables do not have, or of a definition without fields.
     fn leaf(&mut self, walk: &Walk<'a>, node: &'a Node) -> Self::Out;
@@ -163,7 +168,7 @@ pub(crate) trait Visitor<'a> {
     fn map(&mut self, node: &'a Node, values: Vec<Self::Out>) -> Self::Out;
 
     /// An object, from its kept and walked entries: each key (in `to`), its
-    /// line and what it became.
+    /// line and what it became (none unless [`Visitor::GATHERS_ENTRIES`]).
     fn object(
         &mut self,
         walk: &Walk<'a>,
@@ -283,24 +288,29 @@ impl<'a> Walk<'a> {
         let Value::Map(entries) = &node.value else {
             return visitor.mismatch(self, node, line, Expected::Mapping, to);
         };
-        let from_def = from
-            .definition()
-            .and_then(|from_name| self.tables.ty(from_name))
-            .unwrap_or(def);
+        let from_def = if std::ptr::eq(from, to) {
+            def
+        } else {
+            from.definition()
+                .and_then(|from_name| self.tables.ty(from_name))
+                .unwrap_or(def)
+        };
         let object = Object {
             name,
             def,
             from_def,
         };
-        let mut outs = Vec::with_capacity(entries.len());
+        let mut outs = Vec::with_capacity(if V::GATHERS_ENTRIES { entries.len() } else { 0 });
         for entry in entries {
-            match visitor.field(self, entry, &object) {
-                FieldStep::Drop => {}
-                FieldStep::Keep(out) => outs.push((entry.key.as_str(), entry.line, out)),
+            let (key, out) = match visitor.field(self, entry, &object) {
+                FieldStep::Drop => continue,
+                FieldStep::Keep(out) => (entry.key.as_str(), out),
                 FieldStep::Walk { key, from, to } => {
-                    let out = self.field(visitor, entry, key, from, to);
-                    outs.push((key, entry.line, out));
+                    (key, self.field(visitor, entry, key, from, to))
                 }
+            };
+            if V::GATHERS_ENTRIES {
+                outs.push((key, entry.line, out));
             }
         }
         visitor.object(self, node, line, &object, outs)

@@ -87,6 +87,7 @@ fn check_source(
         .collect();
     // Documents are numbered across the file; a part read after a YAML
     // error is not used (one reader stops at the error).
+    results.reserve(parts.iter().map(|part| &part.results));
     let mut documents_before = 0;
     for mut part in parts {
         for found in &mut part.results.violations {
@@ -265,7 +266,7 @@ fn text_of(root: &document::Node, name: &str) -> String {
 /// holds `{{ … }}` in its strings (alerting rules do) reads as YAML and
 /// is checked.
 pub(in crate::cli) fn is_template(source: &Source, text: &str) -> bool {
-    text.contains("{{")
+    memchr::memmem::find(text.as_bytes(), b"{{").is_some()
         && (source.in_chart_templates() || document::Reader::new(text).any(|read| read.is_err()))
 }
 
