@@ -326,7 +326,9 @@ mod tests {
             .collect();
         assert_eq!(lazy, whole);
         assert_eq!(
-            tables.types_for_gvk("apps", "v1", "Deployment"),
+            tables
+                .types_for_gvk("apps", "v1", "Deployment")
+                .collect::<Vec<_>>(),
             ["io.k8s.api.apps.v1.Deployment"]
         );
     }

@@ -20,9 +20,9 @@ pub struct GateTables {
     versions: Vec<Version>,
     deprecated_versions: BTreeMap<Version, String>,
     types: HashMap<String, Slot, Hasher>,
-    /// `(group, version, kind)` → the types served as it.
-    by_gvk: HashMap<(String, String, String), Vec<String>, Hasher>,
-    /// `kind` → every `(gvk, type)` serving it.
+    /// `kind` → every `(gvk, type)` serving it (a kind is served by a few
+    /// group/versions at most, so this answers `(group, version, kind)`
+    /// lookups too).
     by_kind: HashMap<String, Vec<(GroupVersionKind, String)>, Hasher>,
 }
 
@@ -126,7 +126,6 @@ impl GateTables {
             versions,
             deprecated_versions,
             types: HashMap::default(),
-            by_gvk: HashMap::default(),
             by_kind: HashMap::default(),
         }
     }
@@ -137,10 +136,6 @@ impl GateTables {
         if let Some(old) = self.types.remove(&name) {
             let old_kinds = old.get().kinds.clone();
             for gvk in &old_kinds {
-                let key = (gvk.group.clone(), gvk.version.clone(), gvk.kind.clone());
-                if let Some(names) = self.by_gvk.get_mut(&key) {
-                    names.retain(|other| *other != name);
-                }
                 if let Some(served) = self.by_kind.get_mut(&gvk.kind) {
                     served.retain(|(_, other)| *other != name);
                 }
@@ -152,10 +147,6 @@ impl GateTables {
 
     fn index_kinds(&mut self, name: &str, kinds: &[GroupVersionKind]) {
         for gvk in kinds {
-            self.by_gvk
-                .entry((gvk.group.clone(), gvk.version.clone(), gvk.kind.clone()))
-                .or_default()
-                .push(name.to_owned());
             self.by_kind
                 .entry(gvk.kind.clone())
                 .or_default()
@@ -231,11 +222,18 @@ impl GateTables {
             .map(|(name, slot)| (name.as_str(), slot.get()))
     }
 
-    /// The types served as `(group, version, kind)`.
-    pub fn types_for_gvk(&self, group: &str, version: &str, kind: &str) -> &[String] {
-        self.by_gvk
-            .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
-            .map_or(&[], Vec::as_slice)
+    /// The types served as `(group, version, kind)`, in the order they
+    /// were added.
+    pub fn types_for_gvk<'t>(
+        &'t self,
+        group: &'t str,
+        version: &'t str,
+        kind: &str,
+    ) -> impl Iterator<Item = &'t str> + 't {
+        self.types_for_kind(kind)
+            .iter()
+            .filter(move |(gvk, _)| gvk.group == group && gvk.version == version)
+            .map(|(_, name)| name.as_str())
     }
 
     /// Every `(gvk, type)` serving `kind`, in any group and version.

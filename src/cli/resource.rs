@@ -3,26 +3,29 @@
 
 use serde::Serialize;
 use std::fmt;
-use vergate::document::{Node, Value};
+use vergate::document::{CompactString, Node, Value};
 
 /// A resource by kind, namespace and name (from `metadata`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Resource {
-    pub kind: String,
+    pub kind: CompactString,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
+    pub namespace: Option<CompactString>,
     /// `metadata.name`, or `metadata.generateName` followed by `*`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<CompactString>,
 }
 
 impl Resource {
     /// The resource a document (or a `List` item) describes.
     pub fn of(root: &Node) -> Resource {
-        let text = |node: Option<&Node>| node.and_then(Node::as_str).map(str::to_owned);
+        let text = |node: Option<&Node>| node.and_then(Node::as_str).map(CompactString::new);
         let metadata = root.get("metadata");
         let name = text(metadata.and_then(|m| m.get("name"))).or_else(|| {
-            text(metadata.and_then(|m| m.get("generateName"))).map(|prefix| format!("{prefix}*"))
+            text(metadata.and_then(|m| m.get("generateName"))).map(|mut prefix| {
+                prefix.push('*');
+                prefix
+            })
         });
         Resource {
             kind: text(root.get("kind")).unwrap_or_default(),

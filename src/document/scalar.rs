@@ -118,6 +118,15 @@ fn tagged(text: CompactString, wanted: StandardTag) -> Result<Value, ScalarError
 /// which sigs.k8s.io/yaml keeps as strings, and without base-60 numbers,
 /// which go-yaml never read).
 fn yaml11(text: CompactString) -> Value {
+    // Most scalars are names: longer than any of the words below, and not
+    // starting as a number does.
+    let maybe_number = matches!(
+        text.as_bytes().first(),
+        Some(b'0'..=b'9' | b'+' | b'-' | b'.')
+    );
+    if text.len() > 5 && !maybe_number {
+        return Value::String(text);
+    }
     match text.as_str() {
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
             return Value::Bool(true)

@@ -112,7 +112,7 @@ pub(crate) fn identify<'a>(
     let api_version = field("apiVersion")?;
     let kind = field("kind")?;
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-    if let Some(name) = tables.types_for_gvk(group, version, kind).first() {
+    if let Some(name) = tables.types_for_gvk(group, version, kind).next() {
         return Ok(Identity {
             api_version,
             kind,

@@ -222,9 +222,8 @@ fn replacement<'t>(
     let gvk = tables.served_kind(group, identity.kind, to)?;
     let name = tables
         .types_for_gvk(&gvk.group, &gvk.version, &gvk.kind)
-        .iter()
         .find(|name| tables.ty(name).is_some_and(|ty| ty.gate.is_present_in(to)))?;
-    Some((gvk.api_version(), name.as_str()))
+    Some((gvk.api_version(), name))
 }
 
 /// Writes documents as multi-document YAML.

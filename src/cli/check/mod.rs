@@ -36,7 +36,8 @@ pub struct Found {
 
 /// One resource checked: a document, or an item of a `List`.
 pub struct Checked {
-    pub file: String,
+    /// Shared by the resources of one input.
+    pub file: std::sync::Arc<str>,
     /// Its first line.
     pub line: u32,
     pub resource: Resource,

@@ -11,6 +11,7 @@ use crate::cli::crds::CustomResources;
 use crate::cli::inputs::Source;
 use crate::cli::resource::Resource;
 use rayon::prelude::*;
+use std::sync::Arc;
 use vergate::document::{self, Document, Reader};
 use vergate::preflight::{self, Options, Rule, Severity, Violation};
 use vergate::tables::GateTables;
@@ -78,6 +79,7 @@ fn check_source(
         tables,
         custom,
         source,
+        file: source.name.as_str().into(),
         policy,
         lenient,
     };
@@ -116,6 +118,8 @@ struct Check<'a> {
     tables: &'a GateTables,
     custom: &'a CustomResources,
     source: &'a Source,
+    /// The input's name, for its resources.
+    file: Arc<str>,
     policy: &'a Policy<'a>,
     lenient: bool,
 }
@@ -164,7 +168,7 @@ impl Check<'_> {
             results.documents += 1;
             let resource_index = results.resources.len();
             results.resources.push(Checked {
-                file: source.name.clone(),
+                file: self.file.clone(),
                 line: doc.line,
                 resource: Resource::of(&doc.root),
             });
@@ -188,7 +192,7 @@ impl Check<'_> {
             Resource::all(&doc.root)
                 .into_iter()
                 .map(|(line, resource)| Checked {
-                    file: source.name.clone(),
+                    file: self.file.clone(),
                     line,
                     resource,
                 }),
