@@ -35,21 +35,52 @@ type Hasher = foldhash::fast::RandomState;
 /// Boxed: a slot is a few words, so the table of 960 is small to build.
 #[derive(Debug)]
 enum Slot {
-    Read(Box<TypeGate>),
+    Read(Box<Typed>),
     Unread {
         text: &'static str,
         read: fn(&'static str) -> TypeGate,
-        cell: OnceLock<Box<TypeGate>>,
+        cell: OnceLock<Box<Typed>>,
     },
 }
 
 impl Slot {
-    fn get(&self) -> &TypeGate {
+    fn get(&self) -> &Typed {
         match self {
             Slot::Read(ty) => ty,
-            Slot::Unread { text, read, cell } => cell.get_or_init(|| Box::new(read(text))),
+            Slot::Unread { text, read, cell } => cell.get_or_init(|| Typed::new(read(text))),
         }
     }
+}
+
+/// A type's gate and the names of its fields required in some minor.
+#[derive(Debug)]
+struct Typed {
+    gate: TypeGate,
+    required: Box<[String]>,
+}
+
+impl Typed {
+    fn new(gate: TypeGate) -> Box<Typed> {
+        let required = gate
+            .fields
+            .iter()
+            .filter(|(_, field)| !field.required_in.is_empty())
+            .map(|(name, _)| name.clone())
+            .collect();
+        Box::new(Typed { gate, required })
+    }
+}
+
+/// A type as the document walker looks it up.
+#[derive(Clone, Copy, Debug)]
+pub struct TypeEntry<'t> {
+    /// Its definition name, as the tables hold it.
+    pub name: &'t str,
+    pub gate: &'t TypeGate,
+    /// The fields required in some minor, in name order: most types have
+    /// none, so a check looks at these, not at every field, for what an
+    /// object lacks.
+    pub required: &'t [String],
 }
 
 /// A type given to [`GateTables::lazy`]: its name, the kinds it is served
@@ -134,7 +165,7 @@ impl GateTables {
     /// with the types of custom resources.
     pub fn insert(&mut self, name: String, ty: TypeGate) {
         if let Some(old) = self.types.remove(&name) {
-            let old_kinds = old.get().kinds.clone();
+            let old_kinds = old.get().gate.kinds.clone();
             for gvk in &old_kinds {
                 if let Some(served) = self.by_kind.get_mut(&gvk.kind) {
                     served.retain(|(_, other)| *other != name);
@@ -142,7 +173,7 @@ impl GateTables {
             }
         }
         self.index_kinds(&name, &ty.kinds);
-        self.types.insert(name, Slot::Read(Box::new(ty)));
+        self.types.insert(name, Slot::Read(Typed::new(ty)));
     }
 
     fn index_kinds(&mut self, name: &str, kinds: &[GroupVersionKind]) {
@@ -164,7 +195,7 @@ impl GateTables {
         let mut types: Vec<(&str, &TypeGate)> = self
             .types
             .iter()
-            .map(|(name, slot)| (name.as_str(), slot.get()))
+            .map(|(name, slot)| (name.as_str(), &slot.get().gate))
             .collect();
         types.sort_unstable_by_key(|(name, _)| *name);
         types
@@ -212,14 +243,19 @@ impl GateTables {
 
     /// A type by definition name.
     pub fn ty(&self, name: &str) -> Option<&TypeGate> {
-        self.types.get(name).map(Slot::get)
+        self.types.get(name).map(|slot| &slot.get().gate)
     }
 
     /// A type by definition name, with the name as the tables hold it.
-    pub fn ty_entry(&self, name: &str) -> Option<(&str, &TypeGate)> {
-        self.types
-            .get_key_value(name)
-            .map(|(name, slot)| (name.as_str(), slot.get()))
+    pub fn ty_entry(&self, name: &str) -> Option<TypeEntry<'_>> {
+        self.types.get_key_value(name).map(|(name, slot)| {
+            let typed = slot.get();
+            TypeEntry {
+                name,
+                gate: &typed.gate,
+                required: &typed.required,
+            }
+        })
     }
 
     /// The types served as `(group, version, kind)`, in the order they

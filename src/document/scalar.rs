@@ -118,13 +118,16 @@ fn tagged(text: CompactString, wanted: StandardTag) -> Result<Value, ScalarError
 /// which sigs.k8s.io/yaml keeps as strings, and without base-60 numbers,
 /// which go-yaml never read).
 fn yaml11(text: CompactString) -> Value {
-    // Most scalars are names: longer than any of the words below, and not
-    // starting as a number does.
-    let maybe_number = matches!(
-        text.as_bytes().first(),
-        Some(b'0'..=b'9' | b'+' | b'-' | b'.')
-    );
-    if text.len() > 5 && !maybe_number {
+    // Most scalars are names: not starting as a number does, nor as the
+    // words below do (or longer than any of them).
+    let first = text.as_bytes().first().copied();
+    let maybe_number = matches!(first, Some(b'0'..=b'9' | b'+' | b'-' | b'.'));
+    let maybe_word = text.len() <= 5
+        && matches!(
+            first,
+            None | Some(b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~')
+        );
+    if !maybe_number && !maybe_word {
         return Value::String(text);
     }
     match text.as_str() {

@@ -116,10 +116,13 @@ impl<'a> Checker<'a> {
         self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
     }
 
-    /// Reports each field `def` requires in the target that `entries` lack
-    /// or hold as null; `line` is the line of the object's key.
-    fn required(&mut self, walk: &Walk<'_>, def: &TypeGate, entries: &[Entry], line: u32) {
-        for (field_name, field) in &def.fields {
+    /// Reports each field `object` requires in the target that `entries`
+    /// lack or hold as null; `line` is the line of the object's key.
+    fn required(&mut self, walk: &Walk<'_>, object: &Object<'_>, entries: &[Entry], line: u32) {
+        for field_name in object.required {
+            let Some(field) = object.def.fields.get(field_name) else {
+                continue;
+            };
             if !field.is_required_in(self.target) {
                 continue;
             }
@@ -356,7 +359,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         _: Vec<(&'a str, u32, ())>,
     ) {
         if let Some(entries) = node.as_map() {
-            self.required(walk, object.def, entries, line);
+            self.required(walk, object, entries, line);
         }
     }
 }

@@ -23,7 +23,7 @@ pub(crate) use values::Refusal;
 
 use crate::document::{Entry, Node, Value};
 use crate::gates::{Constraints, FieldGate, Gate, Scalar, TypeExpr, TypeGate, UnionGate};
-use crate::tables::GateTables;
+use crate::tables::{GateTables, TypeEntry};
 use crate::Version;
 use std::collections::BTreeMap;
 
@@ -54,6 +54,8 @@ pub(crate) struct Object<'a> {
     pub def: &'a TypeGate,
     /// The definition in `from` (the same as `def` unless the type changed).
     pub from_def: &'a TypeGate,
+    /// The fields of `def` required in some minor.
+    pub required: &'a [String],
 }
 
 /// What the visitor decides about one entry of an object.
@@ -256,15 +258,14 @@ impl<'a> Walk<'a> {
             TypeExpr::Definition(name) => {
                 let tables = self.tables;
                 match tables.ty_entry(name) {
-                    Some((name, def)) => self.definition(visitor, node, line, from, to, name, def),
+                    Some(entry) => self.definition(visitor, node, line, from, to, entry),
                     None => visitor.leaf(self, node),
                 }
             }
         }
     }
 
-    /// Walks a value of definition `def` (named `name`) in `to`.
-    #[allow(clippy::too_many_arguments)]
+    /// Walks a value of the definition `entry` in `to`.
     fn definition<V: Visitor<'a>>(
         &mut self,
         visitor: &mut V,
@@ -272,9 +273,9 @@ impl<'a> Walk<'a> {
         line: u32,
         from: &TypeExpr,
         to: &TypeExpr,
-        name: &'a str,
-        def: &'a TypeGate,
+        entry: TypeEntry<'a>,
     ) -> V::Out {
+        let (name, def) = (entry.name, entry.gate);
         if let Some(union) = &def.union {
             return visitor.union(self, node, line, name, union);
         }
@@ -299,6 +300,7 @@ impl<'a> Walk<'a> {
             name,
             def,
             from_def,
+            required: entry.required,
         };
         let mut outs = Vec::with_capacity(if V::GATHERS_ENTRIES { entries.len() } else { 0 });
         for entry in entries {
