@@ -289,7 +289,7 @@ impl<'a> BlockReader<'a> {
     /// A scalar's node: resolved as the builder resolves it (YAML 1.1 for
     /// plain scalars, a string when quoted).
     fn scalar(&self, scalar: Scalar, line: u32) -> Option<Node> {
-        let value = if scalar.plain {
+        let value = if scalar.plain && !scalar::plain_is_string(&scalar.text) {
             scalar::resolve(scalar.text, true, None, Syntax::Yaml).ok()?
         } else {
             Value::String(scalar.text)
@@ -310,6 +310,9 @@ impl<'a> BlockReader<'a> {
         }
         if key.text == "<<" {
             return None;
+        }
+        if scalar::plain_is_string(&key.text) {
+            return Some(key.text);
         }
         match scalar::resolve(key.text, true, None, Syntax::Yaml).ok()? {
             Value::String(text) => Some(text),
@@ -384,7 +387,7 @@ impl<'a> BlockReader<'a> {
             self.items.push(item);
         }
         self.depth -= 1;
-        let items = self.items.drain(start..).collect();
+        let items = self.items.split_off(start);
         Some(self.node(Value::Seq(items), first.line))
     }
 
@@ -421,7 +424,7 @@ impl<'a> BlockReader<'a> {
         if has_duplicate_keys(&self.entries[start..]) {
             return None;
         }
-        let entries = self.entries.drain(start..).collect();
+        let entries = self.entries.split_off(start);
         Some(self.node(Value::Map(entries), first.line))
     }
 
@@ -804,10 +807,14 @@ impl<'a> BlockReader<'a> {
 /// (and says which value wins), so the fast path declines.
 fn has_duplicate_keys(entries: &[Entry]) -> bool {
     if entries.len() < 16 {
-        return entries
-            .iter()
-            .enumerate()
-            .any(|(at, entry)| entries[..at].iter().any(|before| before.key == entry.key));
+        // Most pairs differ in length or first byte: compared first.
+        let glance = |key: &str| (key.len(), key.as_bytes().first().copied());
+        return entries.iter().enumerate().any(|(at, entry)| {
+            let key = entry.key.as_str();
+            entries[..at]
+                .iter()
+                .any(|before| glance(&before.key) == glance(key) && before.key == key)
+        });
     }
     let mut keys: Vec<&str> = entries.iter().map(|entry| entry.key.as_str()).collect();
     keys.sort_unstable();

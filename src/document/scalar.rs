@@ -118,16 +118,7 @@ fn tagged(text: CompactString, wanted: StandardTag) -> Result<Value, ScalarError
 /// which sigs.k8s.io/yaml keeps as strings, and without base-60 numbers,
 /// which go-yaml never read).
 fn yaml11(text: CompactString) -> Value {
-    // Most scalars are names: not starting as a number does, nor as the
-    // words below do (or longer than any of them).
-    let first = text.as_bytes().first().copied();
-    let maybe_number = matches!(first, Some(b'0'..=b'9' | b'+' | b'-' | b'.'));
-    let maybe_word = text.len() <= 5
-        && matches!(
-            first,
-            None | Some(b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~')
-        );
-    if !maybe_number && !maybe_word {
+    if plain_is_string(&text) {
         return Value::String(text);
     }
     match text.as_str() {
@@ -147,6 +138,20 @@ fn yaml11(text: CompactString) -> Value {
         b'0'..=b'9' | b'+' | b'-' => number(text),
         _ => Value::String(text),
     }
+}
+
+/// True when a plain scalar is a string by YAML 1.1 at a glance, as most
+/// are (names): it neither starts as a number does nor as one of the
+/// words for booleans and null does (or is longer than all of them).
+pub fn plain_is_string(text: &str) -> bool {
+    let first = text.as_bytes().first().copied();
+    let maybe_number = matches!(first, Some(b'0'..=b'9' | b'+' | b'-' | b'.'));
+    let maybe_word = text.len() <= 5
+        && matches!(
+            first,
+            None | Some(b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~')
+        );
+    !maybe_number && !maybe_word
 }
 
 /// A scalar starting with `.`: Go's `ParseFloat`, which takes `_` between
