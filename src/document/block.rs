@@ -255,6 +255,32 @@ impl<'a> Cursor<'a> {
     fn advance(&mut self, bytes: usize) {
         self.pos += bytes;
     }
+
+    /// Where the cursor stands, to come back to with [`Cursor::reset`].
+    fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            line_start: self.line_start,
+            line_end: self.line_end,
+            line: self.line,
+        }
+    }
+
+    fn reset(&mut self, mark: Mark) {
+        self.pos = mark.pos;
+        self.line_start = mark.line_start;
+        self.line_end = mark.line_end;
+        self.line = mark.line;
+    }
+}
+
+/// A place of the cursor (see [`Cursor::mark`]).
+#[derive(Clone, Copy)]
+struct Mark {
+    pos: usize,
+    line_start: usize,
+    line_end: usize,
+    line: u32,
 }
 
 struct BlockReader<'a> {
@@ -487,6 +513,14 @@ impl<'a> BlockReader<'a> {
     /// empty lines become `n` newlines. The cursor is at the start of the
     /// line after the scalar's first; it ends after the last line used.
     fn plain_continuation(&mut self, text: &mut CompactString, owner: usize) -> Option<()> {
+        // Mostly the next line holding content is not deeper, and nothing
+        // continues the scalar: the peek that says so is the one the
+        // caller makes next (that nothing follows deeper).
+        let mark = self.cursor.mark();
+        match self.cursor.peek() {
+            Some(next) if next.column > owner => self.cursor.reset(mark),
+            _ => return Some(()),
+        }
         let bytes = self.cursor.text;
         loop {
             let (mut pos, mut line, mut empty) = (self.cursor.pos, self.cursor.line, 0);
