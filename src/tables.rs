@@ -47,7 +47,17 @@ impl Slot {
     fn get(&self) -> &Typed {
         match self {
             Slot::Read(ty) => ty,
-            Slot::Unread { text, read, cell } => cell.get_or_init(|| Typed::new(read(text))),
+            Slot::Unread { text, read, cell } => {
+                if let Some(typed) = cell.get() {
+                    return typed;
+                }
+                // Read outside the cell: a thread asking for a type another
+                // is reading reads it too rather than wait (at the start of
+                // a check, every thread needs the same few types at once);
+                // the first reading stored stands.
+                let typed = Typed::new(read(text));
+                cell.get_or_init(|| typed)
+            }
         }
     }
 }

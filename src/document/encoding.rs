@@ -54,7 +54,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, EncodingError> {
             })?
         }
     };
-    if let Some(at) = text.find('\0') {
+    if let Some(at) = memchr::memchr(0, text.as_bytes()) {
         return Err(EncodingError::Nul {
             line: line_at(&text.as_bytes()[..at]),
         });
