@@ -12,7 +12,7 @@ use crate::cli::inputs::Source;
 use crate::cli::resource::Resource;
 use rayon::prelude::*;
 use std::sync::Arc;
-use vergate::document::{self, Document, Reader};
+use vergate::document::{self, Document};
 use vergate::preflight::{self, Options, Rule, Severity, Violation};
 use vergate::tables::GateTables;
 
@@ -83,9 +83,13 @@ fn check_source(
         policy,
         lenient,
     };
-    let parts: Vec<Part> = document::split(&text)
-        .par_iter()
-        .map(|part| check.part(part.reader()))
+    // Parts are checked a run at a time: enough runs to keep every
+    // thread busy, few enough that merging them costs nothing.
+    let parts = document::split(&text);
+    let run = (parts.len() / (rayon::current_num_threads() * 8)).clamp(1, 64);
+    let parts: Vec<Part> = parts
+        .par_chunks(run)
+        .map(|parts| check.parts(parts))
         .collect();
     // Documents are numbered across the file; a part read after a YAML
     // error is not used (one reader stops at the error).
@@ -104,12 +108,12 @@ fn check_source(
     results
 }
 
-/// What one part of an input gave.
+/// What a run of consecutive parts of an input gave.
 struct Part {
     results: Results,
-    /// Documents read (each numbered within the part from 0).
+    /// Documents read (each numbered within the run from 0).
     documents: usize,
-    /// The part ended in a YAML error.
+    /// The run ended in a YAML error.
     stopped: bool,
 }
 
@@ -125,30 +129,37 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
-    /// Checks the documents one reader gives, one at a time.
-    fn part(&self, reader: Reader<'_>) -> Part {
-        let mut part = Part {
+    /// Checks the documents of consecutive `parts`, one at a time, up to
+    /// the first YAML error (where one reader of the whole input stops).
+    fn parts(&self, parts: &[document::Part<'_>]) -> Part {
+        let mut run = Part {
             results: Results::default(),
             documents: 0,
             stopped: false,
         };
-        for read in reader {
-            match read {
-                Ok(doc) => {
-                    part.documents += 1;
-                    self.document(&doc, &mut part.results);
-                }
-                Err(err) => {
-                    part.results.errors.push(InputError {
-                        file: self.source.name.clone(),
-                        line: err.line,
-                        message: err.message,
-                    });
-                    part.stopped = true;
+        for part in parts {
+            for read in part.reader() {
+                match read {
+                    Ok(mut doc) => {
+                        doc.index += run.documents;
+                        run.documents += 1;
+                        self.document(&doc, &mut run.results);
+                    }
+                    Err(err) => {
+                        run.results.errors.push(InputError {
+                            file: self.source.name.clone(),
+                            line: err.line,
+                            message: err.message,
+                        });
+                        run.stopped = true;
+                    }
                 }
             }
+            if run.stopped {
+                break;
+            }
         }
-        part
+        run
     }
 
     /// Checks one document into `results`.
