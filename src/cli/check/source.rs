@@ -86,7 +86,7 @@ fn check_source(
     // Parts are checked a run at a time: enough runs to keep every
     // thread busy, few enough that merging them costs nothing.
     let parts = document::split(&text);
-    let run = (parts.len() / (rayon::current_num_threads() * 8)).clamp(1, 64);
+    let run = (parts.len() / (rayon::current_num_threads() * 32)).clamp(1, 16);
     let parts: Vec<Part> = parts
         .par_chunks(run)
         .map(|parts| check.parts(parts))
