@@ -420,6 +420,9 @@ impl<'a> Walk<'a> {
         line: u32,
         last: Option<&str>,
     ) {
+        if constraints.is_empty() {
+            return;
+        }
         for verdict in constraints::verdicts(node, constraints) {
             visitor.constraint(self, last, line, verdict);
         }

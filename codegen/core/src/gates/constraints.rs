@@ -130,9 +130,38 @@ pub struct Constraints {
 }
 
 impl Constraints {
-    /// True when nothing is constrained.
+    /// True when nothing is constrained (asked of every field a check
+    /// walks, so field by field rather than against a default).
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        *self == Constraints::default()
+        let Constraints {
+            pattern,
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
+            min_length,
+            max_length,
+            min_items,
+            max_items,
+            unique_items,
+            min_properties,
+            max_properties,
+        } = self;
+        pattern.is_none()
+            && minimum.is_none()
+            && maximum.is_none()
+            && exclusive_minimum.is_none()
+            && exclusive_maximum.is_none()
+            && multiple_of.is_none()
+            && min_length.is_none()
+            && max_length.is_none()
+            && min_items.is_none()
+            && max_items.is_none()
+            && !unique_items
+            && min_properties.is_none()
+            && max_properties.is_none()
     }
 }
 
