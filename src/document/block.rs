@@ -61,24 +61,36 @@ pub(super) fn read(text: &str, line_offset: u32, syntax: Syntax) -> Option<Optio
         return None;
     }
     let document_line = marker_line.unwrap_or(first.line);
+    let (entries, items) = STACKS.take();
     let mut reader = BlockReader {
         source: Source(text),
         cursor,
         line_offset,
         depth: 0,
-        entries: Vec::new(),
-        items: Vec::new(),
+        entries,
+        items,
     };
-    let root = reader.node_here(None)?;
-    if reader.cursor.peek().is_some() {
-        return None;
-    }
+    let root = reader.node_here(None);
+    let rest = reader.cursor.peek();
+    let (mut entries, mut items) = (reader.entries, reader.items);
+    entries.clear();
+    items.clear();
+    STACKS.set((entries, items));
+    let root = root.filter(|_| rest.is_none())?;
     Some(Some(Document {
         index: 0,
         line: document_line + line_offset,
         root,
         duplicate_keys: Vec::new(),
     }))
+}
+
+thread_local! {
+    /// The reader's stacks (see [`BlockReader::entries`]), kept by each
+    /// thread from one document to the next rather than grown anew.
+    static STACKS: std::cell::Cell<(Vec<Entry>, Vec<Node>)> = const {
+        std::cell::Cell::new((Vec::new(), Vec::new()))
+    };
 }
 
 /// True when the text holds only bytes the fast path reads as written:

@@ -196,7 +196,8 @@ impl<'a> Walk<'a> {
             tables,
             from,
             to,
-            path: Vec::new(),
+            // Deep enough for most documents without growing.
+            path: Vec::with_capacity(16),
         }
     }
 
