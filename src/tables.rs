@@ -6,7 +6,7 @@
 //! lines unread, so a check that touches forty kinds reads their types,
 //! not all 960 (reading them all was most of the CLI's start-up).
 
-use crate::gates::{GatesIndex, GroupVersionKind, TypeGate};
+use crate::gates::{FieldGate, GatesIndex, GroupVersionKind, TypeGate};
 use crate::Version;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -62,10 +62,25 @@ impl Slot {
     }
 }
 
-/// A type's gate and the names of its fields required in some minor.
+/// A type's fields by name, hashed: a check looks up every key of every
+/// object it walks, where the B-tree's string comparisons cost more.
+pub type FieldIndex<'t> = HashMap<&'t str, &'t FieldGate, Hasher>;
+
+self_cell::self_cell!(
+    /// A type's gate and its [`FieldIndex`].
+    struct IndexedGate {
+        owner: TypeGate,
+        #[covariant]
+        dependent: FieldIndex,
+    }
+    impl {Debug}
+);
+
+/// A type's gate, its fields hashed, and the names of its fields required
+/// in some minor.
 #[derive(Debug)]
 struct Typed {
-    gate: TypeGate,
+    gate: IndexedGate,
     required: Box<[String]>,
 }
 
@@ -77,7 +92,17 @@ impl Typed {
             .filter(|(_, field)| !field.required_in.is_empty())
             .map(|(name, _)| name.clone())
             .collect();
+        let gate = IndexedGate::new(gate, |gate| {
+            gate.fields
+                .iter()
+                .map(|(name, field)| (name.as_str(), field))
+                .collect()
+        });
         Box::new(Typed { gate, required })
+    }
+
+    fn gate(&self) -> &TypeGate {
+        self.gate.borrow_owner()
     }
 }
 
@@ -87,6 +112,8 @@ pub struct TypeEntry<'t> {
     /// Its definition name, as the tables hold it.
     pub name: &'t str,
     pub gate: &'t TypeGate,
+    /// Its fields by name.
+    pub fields: &'t FieldIndex<'t>,
     /// The fields required in some minor, in name order: most types have
     /// none, so a check looks at these, not at every field, for what an
     /// object lacks.
@@ -175,7 +202,7 @@ impl GateTables {
     /// with the types of custom resources.
     pub fn insert(&mut self, name: String, ty: TypeGate) {
         if let Some(old) = self.types.remove(&name) {
-            let old_kinds = old.get().gate.kinds.clone();
+            let old_kinds = old.get().gate().kinds.clone();
             for gvk in &old_kinds {
                 if let Some(served) = self.by_kind.get_mut(&gvk.kind) {
                     served.retain(|(_, other)| *other != name);
@@ -205,7 +232,7 @@ impl GateTables {
         let mut types: Vec<(&str, &TypeGate)> = self
             .types
             .iter()
-            .map(|(name, slot)| (name.as_str(), &slot.get().gate))
+            .map(|(name, slot)| (name.as_str(), slot.get().gate()))
             .collect();
         types.sort_unstable_by_key(|(name, _)| *name);
         types
@@ -253,7 +280,7 @@ impl GateTables {
 
     /// A type by definition name.
     pub fn ty(&self, name: &str) -> Option<&TypeGate> {
-        self.types.get(name).map(|slot| &slot.get().gate)
+        self.types.get(name).map(|slot| slot.get().gate())
     }
 
     /// A type by definition name, with the name as the tables hold it.
@@ -262,7 +289,8 @@ impl GateTables {
             let typed = slot.get();
             TypeEntry {
                 name,
-                gate: &typed.gate,
+                gate: typed.gate(),
+                fields: typed.gate.borrow_dependent(),
                 required: &typed.required,
             }
         })

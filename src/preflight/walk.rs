@@ -278,7 +278,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         let target = self.target;
         let key = entry.key.as_str();
         let def = object.def;
-        let Some((name, field)) = def.fields.get_key_value(key) else {
+        let Some((&name, &field)) = object.fields.get_key_value(key) else {
             if self.strict && !def.open {
                 let mut message = format!(
                     "unknown field ({} has no field {:?} in any minor)",

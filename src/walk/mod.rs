@@ -23,7 +23,7 @@ pub(crate) use values::Refusal;
 
 use crate::document::{Entry, Node, Value};
 use crate::gates::{Constraints, FieldGate, Gate, Scalar, TypeExpr, TypeGate, UnionGate};
-use crate::tables::{GateTables, TypeEntry};
+use crate::tables::{FieldIndex, GateTables, TypeEntry};
 use crate::Version;
 use std::collections::BTreeMap;
 
@@ -54,6 +54,8 @@ pub(crate) struct Object<'a> {
     pub def: &'a TypeGate,
     /// The definition in `from` (the same as `def` unless the type changed).
     pub from_def: &'a TypeGate,
+    /// The fields of `def` by name.
+    pub fields: &'a FieldIndex<'a>,
     /// The fields of `def` required in some minor.
     pub required: &'a [String],
 }
@@ -301,6 +303,7 @@ impl<'a> Walk<'a> {
             name,
             def,
             from_def,
+            fields: entry.fields,
             required: entry.required,
         };
         let mut outs = Vec::with_capacity(if V::GATHERS_ENTRIES { entries.len() } else { 0 });
