@@ -268,6 +268,19 @@ impl<'a> Cursor<'a> {
         self.pos += bytes;
     }
 
+    /// Moves past `bytes` bytes of `line`, the line peeked last, to
+    /// content that is neither blank nor a comment: what is left of the
+    /// line is what [`Cursor::peek`] gives next, without looking again.
+    fn advance_to(&mut self, line: Line<'a>, bytes: usize) {
+        self.pos += bytes;
+        let rest = Line {
+            column: line.column + bytes,
+            content: &line.content[bytes..],
+            line: line.line,
+        };
+        self.peeked = Some((self.pos, rest));
+    }
+
     /// Where the cursor stands, to come back to with [`Cursor::reset`].
     fn mark(&self) -> Mark {
         Mark {
@@ -375,8 +388,8 @@ impl<'a> BlockReader<'a> {
         }
         if is_entry(content) {
             self.sequence(column)
-        } else if key_end(content).is_some() {
-            self.mapping(column)
+        } else if let Some(colon) = key_end(content) {
+            self.mapping(column, colon)
         } else {
             self.inline_value(parent, parent)
         }
@@ -415,11 +428,13 @@ impl<'a> BlockReader<'a> {
                 // mapping holding it goes on.
                 break;
             }
-            self.cursor.advance(1);
-            let item = if blank_or_comment(&line.content[1..]) {
+            let rest = &line.content[1..];
+            let item = if blank_or_comment(rest) {
+                self.cursor.advance(1);
                 self.cursor.next_line();
                 self.value_below(column, false, line.line)?
             } else {
+                self.cursor.advance_to(line, 1 + spaces(rest));
                 self.node_here(Some(column))?
             };
             self.items.push(item);
@@ -429,10 +444,13 @@ impl<'a> BlockReader<'a> {
         Some(self.node(Value::Seq(items), first.line))
     }
 
-    fn mapping(&mut self, column: usize) -> Option<Node> {
+    /// A block mapping at `column`; the colon of its first key, at
+    /// `first_colon`, is known.
+    fn mapping(&mut self, column: usize, first_colon: usize) -> Option<Node> {
         self.enter()?;
         let first = self.cursor.peek()?;
         let start = self.entries.len();
+        let mut known_colon = Some(first_colon);
         while let Some(line) = self.cursor.peek() {
             if line.column < column {
                 break;
@@ -440,16 +458,19 @@ impl<'a> BlockReader<'a> {
             if line.column > column || is_entry(line.content) {
                 return None;
             }
-            let (key, after) = read_key(self.source, line.content)?;
+            let colon = match known_colon.take() {
+                Some(colon) => colon,
+                None => key_end(line.content)?,
+            };
+            let (key, after) = read_key(self.source, line.content, colon)?;
             let key = self.key(key)?;
-            self.cursor.advance(after);
             let rest = &line.content[after..];
             let value = if blank_or_comment(rest) {
+                self.cursor.advance(after);
                 self.cursor.next_line();
                 self.value_below(column, true, line.line)?
             } else {
-                let skipped = rest.len() - trim_start(rest).len();
-                self.cursor.advance(skipped);
+                self.cursor.advance_to(line, after + spaces(rest));
                 self.inline_value(Some(column), Some(column))?
             };
             self.entries.push(Entry {
@@ -954,9 +975,9 @@ fn separated(content: &[u8], index: usize) -> bool {
     matches!(content.get(index + 1), None | Some(b' '))
 }
 
-/// The key of a `key: value` line and the bytes up to its value.
-fn read_key(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
-    let colon = key_end(content)?;
+/// The key of a `key: value` line whose colon is at `colon` (see
+/// [`key_end`]), and the bytes up to its value.
+fn read_key(source: Source<'_>, content: &[u8], colon: usize) -> Option<(Scalar, usize)> {
     if colon > MAX_KEY_BYTES {
         return None;
     }
