@@ -230,12 +230,17 @@ impl<'a> Cursor<'a> {
 
     /// The next line holding content, skipping blank and comment-only
     /// lines (what is left of the current line counts as a line).
+    #[inline]
     fn peek(&mut self) -> Option<Line<'a>> {
-        if let Some((at, line)) = self.peeked {
-            if at == self.pos {
-                return Some(line);
-            }
+        match self.peeked {
+            Some((at, line)) if at == self.pos => Some(line),
+            _ => self.peek_again(),
         }
+    }
+
+    /// [`Cursor::peek`] where the line peeked last is not the one here.
+    #[inline(never)]
+    fn peek_again(&mut self) -> Option<Line<'a>> {
         loop {
             if self.pos >= self.text.len() {
                 return None;
