@@ -55,20 +55,27 @@ impl Slot {
                 // is reading reads it too rather than wait (at the start of
                 // a check, every thread needs the same few types at once);
                 // the first reading stored stands.
-                let typed = Typed::new(read(text));
+                let typed = Typed::read(read(text));
                 cell.get_or_init(|| typed)
             }
         }
     }
 }
 
-/// A type's fields by name, hashed: a check looks up every key of every
-/// object it walks, where the B-tree's string comparisons cost more.
-pub type FieldIndex<'t> = HashMap<&'t str, &'t FieldGate, Hasher>;
+/// A type's fields as a check looks for them: every key of every object
+/// it walks by name (hashed, where a B-tree's string comparisons cost
+/// more), and the few fields required in some minor (most types have
+/// none), so that an object is checked for those, not for every field.
+#[derive(Debug)]
+pub struct FieldIndex<'t> {
+    pub by_name: HashMap<&'t str, &'t FieldGate, Hasher>,
+    /// In name order.
+    pub required: Vec<(&'t str, &'t FieldGate)>,
+}
 
 self_cell::self_cell!(
     /// A type's gate and its [`FieldIndex`].
-    struct IndexedGate {
+    struct Typed {
         owner: TypeGate,
         #[covariant]
         dependent: FieldIndex,
@@ -76,33 +83,25 @@ self_cell::self_cell!(
     impl {Debug}
 );
 
-/// A type's gate, its fields hashed, and the names of its fields required
-/// in some minor.
-#[derive(Debug)]
-struct Typed {
-    gate: IndexedGate,
-    required: Box<[String]>,
-}
-
 impl Typed {
-    fn new(gate: TypeGate) -> Box<Typed> {
-        let required = gate
-            .fields
-            .iter()
-            .filter(|(_, field)| !field.required_in.is_empty())
-            .map(|(name, _)| name.clone())
-            .collect();
-        let gate = IndexedGate::new(gate, |gate| {
-            gate.fields
+    fn read(gate: TypeGate) -> Box<Typed> {
+        Box::new(Typed::new(gate, |gate| FieldIndex {
+            by_name: gate
+                .fields
                 .iter()
                 .map(|(name, field)| (name.as_str(), field))
-                .collect()
-        });
-        Box::new(Typed { gate, required })
+                .collect(),
+            required: gate
+                .fields
+                .iter()
+                .filter(|(_, field)| !field.required_in.is_empty())
+                .map(|(name, field)| (name.as_str(), field))
+                .collect(),
+        }))
     }
 
     fn gate(&self) -> &TypeGate {
-        self.gate.borrow_owner()
+        self.borrow_owner()
     }
 }
 
@@ -112,12 +111,8 @@ pub struct TypeEntry<'t> {
     /// Its definition name, as the tables hold it.
     pub name: &'t str,
     pub gate: &'t TypeGate,
-    /// Its fields by name.
+    /// Its fields as a check looks for them.
     pub fields: &'t FieldIndex<'t>,
-    /// The fields required in some minor, in name order: most types have
-    /// none, so a check looks at these, not at every field, for what an
-    /// object lacks.
-    pub required: &'t [String],
 }
 
 /// A type given to [`GateTables::lazy`]: its name, the kinds it is served
@@ -210,7 +205,7 @@ impl GateTables {
             }
         }
         self.index_kinds(&name, &ty.kinds);
-        self.types.insert(name, Slot::Read(Typed::new(ty)));
+        self.types.insert(name, Slot::Read(Typed::read(ty)));
     }
 
     fn index_kinds(&mut self, name: &str, kinds: &[GroupVersionKind]) {
@@ -290,8 +285,7 @@ impl GateTables {
             TypeEntry {
                 name,
                 gate: typed.gate(),
-                fields: typed.gate.borrow_dependent(),
-                required: &typed.required,
+                fields: typed.borrow_dependent(),
             }
         })
     }

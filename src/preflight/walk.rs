@@ -119,15 +119,15 @@ impl<'a> Checker<'a> {
     /// Reports each field `object` requires in the target that `entries`
     /// lack or hold as null; `line` is the line of the object's key.
     fn required(&mut self, walk: &Walk<'_>, object: &Object<'_>, entries: &[Entry], line: u32) {
-        for field_name in object.required {
-            let Some(field) = object.def.fields.get(field_name) else {
-                continue;
-            };
+        for &(field_name, field) in &object.fields.required {
             if !field.is_required_in(self.target) {
                 continue;
             }
             // `null` means unset, so a required field set to null is missing.
-            let (line, message) = match entries.iter().find(|entry| entry.key == *field_name) {
+            let present = entries
+                .iter()
+                .find(|entry| entry.key.len() == field_name.len() && entry.key == field_name);
+            let (line, message) = match present {
                 None => (line, format!("missing: required in {}", self.target)),
                 Some(entry) if matches!(entry.value.value, Value::Null) => (
                     entry.line,
@@ -278,7 +278,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         let target = self.target;
         let key = entry.key.as_str();
         let def = object.def;
-        let Some((&name, &field)) = object.fields.get_key_value(key) else {
+        let Some((&name, &field)) = object.fields.by_name.get_key_value(key) else {
             if self.strict && !def.open {
                 let mut message = format!(
                     "unknown field ({} has no field {:?} in any minor)",

@@ -54,10 +54,8 @@ pub(crate) struct Object<'a> {
     pub def: &'a TypeGate,
     /// The definition in `from` (the same as `def` unless the type changed).
     pub from_def: &'a TypeGate,
-    /// The fields of `def` by name.
+    /// The fields of `def` as a check looks for them.
     pub fields: &'a FieldIndex<'a>,
-    /// The fields of `def` required in some minor.
-    pub required: &'a [String],
 }
 
 /// What the visitor decides about one entry of an object.
@@ -304,7 +302,6 @@ impl<'a> Walk<'a> {
             def,
             from_def,
             fields: entry.fields,
-            required: entry.required,
         };
         let mut outs = Vec::with_capacity(if V::GATHERS_ENTRIES { entries.len() } else { 0 });
         for entry in entries {
