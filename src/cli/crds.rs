@@ -150,15 +150,15 @@ pub fn load(
             let Ok(text) = source.read() else {
                 return (None, None);
             };
-            if memchr::memmem::find(text.as_bytes(), CRD_KIND.as_bytes()).is_none() {
-                return (Some(text), None);
-            }
-            let found = match read_crds(path, &text, Parts::HoldingCrds) {
-                Ok(document) => Found::Crds(path.to_owned(), document),
+            let found = match read_crds_among(path, &text) {
+                None => return (Some(text), None),
+                Some(Ok(document)) => Found::Crds(path.to_owned(), document),
                 // A document that only mentions CRDs, or YAML the check
                 // itself reports; a CRD that cannot be read is said once.
-                Err(err) if text.contains("kind: CustomResourceDefinition") => Found::Unusable(err),
-                Err(_) => Found::Nothing,
+                Some(Err(err)) if text.contains("kind: CustomResourceDefinition") => {
+                    Found::Unusable(err)
+                }
+                Some(Err(_)) => Found::Nothing,
             };
             (Some(text), Some(found))
         })
@@ -219,16 +219,22 @@ enum Parts {
 /// chart rendered twice, a copy under another name) defines nothing new
 /// and is read once.
 fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> {
-    if which == Parts::HoldingCrds {
-        // The parts found by search are not numbered as the file's
-        // documents are, which only messages show: an error is read again
-        // from the whole stream cut, to name the right document.
-        let parts = document::parts_holding(text, CRD_KIND);
-        if let Ok(document) = read_parts(path, &parts, which) {
-            return Ok(document);
-        }
-    }
     read_parts(path, &document::split(text), which)
+}
+
+/// The CRDs of an input (see [`read_crds`]); `None` when it names none.
+fn read_crds_among(path: &Path, text: &str) -> Option<Result<Document, String>> {
+    let parts = document::parts_holding(text, CRD_KIND);
+    if parts.is_empty() {
+        return None;
+    }
+    // The parts found by search are not numbered as the file's documents
+    // are, which only messages show: an error is read again from the whole
+    // stream cut, to name the right document.
+    Some(
+        read_parts(path, &parts, Parts::HoldingCrds)
+            .or_else(|_| read_crds(path, text, Parts::HoldingCrds)),
+    )
 }
 
 /// The CRDs of `parts` (of the file at `path`), as [`read_crds`] reads them.
