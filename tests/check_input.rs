@@ -435,3 +435,64 @@ fn a_terminal_gets_a_usage_error_without_a_path_and_a_hint_with_a_dash() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_file_over_a_mebibyte_is_read_in_halves_and_checked_whole() {
+    // Large files are read in two halves at once (`cli/inputs.rs`): the
+    // findings at the start, across the middle and at the end are all
+    // there, on their lines.
+    let filler = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: filler\ndata:\n  text: {}\n",
+        "x".repeat(1000)
+    );
+    let service = |pad: usize| {
+        format!(
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations:\n    pad: {}\nspec:\n  trafficDistribution: PreferClose\n  ports:\n  - port: 80\n",
+            "p".repeat(pad)
+        )
+    };
+    // A service as long as a filler, so that one can stand in the middle.
+    let service = service(filler.len() - service(0).len());
+    assert_eq!(service.len(), filler.len());
+    let count = 1201;
+    // The document holding the text's middle byte (each but the first
+    // follows a `---` line).
+    let length = count * filler.len() + (count - 1) * 4;
+    let middle = length / 2 / (filler.len() + 4);
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    let mut line = 1;
+    for index in 0..count {
+        if index > 0 {
+            text.push_str("---\n");
+            line += 1;
+        }
+        let doc = if [0, middle, count - 1].contains(&index) {
+            expected.push(line + 7);
+            &service
+        } else {
+            &filler
+        };
+        text.push_str(doc);
+        line += doc.lines().count();
+    }
+    assert!(text.len() > 1 << 20);
+    let half = text.len() / 2;
+    let middle_start = middle * (filler.len() + 4);
+    assert!((middle_start..middle_start + service.len()).contains(&half));
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "large.yaml", &text);
+    let path = path.to_str().unwrap();
+    let output = vergate(&["check", "--target", "1.29", path]);
+    let out = stdout(&output);
+    assert_eq!(code(&output), 1, "{out}{}", stderr(&output));
+    let found: Vec<&str> = out.lines().collect();
+    assert_eq!(found.len(), 3, "{out}");
+    for (finding, line) in found.iter().zip(&expected) {
+        let prefix = format!("{path}:{line}: Service s: spec.trafficDistribution: ");
+        assert!(
+            finding.starts_with(&prefix),
+            "{finding} (expected {prefix})"
+        );
+    }
+}

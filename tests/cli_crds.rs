@@ -209,3 +209,27 @@ fn crds_piped_in_on_standard_input_are_used_too() {
         "{out}"
     );
 }
+
+#[test]
+fn a_crd_among_the_inputs_that_cannot_be_used_is_named_by_its_document() {
+    // CRDs among the inputs are found by searching for them; the document
+    // a broken one is named by is its number in the file all the same.
+    let pipeline = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata:\n  name: x\nspec:\n  steps:\n    - name: a\n      shell: bash\n";
+    let broken = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: gadgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  versions: []\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.yaml");
+    std::fs::write(&path, format!("{pipeline}---\n{pipeline}---\n{broken}")).unwrap();
+    let output = vergate(&[
+        "check",
+        "--api",
+        "generated/demo",
+        "--target",
+        "1.12",
+        path.to_str().unwrap(),
+    ]);
+    let err = stderr(&output);
+    assert!(
+        err.contains("warning: a CRD among the inputs is not used") && err.contains("document 2"),
+        "{err}"
+    );
+}
