@@ -132,16 +132,17 @@ fn lazy(text: &'static str) -> Result<GateTables, String> {
     let mut types: Vec<UnreadType> = Vec::new();
     let mut start = 0;
     let mut current: Option<(&str, Vec<GroupVersionKind>)> = None;
-    let mut offset = 0;
     let kinds_key = memchr::memmem::Finder::new(b"\"kinds\"");
-    // Lines are cut with memchr: the index is read at every start-up.
+    // Lines are cut with memchr: the index is read at every start-up. A
+    // last line without its newline ends at the end.
+    let unterminated = !body.is_empty() && !body.ends_with('\n');
     let ends = memchr::memchr_iter(b'\n', body.as_bytes())
         .map(|newline| newline + 1)
-        .chain((!body.ends_with('\n')).then_some(body.len()));
-    let mut line_start = 0;
+        .chain(unterminated.then_some(body.len()));
+    // Where the current line starts.
+    let mut offset = 0;
     for (number, line_end) in (2..).zip(ends) {
-        let line = &body[line_start..line_end];
-        line_start = line_end;
+        let line = &body[offset..line_end];
         let (name, is_type) =
             line_name(line).ok_or_else(|| format!("line {number}: not an index line"))?;
         if is_type {
@@ -161,7 +162,7 @@ fn lazy(text: &'static str) -> Result<GateTables, String> {
         } else if current.as_ref().is_none_or(|(current, _)| *current != name) {
             return Err(format!("line {number}: field of {name} before its type"));
         }
-        offset += line.len();
+        offset = line_end;
     }
     if let Some((name, kinds)) = current {
         types.push(unread(name, kinds, &body[start..]));
@@ -360,5 +361,19 @@ mod tests {
                     [\"T\",\"f\",{\"introduced_in\":\"1.1\",\"removed_in\":null,\"type\":\"string\"}]\n";
         let err = parse(text).unwrap_err();
         assert!(err.starts_with("line 2: field f of T"), "{err}");
+    }
+
+    #[test]
+    fn lines_are_cut_alike_with_or_without_a_last_newline() {
+        let header = "{\"generated_by\":\"x\",\"api\":\"a\",\"versions\":[\"1.1\"]}\n";
+        let ty = "[\"T\",{\"introduced_in\":\"1.1\",\"removed_in\":null}]";
+        let field =
+            "[\"T\",\"f\",{\"introduced_in\":\"1.1\",\"removed_in\":null,\"type\":\"string\"}]";
+        // No types at all: nothing to read, and no line to refuse.
+        assert!(lazy(header).unwrap().types().is_empty());
+        let ended: &'static str = format!("{header}{ty}\n{field}\n").leak();
+        let unended: &'static str = format!("{header}{ty}\n{field}").leak();
+        let fields = |text| lazy(text).unwrap().ty("T").unwrap().fields.len();
+        assert_eq!((fields(ended), fields(unended)), (1, 1));
     }
 }
