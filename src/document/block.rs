@@ -187,6 +187,8 @@ struct Line<'a> {
 
 /// Where reading stands: `pos` is in the line that starts at
 /// `line_start` and ends at `line_end` (its newline, or the text's end).
+/// A copy is a place to come back to.
+#[derive(Clone, Copy)]
 struct Cursor<'a> {
     text: &'a [u8],
     pos: usize,
@@ -285,32 +287,6 @@ impl<'a> Cursor<'a> {
         };
         self.peeked = Some((self.pos, rest));
     }
-
-    /// Where the cursor stands, to come back to with [`Cursor::reset`].
-    fn mark(&self) -> Mark {
-        Mark {
-            pos: self.pos,
-            line_start: self.line_start,
-            line_end: self.line_end,
-            line: self.line,
-        }
-    }
-
-    fn reset(&mut self, mark: Mark) {
-        self.pos = mark.pos;
-        self.line_start = mark.line_start;
-        self.line_end = mark.line_end;
-        self.line = mark.line;
-    }
-}
-
-/// A place of the cursor (see [`Cursor::mark`]).
-#[derive(Clone, Copy)]
-struct Mark {
-    pos: usize,
-    line_start: usize,
-    line_end: usize,
-    line: u32,
 }
 
 struct BlockReader<'a> {
@@ -554,9 +530,9 @@ impl<'a> BlockReader<'a> {
         // Mostly the next line holding content is not deeper, and nothing
         // continues the scalar: the peek that says so is the one the
         // caller makes next (that nothing follows deeper).
-        let mark = self.cursor.mark();
+        let before = self.cursor;
         match self.cursor.peek() {
-            Some(next) if next.column > owner => self.cursor.reset(mark),
+            Some(next) if next.column > owner => self.cursor = before,
             _ => return Some(()),
         }
         let bytes = self.cursor.text;
