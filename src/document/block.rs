@@ -321,7 +321,7 @@ impl<'a> BlockReader<'a> {
     /// A scalar's node: resolved as the builder resolves it (YAML 1.1 for
     /// plain scalars, a string when quoted).
     fn scalar(&self, scalar: Scalar, line: u32) -> Option<Node> {
-        let value = if scalar.plain && !scalar::plain_is_string(&scalar.text) {
+        let value = if scalar.plain {
             scalar::resolve(scalar.text, true, None, Syntax::Yaml).ok()?
         } else {
             Value::String(scalar.text)
@@ -342,9 +342,6 @@ impl<'a> BlockReader<'a> {
         }
         if key.text == "<<" {
             return None;
-        }
-        if scalar::plain_is_string(&key.text) {
-            return Some(key.text);
         }
         match scalar::resolve(key.text, true, None, Syntax::Yaml).ok()? {
             Value::String(text) => Some(text),

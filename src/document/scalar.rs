@@ -66,6 +66,7 @@ impl StandardTag {
 
 /// The value of a scalar: `plain` when it was written without quotes,
 /// `tag` when it carries an explicit one.
+#[inline]
 pub fn resolve(
     text: CompactString,
     plain: bool,
@@ -117,10 +118,16 @@ fn tagged(text: CompactString, wanted: StandardTag) -> Result<Value, ScalarError
 /// A plain scalar by go-yaml v2's `resolve` (YAML 1.1 without timestamps,
 /// which sigs.k8s.io/yaml keeps as strings, and without base-60 numbers,
 /// which go-yaml never read).
+#[inline]
 fn yaml11(text: CompactString) -> Value {
     if plain_is_string(&text) {
         return Value::String(text);
     }
+    yaml11_special(text)
+}
+
+/// [`yaml11`] for a scalar that may be a word or a number.
+fn yaml11_special(text: CompactString) -> Value {
     match text.as_str() {
         "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => {
             return Value::Bool(true)
@@ -143,7 +150,7 @@ fn yaml11(text: CompactString) -> Value {
 /// True when a plain scalar is a string by YAML 1.1 at a glance, as most
 /// are (names): it neither starts as a number does nor as one of the
 /// words for booleans and null does (or is longer than all of them).
-pub fn plain_is_string(text: &str) -> bool {
+fn plain_is_string(text: &str) -> bool {
     let first = text.as_bytes().first().copied();
     let maybe_number = matches!(first, Some(b'0'..=b'9' | b'+' | b'-' | b'.'));
     let maybe_word = text.len() <= 5
