@@ -39,9 +39,6 @@ pub(crate) enum Verdict {
 /// kind a constraint does not apply to, as in JSON Schema).
 pub(crate) fn verdicts(node: &Node, constraints: &Constraints) -> Vec<Verdict> {
     let mut out = Vec::new();
-    if constraints.is_empty() {
-        return out;
-    }
     match &node.value {
         Value::String(text) => string(text, constraints, &mut out),
         Value::Int(integer) => number(*integer as f64, constraints, &mut out),

@@ -421,6 +421,8 @@ impl<'a> Walk<'a> {
         line: u32,
         last: Option<&str>,
     ) {
+        // Asked of every field walked, and most have no constraints: the
+        // one place that looks whether there are any.
         if constraints.is_empty() {
             return;
         }
