@@ -11,7 +11,7 @@
 //! like any other kind. What is left here is what only a CRD knows: which
 //! versions it lists but does not serve.
 
-use super::inputs::{self, Source, WalkOptions};
+use super::inputs::{self, Source, Text, WalkOptions};
 use super::Outcome;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -90,7 +90,7 @@ pub fn load(
     target: Option<Version>,
     crd_paths: &[PathBuf],
     sources: &[Source],
-) -> Result<(GateTables, CustomResources, Vec<Option<String>>), Outcome> {
+) -> Result<(GateTables, CustomResources, Vec<Option<Text>>), Outcome> {
     let mut documents: Vec<(PathBuf, Document)> = Vec::new();
     let mut seen = HashSet::new();
     let (given, notes) = inputs::sources(crd_paths, &WalkOptions::default());
@@ -132,7 +132,7 @@ pub fn load(
     }
     // Every input is read here once, in parallel, and its text handed to
     // the check, which would otherwise read it again.
-    let scanned: Vec<(Option<String>, Option<Found>)> = sources
+    let scanned: Vec<(Option<Text>, Option<Found>)> = sources
         .par_iter()
         .map(|source| {
             let path = match source.path() {

@@ -5,11 +5,12 @@
 //! and detects loops. Every file is read once however many ways lead to it,
 //! and only when its turn comes, so memory holds one file at a time.
 
+use super::read;
+pub use super::read::{ReadError, Text};
 use std::collections::HashSet;
-use std::io::{IsTerminal, Read, Seek, SeekFrom};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use vergate::document::{self, MAX_FILE_BYTES};
 
 /// How directories are walked.
 #[derive(Clone, Debug, Default)]
@@ -44,13 +45,6 @@ enum Kind {
     Failed(String),
 }
 
-/// Why a source gave no text: the line (0 for the whole file) and the message.
-#[derive(Clone)]
-pub struct ReadError {
-    pub line: u32,
-    pub message: String,
-}
-
 impl Source {
     /// The file read, unless it is standard input or a walk error.
     pub fn path(&self) -> Option<&Path> {
@@ -67,24 +61,18 @@ impl Source {
 
     /// The text of the source, decoded (see [`document::decode`]). Standard
     /// input is read on the first call; later calls give the same text.
-    pub fn read(&self) -> Result<String, ReadError> {
-        let whole = |message: String| ReadError { line: 0, message };
-        let bytes = match &self.kind {
-            Kind::Failed(message) => return Err(whole(message.clone())),
-            Kind::File(path) => std::fs::File::open(path)
-                .and_then(read_file_bounded)
-                .map_err(|err| whole(format!("cannot read: {err}")))?,
-            Kind::Stdin(text) => {
-                return text
-                    .get_or_init(|| {
-                        let bytes = read_bounded(std::io::stdin().lock())
-                            .map_err(|err| whole(format!("cannot read standard input: {err}")))?;
-                        decode(bytes)
-                    })
-                    .clone();
-            }
-        };
-        decode(bytes)
+    pub fn read(&self) -> Result<Text, ReadError> {
+        match &self.kind {
+            Kind::Failed(message) => Err(ReadError {
+                line: 0,
+                message: message.clone(),
+            }),
+            Kind::File(path) => read::file(path),
+            Kind::Stdin(text) => text
+                .get_or_init(|| read::stream(std::io::stdin().lock(), "standard input"))
+                .clone()
+                .map(Text::from),
+        }
     }
 
     /// True when the file lies in a Helm chart's `templates/` directory (a
@@ -101,82 +89,6 @@ impl Source {
                     .is_some_and(|chart| chart.join("Chart.yaml").is_file())
         })
     }
-}
-
-/// Bytes read as text, within the size limit (see [`document::decode`]).
-fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(ReadError {
-            line: 0,
-            message: format!(
-                "larger than {} MiB, the most vergate reads; split it into smaller files",
-                MAX_FILE_BYTES >> 20
-            ),
-        });
-    }
-    document::decode(bytes).map_err(|err| ReadError {
-        line: err.line(),
-        message: err.to_string(),
-    })
-}
-
-/// Files at least this large are read in two halves at once: the first
-/// touch of a fresh buffer's pages costs more than the copy, and two cores
-/// share it.
-const READ_IN_HALVES_FROM: u64 = 1 << 20;
-
-/// Reads at most one byte more than [`MAX_FILE_BYTES`] of a file, into a
-/// buffer sized once from its length (growing by doubling would copy the
-/// text and touch twice the memory).
-fn read_file_bounded(file: std::fs::File) -> std::io::Result<Vec<u8>> {
-    let limit = MAX_FILE_BYTES as u64 + 1;
-    let expected = file.metadata().map_or(0, |meta| meta.len()).min(limit);
-    let mut bytes = Vec::new();
-    if expected >= READ_IN_HALVES_FROM {
-        bytes = read_in_halves(&file, expected as usize)?;
-    } else {
-        bytes.reserve_exact(expected as usize + 1);
-    }
-    // What is left: all of it, or what was written since the length was
-    // taken (the halves read from offsets, so the position is still 0).
-    let mut file = file;
-    file.seek(SeekFrom::Start(bytes.len() as u64))?;
-    file.take(limit - bytes.len() as u64)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// The first `len` bytes of `file`, its two halves read in parallel; empty
-/// when the file turns out shorter (it is then read as any other).
-#[cfg(unix)]
-fn read_in_halves(file: &std::fs::File, len: usize) -> std::io::Result<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
-    // Zeroed memory comes from the system untouched: only the reads touch it.
-    let mut bytes = vec![0u8; len];
-    let (front, back) = bytes.split_at_mut(len / 2);
-    let (front_read, back_read) = rayon::join(
-        || file.read_exact_at(front, 0),
-        || file.read_exact_at(back, (len / 2) as u64),
-    );
-    match front_read.and(back_read) {
-        Ok(()) => Ok(bytes),
-        Err(err) if err.kind() == std::io::ErrorKind::UnexpectedEof => Ok(Vec::new()),
-        Err(err) => Err(err),
-    }
-}
-
-#[cfg(not(unix))]
-fn read_in_halves(_: &std::fs::File, _: usize) -> std::io::Result<Vec<u8>> {
-    Ok(Vec::new())
-}
-
-/// Reads at most one byte more than [`MAX_FILE_BYTES`].
-fn read_bounded(reader: impl Read) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
 }
 
 /// Standard input, or why it cannot be used: with no path given it is read

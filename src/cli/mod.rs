@@ -6,6 +6,7 @@ mod crds;
 pub mod diff;
 mod inputs;
 mod junit;
+mod read;
 mod resource;
 mod sarif;
 mod tap;

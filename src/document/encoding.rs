@@ -38,28 +38,60 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The text of a file's bytes: UTF-8 (a byte-order mark dropped) or UTF-16
 /// with a byte-order mark; NUL refused.
 pub fn decode(bytes: Vec<u8>) -> Result<String, EncodingError> {
-    let text = match bytes.as_slice() {
-        [0xFF, 0xFE, rest @ ..] => utf16(rest, u16::from_le_bytes)?,
-        [0xFE, 0xFF, rest @ ..] => utf16(rest, u16::from_be_bytes)?,
-        _ => {
-            let mut bytes = bytes;
-            if bytes.starts_with(UTF8_BOM) {
-                bytes.drain(..UTF8_BOM.len());
-            }
-            String::from_utf8(bytes).map_err(|err| {
-                let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
-                EncodingError::NotUtf8 {
-                    line: line_at(valid),
-                }
-            })?
-        }
-    };
-    if let Some(at) = memchr::memchr(0, text.as_bytes()) {
-        return Err(EncodingError::Nul {
-            line: line_at(&text.as_bytes()[..at]),
-        });
+    if let Some(text) = decode_utf16(&bytes) {
+        return text;
     }
+    let mut bytes = bytes;
+    if bytes.starts_with(UTF8_BOM) {
+        bytes.drain(..UTF8_BOM.len());
+    }
+    let text =
+        String::from_utf8(bytes).map_err(|err| not_utf8(err.as_bytes(), err.utf8_error()))?;
+    refuse_nul(&text)?;
     Ok(text)
+}
+
+/// [`decode`] for bytes that stay where they are (a buffer the caller
+/// keeps): the text in place, a UTF-8 byte-order mark left out; owned only
+/// when it was UTF-16.
+pub fn decode_slice(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, EncodingError> {
+    if let Some(text) = decode_utf16(bytes) {
+        return text.map(std::borrow::Cow::Owned);
+    }
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    let text = std::str::from_utf8(bytes).map_err(|err| not_utf8(bytes, err))?;
+    refuse_nul(text)?;
+    Ok(std::borrow::Cow::Borrowed(text))
+}
+
+/// The text of UTF-16 with a byte-order mark; `None` for anything else.
+fn decode_utf16(bytes: &[u8]) -> Option<Result<String, EncodingError>> {
+    let unit: fn([u8; 2]) -> u16 = match bytes {
+        [0xFF, 0xFE, ..] => u16::from_le_bytes,
+        [0xFE, 0xFF, ..] => u16::from_be_bytes,
+        _ => return None,
+    };
+    Some(utf16(&bytes[2..], unit).and_then(|text| {
+        refuse_nul(&text)?;
+        Ok(text)
+    }))
+}
+
+/// The error for `bytes` that stop being UTF-8 where `err` says.
+fn not_utf8(bytes: &[u8], err: std::str::Utf8Error) -> EncodingError {
+    EncodingError::NotUtf8 {
+        line: line_at(&bytes[..err.valid_up_to()]),
+    }
+}
+
+/// Refuses a text holding a NUL character, naming its line.
+fn refuse_nul(text: &str) -> Result<(), EncodingError> {
+    match memchr::memchr(0, text.as_bytes()) {
+        Some(at) => Err(EncodingError::Nul {
+            line: line_at(&text.as_bytes()[..at]),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, EncodingError> {
@@ -135,5 +167,26 @@ mod tests {
         // UTF-32 LE: its byte-order mark reads as UTF-16's and a NUL.
         let utf32 = [0xFF, 0xFE, 0, 0, b'a', 0, 0, 0].to_vec();
         assert_eq!(decode(utf32), Err(EncodingError::Nul { line: 1 }));
+    }
+
+    #[test]
+    fn bytes_decoded_in_place_read_as_owned_bytes_do() {
+        let inputs: [&[u8]; 7] = [
+            b"kind: Pod\n",
+            b"\xEF\xBB\xBFkind: Pod\n",
+            b"a: 1\nb: \0\n",
+            b"a: 1\nb: 2\nc: \xFF\n",
+            &[0xFF, 0xFE, b'a', 0, b'\n', 0, 0x00, 0xD8],
+            &[0xFE, 0xFF, 0, b'a', 0, b'\n'],
+            b"",
+        ];
+        for bytes in inputs {
+            let in_place = decode_slice(bytes).map(|text| text.into_owned());
+            assert_eq!(in_place, decode(bytes.to_vec()), "{bytes:?}");
+        }
+        assert!(matches!(
+            decode_slice(b"\xEF\xBB\xBFa: 1\n"),
+            Ok(std::borrow::Cow::Borrowed("a: 1\n"))
+        ));
     }
 }

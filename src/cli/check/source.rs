@@ -8,7 +8,7 @@
 
 use super::{Checked, Found, InputError, Policy, Results, Skipped, NOT_A_MANIFEST, TEMPLATE};
 use crate::cli::crds::CustomResources;
-use crate::cli::inputs::Source;
+use crate::cli::inputs::{Source, Text};
 use crate::cli::resource::Resource;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -22,11 +22,11 @@ pub(super) fn check_all(
     tables: &GateTables,
     custom: &CustomResources,
     sources: &[Source],
-    texts: Vec<Option<String>>,
+    texts: Vec<Option<Text>>,
     policy: &Policy,
 ) -> Vec<Results> {
-    let texts = texts.into_iter().chain(std::iter::repeat(None));
-    let work: Vec<(&Source, Option<String>)> = sources.iter().zip(texts).collect();
+    let texts = texts.into_iter().chain(std::iter::repeat_with(|| None));
+    let work: Vec<(&Source, Option<Text>)> = sources.iter().zip(texts).collect();
     work.into_par_iter()
         .map(|(source, text)| check_source(tables, custom, source, text, policy))
         .collect()
@@ -37,7 +37,7 @@ fn check_source(
     tables: &GateTables,
     custom: &CustomResources,
     source: &Source,
-    text: Option<String>,
+    text: Option<Text>,
     policy: &Policy,
 ) -> Results {
     let mut results = Results {
