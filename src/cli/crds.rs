@@ -14,7 +14,8 @@
 use super::inputs::{self, Source, Text, WalkOptions};
 use super::Outcome;
 use rayon::prelude::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
@@ -239,8 +240,8 @@ fn read_crds_among(path: &Path, text: &str) -> Option<Result<Document, String>> 
 
 /// The CRDs of `parts` (of the file at `path`), as [`read_crds`] reads them.
 fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result<Document, String> {
-    // Which parts hold a CRD is looked at in parallel; which of those are
-    // copies, in order.
+    // Which parts hold a CRD is looked at in parallel, and so is which of
+    // those are copies of an earlier one.
     let holding: Vec<(usize, &document::Part<'_>)> = parts
         .par_iter()
         .enumerate()
@@ -249,11 +250,18 @@ fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result
             Parts::HoldingCrds => part.is_whole() || holds_crd(part.text().as_bytes()),
         })
         .collect();
-    let mut seen: HashSet<String, foldhash::fast::RandomState> = HashSet::default();
-    let chosen: Vec<(usize, &document::Part<'_>)> = holding
-        .into_iter()
-        .filter(|(_, part)| which == Parts::All || seen.insert(without_metadata(part.text())))
-        .collect();
+    let chosen: Vec<(usize, &document::Part<'_>)> = match which {
+        Parts::All => holding,
+        Parts::HoldingCrds => {
+            let texts: Vec<&str> = holding.iter().map(|(_, part)| part.text()).collect();
+            let firsts = first_copies(&texts);
+            holding
+                .into_iter()
+                .zip(firsts)
+                .filter_map(|(part, first)| first.then_some(part))
+                .collect()
+        }
+    };
     let read: Vec<Result<Vec<(usize, serde_json::Value)>, String>> = chosen
         .par_iter()
         .map(|(index, part)| {
@@ -275,24 +283,52 @@ fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result
     crds_from_documents(path, documents).map_err(|err| err.to_string())
 }
 
-/// A document's text without its top-level `metadata:` block and its
-/// document marker line.
-fn without_metadata(text: &str) -> String {
-    let mut kept = String::with_capacity(text.len());
-    let mut in_metadata = false;
-    for line in text.split_inclusive('\n') {
-        if line.starts_with("---") && kept.is_empty() {
-            continue;
-        }
-        let top_level = !line.starts_with([' ', '#', '\n', '-']);
-        if top_level {
-            in_metadata = line.starts_with("metadata:");
-        }
-        if !in_metadata {
-            kept.push_str(line);
-        }
+/// For each of `texts`, whether it is the first of its copies: no earlier
+/// text is the same once the top-level `metadata:` block and the document
+/// marker line are left out. Texts are compared by a hash of those lines,
+/// then, where two hashes agree, line by line.
+fn first_copies(texts: &[&str]) -> Vec<bool> {
+    let hashes: Vec<u64> = texts
+        .par_iter()
+        .map(|text| {
+            let mut hasher = foldhash::fast::FixedState::default().build_hasher();
+            for line in without_metadata(text) {
+                hasher.write(line.as_bytes());
+            }
+            hasher.finish()
+        })
+        .collect();
+    let mut by_hash: HashMap<u64, Vec<usize>, foldhash::fast::RandomState> = HashMap::default();
+    for (index, hash) in hashes.iter().enumerate() {
+        by_hash.entry(*hash).or_default().push(index);
     }
-    kept
+    (0..texts.len())
+        .into_par_iter()
+        .map(|index| {
+            by_hash[&hashes[index]]
+                .iter()
+                .take_while(|earlier| **earlier < index)
+                .all(|&earlier| !without_metadata(texts[earlier]).eq(without_metadata(texts[index])))
+        })
+        .collect()
+}
+
+/// The lines of a document's text (each with its line break) without its
+/// top-level `metadata:` block and its document marker line.
+fn without_metadata(text: &str) -> impl Iterator<Item = &str> {
+    let mut in_metadata = false;
+    text.split_inclusive('\n')
+        .enumerate()
+        .filter(move |(index, line)| {
+            if *index == 0 && line.starts_with("---") {
+                return false;
+            }
+            if !line.starts_with([' ', '#', '\n', '-']) {
+                in_metadata = line.starts_with("metadata:");
+            }
+            !in_metadata
+        })
+        .map(|(_, line)| line)
 }
 
 /// The gates of the CRDs' custom resources, present in each of `versions`
@@ -324,7 +360,7 @@ fn custom_resource_index(
 
 #[cfg(test)]
 mod tests {
-    use super::without_metadata;
+    use super::{first_copies, without_metadata};
 
     #[test]
     fn copies_that_differ_only_in_metadata_are_one_crd() {
@@ -333,14 +369,17 @@ mod tests {
                 "---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}\n  labels:\n    a: b\nspec:\n  group: {group}\n"
             )
         };
-        assert_eq!(
-            without_metadata(&crd("widgets.example.com", "example.com")),
-            without_metadata(&crd("widgets.example.com-copy", "example.com"))
-        );
-        assert_ne!(
-            without_metadata(&crd("widgets.example.com", "example.com")),
-            without_metadata(&crd("widgets.example.com", "example.org"))
-        );
-        assert!(!without_metadata(&crd("x", "y")).contains("name: x"));
+        let texts = [
+            crd("widgets.example.com", "example.com"),
+            crd("widgets.example.com-copy", "example.com"),
+            crd("widgets.example.com", "example.org"),
+            crd("widgets.example.com-copy", "example.org"),
+            crd("gadgets.example.com", "example.com"),
+        ];
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        assert_eq!(first_copies(&texts), [true, false, true, false, false]);
+        let kept: String = without_metadata(texts[0]).collect();
+        assert!(!kept.contains("name:") && !kept.starts_with("---"));
+        assert!(kept.contains("group: example.com"));
     }
 }
