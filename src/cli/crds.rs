@@ -308,7 +308,9 @@ fn first_copies(texts: &[&str]) -> Vec<bool> {
             by_hash[&hashes[index]]
                 .iter()
                 .take_while(|earlier| **earlier < index)
-                .all(|&earlier| !without_metadata(texts[earlier]).eq(without_metadata(texts[index])))
+                .all(|&earlier| {
+                    !without_metadata(texts[earlier]).eq(without_metadata(texts[index]))
+                })
         })
         .collect()
 }
