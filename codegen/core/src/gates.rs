@@ -149,6 +149,10 @@ impl Gate {
 
     /// The stage in force in `version`, if stages are known.
     pub fn stage_in(&self, version: Version) -> Option<Stage> {
+        // Most items have no stages: asked of every field a check walks.
+        if self.stage.is_empty() {
+            return None;
+        }
         self.stage
             .range(..=version)
             .next_back()
@@ -259,6 +263,9 @@ pub struct TypeGate {
 impl TypeGate {
     /// The type's own type in `version` (see [`TypeGate::ty`]).
     pub fn type_in(&self, version: Version) -> Option<&TypeExpr> {
+        if self.type_history.is_empty() {
+            return self.ty.as_ref();
+        }
         self.type_history
             .range(..=version)
             .next_back()
@@ -279,6 +286,9 @@ fn constraints_in<'c>(
     history: &'c BTreeMap<Version, Constraints>,
     version: Version,
 ) -> &'c Constraints {
+    if history.is_empty() {
+        return newest;
+    }
     history
         .range(..=version)
         .next_back()
@@ -378,6 +388,10 @@ impl FieldGate {
 
     /// The field's type in `version`.
     pub fn type_in(&self, version: Version) -> &TypeExpr {
+        // Most fields keep their type: asked of every field a check walks.
+        if self.type_history.is_empty() {
+            return &self.ty;
+        }
         self.type_history
             .range(..=version)
             .next_back()
