@@ -852,14 +852,22 @@ impl<'a> BlockReader<'a> {
 /// (and says which value wins), so the fast path declines.
 fn has_duplicate_keys(entries: &[Entry]) -> bool {
     if entries.len() < 16 {
-        // Most pairs differ in length or first byte: compared first.
-        let glance = |key: &str| (key.len(), key.as_bytes().first().copied());
-        return entries.iter().enumerate().any(|(at, entry)| {
+        // Keys marked in a 64-bit set by length and first byte: mostly
+        // each key has a mark of its own, and no pair needs comparing.
+        let mark = |key: &str| {
+            let first = key.as_bytes().first().copied().unwrap_or(0);
+            1u64 << ((key.len() * 7 + usize::from(first)) % 64)
+        };
+        let mut marks = 0u64;
+        for (at, entry) in entries.iter().enumerate() {
             let key = entry.key.as_str();
-            entries[..at]
-                .iter()
-                .any(|before| glance(&before.key) == glance(key) && before.key == key)
-        });
+            let mark = mark(key);
+            if marks & mark != 0 && entries[..at].iter().any(|before| before.key == key) {
+                return true;
+            }
+            marks |= mark;
+        }
+        return false;
     }
     let mut keys: Vec<&str> = entries.iter().map(|entry| entry.key.as_str()).collect();
     keys.sort_unstable();
@@ -922,10 +930,7 @@ enum Stop {
 /// Where the plain text at the start of `content` stops (see [`Stop`]).
 fn plain_stop(content: &[u8]) -> Stop {
     let mut at = 0;
-    while let Some(found) = content[at..]
-        .iter()
-        .position(|byte| matches!(byte, b':' | b'#'))
-    {
+    while let Some(found) = colon_or_hash(&content[at..]) {
         let index = at + found;
         if content[index] == b'#' {
             if index > 0 && content[index - 1] == b' ' {
@@ -937,6 +942,32 @@ fn plain_stop(content: &[u8]) -> Stop {
         at = index + 1;
     }
     Stop::End
+}
+
+/// The offset of the first `:` or `#` in `bytes`, looked for eight bytes
+/// at a time (every key and plain value of a manifest is searched so, and
+/// they are too short for vector searches to pay off).
+fn colon_or_hash(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // The high bit of each byte of `word` that equals `byte` (and, above
+    // the lowest, perhaps of bytes that do not: only the lowest is used).
+    let equal = |word: u64, byte: u8| {
+        let diff = word ^ (ONES * u64::from(byte));
+        diff.wrapping_sub(ONES) & !diff & HIGHS
+    };
+    let mut chunks = bytes.chunks_exact(8);
+    for (index, chunk) in chunks.by_ref().enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let found = equal(word, b':') | equal(word, b'#');
+        if found != 0 {
+            return Some(index * 8 + found.trailing_zeros() as usize / 8);
+        }
+    }
+    let rest = chunks.remainder();
+    rest.iter()
+        .position(|byte| matches!(byte, b':' | b'#'))
+        .map(|found| bytes.len() - rest.len() + found)
 }
 
 /// The first `:` followed by a space or the line's end, before any
@@ -1079,4 +1110,34 @@ fn hex(chars: &mut std::str::Chars<'_>, digits: usize) -> Option<char> {
         code = code * 16 + chars.next()?.to_digit(16)?;
     }
     char::from_u32(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::colon_or_hash;
+
+    #[test]
+    fn colon_or_hash_finds_what_a_byte_search_finds() {
+        let naive = |bytes: &[u8]| bytes.iter().position(|byte| matches!(byte, b':' | b'#'));
+        // Every placement of one or two indicators among other bytes
+        // (high bytes too, which the word trick must not mistake).
+        for len in 0..40 {
+            for first in 0..=len {
+                for second in first..=len {
+                    for (a, b) in [(b':', b'#'), (b'#', b':'), (b':', b':')] {
+                        let mut bytes: Vec<u8> = (0..len)
+                            .map(|at| [b'a', 0xba, 0xa3, b';', 0x3b][at % 5])
+                            .collect();
+                        if first < len {
+                            bytes[first] = a;
+                        }
+                        if second < len {
+                            bytes[second] = b;
+                        }
+                        assert_eq!(colon_or_hash(&bytes), naive(&bytes), "{bytes:?}");
+                    }
+                }
+            }
+        }
+    }
 }

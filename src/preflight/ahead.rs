@@ -26,7 +26,8 @@ pub(super) fn warnings(
         .api_version
         .rsplit_once('/')
         .map_or("", |(group, _)| group);
-    let served = format!("{} {}", identity.api_version, identity.kind);
+    // Most documents get neither warning: the text is made only for one.
+    let served = || format!("{} {}", identity.api_version, identity.kind);
     if let Some(removed) = removal_after(tables, gate, target) {
         let last = tables
             .versions()
@@ -35,7 +36,10 @@ pub(super) fn warnings(
             .last()
             .copied()
             .unwrap_or(target);
-        let mut message = format!("{served} is removed in {removed} (served through {last}); ");
+        let mut message = format!(
+            "{} is removed in {removed} (served through {last}); ",
+            served()
+        );
         match tables.served_kind(group, identity.kind, removed) {
             Some(replacement) => message.push_str(&format!(
                 "use apiVersion {} (served in {removed})",
@@ -56,7 +60,7 @@ pub(super) fn warnings(
     }
     if gate.is_deprecated_in(target) {
         let since = gate.deprecated_in.unwrap_or(target);
-        let mut message = format!("{served} is deprecated since {since}");
+        let mut message = format!("{} is deprecated since {since}", served());
         if let Some(warning) = &ty.deprecation_warning {
             // The CRD author's own words, as the API server sends them.
             message = warning.clone();
