@@ -58,11 +58,14 @@ const CRD_API_VERSION: &str = "apiextensions.k8s.io/v1";
 /// spec that merely describes CRDs is not taken for one). Cheap, to route a
 /// spec file to [`parse`].
 pub fn holds_crd(bytes: &[u8]) -> bool {
-    bytes.split(|byte| *byte == b'\n').any(|line| {
-        let Some(value) = line.strip_prefix(b"kind:") else {
-            return false;
-        };
-        let value = value.trim_ascii();
+    // The lines starting with `kind:`, found by substring search (a CRD is
+    // thousands of lines, and `check` asks this of each one among its inputs).
+    let first = bytes.starts_with(b"kind:").then_some(0);
+    let others = memchr::memmem::find_iter(bytes, b"\nkind:").map(|newline| newline + 1);
+    first.into_iter().chain(others).any(|start| {
+        let line = &bytes[start..];
+        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+        let value = line[b"kind:".len()..].trim_ascii();
         let unquoted = match value {
             [b'"', inner @ .., b'"'] | [b'\'', inner @ .., b'\''] => inner,
             other => other,
@@ -583,6 +586,13 @@ spec:
         let openapi = b"openapi: 3.0.0\ncomponents:\n  schemas:\n    X:\n      kind: CustomResourceDefinition\n";
         assert!(!holds_crd(openapi));
         assert!(!holds_crd(b"kind: CustomResourceDefinitionList\n"));
+        assert!(holds_crd(b"kind: CustomResourceDefinition"));
+        assert!(holds_crd(
+            b"a: 1\nkind: Other\nkind: CustomResourceDefinition"
+        ));
+        assert!(!holds_crd(
+            b"a: 1\n  kind: CustomResourceDefinition\nkind:\n"
+        ));
     }
 
     #[test]
