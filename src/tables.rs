@@ -68,9 +68,20 @@ impl Slot {
 /// none), so that an object is checked for those, not for every field.
 #[derive(Debug)]
 pub struct FieldIndex<'t> {
-    pub by_name: HashMap<&'t str, &'t FieldGate, Hasher>,
+    pub by_name: HashMap<&'t str, IndexedField<'t>, Hasher>,
     /// In name order.
     pub required: Vec<(&'t str, &'t FieldGate)>,
+    /// True when the type's own value has constraints in some minor.
+    pub constrained: bool,
+}
+
+/// A field as a check looks it up.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexedField<'t> {
+    pub gate: &'t FieldGate,
+    /// True when the field has value constraints in some minor (most have
+    /// none, and a check need not look at them field by field).
+    pub constrained: bool,
 }
 
 self_cell::self_cell!(
@@ -89,7 +100,15 @@ impl Typed {
             by_name: gate
                 .fields
                 .iter()
-                .map(|(name, field)| (name.as_str(), field))
+                .map(|(name, field)| {
+                    let constrained = !field.constraints.is_empty()
+                        || field.constraints_history.values().any(|c| !c.is_empty());
+                    let indexed = IndexedField {
+                        gate: field,
+                        constrained,
+                    };
+                    (name.as_str(), indexed)
+                })
                 .collect(),
             required: gate
                 .fields
@@ -97,6 +116,8 @@ impl Typed {
                 .filter(|(_, field)| !field.required_in.is_empty())
                 .map(|(name, field)| (name.as_str(), field))
                 .collect(),
+            constrained: !gate.constraints.is_empty()
+                || gate.constraints_history.values().any(|c| !c.is_empty()),
         }))
     }
 

@@ -278,7 +278,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         let target = self.target;
         let key = entry.key.as_str();
         let def = object.def;
-        let Some((&name, &field)) = object.fields.by_name.get_key_value(key) else {
+        let Some((&name, &indexed)) = object.fields.by_name.get_key_value(key) else {
             if self.strict && !def.open {
                 let mut message = format!(
                     "unknown field ({} has no field {:?} in any minor)",
@@ -299,6 +299,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
             }
             return FieldStep::Keep(());
         };
+        let field = indexed.gate;
         if !field.gate.is_present_in(target) {
             let (rule, message) = absent_message(&field.gate, target, renamed_to(def, key, target));
             self.report(walk, Severity::Error, rule, Some(key), entry.line, message);
@@ -343,6 +344,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
             key: name,
             from: field,
             to: field,
+            constrained: indexed.constrained,
         }
     }
 

@@ -300,6 +300,7 @@ impl<'a> Visitor<'a> for Converter {
             key: new_name,
             from: field,
             to: to_field,
+            constrained: true,
         }
     }
 

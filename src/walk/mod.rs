@@ -65,11 +65,13 @@ pub(crate) enum FieldStep<'a, Out> {
     /// Kept as it is, not walked (a field no minor has).
     Keep(Out),
     /// Walked under `key` (its name in `to`, after a rename), with the
-    /// field's gate in `from` and in `to`.
+    /// field's gate in `from` and in `to`; `constrained` is false when the
+    /// field is known to have no value constraints in any minor.
     Walk {
         key: &'a str,
         from: &'a FieldGate,
         to: &'a FieldGate,
+        constrained: bool,
     },
 }
 
@@ -283,7 +285,9 @@ impl<'a> Walk<'a> {
         if let Some(text) = values::enum_text(&node.value, def.type_in(self.to)) {
             self.enum_value(visitor, &text, &def.values, None, line, None);
         }
-        self.constraints(visitor, node, def.constraints_in(self.to), line, None);
+        if entry.fields.constrained {
+            self.constraints(visitor, node, def.constraints_in(self.to), line, None);
+        }
         if def.fields.is_empty() {
             return self.own_type(visitor, node, line, from, def);
         }
@@ -308,9 +312,15 @@ impl<'a> Walk<'a> {
             let (key, out) = match visitor.field(self, entry, &object) {
                 FieldStep::Drop => continue,
                 FieldStep::Keep(out) => (entry.key.as_str(), out),
-                FieldStep::Walk { key, from, to } => {
-                    (key, self.field(visitor, entry, key, from, to))
-                }
+                FieldStep::Walk {
+                    key,
+                    from,
+                    to,
+                    constrained,
+                } => (
+                    key,
+                    self.field(visitor, entry, key, (from, to), constrained),
+                ),
             };
             if V::GATHERS_ENTRIES {
                 outs.push((key, entry.line, out));
@@ -345,16 +355,18 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Walks the value of one field: its enum, its elements' enum, then the
-    /// value itself under the field's type in each minor.
+    /// Walks the value of one field: its enum, its constraints (unless it
+    /// has none: `constrained`), its elements' enum, then the value itself
+    /// under the field's type in each minor (`gates`: in `from`, in `to`).
     fn field<V: Visitor<'a>>(
         &mut self,
         visitor: &mut V,
         entry: &'a Entry,
         key: &'a str,
-        from: &'a FieldGate,
-        to: &'a FieldGate,
+        gates: (&'a FieldGate, &'a FieldGate),
+        constrained: bool,
     ) -> V::Out {
+        let (from, to) = gates;
         let text = if to.values.is_empty() {
             None
         } else {
@@ -371,14 +383,16 @@ impl<'a> Walk<'a> {
                 Some(&entry.key),
             );
         }
-        let constraints = to.constraints_in(self.to);
-        self.constraints(
-            visitor,
-            &entry.value,
-            constraints,
-            entry.line,
-            Some(&entry.key),
-        );
+        if constrained {
+            let constraints = to.constraints_in(self.to);
+            self.constraints(
+                visitor,
+                &entry.value,
+                constraints,
+                entry.line,
+                Some(&entry.key),
+            );
+        }
         if !to.element_values.is_empty() {
             self.path.push(Step::Key(&entry.key));
             let element_type = match to.type_in(self.to) {
