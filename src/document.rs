@@ -20,7 +20,7 @@ mod split;
 pub use compact_str::CompactString;
 pub use encoding::{decode, decode_slice, EncodingError};
 pub use reader::{Reader, MAX_DEPTH, MAX_FILE_BYTES};
-pub use split::{parts_holding, split, Part, ReadResult};
+pub use split::{split, Part, ReadResult};
 
 use std::fmt;
 

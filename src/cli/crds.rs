@@ -11,7 +11,7 @@
 //! like any other kind. What is left here is what only a CRD knows: which
 //! versions it lists but does not serve.
 
-use super::inputs::{self, Source, Text, WalkOptions};
+use super::inputs::{self, ReadError, Source, Text, WalkOptions};
 use super::Outcome;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -81,9 +81,8 @@ enum Found {
 }
 
 /// Extends `tables` with the custom resources of the CRDs in `crd_paths`
-/// (files, or directories searched for them) and those among `sources`;
-/// returns the text of each input it read (`None` where it did not), for
-/// the check to use instead of reading the file again.
+/// (files, or directories searched for them) and those among `sources`
+/// (read into `texts`, cut into `parts`).
 /// An unreadable or malformed CRD given with `--crd` is an input error
 /// (said on stderr); one found among the inputs is noted and left out.
 pub fn load(
@@ -91,7 +90,9 @@ pub fn load(
     target: Option<Version>,
     crd_paths: &[PathBuf],
     sources: &[Source],
-) -> Result<(GateTables, CustomResources, Vec<Option<Text>>), Outcome> {
+    texts: &[Result<Text, ReadError>],
+    parts: &[Vec<document::Part<'_>>],
+) -> Result<(GateTables, CustomResources), Outcome> {
     let mut documents: Vec<(PathBuf, Document)> = Vec::new();
     let mut seen = HashSet::new();
     let (given, notes) = inputs::sources(crd_paths, &WalkOptions::default());
@@ -123,7 +124,7 @@ pub fn load(
             );
             return Err(Outcome::InputError);
         }
-        match read_crds(path, &text, Parts::All) {
+        match read_parts(path, &document::split(&text), Parts::All) {
             Ok(document) => documents.push((path.to_owned(), document)),
             Err(err) => {
                 eprintln!("error: --crd: {err}");
@@ -131,52 +132,47 @@ pub fn load(
             }
         }
     }
-    // Every input is read here once, in parallel, and its text handed to
-    // the check, which would otherwise read it again.
-    let scanned: Vec<(Option<Text>, Option<Found>)> = sources
+    // The inputs' parts are searched for CRDs in parallel.
+    let scanned: Vec<Option<Found>> = sources
         .par_iter()
-        .map(|source| {
+        .zip(texts)
+        .zip(parts)
+        .map(|((source, text), parts)| {
             let path = match source.path() {
                 Some(path) => {
                     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
                     if seen.contains(&key) {
-                        return (None, None);
+                        return None;
                     }
                     path
                 }
-                // Standard input is read once; the check reads the same text.
                 None if source.is_stdin() => Path::new(&source.name),
-                None => return (None, None),
+                None => return None,
             };
-            let Ok(text) = source.read() else {
-                return (None, None);
-            };
-            let found = match read_crds_among(path, &text) {
-                None => return (Some(text), None),
-                Some(Ok(document)) => Found::Crds(path.to_owned(), document),
+            let text = text.as_ref().ok()?;
+            if !text.contains(CRD_KIND) {
+                return None;
+            }
+            Some(match read_parts(path, parts, Parts::HoldingCrds) {
+                Ok(document) => Found::Crds(path.to_owned(), document),
                 // A document that only mentions CRDs, or YAML the check
                 // itself reports; a CRD that cannot be read is said once.
-                Some(Err(err)) if text.contains("kind: CustomResourceDefinition") => {
-                    Found::Unusable(err)
-                }
-                Some(Err(_)) => Found::Nothing,
-            };
-            (Some(text), Some(found))
+                Err(err) if text.contains("kind: CustomResourceDefinition") => Found::Unusable(err),
+                Err(_) => Found::Nothing,
+            })
         })
         .collect();
-    let mut texts = Vec::with_capacity(scanned.len());
-    for (text, found) in scanned {
-        texts.push(text);
+    for found in scanned.into_iter().flatten() {
         match found {
-            Some(Found::Crds(path, document)) => documents.push((path, document)),
-            Some(Found::Unusable(err)) => {
+            Found::Crds(path, document) => documents.push((path, document)),
+            Found::Unusable(err) => {
                 eprintln!("warning: a CRD among the inputs is not used: {err}");
             }
-            Some(Found::Nothing) | None => {}
+            Found::Nothing => {}
         }
     }
     if documents.is_empty() {
-        return Ok((tables, CustomResources::default(), texts));
+        return Ok((tables, CustomResources::default()));
     }
     let crds = documents
         .iter()
@@ -199,46 +195,25 @@ pub fn load(
         }
         tables.insert(name, ty);
     }
-    Ok((tables, CustomResources { crds }, texts))
+    Ok((tables, CustomResources { crds }))
 }
 
-/// Which parts of a file [`read_crds`] reads.
+/// Which parts of a file [`read_parts`] reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Parts {
     /// Every part (a file given with `--crd`).
     All,
     /// Only the parts with a top-level `kind: CustomResourceDefinition`
-    /// line (an input, mostly other manifests; found by searching for the
-    /// kind's name, not by cutting the whole stream).
+    /// line (an input, mostly other manifests).
     HoldingCrds,
 }
 
-/// The CRDs of `text` (the file at `path`), read by the reader `check`
-/// reads documents with (the same YAML 1.1 values, the fast path), its
-/// parts in parallel. A YAML error in a part read is the error. Among the
-/// inputs, a CRD written again with only its `metadata` changed (the same
-/// chart rendered twice, a copy under another name) defines nothing new
-/// and is read once.
-fn read_crds(path: &Path, text: &str, which: Parts) -> Result<Document, String> {
-    read_parts(path, &document::split(text), which)
-}
-
-/// The CRDs of an input (see [`read_crds`]); `None` when it names none.
-fn read_crds_among(path: &Path, text: &str) -> Option<Result<Document, String>> {
-    let parts = document::parts_holding(text, CRD_KIND);
-    if parts.is_empty() {
-        return None;
-    }
-    // The parts found by search are not numbered as the file's documents
-    // are, which only messages show: an error is read again from the whole
-    // stream cut, to name the right document.
-    Some(
-        read_parts(path, &parts, Parts::HoldingCrds)
-            .or_else(|_| read_crds(path, text, Parts::HoldingCrds)),
-    )
-}
-
-/// The CRDs of `parts` (of the file at `path`), as [`read_crds`] reads them.
+/// The CRDs of `parts` (of the file at `path`), read by the reader `check`
+/// reads documents with (the same YAML 1.1 values, the fast path), in
+/// parallel. A YAML error in a part read is the error. Among the inputs
+/// (`Parts::HoldingCrds`), a CRD written again with only its `metadata`
+/// changed (the same chart rendered twice, a copy under another name)
+/// defines nothing new and is read once.
 fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result<Document, String> {
     // Which parts hold a CRD is looked at in parallel, and so is which of
     // those are copies of an earlier one.
@@ -247,7 +222,11 @@ fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result
         .enumerate()
         .filter(|(_, part)| match which {
             Parts::All => true,
-            Parts::HoldingCrds => part.is_whole() || holds_crd(part.text().as_bytes()),
+            Parts::HoldingCrds => {
+                part.is_whole()
+                    || memchr::memmem::find(part.text().as_bytes(), CRD_KIND.as_bytes()).is_some()
+                        && holds_crd(part.text().as_bytes())
+            }
         })
         .collect();
     let chosen: Vec<(usize, &document::Part<'_>)> = match which {

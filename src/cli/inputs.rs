@@ -2,8 +2,9 @@
 //!
 //! Directories are walked with the `ignore` crate (ripgrep's walker): it
 //! skips hidden entries and what `.gitignore` lists, follows symbolic links
-//! and detects loops. Every file is read once however many ways lead to it,
-//! and only when its turn comes, so memory holds one file at a time.
+//! and detects loops. Every file is read once however many ways lead to it;
+//! `check` reads all of its inputs before it checks any (the CRDs among
+//! them are needed first), so its memory holds every input's text.
 
 use super::read;
 pub use super::read::{ReadError, Text};

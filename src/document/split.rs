@@ -96,45 +96,6 @@ pub fn split(text: &str) -> Vec<Part<'_>> {
         .collect()
 }
 
-/// The parts of `text` that [`split`] gives and that hold `needle`, in
-/// order, found by searching for `needle` rather than cutting the whole
-/// stream: for a few documents among thousands (the CRDs among a
-/// repository's manifests).
-pub fn parts_holding<'a>(text: &'a str, needle: &str) -> Vec<Part<'a>> {
-    let finder = memchr::memmem::Finder::new(needle.as_bytes());
-    let cut = match Cut::of(text) {
-        Ok(cut) => cut,
-        Err(whole) => {
-            let holds = finder.find(text.as_bytes()).is_some();
-            return if holds { vec![whole] } else { Vec::new() };
-        }
-    };
-    let bytes = text.as_bytes();
-    let markers = memchr::memmem::Finder::new(b"\n---");
-    let markers_back = memchr::memmem::FinderRev::new(b"\n---");
-    let is_start = |newline: &usize| is_marker(&bytes[newline + 1..], b"---");
-    let mut parts = Vec::new();
-    let (mut searched_to, mut counted_to, mut line) = (0usize, 0usize, 1u32);
-    while let Some(found) = finder.find(&bytes[searched_to..]) {
-        let at = searched_to + found;
-        let start = markers_back
-            .rfind_iter(&bytes[searched_to..at])
-            .map(|newline| searched_to + newline)
-            .find(is_start)
-            .map_or(searched_to, |newline| newline + 1);
-        let end = markers
-            .find_iter(&bytes[at..])
-            .map(|newline| at + newline)
-            .find(is_start)
-            .map_or(bytes.len(), |newline| newline + 1);
-        line += count_lines(&bytes[counted_to..start]);
-        counted_to = start;
-        parts.push(cut.part(start..end, line));
-        searched_to = end;
-    }
-    parts
-}
-
 /// How a text is cut into parts: what every part shares.
 struct Cut<'a> {
     text: &'a str,
@@ -209,7 +170,7 @@ fn is_marker(line: &[u8], marker: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{parts_holding, split};
+    use super::split;
     use crate::document::{Document, Reader};
 
     /// The documents the readers give in order, up to the first error (a
@@ -244,30 +205,6 @@ mod tests {
         same_as_whole("---\nkind: A\n---\nkind: B\n   bad: [\n---\nkind: C\n");
         same_as_whole("--- {a: 1}\n--- [1, 2]\n---x: 1\n");
         same_as_whole("a: &x {b: 1}\n---\nc: *x\n");
-    }
-
-    #[test]
-    fn the_parts_holding_a_text_are_those_split_gives() {
-        let texts = [
-            "a: x\n---\nb: y\n--- # c\nc: x\n---x: x\n---\n---\nd: x\n",
-            "x: 1\n---\nkind: x\n",
-            "kind: y\n---\nkind: y\n",
-            "--- x\n---\n  x: 1\n",
-            "a: 1\n...\nx: 2\n",
-            "{\"x\": 1}",
-        ];
-        for text in texts {
-            let expected: Vec<(String, u32)> = split(text)
-                .iter()
-                .filter(|part| part.text().contains('x'))
-                .map(|part| (part.text().to_owned(), part.first_line))
-                .collect();
-            let found: Vec<(String, u32)> = parts_holding(text, "x")
-                .iter()
-                .map(|part| (part.text().to_owned(), part.first_line))
-                .collect();
-            assert_eq!(found, expected, "{text:?}");
-        }
     }
 
     #[test]

@@ -10,7 +10,9 @@ use super::{
 };
 mod source;
 
+use rayon::prelude::*;
 use serde::Serialize;
+use vergate::document;
 use vergate::preflight::{FeatureGates, Options, Severity, Violation};
 
 pub(super) use source::is_template;
@@ -246,7 +248,49 @@ impl Results {
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
-    let tables = match load_tables(args.api.as_deref()) {
+    let sources = if args.inputs.is_empty() {
+        match inputs::stdin_source(false) {
+            Ok(source) => vec![source],
+            Err(message) => {
+                eprintln!("error: {message}");
+                return Outcome::InputError;
+            }
+        }
+    } else {
+        let walk = inputs::WalkOptions {
+            hidden: args.hidden,
+            no_ignore: args.no_ignore,
+            ignore: args.ignore.clone(),
+        };
+        let (sources, notes) = inputs::sources(&args.inputs, &walk);
+        for note in notes {
+            eprintln!("warning: {note}");
+        }
+        sources
+    };
+    if args.jobs > 0 {
+        // Fails only when the pool was built before: this comes before the
+        // first parallel step (reading the inputs), and says so if that
+        // changes.
+        if let Err(err) = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.jobs)
+            .build_global()
+        {
+            eprintln!("warning: -j {} not applied: {err}", args.jobs);
+        }
+    }
+    // The inputs are read while the tables load, all of them at once: the
+    // CRD scan and the check both need them.
+    let (tables, texts) = rayon::join(
+        || load_tables(args.api.as_deref()),
+        || {
+            sources
+                .par_iter()
+                .map(inputs::Source::read)
+                .collect::<Vec<_>>()
+        },
+    );
+    let tables = match tables {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
@@ -275,42 +319,18 @@ pub fn run(args: &CheckArgs) -> Outcome {
         reject: &args.reject,
         strict: args.strict,
     };
-    let sources = if args.inputs.is_empty() {
-        match inputs::stdin_source(false) {
-            Ok(source) => vec![source],
-            Err(message) => {
-                eprintln!("error: {message}");
-                return Outcome::InputError;
-            }
-        }
-    } else {
-        let walk = inputs::WalkOptions {
-            hidden: args.hidden,
-            no_ignore: args.no_ignore,
-            ignore: args.ignore.clone(),
+    // Each input is cut into parts once, for the CRD scan and the check.
+    let parts: Vec<Vec<document::Part<'_>>> = texts
+        .par_iter()
+        .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
+        .collect();
+    let (tables, custom) =
+        match crds::load(tables, args.target, &args.crd, &sources, &texts, &parts) {
+            Ok(loaded) => loaded,
+            Err(outcome) => return outcome,
         };
-        let (sources, notes) = inputs::sources(&args.inputs, &walk);
-        for note in notes {
-            eprintln!("warning: {note}");
-        }
-        sources
-    };
-    if args.jobs > 0 {
-        // Fails only when the pool was built before: this comes before the
-        // first parallel step (the CRD scan), and says so if that changes.
-        if let Err(err) = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.jobs)
-            .build_global()
-        {
-            eprintln!("warning: -j {} not applied: {err}", args.jobs);
-        }
-    }
-    let (tables, custom, texts) = match crds::load(tables, args.target, &args.crd, &sources) {
-        Ok(loaded) => loaded,
-        Err(outcome) => return outcome,
-    };
     let mut results = Results::default();
-    for file in source::check_all(&tables, &custom, &sources, texts, &policy) {
+    for file in source::check_all(&tables, &custom, &sources, &texts, &parts, &policy) {
         results.append(file);
     }
     match args.format {

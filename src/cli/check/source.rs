@@ -8,7 +8,7 @@
 
 use super::{Checked, Found, InputError, Policy, Results, Skipped, NOT_A_MANIFEST, TEMPLATE};
 use crate::cli::crds::CustomResources;
-use crate::cli::inputs::{Source, Text};
+use crate::cli::inputs::{ReadError, Source, Text};
 use crate::cli::resource::Resource;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -16,41 +16,44 @@ use vergate::document::{self, Document};
 use vergate::preflight::{self, Options, Rule, Severity, Violation};
 use vergate::tables::GateTables;
 
-/// The results of each input, in the order of `sources`; `texts` holds
-/// the text of each input already read (`None` where it was not).
+/// The results of each input, in the order of `sources`, from its text
+/// (or why it could not be read) and its parts (`document::split`).
 pub(super) fn check_all(
     tables: &GateTables,
     custom: &CustomResources,
     sources: &[Source],
-    texts: Vec<Option<Text>>,
+    texts: &[Result<Text, ReadError>],
+    parts: &[Vec<document::Part<'_>>],
     policy: &Policy,
 ) -> Vec<Results> {
-    let texts = texts.into_iter().chain(std::iter::repeat_with(|| None));
-    let work: Vec<(&Source, Option<Text>)> = sources.iter().zip(texts).collect();
-    work.into_par_iter()
-        .map(|(source, text)| check_source(tables, custom, source, text, policy))
+    sources
+        .par_iter()
+        .zip(texts)
+        .zip(parts)
+        .map(|((source, text), parts)| check_source(tables, custom, source, text, parts, policy))
         .collect()
 }
 
-/// Reads one input and checks its documents, its parts in parallel.
+/// Checks the documents of one input, its parts in parallel.
 fn check_source(
     tables: &GateTables,
     custom: &CustomResources,
     source: &Source,
-    text: Option<Text>,
+    text: &Result<Text, ReadError>,
+    parts: &[document::Part<'_>],
     policy: &Policy,
 ) -> Results {
     let mut results = Results {
         files: vec![source.name.clone()],
         ..Results::default()
     };
-    let text = match text.map_or_else(|| source.read(), Ok) {
+    let text = match text {
         Ok(text) => text,
         Err(err) => {
             results.errors.push(InputError {
                 file: source.name.clone(),
                 line: err.line,
-                message: err.message,
+                message: err.message.clone(),
             });
             return results;
         }
@@ -58,7 +61,7 @@ fn check_source(
     // Only walked files are skipped quietly; a file named, or --strict,
     // makes what cannot be checked an input error.
     let lenient = source.walked && !policy.strict;
-    if is_template(source, &text) {
+    if is_template(source, text) {
         if lenient {
             results.skipped.push(Skipped {
                 file: source.name.clone(),
@@ -85,7 +88,6 @@ fn check_source(
     };
     // Parts are checked a run at a time: enough runs to keep every
     // thread busy, few enough that merging them costs nothing.
-    let parts = document::split(&text);
     let run = (parts.len() / (rayon::current_num_threads() * 32)).clamp(1, 16);
     let parts: Vec<Part> = parts
         .par_chunks(run)
