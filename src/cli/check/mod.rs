@@ -279,18 +279,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
             eprintln!("warning: -j {} not applied: {err}", args.jobs);
         }
     }
-    // The inputs are read while the tables load, all of them at once: the
-    // CRD scan and the check both need them.
-    let (tables, texts) = rayon::join(
-        || load_tables(args.api.as_deref()),
-        || {
-            sources
-                .par_iter()
-                .map(inputs::Source::read)
-                .collect::<Vec<_>>()
-        },
-    );
-    let tables = match tables {
+    let tables = match load_tables(args.api.as_deref()) {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
@@ -319,7 +308,9 @@ pub fn run(args: &CheckArgs) -> Outcome {
         reject: &args.reject,
         strict: args.strict,
     };
-    // Each input is cut into parts once, for the CRD scan and the check.
+    // Every input is read at once, and cut into parts once: the CRD scan
+    // and the check both need them.
+    let texts: Vec<_> = sources.par_iter().map(inputs::Source::read).collect();
     let parts: Vec<Vec<document::Part<'_>>> = texts
         .par_iter()
         .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
