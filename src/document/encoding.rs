@@ -118,7 +118,7 @@ fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, EncodingError
 
 /// The 1-based line just after `before`.
 fn line_at(before: &[u8]) -> u32 {
-    let newlines = before.iter().filter(|&&b| b == b'\n').count();
+    let newlines = bytecount::count(before, b'\n');
     u32::try_from(newlines + 1).unwrap_or(u32::MAX)
 }
 

@@ -146,19 +146,9 @@ impl<'a> Cut<'a> {
     }
 }
 
-/// The line breaks in `bytes`, counted 255 bytes at a time into a byte
-/// (a sum the compiler turns into vector instructions).
+/// The line breaks in `bytes`.
 fn count_lines(bytes: &[u8]) -> u32 {
-    let count: usize = bytes
-        .chunks(255)
-        .map(|chunk| {
-            let in_chunk = chunk
-                .iter()
-                .fold(0u8, |count, byte| count + u8::from(*byte == b'\n'));
-            usize::from(in_chunk)
-        })
-        .sum();
-    u32::try_from(count).unwrap_or(u32::MAX)
+    u32::try_from(bytecount::count(bytes, b'\n')).unwrap_or(u32::MAX)
 }
 
 /// True when `line` is the document marker `marker` (`---` or `...`),
