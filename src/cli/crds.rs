@@ -26,6 +26,14 @@ use vergate_codegen::model::GatedModel;
 /// The kind of a CustomResourceDefinition.
 const CRD_KIND: &str = "CustomResourceDefinition";
 
+/// True when `text` names [`CRD_KIND`] anywhere: a vectorised search, built
+/// once (each input, and each part of it, is searched).
+fn names_crd_kind(text: &str) -> bool {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(CRD_KIND));
+    FINDER.find(text.as_bytes()).is_some()
+}
+
 /// The CRDs in use, for what the gate tables cannot say.
 #[derive(Default)]
 pub struct CustomResources {
@@ -114,7 +122,7 @@ pub fn load(
             eprintln!("{}: error: --crd: {}", source.name, err.message);
             Outcome::InputError
         })?;
-        if !text.contains("CustomResourceDefinition") {
+        if !names_crd_kind(&text) {
             if source.walked {
                 continue;
             }
@@ -150,7 +158,7 @@ pub fn load(
                 None => return None,
             };
             let text = text.as_ref().ok()?;
-            if !text.contains(CRD_KIND) {
+            if !names_crd_kind(text) {
                 return None;
             }
             Some(match read_parts(path, parts, Parts::HoldingCrds) {
@@ -223,9 +231,7 @@ fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result
         .filter(|(_, part)| match which {
             Parts::All => true,
             Parts::HoldingCrds => {
-                part.is_whole()
-                    || memchr::memmem::find(part.text().as_bytes(), CRD_KIND.as_bytes()).is_some()
-                        && holds_crd(part.text().as_bytes())
+                part.is_whole() || names_crd_kind(part.text()) && holds_crd(part.text().as_bytes())
             }
         })
         .collect();
