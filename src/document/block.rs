@@ -1055,10 +1055,12 @@ fn quoted_len(content: &[u8]) -> Option<usize> {
 fn quoted(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
     let used = quoted_len(content)?;
     let inner = &content[1..used - 1];
-    let text = if content[0] == b'\'' {
+    let text = if content[0] != b'\'' {
+        unescape(source.text(inner)?)?
+    } else if memchr::memchr(b'\'', inner).is_some() {
         CompactString::new(source.text(inner)?.replace("''", "'"))
     } else {
-        unescape(source.text(inner)?)?
+        CompactString::new(source.text(inner)?)
     };
     Some((Scalar { text, plain: false }, used))
 }
@@ -1066,7 +1068,7 @@ fn quoted(source: Source<'_>, content: &[u8]) -> Option<(Scalar, usize)> {
 /// The text of a double-quoted scalar's inside; `None` for an escape the
 /// fast path leaves to the full parser.
 fn unescape(inner: &str) -> Option<CompactString> {
-    if !inner.contains('\\') {
+    if memchr::memchr(b'\\', inner.as_bytes()).is_none() {
         return Some(CompactString::new(inner));
     }
     let mut text = CompactString::with_capacity(inner.len());
