@@ -279,7 +279,19 @@ pub fn run(args: &CheckArgs) -> Outcome {
             eprintln!("warning: -j {} not applied: {err}", args.jobs);
         }
     }
-    let tables = match load_tables(args.api.as_deref()) {
+    // The inputs are read while the tables load (a large file in two halves
+    // at once, its second half taken up by the thread loading the tables
+    // when it is done): the CRD scan and the check both need every input.
+    let (tables, texts) = rayon::join(
+        || load_tables(args.api.as_deref()),
+        || {
+            sources
+                .par_iter()
+                .map(inputs::Source::read)
+                .collect::<Vec<_>>()
+        },
+    );
+    let tables = match tables {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
@@ -308,9 +320,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
         reject: &args.reject,
         strict: args.strict,
     };
-    // Every input is read at once, and cut into parts once: the CRD scan
-    // and the check both need them.
-    let texts: Vec<_> = sources.par_iter().map(inputs::Source::read).collect();
+    // Each input is cut into parts once, for the CRD scan and the check.
     let parts: Vec<Vec<document::Part<'_>>> = texts
         .par_iter()
         .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
