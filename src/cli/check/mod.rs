@@ -353,5 +353,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     std::mem::forget(results);
     std::mem::forget(tables);
     std::mem::forget(custom);
+    std::mem::forget(parts);
+    std::mem::forget(texts);
     outcome
 }
