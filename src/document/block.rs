@@ -930,7 +930,10 @@ enum Stop {
 /// Where the plain text at the start of `content` stops (see [`Stop`]).
 fn plain_stop(content: &[u8]) -> Stop {
     let mut at = 0;
-    while let Some(found) = colon_or_hash(&content[at..]) {
+    while let Some(found) = content[at..]
+        .iter()
+        .position(|byte| matches!(byte, b':' | b'#'))
+    {
         let index = at + found;
         if content[index] == b'#' {
             if index > 0 && content[index - 1] == b' ' {
@@ -942,32 +945,6 @@ fn plain_stop(content: &[u8]) -> Stop {
         at = index + 1;
     }
     Stop::End
-}
-
-/// The offset of the first `:` or `#` in `bytes`, looked for eight bytes
-/// at a time (every key and plain value of a manifest is searched so, and
-/// they are too short for vector searches to pay off).
-fn colon_or_hash(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    // The high bit of each byte of `word` that equals `byte` (and, above
-    // the lowest, perhaps of bytes that do not: only the lowest is used).
-    let equal = |word: u64, byte: u8| {
-        let diff = word ^ (ONES * u64::from(byte));
-        diff.wrapping_sub(ONES) & !diff & HIGHS
-    };
-    let mut chunks = bytes.chunks_exact(8);
-    for (index, chunk) in chunks.by_ref().enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        let found = equal(word, b':') | equal(word, b'#');
-        if found != 0 {
-            return Some(index * 8 + found.trailing_zeros() as usize / 8);
-        }
-    }
-    let rest = chunks.remainder();
-    rest.iter()
-        .position(|byte| matches!(byte, b':' | b'#'))
-        .map(|found| bytes.len() - rest.len() + found)
 }
 
 /// The first `:` followed by a space or the line's end, before any
@@ -1112,34 +1089,4 @@ fn hex(chars: &mut std::str::Chars<'_>, digits: usize) -> Option<char> {
         code = code * 16 + chars.next()?.to_digit(16)?;
     }
     char::from_u32(code)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::colon_or_hash;
-
-    #[test]
-    fn colon_or_hash_finds_what_a_byte_search_finds() {
-        let naive = |bytes: &[u8]| bytes.iter().position(|byte| matches!(byte, b':' | b'#'));
-        // Every placement of one or two indicators among other bytes
-        // (high bytes too, which the word trick must not mistake).
-        for len in 0..40 {
-            for first in 0..=len {
-                for second in first..=len {
-                    for (a, b) in [(b':', b'#'), (b'#', b':'), (b':', b':')] {
-                        let mut bytes: Vec<u8> = (0..len)
-                            .map(|at| [b'a', 0xba, 0xa3, b';', 0x3b][at % 5])
-                            .collect();
-                        if first < len {
-                            bytes[first] = a;
-                        }
-                        if second < len {
-                            bytes[second] = b;
-                        }
-                        assert_eq!(colon_or_hash(&bytes), naive(&bytes), "{bytes:?}");
-                    }
-                }
-            }
-        }
-    }
 }
