@@ -247,6 +247,17 @@ mod tests {
     }
 
     #[test]
+    fn a_file_whose_length_changed_is_left_to_the_ordinary_reading() {
+        let len = IN_PLACE_FROM as usize + 100;
+        let file = written(&yaml(len));
+        let opened = std::fs::File::open(file.path()).unwrap();
+        // Longer than its length said (it grew), or shorter (it shrank).
+        assert!(in_place(&opened, len - 10).unwrap().is_none());
+        assert!(in_place(&opened, len + 10).unwrap().is_none());
+        assert!(in_place(&opened, len).unwrap().is_some());
+    }
+
+    #[test]
     fn small_files_and_streams_read_into_strings() {
         let file = written(b"kind: Pod\n");
         let text = super::file(file.path()).ok().unwrap();
