@@ -101,11 +101,9 @@ impl Typed {
                 .fields
                 .iter()
                 .map(|(name, field)| {
-                    let constrained = !field.constraints.is_empty()
-                        || field.constraints_history.values().any(|c| !c.is_empty());
                     let indexed = IndexedField {
                         gate: field,
-                        constrained,
+                        constrained: field.is_constrained(),
                     };
                     (name.as_str(), indexed)
                 })
@@ -116,8 +114,7 @@ impl Typed {
                 .filter(|(_, field)| !field.required_in.is_empty())
                 .map(|(name, field)| (name.as_str(), field))
                 .collect(),
-            constrained: !gate.constraints.is_empty()
-                || gate.constraints_history.values().any(|c| !c.is_empty()),
+            constrained: gate.is_constrained(),
         }))
     }
 

@@ -64,10 +64,7 @@ impl Source {
     /// input is read on the first call; later calls give the same text.
     pub fn read(&self) -> Result<Text, ReadError> {
         match &self.kind {
-            Kind::Failed(message) => Err(ReadError {
-                line: 0,
-                message: message.clone(),
-            }),
+            Kind::Failed(message) => Err(ReadError::whole(message.clone())),
             Kind::File(path) => read::file(path),
             Kind::Stdin(text) => text
                 .get_or_init(|| read::stream(std::io::stdin().lock(), "standard input"))

@@ -15,7 +15,7 @@
 //! end the process with SIGBUS, and the copy costs little.
 
 use memmap2::{Advice, MmapMut, MmapOptions};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::ops::Deref;
 use vergate::document::{self, MAX_FILE_BYTES};
 
@@ -27,7 +27,8 @@ pub struct ReadError {
 }
 
 impl ReadError {
-    fn whole(message: String) -> ReadError {
+    /// An error about the whole input (line 0).
+    pub fn whole(message: String) -> ReadError {
         ReadError { line: 0, message }
     }
 }
@@ -122,11 +123,11 @@ fn encoding_error(err: document::EncodingError) -> ReadError {
 
 /// Reads at most one byte more than [`MAX_FILE_BYTES`] of a file, into a
 /// buffer sized once from its length `len` (growing by doubling would copy
-/// the text and touch twice the memory).
-fn read_bounded(mut file: std::fs::File, len: u64) -> std::io::Result<Vec<u8>> {
+/// the text and touch twice the memory). The file is at its start: the
+/// reading into huge pages reads at offsets and does not move it.
+fn read_bounded(file: std::fs::File, len: u64) -> std::io::Result<Vec<u8>> {
     let limit = MAX_FILE_BYTES as u64 + 1;
     let mut bytes = Vec::with_capacity(len.min(limit) as usize + 1);
-    file.seek(SeekFrom::Start(0))?;
     file.take(limit).read_to_end(&mut bytes)?;
     Ok(bytes)
 }

@@ -435,8 +435,8 @@ impl<'a> Walk<'a> {
         line: u32,
         last: Option<&str>,
     ) {
-        // Asked of every field walked, and most have no constraints: the
-        // one place that looks whether there are any.
+        // A field constrained in some minor may have none in this one
+        // (and `upgrade` does not say which fields have any).
         if constraints.is_empty() {
             return;
         }

@@ -277,6 +277,11 @@ impl TypeGate {
     pub fn constraints_in(&self, version: Version) -> &Constraints {
         constraints_in(&self.constraints, &self.constraints_history, version)
     }
+
+    /// True when the type's own value has constraints in some minor.
+    pub fn is_constrained(&self) -> bool {
+        any_constraints(&self.constraints, &self.constraints_history)
+    }
 }
 
 /// The constraints in force in `version`: the history's entry at or
@@ -293,6 +298,11 @@ fn constraints_in<'c>(
         .range(..=version)
         .next_back()
         .map_or(newest, |(_, constraints)| constraints)
+}
+
+/// True when `newest` or an entry of `history` constrains anything.
+fn any_constraints(newest: &Constraints, history: &BTreeMap<Version, Constraints>) -> bool {
+    !newest.is_empty() || history.values().any(|constraints| !constraints.is_empty())
 }
 
 /// A field's gate plus what changes about it from minor to minor.
@@ -379,6 +389,11 @@ impl FieldGate {
     /// The constraints on the field's value in `version`.
     pub fn constraints_in(&self, version: Version) -> &Constraints {
         constraints_in(&self.constraints, &self.constraints_history, version)
+    }
+
+    /// True when the field's value has constraints in some minor.
+    pub fn is_constrained(&self) -> bool {
+        any_constraints(&self.constraints, &self.constraints_history)
     }
 
     /// True when the field is required in `version`.
