@@ -10,7 +10,7 @@
 //! (what check, upgrade, diff and the removals-ahead warning read), minified:
 //! about 730 KB, against 946 KB for the pretty-printed gates.json.
 
-use crate::gates::{FieldGate, GatesIndex, GroupVersionKind, TypeGate};
+use crate::gates::{FeatureGateHistory, FieldGate, GatesIndex, GroupVersionKind, TypeGate};
 use crate::tables::{GateTables, UnreadType};
 use crate::Version;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -38,6 +38,8 @@ struct Header {
     versions: Vec<Version>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     deprecated_versions: BTreeMap<Version, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    feature_gates: BTreeMap<String, FeatureGateHistory>,
 }
 
 /// One line after the header: a type (without its fields) or one field.
@@ -172,7 +174,8 @@ fn lazy(text: &'static str) -> Result<GateTables, String> {
         header.versions,
         header.deprecated_versions,
         types,
-    ))
+    )
+    .with_feature_gates(header.feature_gates))
 }
 
 fn unread(name: &str, kinds: Vec<GroupVersionKind>, text: &'static str) -> UnreadType {
@@ -245,6 +248,7 @@ pub fn render(index: &GatesIndex) -> String {
         api: index.api.clone(),
         versions: index.versions.clone(),
         deprecated_versions: index.deprecated_versions.clone(),
+        feature_gates: index.feature_gates.clone(),
     };
     let mut out = serde_json::to_string(&header).expect("the header serializes");
     out.push('\n');
@@ -284,6 +288,7 @@ pub fn parse(text: &str) -> Result<GatesIndex, String> {
         api: header.api,
         versions: header.versions,
         deprecated_versions: header.deprecated_versions,
+        feature_gates: header.feature_gates,
         types: BTreeMap::new(),
     };
     for (number, line) in lines {

@@ -6,7 +6,9 @@
 //! lines unread, so a check that touches forty kinds reads their types,
 //! not all 960 (reading them all was most of the CLI's start-up).
 
-use crate::gates::{FieldGate, GatesIndex, GroupVersionKind, TypeGate};
+use crate::gates::{
+    FeatureGateHistory, FeatureGateState, FieldGate, Gate, GatesIndex, GroupVersionKind, TypeGate,
+};
 use crate::Version;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -19,6 +21,8 @@ pub struct GateTables {
     api: String,
     versions: Vec<Version>,
     deprecated_versions: BTreeMap<Version, String>,
+    /// Each feature gate's published history (gates.json's `feature_gates`).
+    feature_gates: BTreeMap<String, FeatureGateHistory>,
     types: HashMap<String, Slot, Hasher>,
     /// `kind` → every `(gvk, type)` serving it (a kind is served by a few
     /// group/versions at most, so this answers `(group, version, kind)`
@@ -169,11 +173,40 @@ impl GateTables {
     /// Builds the lookups over an index read from anywhere (gates.json, or
     /// tables a build step produced).
     pub fn from_index(index: GatesIndex) -> GateTables {
-        let mut tables = GateTables::empty(index.api, index.versions, index.deprecated_versions);
+        let mut tables = GateTables::empty(index.api, index.versions, index.deprecated_versions)
+            .with_feature_gates(index.feature_gates);
         for (name, ty) in index.types {
             tables.insert(name, ty);
         }
         tables
+    }
+
+    /// The tables with the API's feature-gate table.
+    pub fn with_feature_gates(
+        mut self,
+        feature_gates: BTreeMap<String, FeatureGateHistory>,
+    ) -> GateTables {
+        self.feature_gates = feature_gates;
+        self
+    }
+
+    /// Whether a cluster of `version` that sets no feature gates keeps the
+    /// item of `gate` (see [`GatesIndex::enabled_by_default`]).
+    pub fn enabled_by_default(&self, gate: &Gate, version: Version) -> bool {
+        crate::gates::default_on(
+            &self.feature_gates,
+            gate.feature_gate.as_deref(),
+            gate.stage_in(version),
+            version,
+        )
+    }
+
+    /// The state of feature gate `name` in `version`, where the table
+    /// knows it.
+    pub fn feature_gate_in(&self, name: &str, version: Version) -> Option<FeatureGateState> {
+        self.feature_gates
+            .get(name)
+            .and_then(|history| crate::gates::gate_state_in(history, version))
     }
 
     /// Tables whose types are read when first asked for (see [`UnreadType`]).
@@ -206,6 +239,7 @@ impl GateTables {
             api,
             versions,
             deprecated_versions,
+            feature_gates: BTreeMap::new(),
             types: HashMap::default(),
             by_kind: HashMap::default(),
         }

@@ -127,6 +127,8 @@ fn config() -> ApiConfig {
     ApiConfig {
         name: "hostile".into(),
         description: Some(HOSTILE.join(" ")),
+        dialect: None,
+        facts: Default::default(),
         pkl_package: "hostile".into(),
         version_field: "import".into(),
         annotation_class: Some("HostileVersion".into()),

@@ -1,6 +1,7 @@
 //! `upstream-specs/<api>/api.toml` and the minors present beside it.
 
 use crate::error::{Error, Result};
+use crate::model::Dialect;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -19,6 +20,16 @@ pub struct ApiConfig {
     /// One sentence on what the API is.
     #[serde(default)]
     pub description: Option<String>,
+    /// What kind of API it is, which decides the rules that apply to it:
+    /// `kubernetes` (the API server's own), `custom-resources` (an
+    /// operator's CRDs) or `openapi` (a plain service; the default).
+    #[serde(default)]
+    pub dialect: Option<String>,
+    /// The fact tables the API's project publishes beside its specs
+    /// (`[facts.feature_gates]`, `[facts.api_lifecycle]`; the `kubernetes`
+    /// dialect's), recorded by digest like the specs.
+    #[serde(default)]
+    pub facts: Facts,
     /// The Pkl package name (`k8s` gives `@k8s/v1.34/…`).
     pub pkl_package: String,
     /// The field of a target's Config that carries the minor (`kubernetesVersion`).
@@ -76,6 +87,73 @@ pub struct RustCrate {
     pub repository: Option<String>,
 }
 
+/// api.toml's `[facts]`: the fact tables of the API, each a directory
+/// beside api.toml (`feature-gates/`, `api-lifecycle/`) whose files are
+/// recorded here with their sha256 and copied by `fetch-specs` from a
+/// mirror laid out the same way.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Facts {
+    /// The feature-gate pages (`feature-gates/<Gate>.md`): each gate's
+    /// stage and default by minor.
+    #[serde(default)]
+    pub feature_gates: Option<FactFiles>,
+    /// The prerelease-lifecycle files of each minor
+    /// (`api-lifecycle/v<X.Y>/<group>/<version>/zz_generated.prerelease-lifecycle.go`).
+    #[serde(default)]
+    pub api_lifecycle: Option<FactFiles>,
+}
+
+/// The recorded files of one fact table.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactFiles {
+    /// Where upstream publishes them.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Each file's path inside the table's directory, and its sha256.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+}
+
+/// One of an API's fact tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FactTable {
+    FeatureGates,
+    ApiLifecycle,
+}
+
+impl FactTable {
+    /// Every table, in api.toml's order.
+    pub const ALL: [FactTable; 2] = [FactTable::FeatureGates, FactTable::ApiLifecycle];
+
+    /// Its key under `[facts]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            FactTable::FeatureGates => "feature_gates",
+            FactTable::ApiLifecycle => "api_lifecycle",
+        }
+    }
+
+    /// Its directory beside api.toml (and in a mirror).
+    pub fn dir_name(self) -> &'static str {
+        match self {
+            FactTable::FeatureGates => "feature-gates",
+            FactTable::ApiLifecycle => "api-lifecycle",
+        }
+    }
+}
+
+impl Facts {
+    /// The recorded files of `table`, if api.toml has it.
+    pub fn files(&self, table: FactTable) -> Option<&FactFiles> {
+        match table {
+            FactTable::FeatureGates => self.feature_gates.as_ref(),
+            FactTable::ApiLifecycle => self.api_lifecycle.as_ref(),
+        }
+    }
+}
+
 /// One minor's entry in api.toml.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,6 +186,8 @@ pub struct Api {
     pub config: ApiConfig,
     /// api.toml's minors, parsed.
     pub listed: BTreeMap<Version, MinorEntry>,
+    /// api.toml's `dialect`, parsed.
+    pub dialect: Dialect,
 }
 
 /// One minor whose spec directory is present.
@@ -170,6 +250,44 @@ impl Api {
                     .into(),
             ));
         }
+        let dialect: Dialect = match &config.dialect {
+            Some(name) => name
+                .parse()
+                .map_err(|err| config_error(format!("{err}; say which kind of API this is")))?,
+            None => Dialect::default(),
+        };
+        for table in FactTable::ALL {
+            let Some(recorded) = config.facts.files(table) else {
+                continue;
+            };
+            if !dialect.has_fact_tables() {
+                return Err(config_error(format!(
+                    "[facts.{}]: the {dialect} dialect reads no fact tables (only \"kubernetes\" does); remove it or set dialect",
+                    table.key()
+                )));
+            }
+            for (file, sha256) in &recorded.files {
+                let plain = !file.is_empty()
+                    && !file.starts_with('/')
+                    && file
+                        .split('/')
+                        .all(|part| !part.is_empty() && part != "." && part != "..")
+                    && !file.contains('\\');
+                if !plain {
+                    return Err(config_error(format!(
+                        "[facts.{}.files] {file:?}: give a relative path inside {}/, without `..`",
+                        table.key(),
+                        table.dir_name()
+                    )));
+                }
+                if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(config_error(format!(
+                        "[facts.{}.files] {file:?}: sha256 must be 64 hex digits, found {sha256:?}",
+                        table.key()
+                    )));
+                }
+            }
+        }
         let mut listed = BTreeMap::new();
         for (key, entry) in &config.minors {
             let version: Version = key
@@ -193,12 +311,28 @@ impl Api {
             dir: dir.to_owned(),
             config,
             listed,
+            dialect,
         })
     }
 
     /// The API's name.
     pub fn name(&self) -> &str {
         &self.config.name
+    }
+
+    /// Every recorded fact file: its table, its path beside api.toml, its
+    /// path inside the table's directory, and its sha256.
+    pub fn fact_files(&self) -> Vec<(FactTable, PathBuf, &str, &str)> {
+        let mut found = Vec::new();
+        for table in FactTable::ALL {
+            if let Some(recorded) = self.config.facts.files(table) {
+                for (file, sha256) in &recorded.files {
+                    let path = self.dir.join(table.dir_name()).join(file);
+                    found.push((table, path, file.as_str(), sha256.as_str()));
+                }
+            }
+        }
+        found
     }
 
     /// The `v<X.Y>` directories present, ascending. Two directories naming one

@@ -17,14 +17,36 @@ pub struct FetchReport {
 /// Copies every spec file api.toml lists from `mirror/v<X.Y>/<file>` into the
 /// API's directory. All files are read and verified before the first write:
 /// on any missing file or digest mismatch nothing is written.
+///
+/// The fact tables api.toml records (`[facts]`) come from the mirror's
+/// directories of the same names (`mirror/feature-gates/…`), verified and
+/// written with the specs.
 pub fn fetch_from_dir(api: &Api, mirror: &Path) -> Result<FetchReport> {
-    fetch_with(api, |version, file, _url| {
+    let mut facts = Vec::new();
+    for (table, target, file, sha256) in api.fact_files() {
+        let source = mirror.join(table.dir_name()).join(file);
+        let bytes = std::fs::read(&source).map_err(|source_err| {
+            Error::io(&source, "reading a fact file from the mirror", source_err)
+        })?;
+        let actual = sha256_hex(&bytes);
+        if !actual.eq_ignore_ascii_case(sha256) {
+            return Err(Error::DigestMismatch {
+                path: source,
+                expected: sha256.to_ascii_lowercase(),
+                actual,
+            });
+        }
+        facts.push((target, bytes));
+    }
+    let mut report = fetch_with(api, facts, |version, file, _url| {
         let source = mirror.join(version.dir_name()).join(file);
         let bytes = std::fs::read(&source).map_err(|source_err| {
             Error::io(&source, "reading a spec from the mirror", source_err)
         })?;
         Ok((source.display().to_string(), bytes))
-    })
+    })?;
+    report.written.sort();
+    Ok(report)
 }
 
 /// Downloads every spec file api.toml lists, from its `url`, or, with
@@ -37,7 +59,17 @@ pub fn fetch_from_network(api: &Api, base_url: Option<&str>) -> Result<FetchRepo
         .timeout_global(Some(std::time::Duration::from_secs(120)))
         .build()
         .into();
-    fetch_with(api, |version, file, url| {
+    if let Some((table, _, _, _)) = api.fact_files().first() {
+        return Err(Error::Config {
+            path: api.dir.join(crate::api::API_TOML),
+            message: format!(
+                "[facts.{}] is fetched from a mirror only; pass --from <dir> (a directory laid out like upstream-specs/{}/)",
+                table.key(),
+                api.name()
+            ),
+        });
+    }
+    fetch_with(api, Vec::new(), |version, file, url| {
         let url = match (base_url, url) {
             (Some(base), _) => format!("{}/{}/{file}", base.trim_end_matches('/'), version.dir_name()),
             (None, Some(url)) => url.to_owned(),
@@ -69,9 +101,11 @@ pub fn fetch_from_network(api: &Api, base_url: Option<&str>) -> Result<FetchRepo
 }
 
 /// Reads every listed file with `read` (which returns where it read from and
-/// the bytes), verifies all digests, then writes what differs.
+/// the bytes), verifies all digests, then writes what differs, with the
+/// `facts` already read and verified (their target path and bytes).
 fn fetch_with(
     api: &Api,
+    facts: Vec<(PathBuf, Vec<u8>)>,
     mut read: impl FnMut(crate::Version, &str, Option<&str>) -> Result<(String, Vec<u8>)>,
 ) -> Result<FetchReport> {
     if api.listed.is_empty() {
@@ -96,6 +130,7 @@ fn fetch_with(
             verified.push((api.dir.join(version.dir_name()).join(file), bytes));
         }
     }
+    verified.extend(facts);
     let mut report = FetchReport {
         verified: verified.len(),
         written: Vec::new(),
@@ -106,9 +141,9 @@ fn fetch_with(
         }
         let dir = target
             .parent()
-            .expect("spec files live in a minor directory");
+            .expect("spec and fact files live in a directory beside api.toml");
         std::fs::create_dir_all(dir)
-            .map_err(|source| Error::io(dir, "creating the minor's directory", source))?;
+            .map_err(|source| Error::io(dir, "creating the file's directory", source))?;
         std::fs::write(&target, &bytes)
             .map_err(|source| Error::io(&target, "writing the spec", source))?;
         report.written.push(target);

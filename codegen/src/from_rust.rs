@@ -173,6 +173,8 @@ fn read_module(
     let config = ApiConfig {
         name: name.clone(),
         description: None,
+        dialect: None,
+        facts: Default::default(),
         pkl_package: settings.pkl_package.clone().unwrap_or_else(|| name.clone()),
         version_field: settings
             .version_field

@@ -5,7 +5,7 @@ use crate::api::{Api, ApiConfig};
 use crate::emit::{Emitter, EMITTERS};
 use crate::error::{Result, Warning};
 use crate::load::{self, LoadCache};
-use crate::model::GatedModel;
+use crate::model::{FactNotes, GatedModel};
 use crate::output::{self, FileTree, Mode, RenderCache, SyncReport, Synced};
 use crate::parallel;
 use std::path::Path;
@@ -20,6 +20,8 @@ pub struct Built {
     /// Annotations that override the stage the descriptions' prose gives
     /// (`annotations::apply`); `cargo xtask gates-review` lists them.
     pub prose_overrides: Vec<Warning>,
+    /// What the API's fact tables replaced or could not decide.
+    pub fact_notes: FactNotes,
     pub timings: Timings,
 }
 
@@ -126,6 +128,7 @@ pub fn review(api: &Api, since: Option<vergate_core::Version>) -> Result<String>
     let mut timings = Timings::default();
     let (model, warnings) = load_and_merge(api, None, &mut timings)?;
     let mut out = crate::review::gates_review(&model.gates_index(), since);
+    out.push_str(&crate::review::fact_notes(&warnings.2));
     let overrides = &warnings.1;
     if !overrides.is_empty() {
         out.push_str("\nannotations overriding the stage the descriptions give\n");
@@ -145,7 +148,7 @@ pub fn review(api: &Api, since: Option<vergate_core::Version>) -> Result<String>
 fn emit_model(
     api: &Api,
     model: GatedModel,
-    (warnings, prose_overrides): Notices,
+    (warnings, prose_overrides, fact_notes): Notices,
     caches: &Caches,
     mut timings: Timings,
 ) -> Result<Built> {
@@ -155,12 +158,14 @@ fn emit_model(
         tree,
         warnings,
         prose_overrides,
+        fact_notes,
         timings,
     })
 }
 
-/// The loader's warnings, and the annotations that override prose.
-type Notices = (Vec<Warning>, Vec<Warning>);
+/// The loader's warnings, the annotations that override prose, and what
+/// the fact tables replaced.
+type Notices = (Vec<Warning>, Vec<Warning>, FactNotes);
 
 /// Loads every present minor (those `cache` holds from it) and merges
 /// them, with the annotations. Returns the loader's warnings and the
@@ -178,13 +183,18 @@ fn load_and_merge(
         minors.push(minor.model);
     }
     crate::refinements::apply(&mut minors, &api.dir)?;
-    let model = timings.time("merge", || -> Result<(GatedModel, Vec<Warning>)> {
-        let mut model = GatedModel::merge(api.name(), minors)?;
-        let overrides = crate::annotations::apply(&mut model, &api.dir)?;
-        Ok((model, overrides))
-    })?;
-    let (model, overrides) = model;
-    Ok((model, (warnings, overrides)))
+    let facts = load::facts::load(api)?;
+    let model = timings.time(
+        "merge",
+        || -> Result<(GatedModel, Vec<Warning>, FactNotes)> {
+            let mut model = GatedModel::merge_as(api.name(), api.dialect, minors)?;
+            let overrides = crate::annotations::apply(&mut model, &api.dir)?;
+            let notes = facts.apply(&mut model);
+            Ok((model, overrides, notes))
+        },
+    )?;
+    let (model, overrides, notes) = model;
+    Ok((model, (warnings, overrides, notes)))
 }
 
 /// Runs the emitters `selected` picks, in parallel, then merges their

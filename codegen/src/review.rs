@@ -106,6 +106,26 @@ fn origin(gate: &Gate) -> &'static str {
     }
 }
 
+/// What the fact tables changed against prose and annotations: stage
+/// histories the feature-gate table replaced, and gated items whose gate it
+/// does not know (their stages stay inferred from prose).
+pub fn fact_notes(notes: &crate::model::FactNotes) -> String {
+    let mut out = String::new();
+    if !notes.stages_replaced.is_empty() {
+        out.push_str("\nstages the feature-gate table gives instead of prose or annotations\n");
+        for (item, said, table) in &notes.stages_replaced {
+            out.push_str(&format!("  {item}: {table} (was {said})\n"));
+        }
+    }
+    if !notes.gates_unknown.is_empty() {
+        out.push_str("\ngates the feature-gate table lacks (stages inferred from prose; add the gate's page to [facts.feature_gates])\n");
+        for (item, gate) in &notes.gates_unknown {
+            out.push_str(&format!("  {item}: {gate}\n"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +158,7 @@ mod tests {
         mention.gate.related_feature_gates = vec!["Other".into()];
         ty.fields.insert("c".into(), mention);
         let index = GatesIndex {
+            feature_gates: Default::default(),
             api: "t".into(),
             versions: vec![v(30), v(31), v(32)],
             deprecated_versions: BTreeMap::new(),

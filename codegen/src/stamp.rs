@@ -50,6 +50,7 @@ impl Stamp {
         for minor in api.present_minors()? {
             files.extend(api.spec_files(&minor)?);
         }
+        files.extend(api.fact_files().into_iter().map(|(_, path, _, _)| path));
         for file in files {
             if let Some(id) = FileId::of(&file) {
                 inputs.insert(file, id);

@@ -1,9 +1,12 @@
 //! What is coming for a document's apiVersion/kind after the target: its
-//! removal in a later minor the gates know (pluto's and kubent's job), and
-//! its deprecation in the target. Both are warnings, derived from the gates
-//! (the corpus), never from a hand-kept list; the replacement is the most
-//! stable apiVersion of the same group and kind served in the minor that
-//! removes it (or, for a deprecation, in the target).
+//! removal in a later minor (pluto's and kubent's job), and its deprecation
+//! in the target. Both are warnings, derived from the gates, never from a
+//! hand-kept list. Where the API's project publishes the kind's lifecycle
+//! (k8s.io/api's prerelease-lifecycle files, gates.json's `api_lifecycle`),
+//! the deprecation is the target's API server's own warning, and a removal
+//! it announces past the corpus is one too; otherwise the removal is the
+//! first minor of the corpus that does not serve it, and the replacement
+//! the most stable apiVersion of the same group and kind served then.
 
 use super::{Identity, Rule, Severity, Violation};
 use crate::gates::{Gate, TypeGate};
@@ -28,7 +31,11 @@ pub(super) fn warnings(
         .map_or("", |(group, _)| group);
     // Most documents get neither warning: the text is made only for one.
     let served = || format!("{} {}", identity.api_version, identity.kind);
-    if let Some(removed) = removal_after(tables, gate, target) {
+    let said = ty.api_lifecycle_in(target);
+    let announced = said
+        .and_then(|said| said.removed)
+        .filter(|removed| *removed > target && !tables.has_version(*removed));
+    if let Some(removed) = removal_after(tables, gate, target).or(announced) {
         let last = tables
             .versions()
             .iter()
@@ -36,19 +43,37 @@ pub(super) fn warnings(
             .last()
             .copied()
             .unwrap_or(target);
-        let mut message = format!(
-            "{} is removed in {removed} (served through {last}); ",
-            served()
-        );
-        match tables.served_kind(group, identity.kind, removed) {
-            Some(replacement) => message.push_str(&format!(
-                "use apiVersion {} (served in {removed})",
-                replacement.api_version()
-            )),
-            None => message.push_str(&format!(
-                "no apiVersion serves {} in {removed}",
-                identity.kind
-            )),
+        let mut message = if tables.has_version(removed) {
+            format!(
+                "{} is removed in {removed} (served through {last}); ",
+                served()
+            )
+        } else {
+            format!(
+                "{} is to be removed in {removed} (announced by the API server of {target}); ",
+                served()
+            )
+        };
+        let replacement = said.and_then(|said| said.replacement.as_ref());
+        if let Some(replacement) = replacement {
+            message.push_str(&format!(
+                "use apiVersion {} kind {}",
+                replacement.api_version(),
+                replacement.kind
+            ));
+        } else if !tables.has_version(removed) {
+            message.push_str("no replacement is announced");
+        } else {
+            match tables.served_kind(group, identity.kind, removed) {
+                Some(replacement) => message.push_str(&format!(
+                    "use apiVersion {} (served in {removed})",
+                    replacement.api_version()
+                )),
+                None => message.push_str(&format!(
+                    "no apiVersion serves {} in {removed}",
+                    identity.kind
+                )),
+            }
         }
         found.push(Violation {
             severity: Severity::Warning,
@@ -58,7 +83,30 @@ pub(super) fn warnings(
             message,
         });
     }
-    if gate.is_deprecated_in(target) {
+    let server_warning = said
+        .filter(|said| said.is_deprecated_in(target))
+        .and_then(|said| {
+            said.warning(&crate::gates::GroupVersionKind {
+                group: group.to_owned(),
+                version: identity
+                    .api_version
+                    .rsplit_once('/')
+                    .map_or(identity.api_version, |(_, version)| version)
+                    .to_owned(),
+                kind: identity.kind.to_owned(),
+            })
+        });
+    if let Some(message) = server_warning {
+        // The target's API server's own words (k8s.io/apiserver's
+        // deprecation.WarningMessage over the published lifecycle).
+        found.push(Violation {
+            severity: Severity::Warning,
+            rule: Rule::Deprecated,
+            path: String::new(),
+            line,
+            message,
+        });
+    } else if said.is_none() && gate.is_deprecated_in(target) {
         let since = gate.deprecated_in.unwrap_or(target);
         let mut message = format!("{} is deprecated since {since}", served());
         if let Some(warning) = &ty.deprecation_warning {

@@ -1,12 +1,12 @@
 //! Which feature gates a cluster has on, for fields still behind one.
 //!
 //! The API server drops a field whose feature gate is off, without an
-//! error: the object is stored without it. Kubernetes' defaults by stage
-//! (the `stage` of a field's gate in gates.json, by minor): an **alpha**
-//! feature's gate is off; a **beta** feature's gate is on (since 1.24 new
-//! beta *APIs*, whole apiVersions, are off by default, but the gates of beta
-//! fields stay on); a **GA** feature's gate is on, and locked on a few
-//! minors later. `--feature-gates Name=true,Other=false` says otherwise, as
+//! error: the object is stored without it. A gate's default in a minor is
+//! the one Kubernetes' feature-gate table publishes (gates.json's
+//! `feature_gates`): most beta gates are on, some are off (DRA,
+//! VolumeAttributesClass), alpha gates are off. Where the table does not
+//! know a gate, the field's stage decides: alpha off, beta and GA on.
+//! `--feature-gates Name=true,Other=false` says otherwise, as
 //! kube-apiserver's flag of the same name does.
 
 use crate::gates::Stage;
@@ -28,8 +28,8 @@ impl FeatureGates {
     /// Whether the gate `name` (if the field names one) is on, for a field
     /// at `stage`: as set; else as `AllAlpha`/`AllBeta` set it for its
     /// stage (kube-apiserver's two gates for every alpha or beta feature);
-    /// else the stage's default (off for alpha).
-    pub fn is_enabled(&self, name: Option<&str>, stage: Stage) -> bool {
+    /// else `default` (the gate's default in the target minor).
+    pub fn is_enabled(&self, name: Option<&str>, stage: Stage, default: bool) -> bool {
         let all = match stage {
             Stage::Alpha => self.set.get("AllAlpha"),
             Stage::Beta => self.set.get("AllBeta"),
@@ -38,7 +38,7 @@ impl FeatureGates {
         name.and_then(|name| self.set.get(name))
             .or(all)
             .copied()
-            .unwrap_or(stage != Stage::Alpha)
+            .unwrap_or(default)
     }
 
     /// True when `name` was set explicitly.
@@ -72,22 +72,24 @@ mod tests {
     use crate::gates::Stage;
 
     #[test]
-    fn alpha_gates_are_off_and_others_on_unless_set() {
+    fn gates_have_their_default_unless_set() {
         let mut gates = FeatureGates::default();
-        assert!(!gates.is_enabled(Some("A"), Stage::Alpha));
-        assert!(!gates.is_enabled(None, Stage::Alpha));
-        assert!(gates.is_enabled(Some("B"), Stage::Beta));
-        assert!(gates.is_enabled(Some("G"), Stage::Ga));
+        assert!(!gates.is_enabled(Some("A"), Stage::Alpha, false));
+        assert!(!gates.is_enabled(None, Stage::Alpha, false));
+        assert!(gates.is_enabled(Some("B"), Stage::Beta, true));
+        // A beta gate the table says is off by default.
+        assert!(!gates.is_enabled(Some("Off"), Stage::Beta, false));
+        assert!(gates.is_enabled(Some("G"), Stage::Ga, true));
         gates.set("A", true);
         gates.set("B", false);
-        assert!(gates.is_enabled(Some("A"), Stage::Alpha));
-        assert!(!gates.is_enabled(Some("B"), Stage::Beta));
+        assert!(gates.is_enabled(Some("A"), Stage::Alpha, false));
+        assert!(!gates.is_enabled(Some("B"), Stage::Beta, true));
         gates.set("AllAlpha", true);
-        gates.set("AllBeta", false);
-        assert!(gates.is_enabled(Some("Other"), Stage::Alpha));
-        assert!(!gates.is_enabled(Some("Other"), Stage::Beta));
-        assert!(!gates.is_enabled(Some("B"), Stage::Beta));
-        assert!(gates.is_enabled(Some("G"), Stage::Ga));
+        gates.set("AllBeta", true);
+        assert!(gates.is_enabled(Some("Other"), Stage::Alpha, false));
+        assert!(gates.is_enabled(Some("Off"), Stage::Beta, false));
+        assert!(!gates.is_enabled(Some("B"), Stage::Beta, true));
+        assert!(gates.is_enabled(Some("G"), Stage::Ga, true));
     }
 
     #[test]

@@ -42,14 +42,16 @@ impl<'a> Checker<'a> {
     }
 
     /// Why the API server would drop a field of this gate at the target:
-    /// its feature is at a stage whose gate is off (alpha, unless set on
-    /// with `--feature-gates`), or its gate is set off.
+    /// its feature gate is off by default there (alpha, or beta and off in
+    /// the feature-gate table), unless set on with `--feature-gates`, or it
+    /// is set off.
     fn gate_off(&self, gate: &Gate) -> Option<String> {
         let stage = gate.stage_in(self.target)?;
         let name = gate.feature_gate.as_deref();
+        let default = self.tables.enabled_by_default(gate, self.target);
         let defaults = FeatureGates::default();
         let gates = self.feature_gates.unwrap_or(&defaults);
-        if gates.is_enabled(name, stage) {
+        if gates.is_enabled(name, stage, default) {
             return None;
         }
         let stage_text = match stage {
@@ -58,15 +60,23 @@ impl<'a> Checker<'a> {
             Stage::Ga => "GA",
         };
         let target = self.target;
+        let published = name.and_then(|name| self.tables.feature_gate_in(name, target));
+        let why_off = match (published, stage) {
+            (Some(_), _) => {
+                format!("off by default in {target}, per Kubernetes' feature-gate table")
+            }
+            (None, Stage::Alpha) => "alpha gates are off by default".to_owned(),
+            (None, _) => format!("off by default in {target}"),
+        };
         Some(match name {
             Some(name) if gates.is_set(name) => format!(
                 "{stage_text} in {target}, and feature gate {name} is off (--feature-gates): the API server drops this field"
             ),
             Some(name) => format!(
-                "{stage_text} in {target}: the API server drops this field unless feature gate {name} is on (alpha gates are off by default); if the cluster enables it, pass --feature-gates {name}=true"
+                "{stage_text} in {target}: the API server drops this field unless feature gate {name} is on ({why_off}); if the cluster enables it, pass --feature-gates {name}=true"
             ),
             None => format!(
-                "{stage_text} in {target}: the API server drops this field unless its feature gate is on (alpha gates are off by default)"
+                "{stage_text} in {target}: the API server drops this field unless its feature gate is on ({why_off})"
             ),
         })
     }

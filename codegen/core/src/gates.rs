@@ -10,10 +10,14 @@ use crate::Version;
 use std::collections::BTreeMap;
 
 mod constraints;
+mod facts;
 mod type_expr;
 mod union;
 
 pub use constraints::{Constraints, Number};
+pub use facts::{
+    api_lifecycle_in, gate_state_in, ApiLifecycle, FeatureGateHistory, FeatureGateState, GateStage,
+};
 pub use type_expr::{Format, ParseTypeExprError, Scalar, TypeExpr, MAX_NESTING};
 pub use union::{DiscriminatorGate, UnionGate, UnionKind};
 
@@ -32,8 +36,48 @@ pub struct GatesIndex {
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
     pub deprecated_versions: BTreeMap<Version, String>,
+    /// Each feature gate's history, from the API's own table (Kubernetes'
+    /// feature-gate pages), by gate name: what a default cluster does with
+    /// a field behind the gate in each minor.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub feature_gates: BTreeMap<String, FeatureGateHistory>,
     /// Every type by its definition name.
     pub types: BTreeMap<String, TypeGate>,
+}
+
+impl GatesIndex {
+    /// Whether a cluster of `version` that sets no feature gates has the
+    /// field of `gate` on. The feature-gate table decides where it knows
+    /// the gate in that minor; otherwise the field's stage does, by
+    /// Kubernetes' rule for fields (alpha off, beta and GA on).
+    pub fn enabled_by_default(&self, gate: &Gate, version: Version) -> bool {
+        default_on(
+            &self.feature_gates,
+            gate.feature_gate.as_deref(),
+            gate.stage_in(version),
+            version,
+        )
+    }
+}
+
+/// Whether a default cluster of `version` has on the field guarded by
+/// `feature_gate` at `stage` (see [`GatesIndex::enabled_by_default`]).
+pub fn default_on(
+    table: &BTreeMap<String, FeatureGateHistory>,
+    feature_gate: Option<&str>,
+    stage: Option<Stage>,
+    version: Version,
+) -> bool {
+    let known = feature_gate
+        .and_then(|name| table.get(name))
+        .and_then(|history| gate_state_in(history, version));
+    match known {
+        Some(state) => state.default,
+        None => stage != Some(Stage::Alpha),
+    }
 }
 
 /// The lifecycle keys shared by types, fields and enum values.
@@ -251,6 +295,15 @@ pub struct TypeGate {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub deprecation_warning: Option<String>,
+    /// For a served kind of a prerelease apiVersion: what each minor's API
+    /// server says of it (introduced, deprecated, removed, replacement), by
+    /// the minor whose statement it is, only where the statement changes
+    /// (k8s.io/api's prerelease-lifecycle files).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub api_lifecycle: BTreeMap<Version, ApiLifecycle>,
     /// The members and discriminator, when the type is a union (`oneOf` /
     /// `anyOf`); its own [`TypeGate::ty`] is then `any`.
     #[cfg_attr(
@@ -281,6 +334,12 @@ impl TypeGate {
     /// True when the type's own value has constraints in some minor.
     pub fn is_constrained(&self) -> bool {
         any_constraints(&self.constraints, &self.constraints_history)
+    }
+
+    /// What the API server of `version` says of the kind, when its
+    /// project publishes it (see [`TypeGate::api_lifecycle`]).
+    pub fn api_lifecycle_in(&self, version: Version) -> Option<&ApiLifecycle> {
+        api_lifecycle_in(&self.api_lifecycle, version)
     }
 }
 

@@ -5,6 +5,7 @@ mod cache;
 mod compose;
 mod crd;
 mod document;
+pub mod facts;
 mod openapi;
 mod resources;
 mod union_cycles;

@@ -47,6 +47,9 @@ pub struct ProseDeprecations {
 ///   bullet or paragraph;
 /// - a value named in a sentence, `… and Recycle (deprecated).`
 ///
+/// and the one operators' CRDs use, a value in backticks before a colon,
+/// `` `LegacyRC2`: Deprecated. ``, up to the next such part or paragraph.
+///
 /// Only names among `values` (the enum's values in any minor) count, so a
 /// bullet such as `* Note: this field is deprecated` stays the field's.
 pub fn prose_deprecations(description: &str, values: &BTreeSet<String>) -> ProseDeprecations {
@@ -62,21 +65,26 @@ pub fn prose_deprecations(description: &str, values: &BTreeSet<String>) -> Prose
     }
     rest.push_str(&description[kept_from..]);
     for value in values {
-        let named = format!("{value} (deprecated)");
-        let lower = rest.to_ascii_lowercase();
-        let Some(at) = lower
-            .match_indices(&named.to_ascii_lowercase())
-            .find_map(|(at, _)| {
-                let before = rest[..at].chars().next_back();
-                (before.is_none_or(|c| !c.is_alphanumeric())
-                    && rest[at..].starts_with(value.as_str()))
-                .then_some(at)
-            })
-        else {
-            continue;
-        };
-        found.values.insert(value.clone());
-        rest.replace_range(at..at + named.len(), value);
+        for named in [
+            format!("`{value}` (deprecated)"),
+            format!("{value} (deprecated)"),
+        ] {
+            let lower = rest.to_ascii_lowercase();
+            let spelt = named.trim_end_matches(" (deprecated)");
+            let Some(at) = lower
+                .match_indices(&named.to_ascii_lowercase())
+                .find_map(|(at, _)| {
+                    let before = rest[..at].chars().next_back();
+                    (before.is_none_or(|c| !c.is_alphanumeric()) && rest[at..].starts_with(spelt))
+                        .then_some(at)
+                })
+            else {
+                continue;
+            };
+            found.values.insert(value.clone());
+            rest.replace_range(at..at + named.len(), value);
+            break;
+        }
     }
     found.itself = description_says_deprecated(&rest);
     found
@@ -119,6 +127,16 @@ fn value_parts<'a>(description: &'a str, values: &BTreeSet<String>) -> Vec<Value
                 at,
                 name_start + len + 1,
                 &description[name_start..name_start + len],
+            ));
+        }
+    }
+    for value in values {
+        let named = format!("`{value}`:");
+        for (at, _) in description.match_indices(&named) {
+            markers.push((
+                at,
+                at + named.len(),
+                &description[at + 1..at + 1 + value.len()],
             ));
         }
     }
@@ -231,6 +249,27 @@ mod tests {
             deprecated("Use Foo (Deprecated) or Bar.", &["Foo", "Bar"]),
             (false, vec!["Foo".into()])
         );
+    }
+
+    #[test]
+    fn a_value_in_backticks_before_a_colon_is_that_values_part() {
+        // The form operators' CRDs use for each value of an enum.
+        let modes = "Mode of the release channel.\n\n`Stable`: the supported builds.\n`LegacyRC2`: Deprecated. Kept for old clusters.\n`Canary`: nightly builds.";
+        let names = ["Canary", "LegacyRC2", "Stable"];
+        assert_eq!(deprecated(modes, &names), (false, vec!["LegacyRC2".into()]));
+        let inline = "One of `Stable`: supported, `LegacyRC2`: Deprecated.";
+        assert_eq!(
+            deprecated(inline, &names),
+            (false, vec!["LegacyRC2".into()])
+        );
+        // A value in backticks marked deprecated in a sentence.
+        assert_eq!(
+            deprecated("Use `Stable` or `LegacyRC2` (deprecated).", &names),
+            (false, vec!["LegacyRC2".into()])
+        );
+        // The field's own deprecation after the values is still the field's.
+        let field = format!("{modes}\n\nDeprecated: use channel instead.");
+        assert_eq!(deprecated(&field, &names), (true, vec!["LegacyRC2".into()]));
     }
 
     #[test]

@@ -5,9 +5,10 @@ use super::deprecation::prose_deprecations;
 use super::feature_gate_prose::{infer_gates, prose_gates, ProseGates};
 use super::lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
 use super::schema::{Definition, MinorModel, Property};
+use super::Dialect;
 use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};
-use vergate_core::gates::{GatesIndex, Rename};
+use vergate_core::gates::{FeatureGateHistory, GatesIndex, Rename};
 use vergate_core::Version;
 
 /// Every minor of one API, and the lifecycle of everything they define.
@@ -19,20 +20,37 @@ use vergate_core::Version;
 pub struct GatedModel {
     /// The API's name (`kubernetes`).
     pub api: String,
+    /// The kind of API it is, as its api.toml declares (which rules apply).
+    pub dialect: Dialect,
     /// The corpus' minors, ascending.
     pub versions: Vec<Version>,
     /// Each minor's own model.
     pub minors: BTreeMap<Version, MinorModel>,
     /// Lifecycles by definition name.
     pub types: BTreeMap<String, TypeLifecycle>,
+    /// Each feature gate's published history, by name
+    /// ([`GatedModel::apply_feature_gates`]); empty for APIs without one.
+    pub feature_gates: BTreeMap<String, FeatureGateHistory>,
 }
 
 impl GatedModel {
-    /// Merges per-minor models into one gated model.
+    /// Merges per-minor models of a plain OpenAPI API into one gated model
+    /// (see [`GatedModel::merge_as`]).
+    pub fn merge(api: impl Into<String>, minors: Vec<MinorModel>) -> Result<GatedModel> {
+        GatedModel::merge_as(api, Dialect::OpenApi, minors)
+    }
+
+    /// Merges per-minor models into one gated model, with the rules of
+    /// `dialect` (Kubernetes' feature-gate prose is read for the Kubernetes
+    /// API only).
     ///
     /// Fails when two models are of the same minor, or when a rename
     /// (`x-vergate-renamed-from`) does not match what the specs say.
-    pub fn merge(api: impl Into<String>, minors: Vec<MinorModel>) -> Result<GatedModel> {
+    pub fn merge_as(
+        api: impl Into<String>,
+        dialect: Dialect,
+        minors: Vec<MinorModel>,
+    ) -> Result<GatedModel> {
         let api = api.into();
         let mut by_version = BTreeMap::new();
         for minor in minors {
@@ -63,13 +81,17 @@ impl GatedModel {
                 }
             }
         }
-        infer_prose_gates(&mut types, &by_version);
+        if dialect.reads_feature_gate_prose() {
+            infer_prose_gates(&mut types, &by_version);
+        }
         super::enum_dates::date_enum_values(&mut types, &by_version);
         let model = GatedModel {
             api,
+            dialect,
             versions,
             minors: by_version,
             types,
+            feature_gates: BTreeMap::new(),
         };
         model.check_renames()?;
         Ok(model)
@@ -96,6 +118,7 @@ impl GatedModel {
             api: self.api.clone(),
             versions: self.versions.clone(),
             deprecated_versions: BTreeMap::new(),
+            feature_gates: self.feature_gates.clone(),
             types: self
                 .types
                 .iter()

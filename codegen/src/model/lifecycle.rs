@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::gates::{
-    Constraints, FieldGate, Gate, GroupVersionKind, Inferred, Rename, Scalar, Stage, TypeExpr,
-    TypeGate,
+    ApiLifecycle, Constraints, FieldGate, Gate, GroupVersionKind, Inferred, Rename, Scalar, Stage,
+    TypeExpr, TypeGate,
 };
 use vergate_core::{Version, VersionSet};
 
@@ -48,6 +48,14 @@ impl Lifecycle {
     /// True when it is deprecated in `version`.
     pub fn is_deprecated_in(&self, version: Version) -> bool {
         self.deprecated_in.is_some_and(|since| version >= since)
+    }
+
+    /// The stage in force in `version`, if stages are known.
+    pub fn stage_in(&self, version: Version) -> Option<Stage> {
+        self.stage
+            .range(..=version)
+            .next_back()
+            .map(|(_, stage)| *stage)
     }
 
     /// Records a deprecation seen in `version`; a structural one (a spec's
@@ -107,6 +115,9 @@ pub struct TypeLifecycle {
     pub open_by_minor: BTreeMap<Version, bool>,
     /// The deprecation warning of the newest minor that has one.
     pub deprecation_warning: Option<String>,
+    /// What each minor's API server says of the kind, where the API's
+    /// project publishes it (`GatedModel::apply_api_lifecycle`).
+    pub api_lifecycle: BTreeMap<Version, ApiLifecycle>,
     /// The members and their lifecycles, when the type is a union in some
     /// minor.
     pub union: Option<super::UnionLifecycle>,
@@ -145,6 +156,7 @@ impl TypeLifecycle {
                 .copied()
                 .unwrap_or(false),
             deprecation_warning: self.deprecation_warning.clone(),
+            api_lifecycle: self.api_lifecycle.clone(),
             union: self.union.as_ref().map(|union| union.to_gate(corpus)),
         }
     }

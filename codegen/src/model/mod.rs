@@ -8,7 +8,9 @@
 
 pub mod constraints;
 mod deprecation;
+mod dialect;
 mod enum_dates;
+mod facts;
 mod feature_gate_prose;
 mod gated;
 mod lifecycle;
@@ -17,6 +19,8 @@ mod schema;
 mod union;
 
 pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
+pub use dialect::{Dialect, DIALECTS};
+pub use facts::FactNotes;
 pub use feature_gate_prose::{prose_gates, ProseGates};
 pub use gated::GatedModel;
 pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};

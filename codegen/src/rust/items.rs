@@ -40,7 +40,7 @@ pub fn type_item(
     } else {
         TokenStream::new()
     };
-    let deprecated = deprecated_attr(lifecycle, version);
+    let deprecated = type_deprecated_attr(model, definition, version);
     let serde = layout.serde_impls();
     let derived = serde == SerdeImpls::Derive;
     let expanded = serde == SerdeImpls::Expanded;
@@ -242,6 +242,27 @@ pub(crate) fn versioned_impl(
             const GATES: &'static #rt::versioned::TypeTable = &#gates::#table;
             const JSON_SCHEMA: &'static str = #schema;
         }
+    }
+}
+
+/// `#[deprecated]` for a type in `version`: for a kind whose API server
+/// warns in that minor, with the server's own words as the note.
+fn type_deprecated_attr(
+    model: &GatedModel,
+    definition: &Definition,
+    version: Version,
+) -> TokenStream {
+    let ty = &model.types[&definition.name];
+    let warning = ty
+        .api_lifecycle
+        .range(..=version)
+        .next_back()
+        .map(|(_, said)| said)
+        .filter(|said| said.is_deprecated_in(version))
+        .and_then(|said| definition.kinds.first().and_then(|kind| said.warning(kind)));
+    match warning {
+        Some(note) => quote!(#[deprecated(note = #note)]),
+        None => deprecated_attr(&ty.lifecycle, version),
     }
 }
 

@@ -197,6 +197,25 @@ impl<'a> Subtree<'a> {
                 property.fixed = true;
             }
         }
+        // A kind its API server warns about in this minor: the same
+        // warning, traced whenever the module renders (its apiVersion is
+        // always written).
+        let warning = self.model.types[&definition.name]
+            .api_lifecycle
+            .range(..=self.version)
+            .next_back()
+            .map(|(_, said)| said)
+            .filter(|said| said.is_deprecated_in(self.version))
+            .and_then(|said| said.warning(&resource.kind));
+        if let Some(warning) = warning {
+            if let Some(api_version) = properties.iter_mut().find(|p| p.name == "apiVersion") {
+                api_version.ty = format!(
+                    "{}(trace({}) != null)",
+                    api_version.ty,
+                    pkl_string(&format!("warning: {warning}"))
+                );
+            }
+        }
         let (open, extends) = if self.k8s_base {
             (
                 true,
@@ -602,42 +621,56 @@ impl<'s, 'a> Builder<'s, 'a> {
 
     /// The checks a property's type makes, in this minor, beyond its value:
     /// a deprecated field traces a warning when set (Pkl 0.30 warns for
-    /// deprecated methods only); an alpha field fails unless its feature
-    /// gate is on in the user's `vergate.featureGates` external property
-    /// (`Name=true,…`, as `vergate check --feature-gates` and the API
-    /// server's flag), since an API server with the gate off drops it.
+    /// deprecated methods only); a field whose feature gate a default
+    /// cluster has off (alpha, or beta and off in the feature-gate table)
+    /// fails unless the gate is on in the user's `vergate.featureGates`
+    /// external property (`Name=true,…`, as `vergate check --feature-gates`
+    /// and the API server's flag), since an API server with the gate off
+    /// drops it. A field whose gate is on by default is never refused.
     fn stage_checks(&self, name: &str, lifecycle: &crate::model::Lifecycle) -> Vec<String> {
         let version = self.subtree.version;
-        let api = &self.subtree.model.api;
+        let model = self.subtree.model;
+        let api = &model.api;
         let mut checks = Vec::new();
         if let Some(since) = lifecycle.deprecated_in.filter(|since| *since <= version) {
             let message = format!("warning: {name} is deprecated in {api} since {since}");
             checks.push(format!("trace({}) != null", pkl_string(&message)));
         }
-        let alpha = lifecycle
-            .stage
-            .range(..=version)
-            .next_back()
-            .is_some_and(|(_, stage)| *stage == crate::model::Stage::Alpha);
-        if alpha {
-            let gate = lifecycle.feature_gate.as_deref();
-            let on = gate.map_or_else(String::new, |gate| {
-                format!(
-                    "gates.contains({}) || ",
-                    pkl_string(&format!("{gate}=true"))
-                )
-            });
-            let setting = format!("{}=true", gate.unwrap_or("AllAlpha"));
-            let message = format!(
-                "{name} is alpha in {api} {version}: the API server drops it unless {} is on (alpha gates are off by default). \
-                 If the cluster turns it on, say so in your PklProject: evaluatorSettings {{ externalProperties {{ [\"vergate.featureGates\"] = \"{setting}\" }} }} (or pkl eval -p vergate.featureGates={setting})",
-                gate.map_or_else(|| "its feature gate".to_owned(), |gate| format!("feature gate {gate}")),
-            );
-            checks.push(format!(
-                "let (gates = (read?(\"prop:vergate.featureGates\") ?? \"\").split(\",\")) if ({on}gates.contains(\"AllAlpha=true\")) true else throw({})",
-                pkl_string(&message)
-            ));
+        let Some(stage) = lifecycle.stage_in(version) else {
+            return checks;
+        };
+        if stage == crate::model::Stage::Ga || model.enabled_by_default(lifecycle, version) {
+            return checks;
         }
+        let gate = lifecycle.feature_gate.as_deref();
+        let all = if stage == crate::model::Stage::Alpha {
+            "AllAlpha"
+        } else {
+            "AllBeta"
+        };
+        let on = gate.map_or_else(String::new, |gate| {
+            format!(
+                "gates.contains({}) || ",
+                pkl_string(&format!("{gate}=true"))
+            )
+        });
+        let setting = format!("{}=true", gate.unwrap_or(all));
+        let published = gate.is_some_and(|gate| model.feature_gates.contains_key(gate));
+        let why = if published {
+            format!("off by default in {version}, per Kubernetes' feature-gate table")
+        } else {
+            "alpha gates are off by default".to_owned()
+        };
+        let message = format!(
+            "{name} is {} in {api} {version}: the API server drops it unless {} is on ({why}). \
+             If the cluster turns it on, say so in your PklProject: evaluatorSettings {{ externalProperties {{ [\"vergate.featureGates\"] = \"{setting}\" }} }} (or pkl eval -p vergate.featureGates={setting})",
+            stage.name(),
+            gate.map_or_else(|| "its feature gate".to_owned(), |gate| format!("feature gate {gate}")),
+        );
+        checks.push(format!(
+            "let (gates = (read?(\"prop:vergate.featureGates\") ?? \"\").split(\",\")) if ({on}gates.contains(\"{all}=true\")) true else throw({})",
+            pkl_string(&message)
+        ));
         checks
     }
 

@@ -86,7 +86,12 @@ impl Builder {
             }
         }
         let loaded = load::load_api(&api)?;
-        let model = GatedModel::merge(api.name(), loaded.into_iter().map(|m| m.model).collect())?;
+        let mut model = GatedModel::merge_as(
+            api.name(),
+            api.dialect,
+            loaded.into_iter().map(|m| m.model).collect(),
+        )?;
+        load::facts::load(&api)?.apply(&mut model);
         let root = syn::parse_str::<syn::Path>(&self.module_path).map_err(|err| Error::Config {
                 path: self.spec_dir.clone(),
                 message: format!(
