@@ -323,13 +323,23 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
         if both {
             log.enum_changes(name, &ty.values, None);
-            if ty.gate.is_deprecated_in(new) && !ty.gate.is_deprecated_in(old) {
-                let note = match &ty.deprecation_warning {
-                    Some(warning) => warning.clone(),
-                    None if ty.gate.inferred.contains(&Inferred::DeprecatedIn) => {
+            // Where the API publishes the kind's lifecycle, the API
+            // server's own warning decides, and is the note.
+            let warns = |minor: Version| match ty.api_lifecycle_in(minor) {
+                Some(said) if said.deprecated.is_some() => said.is_deprecated_in(minor),
+                _ => ty.gate.is_deprecated_in(minor),
+            };
+            if warns(new) && !warns(old) {
+                let server = ty
+                    .api_lifecycle_in(new)
+                    .and_then(|said| ty.kinds.first().and_then(|kind| said.warning(kind)));
+                let note = match (&ty.deprecation_warning, server) {
+                    (_, Some(server)) => server,
+                    (Some(warning), None) => warning.clone(),
+                    (None, None) if ty.gate.inferred.contains(&Inferred::DeprecatedIn) => {
                         "inferred from its description".to_owned()
                     }
-                    None => String::new(),
+                    (None, None) => String::new(),
                 };
                 log.kinds_deprecated.extend(kinds().map(|name| Item {
                     name,

@@ -657,13 +657,14 @@ fn kubernetes_manifests_pass_exactly_in_the_minors_of_their_header() {
     for minor in 28..=36 {
         let target = format!("1.{minor}");
         // A header lists the minors that accept the manifest; a field
-        // still alpha there is accepted with its gate on (AllAlpha), and is
+        // whose gate is off by default there (alpha, or beta and off) is
+        // accepted with its gate on (AllAlpha, AllBeta), and is
         // `feature-gate-off` with default gates (tests/feature_gates.rs).
         let mut args = vec![
             "check".to_owned(),
             "--strict".into(),
             "--feature-gates".into(),
-            "AllAlpha=true".into(),
+            "AllAlpha=true,AllBeta=true".into(),
             "--api".into(),
             gates.display().to_string(),
             "--target".into(),

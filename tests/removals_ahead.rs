@@ -1,7 +1,8 @@
 //! `vergate check` warns when a document's apiVersion/kind, served in the
 //! target, is removed in a later minor of the corpus (naming that minor and
-//! the replacement), or is deprecated in the target. Run against the
-//! embedded Kubernetes gates.
+//! the replacement), or is deprecated in the target (in the target's API
+//! server's own words where k8s.io/api publishes the kind's lifecycle).
+//! Run against the embedded Kubernetes gates.
 
 mod support;
 
@@ -11,20 +12,31 @@ const FLOWSCHEMA: &str = "tests/manifests/kubernetes/flowschema-v1beta3.yaml";
 
 #[test]
 fn a_kind_removed_in_a_later_minor_warns_with_the_minor_and_the_replacement() {
+    // Before its deprecation (1.29), the removal is ahead.
+    let out = vergate(&["check", "--target", "1.28", FLOWSCHEMA]);
+    assert_eq!(code(&out), 0, "a warning does not fail: {}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{FLOWSCHEMA}:2: warning: FlowSchema ci-runners: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed \
+             in 1.32 (served through 1.31); use apiVersion flowcontrol.apiserver.k8s.io/v1 \
+             (served in 1.32)\n"
+        )
+    );
+    // Deprecated, the API server's own warning names the removal: once.
     for target in ["1.29", "v1.31.0+a2c84a5"] {
         let out = vergate(&["check", "--target", target, FLOWSCHEMA]);
         assert_eq!(code(&out), 0, "a warning does not fail: {}", stderr(&out));
         assert_eq!(
             stdout(&out),
             format!(
-                "{FLOWSCHEMA}:2: warning: FlowSchema ci-runners: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed \
-                 in 1.32 (served through 1.31); use apiVersion flowcontrol.apiserver.k8s.io/v1 \
-                 (served in 1.32)\n"
+                "{FLOWSCHEMA}:2: warning: FlowSchema ci-runners: flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is deprecated \
+                 in v1.29+, unavailable in v1.32+; use flowcontrol.apiserver.k8s.io/v1 FlowSchema\n"
             )
         );
     }
     // In JSON, with its rule.
-    let out = vergate(&["check", "--target", "1.29", "--format", "json", FLOWSCHEMA]);
+    let out = vergate(&["check", "--target", "1.28", "--format", "json", FLOWSCHEMA]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let found = &json["violations"][0];
     assert_eq!(found["rule"], "removed-ahead");

@@ -358,7 +358,12 @@ fn custom_resource_index(
             minor
         })
         .collect();
-    let model = GatedModel::merge(api, minors).map_err(fail)?;
+    let model = GatedModel::merge_as(
+        api,
+        vergate_codegen::model::Dialect::CustomResources,
+        minors,
+    )
+    .map_err(fail)?;
     Ok(model.gates_index())
 }
 

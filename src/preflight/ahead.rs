@@ -32,10 +32,15 @@ pub(super) fn warnings(
     // Most documents get neither warning: the text is made only for one.
     let served = || format!("{} {}", identity.api_version, identity.kind);
     let said = ty.api_lifecycle_in(target);
+    let warned = said.filter(|said| said.is_deprecated_in(target));
     let announced = said
         .and_then(|said| said.removed)
         .filter(|removed| *removed > target && !tables.has_version(*removed));
-    if let Some(removed) = removal_after(tables, gate, target).or(announced) {
+    let removal = removal_after(tables, gate, target).or(announced);
+    // The API server's warning names its removal already ("unavailable in
+    // v1.32+"): the same minor is not said twice.
+    let removal = removal.filter(|removed| warned.and_then(|said| said.removed) != Some(*removed));
+    if let Some(removed) = removal {
         let last = tables
             .versions()
             .iter()
@@ -56,11 +61,10 @@ pub(super) fn warnings(
         };
         let replacement = said.and_then(|said| said.replacement.as_ref());
         if let Some(replacement) = replacement {
-            message.push_str(&format!(
-                "use apiVersion {} kind {}",
-                replacement.api_version(),
-                replacement.kind
-            ));
+            message.push_str(&format!("use apiVersion {}", replacement.api_version()));
+            if replacement.kind != identity.kind {
+                message.push_str(&format!(" kind {}", replacement.kind));
+            }
         } else if !tables.has_version(removed) {
             message.push_str("no replacement is announced");
         } else {
@@ -83,19 +87,17 @@ pub(super) fn warnings(
             message,
         });
     }
-    let server_warning = said
-        .filter(|said| said.is_deprecated_in(target))
-        .and_then(|said| {
-            said.warning(&crate::gates::GroupVersionKind {
-                group: group.to_owned(),
-                version: identity
-                    .api_version
-                    .rsplit_once('/')
-                    .map_or(identity.api_version, |(_, version)| version)
-                    .to_owned(),
-                kind: identity.kind.to_owned(),
-            })
-        });
+    let server_warning = warned.and_then(|said| {
+        said.warning(&crate::gates::GroupVersionKind {
+            group: group.to_owned(),
+            version: identity
+                .api_version
+                .rsplit_once('/')
+                .map_or(identity.api_version, |(_, version)| version)
+                .to_owned(),
+            kind: identity.kind.to_owned(),
+        })
+    });
     if let Some(message) = server_warning {
         // The target's API server's own words (k8s.io/apiserver's
         // deprecation.WarningMessage over the published lifecycle).
@@ -106,7 +108,8 @@ pub(super) fn warnings(
             line,
             message,
         });
-    } else if said.is_none() && gate.is_deprecated_in(target) {
+    } else if said.is_none_or(|said| said.deprecated.is_none()) && gate.is_deprecated_in(target) {
+        // No published deprecation: the spec's own (or its prose).
         let since = gate.deprecated_in.unwrap_or(target);
         let mut message = format!("{} is deprecated since {since}", served());
         if let Some(warning) = &ty.deprecation_warning {

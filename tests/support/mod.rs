@@ -68,6 +68,13 @@ pub fn api_dir_with_specs(api: &str, specs: &Path, minors: &[&str]) -> tempfile:
     for minor in minors {
         std::os::unix::fs::symlink(specs.join(minor), tmp.path().join(minor)).unwrap();
     }
+    // The fact tables api.toml records sit beside the minors in a mirror.
+    for table in vergate_codegen::api::FactTable::ALL {
+        let dir = specs.join(table.dir_name());
+        if dir.is_dir() {
+            std::os::unix::fs::symlink(&dir, tmp.path().join(table.dir_name())).unwrap();
+        }
+    }
     tmp
 }
 

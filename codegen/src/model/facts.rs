@@ -15,8 +15,8 @@ use vergate_core::Version;
 /// said, for the gates review.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FactNotes {
-    /// `(item, what was said, what the table says)` for each stage history
-    /// the feature-gate table replaced.
+    /// `(item, what was said, what the table says)` for each item whose
+    /// stage in some minor the feature-gate table changed.
     pub stages_replaced: Vec<(String, String, String)>,
     /// Items whose gate the table does not know: their stage stays inferred.
     pub gates_unknown: Vec<(String, String)>,
@@ -63,7 +63,14 @@ impl GatedModel {
                 } else {
                     lifecycle.inferred.remove(&Inferred::Stage);
                 }
-                if !before.is_empty() && before != lifecycle.stage {
+                let in_force = |stages: &BTreeMap<Version, Stage>, minor: Version| {
+                    stages.range(..=minor).next_back().map(|(_, stage)| *stage)
+                };
+                let differs = lifecycle
+                    .presence
+                    .iter()
+                    .any(|minor| in_force(&before, minor) != in_force(&lifecycle.stage, minor));
+                if !before.is_empty() && differs {
                     notes
                         .stages_replaced
                         .push((item, show(&before), show(&lifecycle.stage)));

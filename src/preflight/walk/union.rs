@@ -349,6 +349,7 @@ mod tests {
             api: "nested".into(),
             versions: vec![V],
             deprecated_versions: BTreeMap::new(),
+            feature_gates: BTreeMap::new(),
             types,
         })
     }
