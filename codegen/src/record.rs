@@ -395,7 +395,13 @@ fn plan(name: &str, source: &Path) -> Result<Plan> {
          name = {}\n\
          pkl_package = {}\n\
          version_field = \"{}Version\"\n\
-         spec_files = [{}]\n{records}",
+         spec_files = [{}]\n\
+         \n\
+         # The generated crate's package (docs/rust.md#the-crate-as-a-package): a\n\
+         # registry wants the specs' license (SPDX) and the repository they come from.\n\
+         [rust]\n\
+         # license = \"Apache-2.0\"\n\
+         # repository = \"https://github.com/…\"\n{records}",
         toml_string(name),
         toml_string(name),
         name.to_lower_camel_case(),
