@@ -65,24 +65,29 @@ pub struct ApiConfig {
 }
 
 /// api.toml's `[rust]`: what the generated crate's Cargo.toml says about
-/// it. Unset, the crate is `vergate-<api>` 0.0.0 and not publishable.
+/// it. Unset, the crate is `vergate-<api>`, versioned by the newest minor it
+/// holds (`1.36.0`), without license or repository, and not publishable.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RustCrate {
     /// The package name (default `vergate-<api>`).
     #[serde(default)]
     pub name: Option<String>,
-    /// The crate version (default `0.0.0`).
+    /// The crate version, SemVer (default: the newest minor the crate
+    /// holds, `1.36.0`, as the Pkl package's).
     #[serde(default)]
     pub version: Option<String>,
     /// Whether `cargo publish` may publish it (default false); true needs
     /// `license` and `repository`, as crates.io users expect.
     #[serde(default)]
     pub publish: bool,
-    /// An SPDX license expression (`Apache-2.0`).
+    /// An SPDX license expression (`Apache-2.0`): the specs' license, which
+    /// the generated code carries.
     #[serde(default)]
     pub license: Option<String>,
-    /// The source repository's URL.
+    /// The source repository's URL: where the specs come from
+    /// (`https://github.com/kubernetes/kubernetes`), or where you keep the
+    /// generated crate.
     #[serde(default)]
     pub repository: Option<String>,
 }
@@ -152,6 +157,98 @@ impl Facts {
             FactTable::ApiLifecycle => self.api_lifecycle.as_ref(),
         }
     }
+}
+
+impl RustCrate {
+    /// Checks each value as cargo and crates.io would, before a regen
+    /// writes a manifest they refuse; the error names the key and the fix.
+    fn check(&self) -> std::result::Result<(), String> {
+        if let Some(name) = &self.name {
+            let valid = name.len() <= 64
+                && name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if !valid {
+                return Err(format!(
+                    "[rust] name {name:?}: a crate name starts with a letter and holds up to 64 \
+                     ASCII letters, digits, `-` and `_`, e.g. \"vergate-kubernetes\""
+                ));
+            }
+        }
+        if let Some(version) = &self.version {
+            if !is_semver(version) {
+                return Err(format!(
+                    "[rust] version {version:?}: give a SemVer version MAJOR.MINOR.PATCH, \
+                     e.g. \"1.36.0\" (or leave it out: the newest minor the crate holds)"
+                ));
+            }
+        }
+        if let Some(license) = &self.license {
+            if license.trim().is_empty() {
+                return Err(
+                    "[rust] license is empty; give an SPDX expression, e.g. \"Apache-2.0\"".into(),
+                );
+            }
+        }
+        if let Some(repository) = &self.repository {
+            let host = repository
+                .strip_prefix("https://")
+                .or_else(|| repository.strip_prefix("http://"))
+                .unwrap_or_default();
+            if host.is_empty() || host.contains(char::is_whitespace) {
+                return Err(format!(
+                    "[rust] repository {repository:?}: give the repository's URL, \
+                     e.g. \"https://github.com/kubernetes/kubernetes\""
+                ));
+            }
+        }
+        if self.publish {
+            let missing: Vec<&str> = [
+                ("license", self.license.is_none()),
+                ("repository", self.repository.is_none()),
+            ]
+            .iter()
+            .filter(|(_, missing)| *missing)
+            .map(|(key, _)| *key)
+            .collect();
+            if !missing.is_empty() {
+                return Err(format!(
+                    "[rust] publish = true needs {} too: crates.io shows them",
+                    missing.join(" and ")
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// True for a SemVer version cargo takes: three numbers without leading
+/// zeros, then an optional `-pre-release` and `+build`, dot-separated
+/// identifiers of ASCII letters, digits and `-`.
+fn is_semver(version: &str) -> bool {
+    let (rest, build) = match version.split_once('+') {
+        Some((rest, build)) => (rest, Some(build)),
+        None => (version, None),
+    };
+    let (core, pre) = match rest.split_once('-') {
+        Some((core, pre)) => (core, Some(pre)),
+        None => (rest, None),
+    };
+    let number = |part: &str| {
+        !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && (part == "0" || !part.starts_with('0'))
+    };
+    let identifiers = |text: &str| {
+        text.split('.')
+            .all(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts.iter().all(|part| number(part))
+        && pre.is_none_or(identifiers)
+        && build.is_none_or(identifiers)
 }
 
 /// One minor's entry in api.toml.
@@ -228,22 +325,7 @@ impl Api {
                 )));
             }
         }
-        if config.rust.publish {
-            let missing: Vec<&str> = [
-                ("license", config.rust.license.is_none()),
-                ("repository", config.rust.repository.is_none()),
-            ]
-            .iter()
-            .filter(|(_, missing)| *missing)
-            .map(|(key, _)| *key)
-            .collect();
-            if !missing.is_empty() {
-                return Err(config_error(format!(
-                    "[rust] publish = true needs {} too: crates.io shows them",
-                    missing.join(" and ")
-                )));
-            }
-        }
+        config.rust.check().map_err(config_error)?;
         if config.spec_files.is_empty() {
             return Err(config_error(
                 "`spec_files` is empty; name the spec file of each minor, e.g. [\"swagger.json\"]"
@@ -456,17 +538,30 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// Every API under `upstream-specs/` (directories holding an api.toml), by name.
+/// Every API under `upstream-specs/` (directories holding an api.toml), by
+/// name. One broken api.toml fails the whole list: to go on with the other
+/// APIs, open each of [`api_dirs`] alone.
 pub fn discover(specs_root: &Path) -> Result<Vec<Api>> {
+    api_dirs(specs_root)?
+        .iter()
+        .map(|dir| Api::open(dir))
+        .collect()
+}
+
+/// The directories under `upstream-specs/` that hold an api.toml, sorted,
+/// without reading any of them. Hidden ones (`.docker.add-api/`, where
+/// `add-api` stages a new API) are not APIs.
+pub fn api_dirs(specs_root: &Path) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(specs_root)
         .map_err(|source| Error::io(specs_root, "listing APIs", source))?;
     let mut dirs: Vec<PathBuf> = entries
         .flatten()
+        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
         .map(|entry| entry.path())
         .filter(|path| path.join(API_TOML).is_file())
         .collect();
     dirs.sort();
-    dirs.iter().map(|dir| Api::open(dir)).collect()
+    Ok(dirs)
 }
 
 #[cfg(test)]
@@ -526,6 +621,40 @@ mod tests {
         write_api(tmp.path(), &format!("{MINIMAL}[rust]\npublish = true\n"));
         let err = Api::open(tmp.path()).unwrap_err().to_string();
         assert!(err.contains("needs license and repository"), "{err}");
+    }
+
+    /// `[rust]`'s values are checked where they are written: a version
+    /// cargo would refuse, a package name crates.io would, a repository
+    /// that is no URL, an empty license.
+    #[test]
+    fn the_rust_table_is_checked() {
+        let tmp = tempfile::tempdir().unwrap();
+        for (table, wanted) in [
+            ("version = \"1.2\"", "[rust] version \"1.2\""),
+            ("version = \"1.2.x\"", "[rust] version \"1.2.x\""),
+            ("name = \"my crate\"", "[rust] name \"my crate\""),
+            ("name = \"9lives\"", "[rust] name \"9lives\""),
+            (
+                "repository = \"github.com/x\"",
+                "[rust] repository \"github.com/x\"",
+            ),
+            ("license = \" \"", "[rust] license"),
+        ] {
+            write_api(tmp.path(), &format!("{MINIMAL}[rust]\n{table}\n"));
+            let err = Api::open(tmp.path()).unwrap_err().to_string();
+            assert!(
+                err.contains(wanted) && err.contains("api.toml"),
+                "{table}: {err}"
+            );
+        }
+        write_api(
+            tmp.path(),
+            &format!(
+                "{MINIMAL}[rust]\nname = \"t-api_2\"\nversion = \"1.36.0-rc.1+build.5\"\n\
+                 license = \"Apache-2.0 OR MIT\"\nrepository = \"https://github.com/o/t\"\n"
+            ),
+        );
+        Api::open(tmp.path()).unwrap();
     }
 
     #[test]

@@ -7,30 +7,69 @@ use vergate_codegen::api::{self, Api};
 use vergate_codegen::output::Mode;
 use vergate_codegen::regen::{self, Outcome};
 
+/// `cargo xtask regen [--api NAME] [--check]`. With `--api`, only
+/// `upstream-specs/NAME/api.toml` is read; without, every API is, and one
+/// that cannot be opened (a broken api.toml) is reported while the others
+/// are regenerated; the run then fails naming it.
 pub fn run(root: &Path, only: Option<&str>, check: bool, timings: bool) -> Result<()> {
     let specs_root = root.join("upstream-specs");
-    let apis = api::discover(&specs_root)?;
-    let selected: Vec<&Api> = match only {
+    let dirs = api::api_dirs(&specs_root)?;
+    let dir_name = |dir: &Path| {
+        dir.file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut broken = Vec::new();
+    let selected: Vec<Api> = match only {
         Some(name) => {
-            let found: Vec<&Api> = apis.iter().filter(|api| api.name() == name).collect();
-            if found.is_empty() {
-                let known: Vec<&str> = apis.iter().map(Api::name).collect();
+            let Some(dir) = dirs.iter().find(|dir| dir_name(dir) == name) else {
+                let known: Vec<String> = dirs.iter().map(|dir| dir_name(dir)).collect();
                 bail!(
-                    "no API named {name:?} under {}; known: {}",
+                    "no API named {name:?} under {} (a directory holding an api.toml); known: {}",
                     specs_root.display(),
                     known.join(", ")
                 );
-            }
-            found
+            };
+            vec![Api::open(dir)?]
         }
-        None => apis.iter().collect(),
+        None => dirs
+            .iter()
+            .filter_map(|dir| match Api::open(dir) {
+                Ok(api) => Some(api),
+                Err(err) => {
+                    eprintln!(
+                        "{}: skipped, its api.toml cannot be read (below); the other APIs go on",
+                        dir_name(dir)
+                    );
+                    broken.push(err.to_string());
+                    None
+                }
+            })
+            .collect(),
     };
+    let result = regen_each(root, &selected, only.is_some(), check, timings);
+    if broken.is_empty() {
+        return result;
+    }
+    let broken = format!(
+        "{} API{} not regenerated:\n{}",
+        broken.len(),
+        if broken.len() == 1 { "" } else { "s" },
+        broken.join("\n")
+    );
+    Err(match result {
+        Ok(()) => anyhow::anyhow!("{broken}\n(the other APIs were regenerated)"),
+        Err(err) => err.context(broken),
+    })
+}
+
+fn regen_each(root: &Path, selected: &[Api], one: bool, check: bool, timings: bool) -> Result<()> {
     let mode = if check { Mode::Check } else { Mode::Write };
     let mut stale = Vec::new();
     for api in selected {
         let present = api.present_minors()?;
         if present.is_empty() {
-            if only.is_some() {
+            if one {
                 bail!(
                     "{}: no v<X.Y> spec directories; run `cargo xtask fetch-specs {} --from <dir>` first",
                     api.dir.display(),
@@ -197,4 +236,62 @@ pub fn run_from_rust(crate_dir: &Path, out: Option<&Path>, check: bool) -> Resul
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = r#"{"swagger": "2.0", "definitions": {"a.v1.T": {"type": "object", "properties": {"x": {"type": "string"}}}}}"#;
+
+    /// A repository root with two APIs: `good` (one minor) and `broken`,
+    /// whose api.toml has the duplicate tables #29 measured.
+    fn two_apis() -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        let mirror = root.path().join("mirror");
+        std::fs::create_dir_all(mirror.join("v1.1")).unwrap();
+        std::fs::write(mirror.join("v1.1/swagger.json"), SPEC).unwrap();
+        let specs = root.path().join("upstream-specs");
+        vergate_codegen::record::add_api(&specs, "good", &mirror).unwrap();
+        std::fs::create_dir_all(specs.join("broken")).unwrap();
+        std::fs::write(
+            specs.join("broken/api.toml"),
+            "name = \"broken\"\n[minors.\"1.1\"]\n[minors.\"1.1\"]\n",
+        )
+        .unwrap();
+        root
+    }
+
+    /// #29: `regen --api X` reads X only.
+    #[test]
+    fn regen_of_one_api_reads_that_api_only() {
+        let root = two_apis();
+        run(root.path(), Some("good"), false, false).unwrap();
+        assert!(root.path().join("generated/good/gates.json").is_file());
+        let error = format!(
+            "{:#}",
+            run(root.path(), Some("nope"), false, false).unwrap_err()
+        );
+        assert!(
+            error.contains("no API named \"nope\"") && error.contains("broken, good"),
+            "{error}"
+        );
+    }
+
+    /// #29: a plain `regen` reports the broken API and regenerates the rest.
+    #[test]
+    fn a_broken_api_toml_stops_only_its_own_regen() {
+        let root = two_apis();
+        let error = format!("{:#}", run(root.path(), None, false, false).unwrap_err());
+        assert!(
+            error.contains(&format!(
+                "{}",
+                Path::new("upstream-specs/broken/api.toml").display()
+            )),
+            "{error}"
+        );
+        assert!(error.contains("broken"), "{error}");
+        assert!(root.path().join("generated/good/gates.json").is_file());
+        assert!(!root.path().join("generated/broken").exists());
+    }
 }

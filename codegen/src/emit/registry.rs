@@ -31,6 +31,11 @@ pub struct Emitter {
     pub summary: &'static str,
     /// The guide to the output, as README.md links it.
     pub guide: &'static str,
+    /// What other tools (and people) leave directly inside its output
+    /// directory: names or `*` patterns that a regen never lists, writes or
+    /// removes, nor lets an emitter claim (the crate's `Cargo.lock` and
+    /// `target/`, which cargo writes beside its manifest).
+    pub untouched: &'static [&'static str],
 }
 
 /// An emitter's function: the model, api.toml's settings and the emitter's
@@ -88,6 +93,9 @@ pub const EMITTERS: &[Emitter] = &[
         packing: Packing::None,
         summary: "a crate with one module per minor (`v1_34::core::v1::Service`), one cargo feature per minor",
         guide: "[docs/rust.md](docs/rust.md)",
+        // What cargo writes beside the manifest, and hidden entries: a
+        // user's `.cargo/config.toml`, an editor's `.vscode/`, `.DS_Store`.
+        untouched: &["Cargo.lock", "target", ".*"],
     },
     Emitter {
         name: "json",
@@ -97,6 +105,7 @@ pub const EMITTERS: &[Emitter] = &[
         packing: Packing::Tarballs,
         summary: "JSON Schema 2020-12 per kind and minor, strict variants, `all.json` per minor, copies laid out as kubeconform's `-schema-location` looks for them, a combined schema that picks its branch by `apiVersion`, OpenAPI 3.1",
         guide: "[docs/json-schema.md](docs/json-schema.md)",
+        untouched: &[],
     },
     Emitter {
         name: "pkl",
@@ -106,6 +115,7 @@ pub const EMITTERS: &[Emitter] = &[
         packing: Packing::PklPackage,
         summary: "a Pkl package: `@k8s/v1.34/apps/Deployment.pkl` holds only what 1.34 accepts",
         guide: "[docs/pkl.md](docs/pkl.md)",
+        untouched: &[],
     },
     Emitter {
         name: "gates.json",
@@ -115,8 +125,22 @@ pub const EMITTERS: &[Emitter] = &[
         packing: Packing::None,
         summary: "when every type, field and enum value was introduced, deprecated, removed (below)",
         guide: "this file",
+        untouched: &[],
     },
 ];
+
+/// Every output directory's [`Emitter::untouched`] patterns, by directory
+/// (relative to `generated/<api>/`).
+pub fn untouched() -> impl Iterator<Item = (&'static str, &'static str)> {
+    EMITTERS.iter().flat_map(|emitter| {
+        let dir = match emitter.output {
+            Output::Dir(dir) => Some(dir),
+            Output::File(_) => None,
+        };
+        dir.into_iter()
+            .flat_map(move |dir| emitter.untouched.iter().map(move |name| (dir, *name)))
+    })
+}
 
 /// README.md's "What you get" table: one row per emitter, by output path.
 pub fn readme_table() -> String {
@@ -153,6 +177,24 @@ mod tests {
             (names.len(), outputs.len()),
             (EMITTERS.len(), EMITTERS.len())
         );
+    }
+
+    /// Untouched entries are valid patterns of a directory output, read by
+    /// the sync (`output::Untouched`).
+    #[test]
+    fn untouched_entries_are_patterns_of_directory_outputs() {
+        for emitter in EMITTERS {
+            for name in emitter.untouched {
+                assert!(
+                    matches!(emitter.output, Output::Dir(_)),
+                    "{}: untouched needs a directory output",
+                    emitter.name
+                );
+                glob::Pattern::new(name).unwrap();
+                assert!(!name.contains('/'), "{name}: one name, directly inside");
+            }
+        }
+        assert!(untouched().any(|(_, name)| name == "Cargo.lock"));
     }
 
     /// README.md's table is the registry's: an emitter added without its

@@ -27,18 +27,34 @@ pub struct Listed {
 }
 
 /// Lists the files below `dir` (anything that is not a directory), relative
-/// to it; the regen stamp is left out. A missing directory has no files.
+/// to it; the regen stamp and caches, and what other tools leave in the
+/// output ([`super::Untouched`]), are left out. A missing directory has no
+/// files.
 pub fn list(dir: &Path) -> Result<HashMap<PathBuf, Listed>> {
     let mut files = HashMap::new();
     if !dir.exists() {
         return Ok(files);
     }
+    let untouched = super::untouched();
     let mut pending = vec![dir.to_owned()];
     while let Some(current) = pending.pop() {
         let entries =
             std::fs::read_dir(&current).map_err(|source| Error::io(&current, "listing", source))?;
+        // Other tools' entries (a crate's Cargo.lock and target/) are not
+        // the regen's: never listed, so never removed.
+        let theirs = current
+            .strip_prefix(dir)
+            .ok()
+            .and_then(|relative| untouched.in_dir(relative));
         for entry in entries {
             let entry = entry.map_err(|source| Error::io(&current, "listing", source))?;
+            if let Some(patterns) = theirs {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if patterns.iter().any(|pattern| pattern.matches(&name)) {
+                    continue;
+                }
+            }
             let path = entry.path();
             let kind = entry
                 .file_type()

@@ -51,6 +51,14 @@ impl FileTree {
                         .into(),
             });
         }
+        if untouched().covers(path) {
+            return Err(Error::Config {
+                path: path.to_owned(),
+                message: "this name is left to the tools that use the output (the emitter \
+                          registry's `untouched`); emit the file elsewhere"
+                    .into(),
+            });
+        }
         if self.files.insert(path.to_owned(), contents).is_some() {
             return Err(Error::Config {
                 path: path.to_owned(),
@@ -127,6 +135,58 @@ fn check_relative(path: &Path) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// What other tools leave inside the output (the emitter registry's
+/// [`untouched`](crate::emit::Emitter::untouched)): entries of these
+/// directories whose names match are not the regen's. A sync does not list
+/// them (nor walk a directory among them, such as a crate's `target/`), so
+/// it never writes or removes them, `--check` does not call them stale and
+/// the regen stamp does not see them change.
+#[derive(Debug, Default)]
+pub(crate) struct Untouched {
+    dirs: Vec<(PathBuf, Vec<glob::Pattern>)>,
+}
+
+impl Untouched {
+    /// The patterns of the directory `relative` (to the output), if any.
+    pub(crate) fn in_dir(&self, relative: &Path) -> Option<&[glob::Pattern]> {
+        self.dirs
+            .iter()
+            .find(|(dir, _)| dir == relative)
+            .map(|(_, patterns)| patterns.as_slice())
+    }
+
+    /// True when `path` (relative to the output) is, or is below, an
+    /// untouched entry.
+    pub(crate) fn covers(&self, path: &Path) -> bool {
+        self.dirs.iter().any(|(dir, patterns)| {
+            let Ok(rest) = path.strip_prefix(dir) else {
+                return false;
+            };
+            let Some(Component::Normal(name)) = rest.components().next() else {
+                return false;
+            };
+            let name = name.to_string_lossy();
+            patterns.iter().any(|pattern| pattern.matches(&name))
+        })
+    }
+}
+
+/// The registry's untouched entries, read once.
+pub(crate) fn untouched() -> &'static Untouched {
+    static UNTOUCHED: std::sync::OnceLock<Untouched> = std::sync::OnceLock::new();
+    UNTOUCHED.get_or_init(|| {
+        let mut dirs: Vec<(PathBuf, Vec<glob::Pattern>)> = Vec::new();
+        for (dir, name) in crate::emit::registry::untouched() {
+            let pattern = glob::Pattern::new(name).expect("the registry's patterns are valid");
+            match dirs.iter_mut().find(|(known, _)| known == Path::new(dir)) {
+                Some((_, patterns)) => patterns.push(pattern),
+                None => dirs.push((PathBuf::from(dir), vec![pattern])),
+            }
+        }
+        Untouched { dirs }
+    })
 }
 
 /// Whether [`sync`] writes or only compares.
@@ -421,6 +481,64 @@ mod tests {
             ["out"],
             "no staging or previous tree is left behind"
         );
+    }
+
+    /// #29: a regen deleted the `Cargo.lock` cargo writes in
+    /// `generated/<api>/rust/` (and its `target/`). What the registry says
+    /// other tools leave in an output is never listed, written or removed.
+    #[test]
+    fn what_cargo_and_the_user_leave_in_the_crate_is_left_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let rust = std::path::Path::new(crate::emit::rust::RUST_DIR);
+        let mut tree = FileTree::new();
+        tree.insert(rust.join("Cargo.toml"), b"[package]".to_vec())
+            .unwrap();
+        tree.insert(rust.join("src/lib.rs"), b"old".to_vec())
+            .unwrap();
+        sync(&tree, &dir, Mode::Write).unwrap();
+        let left = [
+            "Cargo.lock",
+            "target/debug/build/x",
+            ".cargo/config.toml",
+            ".vscode/settings.json",
+        ];
+        for path in left {
+            let path = dir.join(rust).join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "theirs").unwrap();
+        }
+        // Below the crate's own folders nothing is theirs.
+        std::fs::write(dir.join(rust).join("src/stray.rs"), "x").unwrap();
+        let mut next = FileTree::new();
+        next.insert(rust.join("Cargo.toml"), b"[package]".to_vec())
+            .unwrap();
+        next.insert(rust.join("src/lib.rs"), b"new".to_vec())
+            .unwrap();
+        let check = sync(&next, &dir, Mode::Check).unwrap();
+        assert_eq!(
+            check.differing(),
+            [&rust.join("src/lib.rs"), &rust.join("src/stray.rs")],
+            "{check}"
+        );
+        let report = sync(&next, &dir, Mode::Write).unwrap();
+        assert_eq!(report.removed, [rust.join("src/stray.rs")]);
+        for path in left {
+            assert_eq!(
+                std::fs::read_to_string(dir.join(rust).join(path)).unwrap(),
+                "theirs",
+                "{path}"
+            );
+        }
+        let listed = list_files(&dir).unwrap();
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        // A tree may not claim their files.
+        let mut claims = FileTree::new();
+        for path in ["Cargo.lock", "target/x", ".cargo/config.toml"] {
+            let error = claims.insert(rust.join(path), vec![]).unwrap_err();
+            assert!(error.to_string().contains("left to"), "{error}");
+        }
+        claims.insert(rust.join("src/target"), vec![]).unwrap();
     }
 
     #[test]

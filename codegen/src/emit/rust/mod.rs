@@ -53,7 +53,7 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
     )?;
     tree.insert(
         format!("{RUST_DIR}/README.md"),
-        manifest::readme(model, config).into_bytes(),
+        manifest::readme(model, config, &plan.names).into_bytes(),
     )?;
     let homes = plan.shapes.homes();
     // A home's shapes in one part per top-level module, so that the big

@@ -21,6 +21,11 @@ pub const KUBE_FEATURE: &str = "kube";
 /// The k8s-openapi requirement the feature adds.
 pub const K8S_OPENAPI: &str = "0.29";
 
+/// The Kubernetes version the README's `--all-features` build picks for
+/// k8s-openapi (`K8S_OPENAPI_ENABLED_VERSION`): one that [`K8S_OPENAPI`]
+/// supports.
+pub const K8S_OPENAPI_ALL_FEATURES_VERSION: &str = "1.36";
+
 /// True when the API has kinds kube-rs can serve: a served kind, and the
 /// ObjectMeta its `metadata` is.
 pub fn kube_applies(model: &GatedModel) -> bool {
@@ -28,6 +33,43 @@ pub fn kube_applies(model: &GatedModel) -> bool {
         minor.definitions.contains_key(OBJECT_META)
             && minor.definitions.values().any(|d| served(d).is_some())
     })
+}
+
+/// The kind the crate's README shows (`kube::Api<…>`): one of the API's own,
+/// never a name taken from another API. Of the newest minor's served kinds,
+/// a namespaced one before a cluster one, a stable version (`v1`) before a
+/// pre-release (`v1beta1`), then the one whose `spec` has the most fields
+/// (Kubernetes' Pod), then by name. Returns its definition name and whether
+/// it is namespaced.
+pub fn example_kind(model: &GatedModel) -> Option<(&str, bool)> {
+    let minor = model.minors.get(&model.newest()?)?;
+    let spec_fields = |definition: &Definition| {
+        definition
+            .object()
+            .and_then(|object| object.properties.get("spec"))
+            .and_then(|spec| spec.schema.referenced())
+            .and_then(|name| minor.definitions.get(name))
+            .and_then(Definition::object)
+            .map_or(0, |spec| spec.properties.len())
+    };
+    minor
+        .definitions
+        .values()
+        .filter_map(|definition| {
+            let (kind, resource) = served(definition)?;
+            let stable = kind
+                .version
+                .strip_prefix('v')
+                .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()));
+            let rank = (
+                !resource.namespaced,
+                !stable,
+                std::cmp::Reverse(spec_fields(definition)),
+            );
+            Some((rank, definition.name.as_str(), resource.namespaced))
+        })
+        .min()
+        .map(|(_, name, namespaced)| (name, namespaced))
 }
 
 /// The kind and where it is served, when `definition` is one kind served at
