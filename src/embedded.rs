@@ -10,7 +10,9 @@
 //! (what check, upgrade, diff and the removals-ahead warning read), minified:
 //! about 730 KB, against 946 KB for the pretty-printed gates.json.
 
-use crate::gates::{FeatureGateHistory, FieldGate, GatesIndex, GroupVersionKind, TypeGate};
+use crate::gates::{
+    FeatureGateHistory, FieldGate, GatesIndex, GroupVersionKind, RetiredKind, TypeGate,
+};
 use crate::tables::{GateTables, UnreadType};
 use crate::Version;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -40,6 +42,8 @@ struct Header {
     deprecated_versions: BTreeMap<Version, String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     feature_gates: BTreeMap<String, FeatureGateHistory>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    retired_kinds: Vec<RetiredKind>,
 }
 
 /// One line after the header: a type (without its fields) or one field.
@@ -175,7 +179,8 @@ fn lazy(text: &'static str) -> Result<GateTables, String> {
         header.deprecated_versions,
         types,
     )
-    .with_feature_gates(header.feature_gates))
+    .with_feature_gates(header.feature_gates)
+    .with_retired_kinds(header.retired_kinds))
 }
 
 fn unread(name: &str, kinds: Vec<GroupVersionKind>, text: &'static str) -> UnreadType {
@@ -249,6 +254,7 @@ pub fn render(index: &GatesIndex) -> String {
         versions: index.versions.clone(),
         deprecated_versions: index.deprecated_versions.clone(),
         feature_gates: index.feature_gates.clone(),
+        retired_kinds: index.retired_kinds.clone(),
     };
     let mut out = serde_json::to_string(&header).expect("the header serializes");
     out.push('\n');
@@ -289,6 +295,7 @@ pub fn parse(text: &str) -> Result<GatesIndex, String> {
         versions: header.versions,
         deprecated_versions: header.deprecated_versions,
         feature_gates: header.feature_gates,
+        retired_kinds: header.retired_kinds,
         types: BTreeMap::new(),
     };
     for (number, line) in lines {

@@ -7,10 +7,11 @@
 //! not all 960 (reading them all was most of the CLI's start-up).
 
 use crate::gates::{
-    FeatureGateHistory, FeatureGateState, FieldGate, Gate, GatesIndex, GroupVersionKind, TypeGate,
+    FeatureGateHistory, FeatureGateState, FieldGate, Gate, GatesIndex, GroupVersionKind,
+    RetiredKind, TypeGate,
 };
 use crate::Version;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -23,6 +24,13 @@ pub struct GateTables {
     deprecated_versions: BTreeMap<Version, String>,
     /// Each feature gate's published history (gates.json's `feature_gates`).
     feature_gates: BTreeMap<String, FeatureGateHistory>,
+    /// Kinds the API served before its first minor (gates.json's
+    /// `retired_kinds`).
+    retired_kinds: Vec<RetiredKind>,
+    /// The groups the API itself serves or served: of its own kinds in any
+    /// minor and of its retired kinds. Custom resources added from CRDs
+    /// ([`GateTables::insert_custom`]) are not in it.
+    own_groups: HashSet<String, Hasher>,
     types: HashMap<String, Slot, Hasher>,
     /// `kind` → every `(gvk, type)` serving it (a kind is served by a few
     /// group/versions at most, so this answers `(group, version, kind)`
@@ -174,7 +182,8 @@ impl GateTables {
     /// tables a build step produced).
     pub fn from_index(index: GatesIndex) -> GateTables {
         let mut tables = GateTables::empty(index.api, index.versions, index.deprecated_versions)
-            .with_feature_gates(index.feature_gates);
+            .with_feature_gates(index.feature_gates)
+            .with_retired_kinds(index.retired_kinds);
         for (name, ty) in index.types {
             tables.insert(name, ty);
         }
@@ -188,6 +197,31 @@ impl GateTables {
     ) -> GateTables {
         self.feature_gates = feature_gates;
         self
+    }
+
+    /// The tables with the kinds the API served before its first minor.
+    pub fn with_retired_kinds(mut self, retired_kinds: Vec<RetiredKind>) -> GateTables {
+        for retired in &retired_kinds {
+            self.own_groups.insert(retired.kind.group.clone());
+        }
+        self.retired_kinds = retired_kinds;
+        self
+    }
+
+    /// The kind of `(group, version, kind)` the API served before its first
+    /// minor, if it did.
+    pub fn retired_kind(&self, group: &str, version: &str, kind: &str) -> Option<&RetiredKind> {
+        self.retired_kinds.iter().find(|retired| {
+            retired.kind.group == group
+                && retired.kind.version == version
+                && retired.kind.kind == kind
+        })
+    }
+
+    /// True when the API itself serves or served `group` (a custom
+    /// resource's group added from a CRD is not the API's).
+    pub fn is_own_group(&self, group: &str) -> bool {
+        self.own_groups.contains(group)
     }
 
     /// Whether a cluster of `version` that sets no feature gates keeps the
@@ -219,6 +253,9 @@ impl GateTables {
         let mut tables = GateTables::empty(api, versions, deprecated_versions);
         tables.types.reserve(types.len());
         for ty in types {
+            for gvk in &ty.kinds {
+                tables.own_groups.insert(gvk.group.clone());
+            }
             tables.index_kinds(&ty.name, &ty.kinds);
             let slot = Slot::Unread {
                 text: ty.text,
@@ -240,14 +277,31 @@ impl GateTables {
             versions,
             deprecated_versions,
             feature_gates: BTreeMap::new(),
+            retired_kinds: Vec::new(),
+            own_groups: HashSet::default(),
             types: HashMap::default(),
             by_kind: HashMap::default(),
         }
     }
 
-    /// Adds (or replaces) the type `name`, as `vergate check --crd` does
-    /// with the types of custom resources.
+    /// Adds (or replaces) the API's own type `name`; its kinds' groups are
+    /// the API's.
     pub fn insert(&mut self, name: String, ty: TypeGate) {
+        for gvk in &ty.kinds {
+            self.own_groups.insert(gvk.group.clone());
+        }
+        self.insert_type(name, ty);
+    }
+
+    /// Adds (or replaces) the type `name` of a custom resource, as
+    /// `vergate check --crd` does: its kinds are checked by it, but its
+    /// group does not become the API's (other kinds of the group stay
+    /// custom resources without a CRD).
+    pub fn insert_custom(&mut self, name: String, ty: TypeGate) {
+        self.insert_type(name, ty);
+    }
+
+    fn insert_type(&mut self, name: String, ty: TypeGate) {
         if let Some(old) = self.types.remove(&name) {
             let old_kinds = old.get().gate().kinds.clone();
             for gvk in &old_kinds {

@@ -357,7 +357,7 @@ fn kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning() 
         stdout(&out),
         format!(
             "{path}:2: Deploymnet x: apps/v1 Deploymnet: no such kind in apps/v1; did you mean Deployment?\n\
-             {path}:7: warning: Widget x: example.com/v1 Widget: kubernetes has no such kind; not checked\n"
+             {path}:7: warning: Widget x: example.com/v1 Widget: a custom resource (kubernetes serves no group \"example.com\") and no CRD for it was given (--crd, or among the inputs); not checked\n"
         )
     );
 }

@@ -397,8 +397,11 @@ fn manifests_round_trip_in_their_minors_and_fail_strictly_elsewhere() {
             }
         }
     }
+    // The manifests include deprecated kinds (flowcontrol v1beta3 in
+    // 1.29-1.31), which are `#[deprecated]` with the API server's warning.
     let mut main = String::from(
-        "use vergate::versioned::{from_str_strict, StrictError};\n\n\
+        "#![allow(deprecated)]\n\n\
+         use vergate::versioned::{from_str_strict, StrictError};\n\n\
          /// Decodes strictly and re-encodes; `None` when the minor has no such kind.\n\
          fn check(minor: u32, api_version: &str, kind: &str, json: &str) -> Option<Result<serde_json::Value, String>> {\n\
          \x20   fn go<T: serde::Serialize + serde::de::DeserializeOwned>(json: &str) -> Result<serde_json::Value, String> {\n\

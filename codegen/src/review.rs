@@ -159,6 +159,7 @@ mod tests {
         ty.fields.insert("c".into(), mention);
         let index = GatesIndex {
             feature_gates: Default::default(),
+            retired_kinds: Vec::new(),
             api: "t".into(),
             versions: vec![v(30), v(31), v(32)],
             deprecated_versions: BTreeMap::new(),

@@ -201,7 +201,7 @@ pub fn load(
         if built_in && tables.contains(&name) {
             continue;
         }
-        tables.insert(name, ty);
+        tables.insert_custom(name, ty);
     }
     Ok((tables, CustomResources { crds }))
 }

@@ -230,7 +230,35 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
                 message,
             });
         }
-        None if !tables.types_for_kind(identity.kind).is_empty() => {
+        None if retired(tables, &identity).is_some() => {
+            let retired = retired(tables, &identity).expect("matched above");
+            let mut message = format!(
+                "{} {} is not served in {target}",
+                identity.api_version, identity.kind
+            );
+            if let Some(removed) = retired.lifecycle.removed {
+                message.push_str(&format!(" (removed in {removed})"));
+            }
+            if let Some(replacement) = &retired.lifecycle.replacement {
+                message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
+                if replacement.kind != identity.kind {
+                    message.push_str(&format!(" kind {}", replacement.kind));
+                }
+            }
+            walker.violations.push(Violation {
+                severity: Severity::Error,
+                rule: Rule::KindNotServed,
+                path: String::new(),
+                line: api_version_line,
+                message,
+            });
+        }
+        // A kind the API serves under another apiVersion of a group it
+        // serves; a custom resource named like a built-in (Knative's
+        // serving.knative.dev/v1 Service) is not one.
+        None if !tables.types_for_kind(identity.kind).is_empty()
+            && (identity.own_minor.is_some() || tables.is_own_group(group_of(&identity))) =>
+        {
             let message = kind_message(tables, &identity, target, None);
             walker.violations.push(Violation {
                 severity: Severity::Error,
@@ -252,6 +280,30 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         kind: identity.kind.to_owned(),
         violations,
     })
+}
+
+/// The group of a document's apiVersion (`""` for the core group).
+fn group_of<'a>(identity: &Identity<'a>) -> &'a str {
+    identity
+        .api_version
+        .rsplit_once('/')
+        .map_or("", |(group, _)| group)
+}
+
+/// The kind the API served before its first minor that the document is,
+/// if it is one.
+fn retired<'t>(
+    tables: &'t GateTables,
+    identity: &Identity,
+) -> Option<&'t crate::gates::RetiredKind> {
+    if identity.own_minor.is_some() {
+        return None;
+    }
+    let (group, version) = identity
+        .api_version
+        .rsplit_once('/')
+        .unwrap_or(("", identity.api_version));
+    tables.retired_kind(group, version, identity.kind)
 }
 
 /// Checks each item of a `v1` `List`.
@@ -340,7 +392,10 @@ fn unknown_kind(
         .filter(|gvk| own_minor || gvk.group == group)
         .collect();
     let nearest = nearest_kind(identity.kind, version, &known, own_minor);
-    let served_group = !own_minor && !known.is_empty();
+    // A group of custom resources stays theirs when a CRD of it is among
+    // the inputs: the CRD adds its own kinds, nothing else.
+    let served_group = !own_minor && tables.is_own_group(group);
+    let nearest = nearest.filter(|_| own_minor || served_group);
     if !served_group && nearest.is_none() {
         return Violation {
             severity: if options.strict {
@@ -351,12 +406,21 @@ fn unknown_kind(
             rule: Rule::UnknownKind,
             path: String::new(),
             line,
-            message: format!(
-                "{} {}: {} has no such kind; not checked",
-                identity.api_version,
-                identity.kind,
-                tables.api()
-            ),
+            message: if own_minor {
+                format!(
+                    "{} {}: {} has no such kind; not checked",
+                    identity.api_version,
+                    identity.kind,
+                    tables.api()
+                )
+            } else {
+                format!(
+                    "{} {}: a custom resource ({} serves no group {group:?}) and no CRD for it was given (--crd, or among the inputs); not checked",
+                    identity.api_version,
+                    identity.kind,
+                    tables.api()
+                )
+            },
         };
     }
     let place = if own_minor {

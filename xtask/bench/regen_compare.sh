@@ -34,6 +34,10 @@ cp "$aside/target/release/xtask" "$aside/xtask-base"
 cargo build --quiet --release -p xtask
 cp target/release/xtask "$aside/xtask-new"
 cp -a "$specs"/v* "$aside/base/$specs/"
+# The fact tables, for a base that records them in api.toml's [facts].
+for facts in "$specs"/feature-gates "$specs"/api-lifecycle; do
+  if [ -d "$facts" ]; then cp -a "$facts" "$aside/base/$specs/"; fi
+done
 
 # without_v1_36 DIR XTASK: DIR's v1.28–v1.35 tree, v1.36's spec back in place.
 without_v1_36() {

@@ -17,6 +17,7 @@ mod union;
 pub use constraints::{Constraints, Number};
 pub use facts::{
     api_lifecycle_in, gate_state_in, ApiLifecycle, FeatureGateHistory, FeatureGateState, GateStage,
+    RetiredKind,
 };
 pub use type_expr::{Format, ParseTypeExprError, Scalar, TypeExpr, MAX_NESTING};
 pub use union::{DiscriminatorGate, UnionGate, UnionKind};
@@ -44,6 +45,14 @@ pub struct GatesIndex {
         serde(default, skip_serializing_if = "BTreeMap::is_empty")
     )]
     pub feature_gates: BTreeMap<String, FeatureGateHistory>,
+    /// Kinds the API served before the corpus' first minor, from its
+    /// published lifecycle (Kubernetes' `extensions/v1beta1 Ingress`),
+    /// sorted by apiVersion and kind.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub retired_kinds: Vec<RetiredKind>,
     /// Every type by its definition name.
     pub types: BTreeMap<String, TypeGate>,
 }

@@ -8,7 +8,7 @@ use super::schema::{Definition, MinorModel, Property};
 use super::Dialect;
 use crate::error::{Error, Result};
 use std::collections::{BTreeMap, BTreeSet};
-use vergate_core::gates::{FeatureGateHistory, GatesIndex, Rename};
+use vergate_core::gates::{FeatureGateHistory, GatesIndex, Rename, RetiredKind};
 use vergate_core::Version;
 
 /// Every minor of one API, and the lifecycle of everything they define.
@@ -31,6 +31,9 @@ pub struct GatedModel {
     /// Each feature gate's published history, by name
     /// ([`GatedModel::apply_feature_gates`]); empty for APIs without one.
     pub feature_gates: BTreeMap<String, FeatureGateHistory>,
+    /// Kinds the API served before its first minor, as its published
+    /// lifecycle states them (set by the fact tables' reader).
+    pub retired_kinds: Vec<RetiredKind>,
 }
 
 impl GatedModel {
@@ -92,6 +95,7 @@ impl GatedModel {
             minors: by_version,
             types,
             feature_gates: BTreeMap::new(),
+            retired_kinds: Vec::new(),
         };
         model.check_renames()?;
         Ok(model)
@@ -119,6 +123,7 @@ impl GatedModel {
             versions: self.versions.clone(),
             deprecated_versions: BTreeMap::new(),
             feature_gates: self.feature_gates.clone(),
+            retired_kinds: self.retired_kinds.clone(),
             types: self
                 .types
                 .iter()

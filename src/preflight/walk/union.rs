@@ -350,6 +350,7 @@ mod tests {
             versions: vec![V],
             deprecated_versions: BTreeMap::new(),
             feature_gates: BTreeMap::new(),
+            retired_kinds: Vec::new(),
             types,
         })
     }

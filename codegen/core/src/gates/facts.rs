@@ -117,6 +117,19 @@ impl ApiLifecycle {
     }
 }
 
+/// A kind the API's project says it served before the corpus' first minor
+/// and no minor of the corpus serves (`extensions/v1beta1 Ingress`), with
+/// the newest statement about it: a document of it is refused naming its
+/// removal and replacement, never taken for a custom resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RetiredKind {
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub kind: GroupVersionKind,
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub lifecycle: ApiLifecycle,
+}
+
 /// The statement in force in `version`: the entry at or before it.
 pub fn api_lifecycle_in(
     history: &BTreeMap<Version, ApiLifecycle>,

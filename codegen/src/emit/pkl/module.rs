@@ -206,7 +206,7 @@ impl<'a> Subtree<'a> {
             .next_back()
             .map(|(_, said)| said)
             .filter(|said| said.is_deprecated_in(self.version))
-            .and_then(|said| said.warning(&resource.kind));
+            .and_then(|said| said.warning(resource.kind));
         if let Some(warning) = warning {
             if let Some(api_version) = properties.iter_mut().find(|p| p.name == "apiVersion") {
                 api_version.ty = format!(

@@ -5,10 +5,10 @@
 //!
 //! ```go
 //! func (in *DeviceClass) APILifecycleIntroduced() (major, minor int) {
-//! 	return 1, 32
+//!     return 1, 32
 //! }
 //! func (in *FlowSchema) APILifecycleReplacement() schema.GroupVersionKind {
-//! 	return schema.GroupVersionKind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema"}
+//!     return schema.GroupVersionKind{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema"}
 //! }
 //! ```
 //!

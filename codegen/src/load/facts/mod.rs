@@ -11,7 +11,7 @@ use crate::api::{sha256_hex, Api, FactTable};
 use crate::error::{Error, Result};
 use crate::model::{FactNotes, GatedModel};
 use std::collections::BTreeMap;
-use vergate_core::gates::{ApiLifecycle, FeatureGateHistory};
+use vergate_core::gates::{ApiLifecycle, FeatureGateHistory, GroupVersionKind, RetiredKind};
 use vergate_core::Version;
 
 /// The largest fact file read: the real ones are a few kilobytes.
@@ -22,17 +22,90 @@ const MAX_FACT_FILE: u64 = 4 * 1024 * 1024;
 pub struct Facts {
     /// Each feature gate's history, by name.
     pub feature_gates: BTreeMap<String, FeatureGateHistory>,
-    /// What each minor says of each prerelease kind, by definition name.
-    pub api_lifecycle: BTreeMap<String, BTreeMap<Version, ApiLifecycle>>,
+    /// What each minor says of each prerelease kind, by its Go package,
+    /// API version and type name (`("resource", "v1beta1", "DeviceClass")`).
+    pub api_lifecycle: BTreeMap<GoType, BTreeMap<Version, ApiLifecycle>>,
 }
 
+/// A type of k8s.io/api: its package, API version and name.
+pub type GoType = (String, String, String);
+
 impl Facts {
-    /// Lays the tables on `model` (feature gates, then kinds).
+    /// Lays the tables on `model`: feature gates, then kinds. A kind the
+    /// files state and no minor of the model has (removed before its first
+    /// minor) becomes a retired kind, with the newest statement.
     pub fn apply(self, model: &mut GatedModel) -> FactNotes {
         let notes = model.apply_feature_gates(self.feature_gates);
-        model.apply_api_lifecycle(self.api_lifecycle);
+        let groups = package_groups(model);
+        let mut by_definition = BTreeMap::new();
+        let mut retired = Vec::new();
+        for ((package, version, kind), said) in self.api_lifecycle {
+            let name = kubernetes_definition(&package, &version, &kind);
+            if model.types.contains_key(&name) {
+                by_definition.insert(name, said);
+                continue;
+            }
+            // A list is no document of its own.
+            if kind.ends_with("List") {
+                continue;
+            }
+            let Some((_, newest)) = said.into_iter().next_back() else {
+                continue;
+            };
+            let group = groups
+                .get(&package)
+                .cloned()
+                .unwrap_or_else(|| legacy_group(&package));
+            retired.push(RetiredKind {
+                kind: GroupVersionKind {
+                    group,
+                    version,
+                    kind,
+                },
+                lifecycle: newest,
+            });
+        }
+        model.apply_api_lifecycle(by_definition);
+        retired.sort_by(|a, b| {
+            (a.kind.api_version(), &a.kind.kind).cmp(&(b.kind.api_version(), &b.kind.kind))
+        });
+        model.retired_kinds = retired;
         notes
     }
+}
+
+/// The group of a k8s.io/api package none of whose kinds the corpus
+/// serves: Kubernetes' groups from before API groups had a domain keep the
+/// package's name (`extensions`), the others are `<package>.k8s.io`
+/// (`admission.k8s.io`, `imagepolicy.k8s.io`).
+fn legacy_group(package: &str) -> String {
+    const UNSUFFIXED: [&str; 5] = ["apps", "autoscaling", "batch", "extensions", "policy"];
+    if UNSUFFIXED.contains(&package) {
+        package.to_owned()
+    } else {
+        format!("{package}.k8s.io")
+    }
+}
+
+/// The API group each k8s.io/api package serves, from the model's kinds
+/// (`flowcontrol` → `flowcontrol.apiserver.k8s.io`, `core` → `""`); a
+/// package with none left gets [`legacy_group`].
+fn package_groups(model: &GatedModel) -> BTreeMap<String, String> {
+    let mut groups = BTreeMap::new();
+    for (name, ty) in &model.types {
+        let Some(package) = name
+            .strip_prefix("io.k8s.api.")
+            .and_then(|rest| rest.split('.').next())
+        else {
+            continue;
+        };
+        if let Some(gvk) = ty.kinds.iter().next() {
+            groups
+                .entry(package.to_owned())
+                .or_insert_with(|| gvk.group.clone());
+        }
+    }
+    groups
 }
 
 /// Reads every fact file api.toml records, after checking that each is
@@ -104,7 +177,7 @@ pub fn load(api: &Api) -> Result<Facts> {
                 for (kind, said) in api_lifecycle::read_file(&path, &text)? {
                     facts
                         .api_lifecycle
-                        .entry(kubernetes_definition(package, version, &kind))
+                        .entry((package.to_owned(), version.to_owned(), kind))
                         .or_default()
                         .insert(minor, said);
                 }

@@ -1,0 +1,89 @@
+//! #30: a document is a built-in kind only when its group is one the API
+//! serves or served. A custom resource named like a built-in (Knative's
+//! `serving.knative.dev/v1 Service`) is a custom resource; a kind the API
+//! served before its first minor (`extensions/v1beta1 Ingress`) is refused
+//! with its removal and replacement from the published lifecycle; a CRD
+//! among the inputs adds its own kinds and changes nothing else of its
+//! group. Run against the embedded Kubernetes gates.
+
+mod support;
+
+use support::cli::{code, stderr, stdout, vergate};
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn custom_resources_named_like_built_ins_are_custom_resources() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "knative.yaml",
+        "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: hello}\n---\napiVersion: rbac.crossplane.io/v1\nkind: Role\nmetadata: {name: r}\n---\napiVersion: apps.kruise.io/v1alpha1\nkind: DaemonSet\nmetadata: {name: d}\n",
+    );
+    let out = vergate(&["check", "--target", "1.34", &path]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("not served"), "{text}");
+    assert!(
+        text.starts_with(&format!("{path}:2: warning: Service hello: serving.knative.dev/v1 Service: a custom resource (kubernetes serves no group \"serving.knative.dev\") and no CRD for it was given (--crd, or among the inputs); not checked\n")),
+        "{text}"
+    );
+    assert_eq!(text.matches("a custom resource").count(), 3, "{text}");
+    // --strict makes an unchecked custom resource an error.
+    let out = vergate(&["check", "--target", "1.34", "--strict", &path]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+}
+
+#[test]
+fn a_kind_served_before_the_corpus_is_refused_with_its_replacement() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "old.yaml",
+        "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web}\nspec: {}\n---\napiVersion: policy/v1beta1\nkind: PodSecurityPolicy\nmetadata: {name: p}\n",
+    );
+    let out = vergate(&["check", "--target", "1.34", &path]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{path}:1: Ingress web: extensions/v1beta1 Ingress is not served in 1.34 (removed in 1.22); use apiVersion networking.k8s.io/v1\n\
+             {path}:6: PodSecurityPolicy p: policy/v1beta1 PodSecurityPolicy is not served in 1.34 (removed in 1.25)\n"
+        )
+    );
+}
+
+#[test]
+fn a_crd_among_the_inputs_changes_nothing_for_the_rest_of_its_group() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "crd.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: appprojects.argoproj.io}\nspec:\n  group: argoproj.io\n  names: {kind: AppProject, plural: appprojects}\n  scope: Namespaced\n  versions:\n  - name: v1alpha1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              description: {type: string}\n",
+    );
+    let rollout = write(
+        dir.path(),
+        "rollout.yaml",
+        "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: web}\nspec: {}\n---\napiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata: {name: p}\nspec:\n  description: 7\n",
+    );
+    let dir_arg = dir.path().display().to_string();
+    let out = vergate(&["check", "--target", "1.34", &dir_arg]);
+    let text = stdout(&out);
+    // The AppProject is checked by its CRD (a number is no string)...
+    assert!(
+        text.contains("AppProject p: spec.description: expected a string"),
+        "{text}"
+    );
+    // ...and the Rollout stays a custom resource without a CRD: a warning.
+    assert!(
+        text.contains(&format!(
+            "{rollout}:2: warning: Rollout web: argoproj.io/v1alpha1 Rollout: a custom resource"
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("no such kind in argoproj.io"), "{text}");
+}
