@@ -31,6 +31,8 @@ pub struct GateTables {
     /// minor and of its retired kinds. Custom resources added from CRDs
     /// ([`GateTables::insert_custom`]) are not in it.
     own_groups: HashSet<String, Hasher>,
+    /// The types of custom resources added from CRDs.
+    custom: HashSet<String, Hasher>,
     types: HashMap<String, Slot, Hasher>,
     /// `kind` → every `(gvk, type)` serving it (a kind is served by a few
     /// group/versions at most, so this answers `(group, version, kind)`
@@ -279,6 +281,7 @@ impl GateTables {
             feature_gates: BTreeMap::new(),
             retired_kinds: Vec::new(),
             own_groups: HashSet::default(),
+            custom: HashSet::default(),
             types: HashMap::default(),
             by_kind: HashMap::default(),
         }
@@ -298,7 +301,14 @@ impl GateTables {
     /// group does not become the API's (other kinds of the group stay
     /// custom resources without a CRD).
     pub fn insert_custom(&mut self, name: String, ty: TypeGate) {
+        self.custom.insert(name.clone());
         self.insert_type(name, ty);
+    }
+
+    /// True when `name` is a custom resource's type added from a CRD: its
+    /// lifecycle is its CRD's, not the API's minors'.
+    pub fn is_custom(&self, name: &str) -> bool {
+        self.custom.contains(name)
     }
 
     fn insert_type(&mut self, name: String, ty: TypeGate) {

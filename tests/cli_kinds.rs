@@ -87,3 +87,40 @@ fn a_crd_among_the_inputs_changes_nothing_for_the_rest_of_its_group() {
     );
     assert!(!text.contains("no such kind in argoproj.io"), "{text}");
 }
+
+/// #30: "deprecated since" names a minor only where the data knows it: a
+/// field deprecated already in the oldest minor of the data may be older,
+/// and a custom resource's field deprecated by its CRD has no minor of the
+/// API at all (its "since" used to echo `--target`).
+#[test]
+fn deprecations_are_worded_honestly() {
+    let dir = tempfile::tempdir().unwrap();
+    let pod = write(
+        dir.path(),
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  serviceAccount: build\n  containers: [{name: c, image: nginx}]\n",
+    );
+    let out = vergate(&["check", "--target", "1.30", &pod]);
+    assert_eq!(
+        stdout(&out),
+        format!("{pod}:5: warning: Pod p: spec.serviceAccount: deprecated since 1.28 or earlier (inferred from its description)\n")
+    );
+    let crd = write(
+        dir.path(),
+        "crd.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Gadget, plural: gadgets}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              size: {type: integer, description: \"Deprecated: use capacity.\"}\n",
+    );
+    let gadget = write(
+        dir.path(),
+        "gadget.yaml",
+        "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: 3\n",
+    );
+    for target in ["1.30", "1.34"] {
+        let out = vergate(&["check", "--target", target, "--crd", &crd, &gadget]);
+        assert_eq!(
+            stdout(&out),
+            format!("{gadget}:5: warning: Gadget g: spec.size: deprecated by its CRD (inferred from its description)\n"),
+            "{target}"
+        );
+    }
+}

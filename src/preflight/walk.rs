@@ -81,6 +81,15 @@ impl<'a> Checker<'a> {
         })
     }
 
+    /// When an item deprecated at the target was deprecated, as a message
+    /// says it (` since 1.33`). Deprecated already in the oldest minor the
+    /// data has, it may be older: ` since 1.28 or earlier`. A custom
+    /// resource's type (`owner`, from a CRD) has no minor of the API: its
+    /// CRD deprecates it, with no date.
+    fn since(&self, gate: &Gate, owner: Option<&str>) -> String {
+        since_text(self.tables, gate, owner, self.target)
+    }
+
     /// Checks `root`, a document of definition `name`.
     pub fn document(&mut self, root: &'a Node, name: &str) {
         let ty = TypeExpr::Definition(name.to_owned());
@@ -243,10 +252,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         text: &str,
         gate: &'a Gate,
     ) {
-        let mut message = format!(
-            "value {text:?} is deprecated since {}",
-            gate.deprecated_in.unwrap_or(self.target)
-        );
+        let mut message = format!("value {text:?} is deprecated{}", self.since(gate, None));
         if gate.inferred.contains(&Inferred::DeprecatedIn) {
             message.push_str(" (inferred from its description)");
         }
@@ -316,10 +322,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
             return FieldStep::Drop;
         }
         if field.gate.is_deprecated_in(target) {
-            let mut message = format!(
-                "deprecated since {}",
-                field.gate.deprecated_in.unwrap_or(target)
-            );
+            let mut message = format!("deprecated{}", self.since(&field.gate, Some(object.name)));
             if field.gate.inferred.contains(&Inferred::DeprecatedIn) {
                 message.push_str(" (inferred from its description)");
             }
@@ -461,4 +464,22 @@ fn closest_field<'d>(def: &'d TypeGate, key: &str, target: Version) -> Option<&'
 /// The short name of a definition (`io.k8s.api.core.v1.ServiceSpec` → `ServiceSpec`).
 pub(super) fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
+}
+
+/// See `Checker::since`.
+pub(super) fn since_text(
+    tables: &GateTables,
+    gate: &Gate,
+    owner: Option<&str>,
+    target: Version,
+) -> String {
+    if owner.is_some_and(|owner| tables.is_custom(owner)) {
+        return " by its CRD".to_owned();
+    }
+    let since = gate.deprecated_in.unwrap_or(target);
+    if tables.versions().first() == Some(&since) {
+        format!(" since {since} or earlier")
+    } else {
+        format!(" since {since}")
+    }
 }
