@@ -124,3 +124,79 @@ fn deprecations_are_worded_honestly() {
         );
     }
 }
+
+/// #30: a CRD that does not read, or two different CRDs of one name among
+/// the inputs, are findings at their documents; everything else is still
+/// checked, and every report format is whole.
+#[test]
+fn bad_or_conflicting_crds_are_findings_not_aborts() {
+    let dir = tempfile::tempdir().unwrap();
+    let crd = |size: &str| {
+        format!("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: widgets.example.com}}\nspec:\n  group: example.com\n  names: {{kind: Widget, plural: widgets}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              size: {{type: {size}}}\n")
+    };
+    let a = write(dir.path(), "a.yaml", &crd("integer"));
+    let b = write(dir.path(), "b.yaml", &crd("string"));
+    let broken = write(
+        dir.path(),
+        "broken.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gizmos.example.com}\nspec:\n  group: example.com\n  names: {kind: Gizmo, plural: gizmos}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: {$ref: \"#/nowhere\"}\n",
+    );
+    let w = write(
+        dir.path(),
+        "w.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: three}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: 1}\n",
+    );
+    let args = |format: &str| -> Vec<String> {
+        [&a, &b, &broken, &w]
+            .iter()
+            .map(|path| path.to_string())
+            .chain([
+                "--target".into(),
+                "1.34".into(),
+                "--format".into(),
+                format.into(),
+            ])
+            .collect()
+    };
+    let run = |format: &str| {
+        let mut all = vec!["check".to_owned()];
+        all.extend(args(format));
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        vergate(&all)
+    };
+    let out = run("text");
+    assert_eq!(
+        code(&out),
+        1,
+        "violations, not an input error: {}",
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(!stderr(&out).contains("--crd"), "{}", stderr(&out));
+    assert!(
+        text.contains(&format!("{b}:1: warning: CustomResourceDefinition widgets.example.com: this CRD is not used (its custom resources are checked against the CRD in {a})")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{broken}:1: warning: CustomResourceDefinition gizmos.example.com: this CRD is not used (its custom resources are not checked against it)")),
+        "{text}"
+    );
+    // The Widget is checked against a.yaml's CRD, the ConfigMap as ever.
+    assert!(
+        text.contains(&format!("{w}:4: Widget w: spec.size: expected an integer")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{w}:9: ConfigMap c: data.a: expected a string")),
+        "{text}"
+    );
+    for format in ["json", "sarif", "junit", "tap"] {
+        let out = run(format);
+        let printed = stdout(&out);
+        assert!(
+            printed.contains("crd-not-used") || printed.contains("this CRD is not used"),
+            "{format}: {printed}"
+        );
+        assert!(printed.contains("data.a"), "{format}: {printed}");
+    }
+}

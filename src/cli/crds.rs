@@ -11,8 +11,8 @@
 //! like any other kind. What is left here is what only a CRD knows: which
 //! versions it lists but does not serve.
 
+use super::check::InputError;
 use super::inputs::{self, ReadError, Source, Text, WalkOptions};
-use super::Outcome;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
@@ -34,13 +34,33 @@ fn names_crd_kind(text: &str) -> bool {
     FINDER.find(text.as_bytes()).is_some()
 }
 
-/// The CRDs in use, for what the gate tables cannot say.
+/// The CRDs in use, for what the gate tables cannot say, and the CRDs
+/// among the inputs that are not used.
 #[derive(Default)]
 pub struct CustomResources {
     crds: Vec<CrdVersions>,
+    /// CRDs among the inputs left out: the input's name, the lines of the
+    /// document, and why.
+    unused: Vec<Unused>,
+}
+
+/// A CRD among the inputs that is not used.
+struct Unused {
+    file: String,
+    lines: std::ops::Range<u32>,
+    message: String,
 }
 
 impl CustomResources {
+    /// Why the CRD document at `line` of input `file` is not used, when it
+    /// is one that is left out.
+    pub fn not_used(&self, file: &str, line: u32) -> Option<&str> {
+        self.unused
+            .iter()
+            .find(|unused| unused.file == file && unused.lines.contains(&line))
+            .map(|unused| unused.message.as_str())
+    }
+
     /// When `root` is a custom resource of a version its CRD lists but does
     /// not serve: the line of its apiVersion and the message naming the
     /// served versions.
@@ -80,19 +100,37 @@ impl CustomResources {
     }
 }
 
-/// What one input held for [`load`].
-enum Found {
-    Crds(PathBuf, Document),
-    /// A CRD that cannot be read: why.
-    Unusable(String),
-    Nothing,
+/// Where a CRD read for the check comes from.
+enum Origin {
+    /// A file given with `--crd` (its name).
+    Given(String),
+    /// A document among the inputs: the input's name and its lines.
+    Input(String, std::ops::Range<u32>),
+}
+
+/// A CRD document read, with where it came from.
+struct Candidate {
+    origin: Origin,
+    path: PathBuf,
+    document: Document,
+}
+
+/// What [`load`] gives the check.
+pub struct Loaded {
+    pub tables: GateTables,
+    pub custom: CustomResources,
+    /// CRD files given with `--crd` that cannot be used: input errors (the
+    /// check goes on without them).
+    pub errors: Vec<InputError>,
 }
 
 /// Extends `tables` with the custom resources of the CRDs in `crd_paths`
 /// (files, or directories searched for them) and those among `sources`
-/// (read into `texts`, cut into `parts`).
-/// An unreadable or malformed CRD given with `--crd` is an input error
-/// (said on stderr); one found among the inputs is noted and left out.
+/// (read into `texts`, cut into `parts`). Nothing here stops the check:
+/// a `--crd` file that cannot be used is an input error, a CRD among the
+/// inputs that does not read (or that differs from another of its name) is
+/// left out and reported at its document ([`CustomResources::not_used`]);
+/// every other document is still checked.
 pub fn load(
     tables: GateTables,
     target: Option<Version>,
@@ -100,13 +138,21 @@ pub fn load(
     sources: &[Source],
     texts: &[Result<Text, ReadError>],
     parts: &[Vec<document::Part<'_>>],
-) -> Result<(GateTables, CustomResources), Outcome> {
-    let mut documents: Vec<(PathBuf, Document)> = Vec::new();
+) -> Loaded {
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut errors = Vec::new();
     let mut seen = HashSet::new();
     let (given, notes) = inputs::sources(crd_paths, &WalkOptions::default());
     for note in notes {
         eprintln!("warning: --crd: {note}");
     }
+    let mut error = |file: &str, line: u32, message: String| {
+        errors.push(InputError {
+            file: file.to_owned(),
+            line,
+            message,
+        })
+    };
     for source in &given {
         let Some(path) = source.path() else {
             // A walk error, or `-`: standard input holds documents, not CRDs.
@@ -114,34 +160,39 @@ pub fn load(
                 "--crd takes files and directories, not standard input".into(),
                 |err| err.message,
             );
-            eprintln!("error: --crd {}: {message}", source.name);
-            return Err(Outcome::InputError);
+            error(&source.name, 0, format!("--crd: {message}"));
+            continue;
         };
         seen.insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()));
-        let text = source.read().map_err(|err| {
-            eprintln!("{}: error: --crd: {}", source.name, err.message);
-            Outcome::InputError
-        })?;
-        if !names_crd_kind(&text) {
-            if source.walked {
+        let text = match source.read() {
+            Ok(text) => text,
+            Err(err) => {
+                error(&source.name, err.line, format!("--crd: {}", err.message));
                 continue;
             }
-            eprintln!(
-                "{}: error: --crd: no CustomResourceDefinition in it; name CRD files or directories holding them",
-                source.name
-            );
-            return Err(Outcome::InputError);
-        }
-        match read_parts(path, &document::split(&text), Parts::All) {
-            Ok(document) => documents.push((path.to_owned(), document)),
-            Err(err) => {
-                eprintln!("error: --crd: {err}");
-                return Err(Outcome::InputError);
+        };
+        if !names_crd_kind(&text) {
+            if !source.walked {
+                error(
+                    &source.name,
+                    0,
+                    "--crd: no CustomResourceDefinition in it; name CRD files or directories holding them".into(),
+                );
             }
+            continue;
+        }
+        match read_parts(path, &document::split(&text)) {
+            Ok(document) => candidates.push(Candidate {
+                origin: Origin::Given(source.name.clone()),
+                path: path.to_owned(),
+                document,
+            }),
+            Err(err) => error(&source.name, 0, format!("--crd: {err}")),
         }
     }
-    // The inputs' parts are searched for CRDs in parallel.
-    let scanned: Vec<Option<Found>> = sources
+    // The inputs' parts are searched for CRDs in parallel, each CRD
+    // document read on its own, so one that does not read leaves the others.
+    let scanned: Vec<Vec<(Origin, PathBuf, Result<Document, String>)>> = sources
         .par_iter()
         .zip(texts)
         .zip(parts)
@@ -150,42 +201,61 @@ pub fn load(
                 Some(path) => {
                     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
                     if seen.contains(&key) {
-                        return None;
+                        return Vec::new();
                     }
                     path
                 }
                 None if source.is_stdin() => Path::new(&source.name),
-                None => return None,
+                None => return Vec::new(),
             };
-            let text = text.as_ref().ok()?;
+            let Ok(text) = text.as_ref() else {
+                return Vec::new();
+            };
             if !names_crd_kind(text) {
-                return None;
+                return Vec::new();
             }
-            Some(match read_parts(path, parts, Parts::HoldingCrds) {
-                Ok(document) => Found::Crds(path.to_owned(), document),
-                // A document that only mentions CRDs, or YAML the check
-                // itself reports; a CRD that cannot be read is said once.
-                Err(err) if text.contains("kind: CustomResourceDefinition") => Found::Unusable(err),
-                Err(_) => Found::Nothing,
-            })
+            read_crd_parts(path, parts)
+                .into_iter()
+                .map(|(lines, read)| {
+                    (
+                        Origin::Input(source.name.clone(), lines),
+                        path.to_owned(),
+                        read,
+                    )
+                })
+                .collect()
         })
         .collect();
-    for found in scanned.into_iter().flatten() {
-        match found {
-            Found::Crds(path, document) => documents.push((path, document)),
-            Found::Unusable(err) => {
-                eprintln!("warning: a CRD among the inputs is not used: {err}");
+    let mut unused = Vec::new();
+    for (origin, path, read) in scanned.into_iter().flatten() {
+        match read {
+            Ok(document) => candidates.push(Candidate {
+                origin,
+                path,
+                document,
+            }),
+            Err(message) => {
+                if let Origin::Input(file, lines) = origin {
+                    unused.push(Unused {
+                        file,
+                        lines,
+                        message: format!("this CRD is not used (its custom resources are not checked against it): {message}"),
+                    });
+                }
             }
-            Found::Nothing => {}
         }
     }
-    if documents.is_empty() {
-        return Ok((tables, CustomResources::default()));
+    let mut custom = CustomResources {
+        crds: Vec::new(),
+        unused,
+    };
+    if candidates.is_empty() {
+        return Loaded {
+            tables,
+            custom,
+            errors,
+        };
     }
-    let crds = documents
-        .iter()
-        .flat_map(|(_, document)| document.crds.iter().cloned())
-        .collect();
     // With a target, custom resources are checked against it alone: the
     // model of one minor is enough (and merging nine copies of a 1 MB CRD
     // is not free).
@@ -193,60 +263,97 @@ pub fn load(
         Some(target) => vec![target],
         None => tables.versions().to_vec(),
     };
-    let index = custom_resource_index(tables.api(), &versions, &documents)?;
+    let (index, used) = usable_index(
+        tables.api(),
+        &versions,
+        candidates,
+        &mut custom,
+        &mut errors,
+    );
+    custom.crds = used
+        .iter()
+        .flat_map(|(_, document)| document.crds.iter().cloned())
+        .collect();
     let mut tables = tables;
-    for (name, ty) in index.types {
-        // The built-in ObjectMeta gives way to the API's own.
-        let built_in = name.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.");
-        if built_in && tables.contains(&name) {
-            continue;
+    if let Some(index) = index {
+        for (name, ty) in index.types {
+            // The built-in ObjectMeta gives way to the API's own.
+            let built_in = name.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.");
+            if built_in && tables.contains(&name) {
+                continue;
+            }
+            tables.insert_custom(name, ty);
         }
-        tables.insert_custom(name, ty);
     }
-    Ok((tables, CustomResources { crds }))
+    Loaded {
+        tables,
+        custom,
+        errors,
+    }
 }
 
-/// Which parts of a file [`read_parts`] reads.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Parts {
-    /// Every part (a file given with `--crd`).
-    All,
-    /// Only the parts with a top-level `kind: CustomResourceDefinition`
-    /// line (an input, mostly other manifests).
-    HoldingCrds,
+/// The gates of every candidate that can be used together, and those
+/// candidates. All of them together is tried first; when that fails (a CRD
+/// whose schema does not convert, two different CRDs of one name), they
+/// are added one by one in input order and each that fails is left out,
+/// reported where it came from (a `--crd` file as an input error, a CRD
+/// among the inputs at its document, naming the CRD that is used instead).
+fn usable_index(
+    api: &str,
+    versions: &[Version],
+    candidates: Vec<Candidate>,
+    custom: &mut CustomResources,
+    errors: &mut Vec<InputError>,
+) -> (Option<vergate::gates::GatesIndex>, Vec<(PathBuf, Document)>) {
+    let (origins, documents): (Vec<Origin>, Vec<(PathBuf, Document)>) = candidates
+        .into_iter()
+        .map(|candidate| (candidate.origin, (candidate.path, candidate.document)))
+        .unzip();
+    if let Ok(index) = custom_resource_index(api, versions, &documents) {
+        return (Some(index), documents);
+    }
+    let mut used: Vec<(PathBuf, Document)> = Vec::new();
+    let mut index = None;
+    for (origin, document) in origins.into_iter().zip(documents) {
+        used.push(document);
+        match custom_resource_index(api, versions, &used) {
+            Ok(built) => index = Some(built),
+            Err(err) => {
+                used.pop();
+                match origin {
+                    Origin::Given(name) => errors.push(InputError {
+                        file: name,
+                        line: 0,
+                        message: format!("--crd: not used: {err}"),
+                    }),
+                    Origin::Input(file, lines) => {
+                        let used = match &err {
+                            vergate_codegen::Error::ConflictingDefinition { first, .. } => {
+                                format!(
+                                    "its custom resources are checked against the CRD in {}",
+                                    first.display()
+                                )
+                            }
+                            _ => "its custom resources are not checked against it".to_owned(),
+                        };
+                        custom.unused.push(Unused {
+                            file,
+                            lines,
+                            message: format!("this CRD is not used ({used}): {err}"),
+                        })
+                    }
+                }
+            }
+        }
+    }
+    (index, used)
 }
 
 /// The CRDs of `parts` (of the file at `path`), read by the reader `check`
 /// reads documents with (the same YAML 1.1 values, the fast path), in
-/// parallel. A YAML error in a part read is the error. Among the inputs
-/// (`Parts::HoldingCrds`), a CRD written again with only its `metadata`
-/// changed (the same chart rendered twice, a copy under another name)
-/// defines nothing new and is read once.
-fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result<Document, String> {
-    // Which parts hold a CRD is looked at in parallel, and so is which of
-    // those are copies of an earlier one.
-    let holding: Vec<(usize, &document::Part<'_>)> = parts
-        .par_iter()
-        .enumerate()
-        .filter(|(_, part)| match which {
-            Parts::All => true,
-            Parts::HoldingCrds => {
-                part.is_whole() || names_crd_kind(part.text()) && holds_crd(part.text().as_bytes())
-            }
-        })
-        .collect();
-    let chosen: Vec<(usize, &document::Part<'_>)> = match which {
-        Parts::All => holding,
-        Parts::HoldingCrds => {
-            let texts: Vec<&str> = holding.iter().map(|(_, part)| part.text()).collect();
-            let firsts = first_copies(&texts);
-            holding
-                .into_iter()
-                .zip(firsts)
-                .filter_map(|(part, first)| first.then_some(part))
-                .collect()
-        }
-    };
+/// parallel. A YAML error in a part is the error.
+fn read_parts(path: &Path, parts: &[document::Part<'_>]) -> Result<Document, String> {
+    let chosen: Vec<(usize, &document::Part<'_>)> = parts.iter().enumerate().collect();
     let read: Vec<Result<Vec<(usize, serde_json::Value)>, String>> = chosen
         .par_iter()
         .map(|(index, part)| {
@@ -266,6 +373,41 @@ fn read_parts(path: &Path, parts: &[document::Part<'_>], which: Parts) -> Result
         documents.extend(part?);
     }
     crds_from_documents(path, documents).map_err(|err| err.to_string())
+}
+
+/// Each CRD document of an input (the parts holding a top-level `kind:
+/// CustomResourceDefinition` line) read on its own: its lines, and its
+/// CRDs or why it does not read. A CRD written again with only its
+/// `metadata` changed (the same chart rendered twice, a copy under another
+/// name) defines nothing new and is read once.
+fn read_crd_parts(
+    path: &Path,
+    parts: &[document::Part<'_>],
+) -> Vec<(std::ops::Range<u32>, Result<Document, String>)> {
+    let holding: Vec<&document::Part<'_>> = parts
+        .iter()
+        .filter(|part| {
+            part.is_whole() || names_crd_kind(part.text()) && holds_crd(part.text().as_bytes())
+        })
+        .collect();
+    let texts: Vec<&str> = holding.iter().map(|part| part.text()).collect();
+    let firsts = first_copies(&texts);
+    holding
+        .into_par_iter()
+        .zip(firsts)
+        .filter_map(|(part, first)| first.then_some(part))
+        .map(|part| {
+            let first = part.first_line();
+            let lines = first..first + part.text().matches('\n').count() as u32 + 1;
+            let read = read_parts(path, std::slice::from_ref(part));
+            (lines, read)
+        })
+        .filter(|(_, read)| {
+            // A part that only mentions CRDs (a document about them) but is
+            // no CRD is no candidate; the check reports its YAML itself.
+            !matches!(read, Ok(document) if document.crds.is_empty())
+        })
+        .collect()
 }
 
 /// For each of `texts`, whether it is the first of its copies: no earlier
@@ -341,12 +483,8 @@ fn custom_resource_index(
     api: &str,
     versions: &[Version],
     documents: &[(PathBuf, Document)],
-) -> Result<vergate::gates::GatesIndex, Outcome> {
-    let fail = |err: vergate_codegen::Error| {
-        eprintln!("error: --crd: {err}");
-        Outcome::InputError
-    };
-    let loaded = build_minor(versions[0], documents).map_err(fail)?;
+) -> Result<vergate::gates::GatesIndex, vergate_codegen::Error> {
+    let loaded = build_minor(versions[0], documents)?;
     for warning in &loaded.warnings {
         eprintln!("{warning}");
     }
@@ -362,8 +500,7 @@ fn custom_resource_index(
         api,
         vergate_codegen::model::Dialect::CustomResources,
         minors,
-    )
-    .map_err(fail)?;
+    )?;
     Ok(model.gates_index())
 }
 

@@ -31,6 +31,11 @@ impl<'a> Part<'a> {
         self.text
     }
 
+    /// The line the part starts on (its document marker's, if it has one).
+    pub fn first_line(&self) -> u32 {
+        self.first_line
+    }
+
     /// True when the part is the whole text, which could not be cut (JSON,
     /// directives, explicit document ends, a text over the size limit).
     pub fn is_whole(&self) -> bool {

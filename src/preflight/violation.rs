@@ -48,11 +48,14 @@ pub enum Rule {
     /// A field whose feature gate is off at the target (alpha by default,
     /// or set off): the API server drops it.
     FeatureGateOff,
+    /// A CustomResourceDefinition among the inputs that is left out: it
+    /// does not read, or another CRD of its name says otherwise.
+    CrdNotUsed,
 }
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 15] = [
+    pub const ALL: [Rule; 16] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
@@ -68,6 +71,7 @@ impl Rule {
         Rule::RemovedAhead,
         Rule::Constraint,
         Rule::FeatureGateOff,
+        Rule::CrdNotUsed,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -88,6 +92,7 @@ impl Rule {
             Rule::RemovedAhead => "removed-ahead",
             Rule::Constraint => "constraint",
             Rule::FeatureGateOff => "feature-gate-off",
+            Rule::CrdNotUsed => "crd-not-used",
         }
     }
 
@@ -115,7 +120,10 @@ impl Rule {
                 "The value breaks a constraint of its schema (pattern, length, bounds, …)."
             }
             Rule::FeatureGateOff => {
-                "The field's feature gate is off at the target (alpha by default): the API server drops it."
+                "The field's feature gate is off at the target (by default: alpha, or beta and off): the API server drops it."
+            }
+            Rule::CrdNotUsed => {
+                "A CustomResourceDefinition among the inputs is left out: it does not read, or another of its name differs."
             }
         }
     }

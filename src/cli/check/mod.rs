@@ -325,12 +325,13 @@ pub fn run(args: &CheckArgs) -> Outcome {
         .par_iter()
         .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
         .collect();
-    let (tables, custom) =
-        match crds::load(tables, args.target, &args.crd, &sources, &texts, &parts) {
-            Ok(loaded) => loaded,
-            Err(outcome) => return outcome,
-        };
+    let crds::Loaded {
+        tables,
+        custom,
+        errors: crd_errors,
+    } = crds::load(tables, args.target, &args.crd, &sources, &texts, &parts);
     let mut results = Results::default();
+    results.errors.extend(crd_errors);
     for file in source::check_all(&tables, &custom, &sources, &texts, &parts, &policy) {
         results.append(file);
     }

@@ -217,6 +217,28 @@ impl Check<'_> {
                 line: duplicate.line,
                 message: duplicate.to_string(),
             }));
+        if let Some(message) = self.custom.not_used(&source.name, doc.line) {
+            results.violations.push(Found {
+                file: source.name.clone(),
+                document: doc.index,
+                api_version: text_of(&doc.root, "apiVersion"),
+                kind: text_of(&doc.root, "kind"),
+                target: policy
+                    .options
+                    .target
+                    .map(|target| target.to_string())
+                    .unwrap_or_default(),
+                resource: Resource::of(&doc.root),
+                resource_index: first_resource,
+                violation: Violation {
+                    severity: Severity::Warning,
+                    rule: Rule::CrdNotUsed,
+                    path: String::new(),
+                    line: doc.line,
+                    message: message.to_owned(),
+                },
+            });
+        }
         if let Some((line, message)) = self.custom.unserved(&doc.root) {
             results.violations.push(Found {
                 file: source.name.clone(),
