@@ -16,6 +16,7 @@ pub use crd::{
 };
 pub use document::{parse, Document};
 pub use openapi::{check_definition_name, RENAMED_FROM};
+pub use resources::PathKind;
 
 use crate::api::{Api, PresentMinor};
 use crate::error::{Error, Result, Warning};
@@ -203,6 +204,7 @@ pub fn build_minor(
     }
     check_alias_cycles(&model)?;
     warnings.extend(compose::apply(&mut model.definitions, compositions)?);
+    warnings.extend(mark_path_kinds(&mut model, &documents));
     union_cycles::check_union_cycles(&model)?;
     warnings.sort();
     Ok(LoadedMinor {
@@ -214,6 +216,65 @@ pub fn build_minor(
             .collect(),
         warnings,
     })
+}
+
+/// Marks the kinds only the request bodies of `paths` tell
+/// (`resources::kinds_of`), once the definitions are composed. The
+/// extension wins: a definition it gives kinds, or a kind it gives another
+/// definition, is left as it is. A body that is no kind is a warning.
+fn mark_path_kinds(model: &mut MinorModel, documents: &[(&PathBuf, &Document)]) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    let mut served: BTreeSet<crate::model::GroupVersionKind> = model
+        .definitions
+        .values()
+        .flat_map(|definition| definition.kinds.iter().cloned())
+        .collect();
+    let mut marked: BTreeSet<String> = BTreeSet::new();
+    for (path, document) in documents {
+        for found in &document.path_kinds {
+            let warn = |message: String| Warning {
+                path: (*path).clone(),
+                pointer: found.pointer.clone(),
+                message,
+            };
+            let Some(definition) = model.definitions.get_mut(&found.definition) else {
+                continue;
+            };
+            if !definition.kinds.is_empty() && !marked.contains(&found.definition) {
+                continue;
+            }
+            let short_name = crate::model::naming::short_name(&found.definition);
+            let properties = definition.object().map(|object| &object.properties);
+            if let Some(reason) = resources::not_a_kind(short_name, properties) {
+                warnings.push(warn(format!(
+                    "the request body {:?} is not taken as a kind: {reason}",
+                    found.definition
+                )));
+                continue;
+            }
+            let gvk = crate::model::GroupVersionKind {
+                group: found.group.clone(),
+                version: found.version.clone(),
+                kind: short_name.to_owned(),
+            };
+            if !served.insert(gvk.clone()) {
+                warnings.push(warn(format!(
+                    "the request body {:?} is not taken as kind {} {}: another definition is that kind",
+                    found.definition,
+                    gvk.api_version(),
+                    gvk.kind
+                )));
+                continue;
+            }
+            definition.kinds.push(gvk);
+            definition.resource = match definition.kinds.len() {
+                1 => Some(found.resource.clone()),
+                _ => None,
+            };
+            marked.insert(found.definition.clone());
+        }
+    }
+    warnings
 }
 
 fn definitions_of<'d>(
