@@ -219,3 +219,14 @@ fn check_catches_a_field_a_release_removed() {
         stdout(&after)
     );
 }
+
+#[test]
+fn every_json_schema_is_valid_with_kinds_and_without() {
+    for regenerated in [kubevirt(), kubevirt_without_paths()] {
+        for minor in ["v1.7", "v1.8", "v1.9"] {
+            let path = regenerated.out.join("json").join(minor).join("all.json");
+            let schema: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            check::check_meta(&path.display().to_string(), &schema);
+        }
+    }
+}
