@@ -27,7 +27,7 @@ struct Regenerated {
     gates: Value,
 }
 
-fn regenerate(project: &str, edit: fn(&mut Value)) -> Regenerated {
+fn regenerate(project: &str, edit: fn(&mut Value), api_toml: &str) -> Regenerated {
     let project = support::root().join("target/generated").join(project);
     if project.exists() {
         std::fs::remove_dir_all(&project).unwrap();
@@ -48,6 +48,10 @@ fn regenerate(project: &str, edit: fn(&mut Value)) -> Regenerated {
     let specs_root = project.join("upstream-specs");
     vergate_codegen::record::add_api(&specs_root, "kubevirt", &specs)
         .unwrap_or_else(|err| panic!("add-api: {err}"));
+    let toml = specs_root.join("kubevirt/api.toml");
+    let mut text = std::fs::read_to_string(&toml).unwrap();
+    text.push_str(api_toml);
+    std::fs::write(&toml, text).unwrap();
     let api = Api::open(&specs_root.join("kubevirt")).unwrap();
     let out = project.join("generated/kubevirt");
     let (built, _) = vergate_codegen::regen::regen(&api, &out, Mode::Write)
@@ -63,16 +67,28 @@ fn regenerate(project: &str, edit: fn(&mut Value)) -> Regenerated {
 /// The fixture as it is.
 fn kubevirt() -> &'static Regenerated {
     static KUBEVIRT: OnceLock<Regenerated> = OnceLock::new();
-    KUBEVIRT.get_or_init(|| regenerate("kubevirt-api", |_| {}))
+    KUBEVIRT.get_or_init(|| regenerate("kubevirt-api", |_| {}, ""))
 }
 
 /// The fixture without `paths`: nothing says which types are kinds.
 fn kubevirt_without_paths() -> &'static Regenerated {
     static BARE: OnceLock<Regenerated> = OnceLock::new();
-    BARE.get_or_init(|| {
-        regenerate("kubevirt-api-no-paths", |spec| {
-            spec.as_object_mut().unwrap().remove("paths");
-        })
+    BARE.get_or_init(|| regenerate("kubevirt-api-no-paths", without_paths, ""))
+}
+
+fn without_paths(spec: &mut Value) {
+    spec.as_object_mut().unwrap().remove("paths");
+}
+
+/// The fixture without `paths`, its one kind listed in api.toml.
+fn kubevirt_with_listed_kinds() -> &'static Regenerated {
+    static LISTED: OnceLock<Regenerated> = OnceLock::new();
+    LISTED.get_or_init(|| {
+        regenerate(
+            "kubevirt-api-listed-kinds",
+            without_paths,
+            "\n[kinds]\n\"v1.VirtualMachineInstance\" = \"kubevirt.io/v1\"\n",
+        )
     })
 }
 
@@ -229,4 +245,41 @@ fn every_json_schema_is_valid_with_kinds_and_without() {
             check::check_meta(&path.display().to_string(), &schema);
         }
     }
+}
+
+#[test]
+fn an_api_without_kinds_is_warned_about_at_regen() {
+    let bare = kubevirt_without_paths();
+    assert!(bare.gates["types"]["v1.VirtualMachineInstance"]["kinds"].is_null());
+    let warning = bare
+        .warnings
+        .iter()
+        .find(|warning| warning.contains("no kinds"))
+        .unwrap_or_else(|| panic!("no warning about kinds: {:#?}", bare.warnings));
+    assert!(warning.contains("api.toml"), "{warning}");
+    assert!(
+        warning.contains("x-kubernetes-group-version-kind"),
+        "{warning}"
+    );
+}
+
+#[test]
+fn kinds_listed_in_api_toml_stand_in_for_the_paths() {
+    let listed = kubevirt_with_listed_kinds();
+    assert_eq!(
+        kinds_of(&listed.gates, "v1.VirtualMachineInstance"),
+        [("kubevirt.io", "v1", "VirtualMachineInstance")]
+    );
+    assert_eq!(kinds_of(&listed.gates, "v1alpha1.MigrationPolicy"), []);
+    assert!(
+        !listed
+            .warnings
+            .iter()
+            .any(|warning| warning.contains("no kinds")),
+        "{:#?}",
+        listed.warnings
+    );
+    let after = check_document(&listed.out, "1.8", REMOVED_FIELD);
+    assert_eq!(code(&after), 1, "{}{}", stdout(&after), stderr(&after));
+    assert!(stdout(&after).contains("status.deviceStatus: not available in 1.8"));
 }

@@ -178,6 +178,8 @@ fn load_and_merge(
         minors.push(minor.model);
     }
     crate::refinements::apply(&mut minors, &api.dir)?;
+    load::mark_configured_kinds(&mut minors, api)?;
+    warnings.extend(load::no_kinds_warning(&minors, api));
     let model = timings.time("merge", || -> Result<(GatedModel, Vec<Warning>)> {
         let mut model = GatedModel::merge(api.name(), minors)?;
         let overrides = crate::annotations::apply(&mut model, &api.dir)?;

@@ -277,6 +277,59 @@ fn mark_path_kinds(model: &mut MinorModel, documents: &[(&PathBuf, &Document)]) 
     warnings
 }
 
+/// Marks the kinds api.toml's `[kinds]` lists, in every minor that has the
+/// definition and gives it no kind of its own. A listed definition no minor
+/// has is an error naming the key.
+pub fn mark_configured_kinds(minors: &mut [MinorModel], api: &Api) -> Result<()> {
+    for (name, api_version) in &api.config.kinds {
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        let mut found = false;
+        for minor in minors.iter_mut() {
+            let Some(definition) = minor.definitions.get_mut(name) else {
+                continue;
+            };
+            found = true;
+            if definition.kinds.is_empty() {
+                definition.kinds.push(crate::model::GroupVersionKind {
+                    group: group.to_owned(),
+                    version: version.to_owned(),
+                    kind: crate::model::naming::short_name(name).to_owned(),
+                });
+            }
+        }
+        if !found {
+            return Err(Error::Config {
+                path: api.dir.join(crate::api::API_TOML),
+                message: format!(
+                    "[kinds] lists {name:?}, which no minor defines; give a definition name of the specs"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The warning for an API none of whose minors has a kind: without kinds
+/// there are no per-kind schemas, Pkl resource modules or `Resource`
+/// impls, and `vergate check --api` refuses the API.
+pub fn no_kinds_warning(minors: &[MinorModel], api: &Api) -> Option<Warning> {
+    let has_kinds = minors
+        .iter()
+        .any(|minor| minor.definitions.values().any(|d| !d.kinds.is_empty()));
+    (!has_kinds).then(|| Warning {
+        path: api.dir.join(crate::api::API_TOML),
+        pointer: String::new(),
+        message: format!(
+            "{} has no kinds: no operation has `x-kubernetes-group-version-kind` and no path \
+             `/apis/<group>/<version>/[namespaces/{{namespace}}/]<plural>` takes a POST or PUT body `$ref`, \
+             so there are no per-kind schemas, Pkl resource modules or `Resource` impls, and \
+             `vergate check --api` refuses the API. List its kinds in api.toml under `[kinds]`, \
+             as `\"<definition name>\" = \"<group>/<version>\"`",
+            api.name()
+        ),
+    })
+}
+
 fn definitions_of<'d>(
     path: &Path,
     document: &'d Document,
