@@ -264,6 +264,23 @@ fn an_api_without_kinds_is_warned_about_at_regen() {
 }
 
 #[test]
+fn check_refuses_an_api_without_kinds() {
+    let out = &kubevirt_without_paths().out;
+    let refused = check_document(out, "1.8", REMOVED_FIELD);
+    assert_eq!(
+        code(&refused),
+        2,
+        "{}{}",
+        stdout(&refused),
+        stderr(&refused)
+    );
+    let message = stderr(&refused);
+    assert!(message.contains("gates.json"), "{message}");
+    assert!(message.contains("no kinds"), "{message}");
+    assert!(message.contains("api.toml"), "{message}");
+}
+
+#[test]
 fn kinds_listed_in_api_toml_stand_in_for_the_paths() {
     let listed = kubevirt_with_listed_kinds();
     assert_eq!(
