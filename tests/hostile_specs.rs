@@ -147,12 +147,22 @@ impl Project {
         files
     }
 
-    /// Runs a regen; returns its error text or its warnings.
+    /// Runs a regen; returns its error text or its warnings. Most cases
+    /// serve no kinds, being about schemas: the API-wide warning that says
+    /// so (`tests/kubevirt_api.rs` tests it) is left out.
     fn regen(&self) -> Result<Vec<String>, String> {
         let api = Api::open(&self.root.path().join("upstream-specs").join(&self.case))
             .map_err(|e| e.to_string())?;
+        let no_kinds = format!("{} has no kinds:", api.name());
         regen::regen(&api, &self.out_dir(), Mode::Write)
-            .map(|(built, _)| built.warnings.iter().map(ToString::to_string).collect())
+            .map(|(built, _)| {
+                built
+                    .warnings
+                    .iter()
+                    .map(ToString::to_string)
+                    .filter(|warning| !warning.contains(&no_kinds))
+                    .collect()
+            })
             .map_err(|e| e.to_string())
     }
 }

@@ -133,6 +133,7 @@ fn config() -> ApiConfig {
         version_field: "import".into(),
         annotation_class: Some("HostileVersion".into()),
         document_version_field: None,
+        kinds: BTreeMap::new(),
         pkl_publish_url: None,
         pkl_own_modules: Vec::new(),
         rust: Default::default(),

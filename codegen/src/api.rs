@@ -41,6 +41,14 @@ pub struct ApiConfig {
     /// (`apiVersion`); the JSON emitter then writes a combined schema.
     #[serde(default)]
     pub document_version_field: Option<String>,
+    /// `[kinds]`: definitions served as resource kinds, each with the
+    /// `apiVersion` it is served as (`"v1.VirtualMachine" = "kubevirt.io/v1"`;
+    /// `"v1"` for the core group); the kind is the definition's short name.
+    /// For a spec that says it neither by `x-kubernetes-group-version-kind`
+    /// nor by Kubernetes-style paths (`load/resources.rs`); a definition the
+    /// spec gives kinds keeps those.
+    #[serde(default)]
+    pub kinds: BTreeMap<String, String>,
     /// Where the Pkl packages are published (`https://pkg.example.com/k8s`):
     /// the root package is `package://pkg.example.com/k8s/<pkl_package>`, a
     /// minor's `…/<pkl_package>-v1.34`, their zips `<that>@<version>.zip`.
@@ -326,6 +334,21 @@ impl Api {
             }
         }
         config.rust.check().map_err(config_error)?;
+        for (definition, api_version) in &config.kinds {
+            let version = api_version
+                .rsplit_once('/')
+                .map_or(api_version.as_str(), |(_, v)| v);
+            let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+            if !crate::model::naming::is_api_version(version)
+                || group.contains(['/', ' '])
+                || api_version.starts_with('/')
+            {
+                return Err(config_error(format!(
+                    "[kinds] {definition:?} = {api_version:?}: give the apiVersion the kind is served as, \
+                     e.g. \"example.com/v1\" (or \"v1\" for the core group)"
+                )));
+            }
+        }
         if config.spec_files.is_empty() {
             return Err(config_error(
                 "`spec_files` is empty; name the spec file of each minor, e.g. [\"swagger.json\"]"
@@ -655,6 +678,31 @@ mod tests {
             ),
         );
         Api::open(tmp.path()).unwrap();
+    }
+
+    #[test]
+    fn kinds_name_an_api_version() {
+        let tmp = tempfile::tempdir().unwrap();
+        for (api_version, ok) in [
+            ("kubevirt.io/v1", true),
+            ("v1", true),
+            ("example.com/v2beta1", true),
+            ("kubevirt.io", false),
+            ("kubevirt.io/latest", false),
+            ("/v1", false),
+            ("a/b/v1", false),
+        ] {
+            write_api(
+                tmp.path(),
+                &format!("{MINIMAL}[kinds]\n\"v1.Widget\" = {api_version:?}\n"),
+            );
+            let result = Api::open(tmp.path());
+            assert_eq!(result.is_ok(), ok, "{api_version}");
+            if let Err(err) = result {
+                let err = err.to_string();
+                assert!(err.contains("api.toml") && err.contains("[kinds]"), "{err}");
+            }
+        }
     }
 
     #[test]

@@ -182,6 +182,7 @@ fn read_module(
             .unwrap_or_else(|| "apiVersion".into()),
         annotation_class: settings.annotation_class.clone(),
         document_version_field: settings.document_version_field.clone(),
+        kinds: Default::default(),
         pkl_publish_url: None,
         pkl_own_modules: Vec::new(),
         rust: Default::default(),

@@ -183,6 +183,8 @@ fn load_and_merge(
         minors.push(minor.model);
     }
     crate::refinements::apply(&mut minors, &api.dir)?;
+    load::mark_configured_kinds(&mut minors, api)?;
+    warnings.extend(load::no_kinds_warning(&minors, api));
     let facts = load::facts::load(api)?;
     let model = timings.time(
         "merge",

@@ -108,6 +108,9 @@ enum Origin {
     Input(String, std::ops::Range<u32>),
 }
 
+/// A CRD document among the inputs, with where it came from, read or not.
+type ReadCrd = (Origin, PathBuf, Result<Document, String>);
+
 /// A CRD document read, with where it came from.
 struct Candidate {
     origin: Origin,
@@ -192,7 +195,7 @@ pub fn load(
     }
     // The inputs' parts are searched for CRDs in parallel, each CRD
     // document read on its own, so one that does not read leaves the others.
-    let scanned: Vec<Vec<(Origin, PathBuf, Result<Document, String>)>> = sources
+    let scanned: Vec<Vec<ReadCrd>> = sources
         .par_iter()
         .zip(texts)
         .zip(parts)

@@ -85,6 +85,7 @@ pub fn object_meta_document() -> Document {
         deprecation_warnings: BTreeMap::new(),
         crds: Vec::new(),
         resources: BTreeMap::new(),
+        path_kinds: Vec::new(),
     }
 }
 
@@ -169,6 +170,7 @@ pub fn from_documents(
         deprecation_warnings: warnings,
         crds,
         resources,
+        path_kinds: Vec::new(),
     })
 }
 

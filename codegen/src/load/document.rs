@@ -44,6 +44,9 @@ pub struct Document {
     pub crds: Vec<super::crd::CrdVersions>,
     /// Where each kind is served (`load/resources.rs`).
     pub resources: BTreeMap<GroupVersionKind, ResourcePath>,
+    /// The kinds told only by the request bodies of `paths`, where no
+    /// operation has `x-kubernetes-group-version-kind` (`load/resources.rs`).
+    pub path_kinds: Vec<super::resources::PathKind>,
 }
 
 /// Parses a spec file's bytes. YAML is recognised by the `.yaml`/`.yml`
@@ -67,6 +70,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
         message,
     };
     let resources = super::resources::resources_of(&skeleton.paths);
+    let path_kinds = super::resources::kinds_of(&skeleton.paths);
     match (skeleton.swagger, skeleton.openapi) {
         (Some(version), None) => {
             let version = version_text(&version);
@@ -85,6 +89,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 deprecation_warnings: Default::default(),
                 crds: Vec::new(),
                 resources,
+                path_kinds,
             })
         }
         (None, Some(version)) => {
@@ -109,6 +114,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
                 deprecation_warnings: Default::default(),
                 crds: Vec::new(),
                 resources,
+                path_kinds,
             })
         }
         (Some(_), Some(_)) => Err(not_openapi(

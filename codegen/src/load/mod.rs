@@ -17,6 +17,7 @@ pub use crd::{
 };
 pub use document::{parse, Document};
 pub use openapi::{check_definition_name, RENAMED_FROM};
+pub use resources::PathKind;
 
 use crate::api::{Api, PresentMinor};
 use crate::error::{Error, Result, Warning};
@@ -204,6 +205,7 @@ pub fn build_minor(
     }
     check_alias_cycles(&model)?;
     warnings.extend(compose::apply(&mut model.definitions, compositions)?);
+    warnings.extend(mark_path_kinds(&mut model, &documents));
     union_cycles::check_union_cycles(&model)?;
     warnings.sort();
     Ok(LoadedMinor {
@@ -214,6 +216,118 @@ pub fn build_minor(
             .map(|(path, _)| (*path).clone())
             .collect(),
         warnings,
+    })
+}
+
+/// Marks the kinds only the request bodies of `paths` tell
+/// (`resources::kinds_of`), once the definitions are composed. The
+/// extension wins: a definition it gives kinds, or a kind it gives another
+/// definition, is left as it is. A body that is no kind is a warning.
+fn mark_path_kinds(model: &mut MinorModel, documents: &[(&PathBuf, &Document)]) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    let mut served: BTreeSet<crate::model::GroupVersionKind> = model
+        .definitions
+        .values()
+        .flat_map(|definition| definition.kinds.iter().cloned())
+        .collect();
+    let mut marked: BTreeSet<String> = BTreeSet::new();
+    for (path, document) in documents {
+        for found in &document.path_kinds {
+            let warn = |message: String| Warning {
+                path: (*path).clone(),
+                pointer: found.pointer.clone(),
+                message,
+            };
+            let Some(definition) = model.definitions.get_mut(&found.definition) else {
+                continue;
+            };
+            if !definition.kinds.is_empty() && !marked.contains(&found.definition) {
+                continue;
+            }
+            let short_name = crate::model::naming::short_name(&found.definition);
+            let properties = definition.object().map(|object| &object.properties);
+            if let Some(reason) = resources::not_a_kind(short_name, properties) {
+                warnings.push(warn(format!(
+                    "the request body {:?} is not taken as a kind: {reason}",
+                    found.definition
+                )));
+                continue;
+            }
+            let gvk = crate::model::GroupVersionKind {
+                group: found.group.clone(),
+                version: found.version.clone(),
+                kind: short_name.to_owned(),
+            };
+            if !served.insert(gvk.clone()) {
+                warnings.push(warn(format!(
+                    "the request body {:?} is not taken as kind {} {}: another definition is that kind",
+                    found.definition,
+                    gvk.api_version(),
+                    gvk.kind
+                )));
+                continue;
+            }
+            definition.kinds.push(gvk);
+            definition.resource = match definition.kinds.len() {
+                1 => Some(found.resource.clone()),
+                _ => None,
+            };
+            marked.insert(found.definition.clone());
+        }
+    }
+    warnings
+}
+
+/// Marks the kinds api.toml's `[kinds]` lists, in every minor that has the
+/// definition and gives it no kind of its own. A listed definition no minor
+/// has is an error naming the key.
+pub fn mark_configured_kinds(minors: &mut [MinorModel], api: &Api) -> Result<()> {
+    for (name, api_version) in &api.config.kinds {
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        let mut found = false;
+        for minor in minors.iter_mut() {
+            let Some(definition) = minor.definitions.get_mut(name) else {
+                continue;
+            };
+            found = true;
+            if definition.kinds.is_empty() {
+                definition.kinds.push(crate::model::GroupVersionKind {
+                    group: group.to_owned(),
+                    version: version.to_owned(),
+                    kind: crate::model::naming::short_name(name).to_owned(),
+                });
+            }
+        }
+        if !found {
+            return Err(Error::Config {
+                path: api.dir.join(crate::api::API_TOML),
+                message: format!(
+                    "[kinds] lists {name:?}, which no minor defines; give a definition name of the specs"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The warning for an API none of whose minors has a kind: without kinds
+/// there are no per-kind schemas, Pkl resource modules or `Resource`
+/// impls, and `vergate check --api` refuses the API.
+pub fn no_kinds_warning(minors: &[MinorModel], api: &Api) -> Option<Warning> {
+    let has_kinds = minors
+        .iter()
+        .any(|minor| minor.definitions.values().any(|d| !d.kinds.is_empty()));
+    (!has_kinds).then(|| Warning {
+        path: api.dir.join(crate::api::API_TOML),
+        pointer: String::new(),
+        message: format!(
+            "{} has no kinds: no operation has `x-kubernetes-group-version-kind` and no path \
+             `/apis/<group>/<version>/[namespaces/{{namespace}}/]<plural>` takes a POST or PUT body `$ref`, \
+             so there are no per-kind schemas, Pkl resource modules or `Resource` impls, and \
+             `vergate check --api` refuses the API. List its kinds in api.toml under `[kinds]`, \
+             as `\"<definition name>\" = \"<group>/<version>\"`",
+            api.name()
+        ),
     })
 }
 

@@ -247,6 +247,27 @@ impl Results {
     }
 }
 
+/// An API without kinds would pass every document unchecked ("no such
+/// kind"): `check` refuses it, naming its gates.json and the fix.
+fn has_kinds(tables: &vergate::tables::GateTables, api: &std::path::Path) -> Result<(), Outcome> {
+    if !tables.kinds().is_empty() {
+        return Ok(());
+    }
+    let file = if api.is_dir() {
+        api.join("gates.json")
+    } else {
+        api.to_owned()
+    };
+    let name = tables.api();
+    eprintln!(
+        "error: {}: {name} has no kinds (no type is served as a resource kind), so no document \
+         could be checked against it; list its kinds in upstream-specs/{name}/api.toml under `[kinds]` \
+         (`\"<definition name>\" = \"<group>/<version>\"`) and run `cargo xtask regen --api {name}`",
+        file.display()
+    );
+    Err(Outcome::InputError)
+}
+
 pub fn run(args: &CheckArgs) -> Outcome {
     let sources = if args.inputs.is_empty() {
         match inputs::stdin_source(false) {
@@ -295,6 +316,11 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
+    if let Some(api) = &args.api {
+        if let Err(outcome) = has_kinds(&tables, api) {
+            return outcome;
+        }
+    }
     if let Some(target) = args.target {
         if let Err(outcome) = known_minor(&tables, "--target", target) {
             return outcome;
