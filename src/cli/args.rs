@@ -81,10 +81,18 @@ pub struct CheckArgs {
     #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub target: Option<Version>,
     /// Also report fields, enum values and kinds the API does not know, and
-    /// make documents without apiVersion/kind and templates found in a
-    /// directory input errors instead of skipping them.
+    /// make warnings that may hide a refusal errors (a field whose feature
+    /// gate is off, a custom resource without its CRD). Documents without
+    /// apiVersion/kind and templates found in a directory are skipped and
+    /// listed all the same.
     #[arg(long)]
     pub strict: bool,
+    /// A rule's severity, overriding the default and --strict:
+    /// RULE=error, RULE=warning or RULE=off (comma-separated, repeatable),
+    /// e.g. removed-ahead=error,unknown-kind=off. The rules are listed in
+    /// docs/cli.md.
+    #[arg(long = "rule", value_name = "RULE=LEVEL[,…]", value_delimiter = ',', value_parser = rule_setting)]
+    pub rules: Vec<(crate::preflight::Rule, Option<crate::preflight::Severity>)>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Colour the text output.
@@ -203,6 +211,32 @@ pub struct VersionsArgs {
 
 /// Reads a version argument as a cluster prints it (`v1.29.4-gke.1043000`
 /// is the minor 1.29); see [`Version::parse_cluster`].
+/// Reads one `RULE=LEVEL` of `--rule`: a rule id, and `error`, `warning`
+/// or `off` (`None`).
+fn rule_setting(
+    text: &str,
+) -> Result<(crate::preflight::Rule, Option<crate::preflight::Severity>), String> {
+    use crate::preflight::{Rule, Severity};
+    let (id, level) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: write RULE=error, RULE=warning or RULE=off"))?;
+    let rule = Rule::ALL
+        .iter()
+        .copied()
+        .find(|rule| rule.id() == id.trim())
+        .ok_or_else(|| {
+            let ids: Vec<&str> = Rule::ALL.iter().map(|rule| rule.id()).collect();
+            format!("{:?} is no rule; the rules: {}", id.trim(), ids.join(", "))
+        })?;
+    let severity = match level.trim() {
+        "error" => Some(Severity::Error),
+        "warning" => Some(Severity::Warning),
+        "off" => None,
+        other => return Err(format!("{other:?}: the level is error, warning or off")),
+    };
+    Ok((rule, severity))
+}
+
 fn cluster_version(text: &str) -> Result<Version, crate::ParseVersionError> {
     Version::parse_cluster(text)
 }

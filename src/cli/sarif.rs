@@ -4,10 +4,15 @@ use super::check::Results;
 use serde_json::{json, Value};
 use vergate::preflight::{Rule, Severity};
 
-/// The SARIF log of one run: one result per violation; input errors become
-/// tool execution notifications.
+/// The rule id of an input error (invalid YAML, a duplicate key, a file
+/// that cannot be read) in SARIF: code scanning shows results, not the
+/// run's notifications.
+pub const INPUT_ERROR: &str = "input-error";
+
+/// The SARIF log of one run: one result per violation and one per input
+/// error (rule `input-error`, also kept as a tool execution notification).
 pub fn report(results: &Results) -> Value {
-    let rules: Vec<Value> = Rule::ALL
+    let mut rules: Vec<Value> = Rule::ALL
         .iter()
         .map(|rule| {
             json!({
@@ -16,7 +21,11 @@ pub fn report(results: &Results) -> Value {
             })
         })
         .collect();
-    let sarif_results: Vec<Value> = results
+    rules.push(json!({
+        "id": INPUT_ERROR,
+        "shortDescription": { "text": "The input cannot be read as Kubernetes reads it (invalid YAML or JSON, a duplicate key, a limit, an unreadable file)." },
+    }));
+    let mut sarif_results: Vec<Value> = results
         .violations
         .iter()
         .map(|found| {
@@ -46,6 +55,15 @@ pub fn report(results: &Results) -> Value {
             })
         })
         .collect();
+    sarif_results.extend(results.errors.iter().map(|error| {
+        json!({
+            "ruleId": INPUT_ERROR,
+            "ruleIndex": Rule::ALL.len(),
+            "level": "error",
+            "message": { "text": error.message },
+            "locations": [location(&error.file, error.line)],
+        })
+    }));
     let notifications: Vec<Value> = results
         .errors
         .iter()

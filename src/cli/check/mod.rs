@@ -13,7 +13,7 @@ mod source;
 use rayon::prelude::*;
 use serde::Serialize;
 use vergate::document;
-use vergate::preflight::{FeatureGates, Options, Severity, Violation};
+use vergate::preflight::{FeatureGates, Options, Rule, Severity, Violation};
 
 pub(super) use source::is_template;
 
@@ -126,7 +126,6 @@ struct Policy<'a> {
     options: Options<'a>,
     skip: &'a [String],
     reject: &'a [String],
-    strict: bool,
 }
 
 /// The advice for a Go template found among the inputs.
@@ -135,7 +134,7 @@ pub(super) const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a m
 
 /// The reason for skipping a document that is not a Kubernetes-style object.
 pub(super) const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
-     name the file or use --strict to make this an error";
+     name the file to make this an error";
 
 impl Results {
     /// The number of findings of `severity`.
@@ -233,6 +232,30 @@ impl Results {
             && self.skipped.is_empty()
             && self.files.is_empty()
             && self.resources.is_empty()
+    }
+
+    /// Sets each rule's severity as `--rule` says (`None`: the rule is
+    /// off, its findings dropped); the last setting of a rule wins.
+    pub fn apply_rules(&mut self, rules: &[(Rule, Option<Severity>)]) {
+        if rules.is_empty() {
+            return;
+        }
+        let setting = |rule: Rule| {
+            rules
+                .iter()
+                .rev()
+                .find(|(set, _)| *set == rule)
+                .map(|(_, severity)| *severity)
+        };
+        self.violations
+            .retain_mut(|found| match setting(found.violation.rule) {
+                Some(Some(severity)) => {
+                    found.violation.severity = severity;
+                    true
+                }
+                Some(None) => false,
+                None => true,
+            });
     }
 
     /// The exit code: input errors first, then error-level violations.
@@ -344,7 +367,6 @@ pub fn run(args: &CheckArgs) -> Outcome {
         },
         skip: &args.skip,
         reject: &args.reject,
-        strict: args.strict,
     };
     // Each input is cut into parts once, for the CRD scan and the check.
     let parts: Vec<Vec<document::Part<'_>>> = texts
@@ -361,6 +383,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     for file in source::check_all(&tables, &custom, &sources, &texts, &parts, &policy) {
         results.append(file);
     }
+    results.apply_rules(&args.rules);
     match args.format {
         Format::Text => text::print(&results, tables.api(), args.color),
         Format::Json => {

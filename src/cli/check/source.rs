@@ -58,9 +58,10 @@ fn check_source(
             return results;
         }
     };
-    // Only walked files are skipped quietly; a file named, or --strict,
-    // makes what cannot be checked an input error.
-    let lenient = source.walked && !policy.strict;
+    // Walked files that are no manifests (a workflow, a values file, a
+    // template) are skipped and listed, whatever the flags: a repository
+    // holds more than manifests. A file named makes them an input error.
+    let lenient = source.walked;
     if is_template(source, text) {
         if lenient {
             results.skipped.push(Skipped {

@@ -1,5 +1,5 @@
-//! #30: a document is a built-in kind only when its group is one the API
-//! serves or served. A custom resource named like a built-in (Knative's
+//! #30: `check` judges a mixed repository as its owner would. A document
+//! is a built-in kind only when its group is one the API serves or served. A custom resource named like a built-in (Knative's
 //! `serving.knative.dev/v1 Service`) is a custom resource; a kind the API
 //! served before its first minor (`extensions/v1beta1 Ingress`) is refused
 //! with its removal and replacement from the published lifecycle; a CRD
@@ -199,4 +199,75 @@ fn bad_or_conflicting_crds_are_findings_not_aborts() {
         );
         assert!(printed.contains("data.a"), "{format}: {printed}");
     }
+}
+
+/// #30: a rule's severity is the user's to choose (`--rule ID=LEVEL`), and
+/// SARIF reports input errors as results code scanning shows.
+#[test]
+fn rules_are_chosen_one_by_one_and_sarif_shows_input_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "flow.yaml",
+        "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata: {name: fs}\nspec:\n  priorityLevelConfiguration: {name: global}\n",
+    );
+    let out = vergate(&["check", "--target", "1.28", &path]);
+    assert_eq!(
+        code(&out),
+        0,
+        "a removal ahead is a warning: {}",
+        stdout(&out)
+    );
+    let out = vergate(&[
+        "check",
+        "--target",
+        "1.28",
+        "--rule",
+        "removed-ahead=error",
+        &path,
+    ]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with(&format!("{path}:1: FlowSchema fs: ")),
+        "{}",
+        stdout(&out)
+    );
+    let out = vergate(&[
+        "check",
+        "--target",
+        "1.28",
+        "--rule",
+        "removed-ahead=off",
+        &path,
+    ]);
+    assert_eq!((code(&out), stdout(&out)), (0, String::new()));
+    let out = vergate(&["check", "--rule", "no-such-rule=error", &path]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("\"no-such-rule\" is no rule; the rules: not-yet-introduced"),
+        "{}",
+        stderr(&out)
+    );
+    let bad = write(
+        dir.path(),
+        "bad.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nmetadata: {name: b}\n",
+    );
+    let out = vergate(&["check", "--target", "1.34", "--format", "sarif", &bad]);
+    let sarif: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let input = results
+        .iter()
+        .find(|result| result["ruleId"] == "input-error")
+        .unwrap_or_else(|| panic!("{sarif:#}"));
+    assert_eq!(input["level"], "error");
+    assert_eq!(
+        input["locations"][0]["physicalLocation"]["region"]["startLine"],
+        4
+    );
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let index = input["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(rules[index]["id"], "input-error");
 }
