@@ -184,7 +184,7 @@ pub fn load(
             }
             continue;
         }
-        match read_parts(path, &document::split(&text)) {
+        match read_parts(path, &document::split(&text), 0) {
             Ok(document) => candidates.push(Candidate {
                 origin: Origin::Given(source.name.clone()),
                 path: path.to_owned(),
@@ -355,8 +355,16 @@ fn usable_index(
 /// The CRDs of `parts` (of the file at `path`), read by the reader `check`
 /// reads documents with (the same YAML 1.1 values, the fast path), in
 /// parallel. A YAML error in a part is the error.
-fn read_parts(path: &Path, parts: &[document::Part<'_>]) -> Result<Document, String> {
-    let chosen: Vec<(usize, &document::Part<'_>)> = parts.iter().enumerate().collect();
+fn read_parts(
+    path: &Path,
+    parts: &[document::Part<'_>],
+    first_index: usize,
+) -> Result<Document, String> {
+    let chosen: Vec<(usize, &document::Part<'_>)> = parts
+        .iter()
+        .enumerate()
+        .map(|(index, part)| (first_index + index, part))
+        .collect();
     let read: Vec<Result<Vec<(usize, serde_json::Value)>, String>> = chosen
         .par_iter()
         .map(|(index, part)| {
@@ -387,22 +395,24 @@ fn read_crd_parts(
     path: &Path,
     parts: &[document::Part<'_>],
 ) -> Vec<(std::ops::Range<u32>, Result<Document, String>)> {
-    let holding: Vec<&document::Part<'_>> = parts
+    let holding: Vec<(usize, &document::Part<'_>)> = parts
         .iter()
-        .filter(|part| {
+        .enumerate()
+        .filter(|(_, part)| {
             part.is_whole() || names_crd_kind(part.text()) && holds_crd(part.text().as_bytes())
         })
         .collect();
-    let texts: Vec<&str> = holding.iter().map(|part| part.text()).collect();
+    let texts: Vec<&str> = holding.iter().map(|(_, part)| part.text()).collect();
     let firsts = first_copies(&texts);
     holding
         .into_par_iter()
         .zip(firsts)
         .filter_map(|(part, first)| first.then_some(part))
-        .map(|part| {
+        .map(|(index, part)| {
             let first = part.first_line();
             let lines = first..first + part.text().matches('\n').count() as u32 + 1;
-            let read = read_parts(path, std::slice::from_ref(part));
+            // Numbered as in the file, so a message names its document.
+            let read = read_parts(path, std::slice::from_ref(part), index);
             (lines, read)
         })
         .filter(|(_, read)| {
