@@ -271,3 +271,47 @@ fn rules_are_chosen_one_by_one_and_sarif_shows_input_errors() {
     let index = input["ruleIndex"].as_u64().unwrap() as usize;
     assert_eq!(rules[index]["id"], "input-error");
 }
+
+/// #30: `upgrade` never writes what the target does not serve: a kind the
+/// API served before its first minor moves to its replacement when the
+/// document fits it (HPA autoscaling/v2beta2 → v2), and is refused naming
+/// the replacement and what does not fit otherwise (an extensions/v1beta1
+/// Ingress's `backend`).
+#[test]
+fn upgrade_moves_a_retired_kind_to_its_replacement_or_says_why_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let hpa = write(
+        dir.path(),
+        "hpa.yaml",
+        "apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 1\n  maxReplicas: 5\n",
+    );
+    let out = vergate(&["upgrade", "--from", "1.33", "--to", "1.34", &hpa]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("apiVersion: autoscaling/v2\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("apiVersion: autoscaling/v2beta2 → autoscaling/v2 (autoscaling/v2beta2 HorizontalPodAutoscaler is not served in 1.34 (removed in 1.26))"),
+        "{}",
+        stderr(&out)
+    );
+    // Its output checks clean at the target.
+    let upgraded = write(dir.path(), "upgraded.yaml", &stdout(&out));
+    let check = vergate(&["check", "--strict", "--target", "1.34", &upgraded]);
+    assert_eq!((code(&check), stdout(&check)), (0, String::new()));
+    let ingress = write(
+        dir.path(),
+        "ingress.yaml",
+        "apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: web}\nspec:\n  backend:\n    serviceName: web\n    servicePort: 80\n",
+    );
+    let out = vergate(&["upgrade", "--from", "1.33", "--to", "1.34", &ingress]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert_eq!(stdout(&out), "", "nothing written");
+    assert!(
+        stderr(&out).contains("extensions/v1beta1 Ingress is not served in 1.34 (removed in 1.22); its replacement networking.k8s.io/v1 Ingress has another shape, and these do not fit it: spec.backend"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -292,6 +292,13 @@ fn group_of<'a>(identity: &Identity<'a>) -> &'a str {
 
 /// The kind the API served before its first minor that the document is,
 /// if it is one.
+pub(crate) fn retired_kind_of<'t>(
+    tables: &'t GateTables,
+    identity: &Identity,
+) -> Option<&'t crate::gates::RetiredKind> {
+    retired(tables, identity)
+}
+
 fn retired<'t>(
     tables: &'t GateTables,
     identity: &Identity,

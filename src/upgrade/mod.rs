@@ -181,7 +181,10 @@ pub fn convert(
                 root.clone()
             }
         },
-        None => root.clone(),
+        None => match crate::preflight::retired_kind_of(tables, &identity) {
+            Some(retired) => retired_document(tables, &mut converter, &identity, retired, root, to),
+            None => root.clone(),
+        },
     };
     if identity.own_minor.is_some() && from != to {
         if let Some(node) = document.get_mut("apiVersion") {
@@ -203,6 +206,101 @@ pub fn convert(
         document,
         changes,
     })
+}
+
+/// A document of a kind the API served before its first minor
+/// (`extensions/v1beta1 Ingress`): moved to the replacement its lifecycle
+/// names when the document fits the replacement's shape in `to` as written
+/// (`autoscaling/v2beta2` → `autoscaling/v2` HorizontalPodAutoscaler);
+/// otherwise refused, naming the replacement and every field that does not
+/// fit. Never written as it is: `to` does not serve it.
+fn retired_document(
+    tables: &GateTables,
+    converter: &mut Converter,
+    identity: &Identity,
+    retired: &crate::gates::RetiredKind,
+    root: &Node,
+    to: Version,
+) -> Node {
+    let line = root.get("apiVersion").map_or(root.line, |node| node.line);
+    let served = format!("{} {}", identity.api_version, identity.kind);
+    let removed = retired
+        .lifecycle
+        .removed
+        .map(|removed| format!(" (removed in {removed})"))
+        .unwrap_or_default();
+    let replacement = retired.lifecycle.replacement.as_ref().and_then(|gvk| {
+        let name = tables
+            .types_for_gvk(&gvk.group, &gvk.version, &gvk.kind)
+            .find(|name| tables.ty(name).is_some_and(|ty| ty.gate.is_present_in(to)))?;
+        Some((gvk, name))
+    });
+    let Some((gvk, name)) = replacement else {
+        converter.change_at(
+            String::new(),
+            ChangeKind::KindNotServed,
+            line,
+            format!("{served} is not served in {to}{removed}, and nothing replaces it there"),
+        );
+        return root.clone();
+    };
+    let api_version = gvk.api_version();
+    let mut trial = Converter::new(to, to);
+    let mut document = trial.document(tables, root, name, name);
+    if let Some(node) = document.get_mut("apiVersion") {
+        node.value = Value::String(api_version.as_str().into());
+    }
+    if gvk.kind != identity.kind {
+        if let Some(node) = document.get_mut("kind") {
+            node.value = Value::String(gvk.kind.as_str().into());
+        }
+    }
+    // What the replacement would refuse, unknown fields included: the
+    // document is moved only when `check --target` would pass it.
+    let strict = crate::preflight::Options {
+        target: Some(to),
+        strict: true,
+        feature_gates: None,
+    };
+    let mut misfits: Vec<String> = trial
+        .changes
+        .iter()
+        .filter(|change| change.kind.is_loss())
+        .map(|change| change.path.clone())
+        .collect();
+    if let Ok(report) = crate::preflight::check(tables, &document, strict) {
+        misfits.extend(
+            report
+                .violations
+                .iter()
+                .filter(|violation| violation.severity == crate::preflight::Severity::Error)
+                .map(|violation| format!("{} ({})", violation.path, violation.message)),
+        );
+    }
+    if !misfits.is_empty() {
+        converter.change_at(
+            String::new(),
+            ChangeKind::KindNotServed,
+            line,
+            format!(
+                "{served} is not served in {to}{removed}; its replacement {api_version} {} has another shape, and these do not fit it: {}; convert the document by hand",
+                gvk.kind,
+                misfits.join(", ")
+            ),
+        );
+        return root.clone();
+    }
+    converter.changes.extend(trial.changes);
+    converter.change_at(
+        String::from("apiVersion"),
+        ChangeKind::ApiVersionChanged,
+        line,
+        format!(
+            "{} → {api_version} ({served} is not served in {to}{removed})",
+            identity.api_version
+        ),
+    );
+    document
 }
 
 /// The apiVersion and type serving the document's kind in `to`, when its own
