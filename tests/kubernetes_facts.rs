@@ -9,25 +9,14 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::OnceLock;
 use vergate::document;
 use vergate::gates::{GatesIndex, Stage};
 use vergate::preflight::{self, Options, Rule};
 use vergate::tables::GateTables;
 use vergate::Version;
-use vergate_codegen::api::Api;
-use vergate_codegen::regen;
 
-/// The gates.json a regen of the corpus writes, built once for this file.
-fn corpus_gates(specs: &Path) -> &'static GatesIndex {
-    static INDEX: OnceLock<GatesIndex> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let api_dir = support::api_dir_with_specs("kubernetes", specs, &support::KUBERNETES_MINORS);
-        let api = Api::open(api_dir.path()).unwrap();
-        let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
-        let text = built.tree.get("gates.json").expect("gates.json is emitted");
-        serde_json::from_slice(text).unwrap()
-    })
+fn corpus_gates(specs: &std::path::Path) -> &'static GatesIndex {
+    support::kubernetes_corpus_gates(specs)
 }
 
 fn v(text: &str) -> Version {

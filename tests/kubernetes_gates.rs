@@ -6,28 +6,16 @@ mod support;
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
 use vergate::gates::{Gate, GatesIndex, Inferred};
 use vergate::Version;
-use vergate_codegen::api::Api;
-use vergate_codegen::regen;
 
 /// A minor, as gates compare it.
 fn v(minor: &str) -> Option<Version> {
     Some(minor.parse().unwrap())
 }
 
-/// The gates.json a regen of the whole corpus at `specs` writes (what users
-/// read), built once for all the tests of this file.
 fn corpus_gates(specs: &std::path::Path) -> &'static GatesIndex {
-    static INDEX: OnceLock<GatesIndex> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let api_dir = support::api_dir_with_specs("kubernetes", specs, &support::KUBERNETES_MINORS);
-        let api = Api::open(api_dir.path()).unwrap();
-        let built = regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
-        let text = built.tree.get("gates.json").expect("gates.json is emitted");
-        serde_json::from_slice(text).unwrap()
-    })
+    support::kubernetes_corpus_gates(specs)
 }
 
 /// Presence read straight from the raw specs, independently of the loader.

@@ -230,36 +230,18 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
                 message,
             });
         }
-        None if retired(tables, &identity).is_some() => {
-            let retired = retired(tables, &identity).expect("matched above");
-            let mut message = format!(
-                "{} {} is not served in {target}",
-                identity.api_version, identity.kind
-            );
-            if let Some(removed) = retired.lifecycle.removed {
-                message.push_str(&format!(" (removed in {removed})"));
-            }
-            if let Some(replacement) = &retired.lifecycle.replacement {
-                message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
-                if replacement.kind != identity.kind {
-                    message.push_str(&format!(" kind {}", replacement.kind));
-                }
-            }
-            walker.violations.push(Violation {
-                severity: Severity::Error,
-                rule: Rule::KindNotServed,
-                path: String::new(),
-                line: api_version_line,
-                message,
-            });
-        }
-        // A kind the API serves under another apiVersion of a group it
-        // serves; a custom resource named like a built-in (Knative's
-        // serving.knative.dev/v1 Service) is not one.
-        None if !tables.types_for_kind(identity.kind).is_empty()
-            && (identity.own_minor.is_some() || tables.is_own_group(group_of(&identity))) =>
+        // A kind the API served before its first minor, or one it serves
+        // under another apiVersion of a group it serves; a custom resource
+        // named like a built-in (Knative's serving.knative.dev/v1 Service)
+        // is neither.
+        None if retired(tables, &identity).is_some()
+            || !tables.types_for_kind(identity.kind).is_empty()
+                && (identity.own_minor.is_some() || tables.is_own_group(group_of(&identity))) =>
         {
-            let message = kind_message(tables, &identity, target, None);
+            let message = match retired(tables, &identity) {
+                Some(retired) => retired_message(&identity, retired, target),
+                None => kind_message(tables, &identity, target, None),
+            };
             walker.violations.push(Violation {
                 severity: Severity::Error,
                 rule: Rule::KindNotServed,
@@ -280,6 +262,29 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         kind: identity.kind.to_owned(),
         violations,
     })
+}
+
+/// `extensions/v1beta1 Ingress is not served in 1.34 (removed in 1.22);
+/// use apiVersion networking.k8s.io/v1`, from the kind's published lifecycle.
+fn retired_message(
+    identity: &Identity,
+    retired: &crate::gates::RetiredKind,
+    target: Version,
+) -> String {
+    let mut message = format!(
+        "{} {} is not served in {target}",
+        identity.api_version, identity.kind
+    );
+    if let Some(removed) = retired.lifecycle.removed {
+        message.push_str(&format!(" (removed in {removed})"));
+    }
+    if let Some(replacement) = &retired.lifecycle.replacement {
+        message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
+        if replacement.kind != identity.kind {
+            message.push_str(&format!(" kind {}", replacement.kind));
+        }
+    }
+    message
 }
 
 /// The group of a document's apiVersion (`""` for the core group).

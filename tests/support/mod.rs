@@ -81,6 +81,19 @@ pub fn api_dir_with_specs(api: &str, specs: &Path, minors: &[&str]) -> tempfile:
 #[allow(unused_imports)]
 pub use inputs::KUBERNETES_MINORS;
 
+/// The gates.json a regen of the whole Kubernetes corpus at `specs` writes
+/// (what users read), built once per test binary.
+pub fn kubernetes_corpus_gates(specs: &Path) -> &'static vergate::gates::GatesIndex {
+    static INDEX: std::sync::OnceLock<vergate::gates::GatesIndex> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let api_dir = api_dir_with_specs("kubernetes", specs, &KUBERNETES_MINORS);
+        let api = vergate_codegen::api::Api::open(api_dir.path()).unwrap();
+        let built = vergate_codegen::regen::build(&api).unwrap_or_else(|err| panic!("{err}"));
+        let text = built.tree.get("gates.json").expect("gates.json is emitted");
+        serde_json::from_slice(text).unwrap()
+    })
+}
+
 /// Copies a directory tree.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

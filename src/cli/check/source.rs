@@ -218,49 +218,39 @@ impl Check<'_> {
                 line: duplicate.line,
                 message: duplicate.to_string(),
             }));
+        // What only a CRD knows: the document is a CRD left out, or a
+        // custom resource of a version its CRD does not serve.
+        let found = |violation: Violation| Found {
+            file: source.name.clone(),
+            document: doc.index,
+            api_version: text_of(&doc.root, "apiVersion"),
+            kind: text_of(&doc.root, "kind"),
+            target: policy
+                .options
+                .target
+                .map(|target| target.to_string())
+                .unwrap_or_default(),
+            resource: Resource::of(&doc.root),
+            resource_index: first_resource,
+            violation,
+        };
         if let Some(message) = self.custom.not_used(&source.name, doc.line) {
-            results.violations.push(Found {
-                file: source.name.clone(),
-                document: doc.index,
-                api_version: text_of(&doc.root, "apiVersion"),
-                kind: text_of(&doc.root, "kind"),
-                target: policy
-                    .options
-                    .target
-                    .map(|target| target.to_string())
-                    .unwrap_or_default(),
-                resource: Resource::of(&doc.root),
-                resource_index: first_resource,
-                violation: Violation {
-                    severity: Severity::Warning,
-                    rule: Rule::CrdNotUsed,
-                    path: String::new(),
-                    line: doc.line,
-                    message: message.to_owned(),
-                },
-            });
+            results.violations.push(found(Violation {
+                severity: Severity::Warning,
+                rule: Rule::CrdNotUsed,
+                path: String::new(),
+                line: doc.line,
+                message: message.to_owned(),
+            }));
         }
         if let Some((line, message)) = self.custom.unserved(&doc.root) {
-            results.violations.push(Found {
-                file: source.name.clone(),
-                document: doc.index,
-                api_version: text_of(&doc.root, "apiVersion"),
-                kind: text_of(&doc.root, "kind"),
-                target: policy
-                    .options
-                    .target
-                    .map(|target| target.to_string())
-                    .unwrap_or_default(),
-                resource: Resource::of(&doc.root),
-                resource_index: first_resource,
-                violation: Violation {
-                    severity: Severity::Error,
-                    rule: Rule::KindNotServed,
-                    path: "apiVersion".into(),
-                    line,
-                    message,
-                },
-            });
+            results.violations.push(found(Violation {
+                severity: Severity::Error,
+                rule: Rule::KindNotServed,
+                path: "apiVersion".into(),
+                line,
+                message,
+            }));
             return;
         }
         match preflight::check(self.tables, &doc.root, policy.options) {
