@@ -126,13 +126,21 @@ fn removed_fields_name_their_rename() {
 fn strict_mode_reports_unknown_fields_and_kinds_and_any_mode_unknown_values() {
     let tables = tables();
     let yaml = "apiVersion: \"1.12\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps:\n    - {name: a, runtime: rkt, colour: red, shel: sh}\n";
-    // Without --strict, unknown fields pass; a value outside the enum the
-    // target lists does not (the API and the JSON Schemas refuse it).
+    // Without --strict, unknown fields are warnings (as the API server's
+    // default field validation); a value outside the enum the target lists
+    // is an error (the API and the JSON Schemas refuse it).
     let lenient = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
     assert_eq!(
         rules(&lenient),
-        [(Rule::ValueNotAvailable, "spec.steps[0].runtime", 6)]
+        [
+            (Rule::ValueNotAvailable, "spec.steps[0].runtime", 6),
+            (Rule::UnknownField, "spec.steps[0].colour", 6),
+            (Rule::UnknownField, "spec.steps[0].shel", 6),
+        ]
     );
+    assert!(lenient.violations[1..]
+        .iter()
+        .all(|violation| violation.severity == Severity::Warning));
     let strict = Options {
         target: None,
         strict: true,

@@ -80,9 +80,10 @@ pub struct CheckArgs {
     /// against it.
     #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub target: Option<Version>,
-    /// Also report fields, enum values and kinds the API does not know, and
-    /// make warnings that may hide a refusal errors (a field whose feature
-    /// gate is off, a custom resource without its CRD). Documents without
+    /// Make what the API does not know errors (unknown fields, warned
+    /// about by default as the API server's default field validation does;
+    /// enum values and kinds), and warnings that may hide a refusal (a
+    /// field whose feature gate is off, a custom resource without its CRD). Documents without
     /// apiVersion/kind and templates found in a directory are skipped and
     /// listed all the same.
     #[arg(long)]

@@ -295,7 +295,9 @@ impl<'a> Visitor<'a> for Checker<'a> {
         let key = entry.key.as_str();
         let def = object.def;
         let Some((&name, &indexed)) = object.fields.by_name.get_key_value(key) else {
-            if self.strict && !def.open {
+            // As the API server's default field validation (Warn): an
+            // unknown field is a warning, an error with --strict.
+            if !def.open {
                 let mut message = format!(
                     "unknown field ({} has no field {:?} in any minor)",
                     short(object.name),
@@ -304,9 +306,14 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 if let Some(suggestion) = closest_field(def, key, target) {
                     let _ = write!(message, "; did you mean {suggestion:?}?");
                 }
+                let severity = if self.strict {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
                 self.report(
                     walk,
-                    Severity::Error,
+                    severity,
                     Rule::UnknownField,
                     Some(key),
                     entry.line,

@@ -285,8 +285,20 @@ impl<'a> Checker<'a> {
                 self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
             }
             _ => {
-                // The first match's warnings (deprecations) are the value's.
-                let (_, warnings) = matched.swap_remove(0);
+                // The first match's warnings (deprecations) are the value's;
+                // of several (anyOf), the first that knows every field the
+                // value has, so its unknown-field warnings are not another
+                // member's fields.
+                let unknown = |warnings: &[Violation]| {
+                    warnings
+                        .iter()
+                        .filter(|violation| violation.rule == Rule::UnknownField)
+                        .count()
+                };
+                let best = (0..matched.len())
+                    .min_by_key(|&index| unknown(&matched[index].1))
+                    .unwrap_or(0);
+                let (_, warnings) = matched.swap_remove(best);
                 self.violations.extend(warnings);
             }
         }
