@@ -33,17 +33,25 @@ impl GatedModel {
     ) -> FactNotes {
         let mut notes = FactNotes::default();
         for (type_name, ty) in &mut self.types {
-            let mut items: Vec<(String, &mut Lifecycle)> =
-                vec![(type_name.clone(), &mut ty.lifecycle)];
+            // Only items with a gate are looked at; most have none.
+            let mut items: Vec<(String, &mut Lifecycle)> = Vec::new();
+            if ty.lifecycle.feature_gate.is_some() {
+                items.push((type_name.clone(), &mut ty.lifecycle));
+            }
             for (field_name, field) in &mut ty.fields {
-                let path = format!("{type_name}.{field_name}");
                 for (value, lifecycle) in field.values.iter_mut().chain(&mut field.element_values) {
-                    items.push((format!("{path}={value:?}"), lifecycle));
+                    if lifecycle.feature_gate.is_some() {
+                        items.push((format!("{type_name}.{field_name}={value:?}"), lifecycle));
+                    }
                 }
-                items.push((path, &mut field.lifecycle));
+                if field.lifecycle.feature_gate.is_some() {
+                    items.push((format!("{type_name}.{field_name}"), &mut field.lifecycle));
+                }
             }
             for (value, lifecycle) in &mut ty.values {
-                items.push((format!("{type_name}={value:?}"), lifecycle));
+                if lifecycle.feature_gate.is_some() {
+                    items.push((format!("{type_name}={value:?}"), lifecycle));
+                }
             }
             for (item, lifecycle) in items {
                 let Some(gate) = lifecycle.feature_gate.clone() else {
