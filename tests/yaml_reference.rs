@@ -1,0 +1,228 @@
+//! vergate reads YAML and JSON as kubectl does: every case of
+//! `tests/yaml_reference/corpus.jsonl` (recorded by a Go reference built on
+//! sigs.k8s.io/yaml and go-yaml v2, mirroring apimachinery's
+//! YAMLOrJSONDecoder; see `tests/yaml_reference/README.md`) is read with
+//! the verdict (accepted or refused) and the values the reference gives,
+//! by the reader users get (the fast path where it reads) and by the full
+//! reader alone.
+
+use serde_json::Value as Json;
+use vergate::document::{split, Reader};
+
+#[derive(serde::Deserialize)]
+struct Case {
+    name: String,
+    input: String,
+    verdict: String,
+    #[serde(default)]
+    values: Vec<Json>,
+}
+
+fn corpus() -> Vec<Case> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/yaml_reference/corpus.jsonl"
+    );
+    let text = std::fs::read_to_string(path).expect("the recorded corpus");
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("a corpus line"))
+        .collect()
+}
+
+/// Numbers compared by value: vergate keeps a float as written (`2.0`),
+/// kubectl writes `2`; both send the same number.
+fn normalize(value: &Json) -> Json {
+    match value {
+        Json::Number(number) => number
+            .as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| value.clone(), Json::Number),
+        Json::Array(items) => Json::Array(items.iter().map(normalize).collect()),
+        Json::Object(entries) => Json::Object(
+            entries
+                .iter()
+                .map(|(key, value)| (key.clone(), normalize(value)))
+                .collect(),
+        ),
+        _ => value.clone(),
+    }
+}
+
+/// What a reading gave: the documents' values, or the first error.
+type Reading = Result<Vec<Json>, String>;
+
+fn read(readers: Vec<Reader<'_>>) -> Reading {
+    let mut values = Vec::new();
+    for reader in readers {
+        for document in reader {
+            match document {
+                Ok(document) => values.push(normalize(&document.root.to_json())),
+                Err(err) => {
+                    assert!(err.line >= 1, "an error without a line: {err}");
+                    return Err(err.to_string());
+                }
+            }
+        }
+    }
+    Ok(values)
+}
+
+fn expected(case: &Case) -> Result<Vec<Json>, ()> {
+    match case.verdict.as_str() {
+        "accept" => Ok(case.values.iter().map(normalize).collect()),
+        "refuse" => Err(()),
+        other => panic!("{}: unknown verdict {other}", case.name),
+    }
+}
+
+fn differs(expected: &Result<Vec<Json>, ()>, got: &Reading) -> bool {
+    match (expected, got) {
+        (Ok(want), Ok(got)) => want != got,
+        (Err(()), Err(_)) => false,
+        _ => true,
+    }
+}
+
+/// Cases vergate does not read as kubectl yet (issue #30): each must
+/// still differ, so that one that starts to agree is taken off the list.
+const NOT_YET: &[&str] = &[
+    "!!binary of a truncated UTF-8 sequence",
+    "!!binary of bytes that are not UTF-8",
+    "!!binary of digits",
+    "!!binary on a key",
+    "!!binary over lines",
+    "!!binary with a space",
+    "!!timestamp of a non-timestamp",
+    "BEL in a literal block scalar",
+    "DEL in a comment",
+    "DEL in a double-quoted scalar",
+    "DEL in a plain scalar",
+    "DEL in a single-quoted scalar",
+    "ESC in a plain scalar",
+    "JSON after a no-break space",
+    "JSON lone high surrogate",
+    "JSON lone low surrogate then high",
+    "JSON string holding ESC (not JSON, not YAML)",
+    "JSON surrogate pair escapes",
+    "NEL ending a comment",
+    "NEL inside a literal block scalar",
+    "NEL inside a plain scalar continued",
+    "NEL inside a single-quoted scalar",
+    "NEL line break ending the text",
+    "NEL line breaks between keys",
+    "U+0080 in a plain scalar",
+    "U+009F in a plain scalar",
+    "U+2028 ending a comment",
+    "U+2028 in a plain scalar",
+    "U+2029 in a plain scalar",
+    "U+FFFE in a scalar",
+    "a %TAG directive",
+    "a %YAML 1.1 directive",
+    "a %YAML 1.2 directive",
+    "a JSON-looking text with a YAML boolean",
+    "a JSON-looking text with an octal number",
+    "a YAML flow mapping over lines",
+    "a YAML flow mapping starting the text",
+    "a YAML flow mapping then more documents",
+    "a dash alone as a flow mapping value",
+    "a dash alone first in a flow sequence",
+    "a dash alone in a flow sequence",
+    "a double-quoted escaped slash",
+    "a flow sequence continued at column 0",
+    "a hexadecimal key beyond int64",
+    "a line holding only a tab",
+    "a stream of JSON objects",
+    "a stream of JSON objects on lines",
+    "a stream of JSON objects with null between",
+    "a stream of a JSON object and a list",
+    "a tab after a colon before a number",
+    "a tab after a colon in a sequence item",
+    "a tab after a dash",
+    "a tab after a dash in a mapping",
+    "a tab after a flow mapping's colon",
+    "a tab after a key's colon",
+    "a tab before a comment at a line's start",
+    "a tab in a double-quoted continuation",
+    "a tab indenting a key",
+    "a tab right after a dash",
+    "a verbatim bool tag on a word",
+    "a verbatim int tag on a number",
+    "a verbatim int tag on a word",
+    "an integer key beyond int64",
+    "double-quoted continuation at column 0",
+    "double-quoted continuation at the key's indentation",
+    "imagePullPolicy as !!binary",
+    "invalid base64 after !!binary",
+    "single-quoted continuation at a nested key's indentation",
+    "single-quoted continuation at the key's indentation",
+    "single-quoted continuation less indented than its key",
+    "spaces then a tab indenting a key",
+    "unpadded base64 after !!binary",
+];
+
+#[test]
+fn both_readers_read_every_case_as_kubectl_does() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 60, "the corpus is missing cases");
+    let mut failures = Vec::new();
+    let mut fast_read = 0;
+    let mut still_differ = Vec::new();
+    for case in &corpus {
+        let want = expected(case);
+        let parts = split(&case.input);
+        fast_read += parts
+            .iter()
+            .filter(|part| part.fast_and_full().is_some())
+            .count();
+        let readings = [
+            (
+                "as users read it",
+                read(parts.iter().map(|part| part.reader()).collect()),
+            ),
+            (
+                "by the full reader",
+                read(parts.iter().map(|part| part.full_reader()).collect()),
+            ),
+            ("whole", read(vec![Reader::new(&case.input)])),
+        ];
+        let not_yet = NOT_YET.contains(&case.name.as_str());
+        if not_yet {
+            if readings.iter().any(|(_, got)| differs(&want, got)) {
+                still_differ.push(case.name.as_str());
+            }
+            continue;
+        }
+        for (how, got) in readings {
+            if differs(&want, &got) {
+                failures.push(format!(
+                    "{} ({how}): input {:?}\n  kubectl: {}\n  vergate: {}",
+                    case.name,
+                    case.input,
+                    match &want {
+                        Ok(values) => format!("accepts {}", Json::Array(values.clone())),
+                        Err(()) => "refuses".to_owned(),
+                    },
+                    match &got {
+                        Ok(values) => format!("accepts {}", Json::Array(values.clone())),
+                        Err(err) => format!("refuses: {err}"),
+                    },
+                ));
+            }
+        }
+    }
+    let agree: Vec<_> = NOT_YET
+        .iter()
+        .filter(|name| !still_differ.contains(name))
+        .collect();
+    assert!(
+        agree.is_empty(),
+        "now read as kubectl does, take off NOT_YET: {agree:?}"
+    );
+    assert!(fast_read > 20, "the fast path read only {fast_read} parts");
+    assert!(
+        failures.is_empty(),
+        "{} readings differ from kubectl's:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
