@@ -14,6 +14,7 @@ mod encoding;
 mod reader;
 pub mod scalar;
 mod split;
+mod yaml;
 
 /// The string type of keys and string values: inline up to 24 bytes, as
 /// most keys and values of a manifest are, so a tree costs few allocations.

@@ -9,13 +9,13 @@
 //! for gigabytes.
 
 use super::scalar::{self, StandardTag, Syntax};
+use super::yaml::parser::{Event, Parser, Tag};
+use super::yaml::scanner::{Marker, TScalarStyle};
 use super::{CompactString, Document, DuplicateKey, Entry, Node, ParseError, Value};
 use std::collections::HashMap;
 use std::str::Chars;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use yaml_rust2::parser::{Event, Parser, Tag};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// The deepest nesting of lists and mappings a document may have. No
 /// Kubernetes object comes near it (a CRD's schema is a few dozen levels).
