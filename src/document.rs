@@ -11,6 +11,7 @@
 
 mod block;
 mod encoding;
+mod json;
 mod reader;
 pub mod scalar;
 mod split;

@@ -93,70 +93,13 @@ const NOT_YET: &[&str] = &[
     "!!binary over lines",
     "!!binary with a space",
     "!!timestamp of a non-timestamp",
-    "BEL in a literal block scalar",
-    "DEL in a comment",
-    "DEL in a double-quoted scalar",
-    "DEL in a plain scalar",
-    "DEL in a single-quoted scalar",
-    "ESC in a plain scalar",
-    "JSON after a no-break space",
-    "JSON lone high surrogate",
-    "JSON lone low surrogate then high",
-    "JSON string holding ESC (not JSON, not YAML)",
-    "JSON surrogate pair escapes",
-    "NEL ending a comment",
-    "NEL inside a literal block scalar",
-    "NEL inside a plain scalar continued",
-    "NEL inside a single-quoted scalar",
-    "NEL line break ending the text",
-    "NEL line breaks between keys",
-    "U+0080 in a plain scalar",
-    "U+009F in a plain scalar",
-    "U+2028 ending a comment",
-    "U+2028 in a plain scalar",
-    "U+2029 in a plain scalar",
-    "U+FFFE in a scalar",
-    "a %TAG directive",
-    "a %YAML 1.1 directive",
-    "a %YAML 1.2 directive",
-    "a JSON-looking text with a YAML boolean",
-    "a JSON-looking text with an octal number",
-    "a YAML flow mapping over lines",
-    "a YAML flow mapping starting the text",
-    "a YAML flow mapping then more documents",
-    "a dash alone as a flow mapping value",
-    "a dash alone first in a flow sequence",
-    "a dash alone in a flow sequence",
-    "a double-quoted escaped slash",
-    "a flow sequence continued at column 0",
     "a hexadecimal key beyond int64",
-    "a line holding only a tab",
-    "a stream of JSON objects",
-    "a stream of JSON objects on lines",
-    "a stream of JSON objects with null between",
-    "a stream of a JSON object and a list",
-    "a tab after a colon before a number",
-    "a tab after a colon in a sequence item",
-    "a tab after a dash",
-    "a tab after a dash in a mapping",
-    "a tab after a flow mapping's colon",
-    "a tab after a key's colon",
-    "a tab before a comment at a line's start",
-    "a tab in a double-quoted continuation",
-    "a tab indenting a key",
-    "a tab right after a dash",
     "a verbatim bool tag on a word",
     "a verbatim int tag on a number",
     "a verbatim int tag on a word",
     "an integer key beyond int64",
-    "double-quoted continuation at column 0",
-    "double-quoted continuation at the key's indentation",
     "imagePullPolicy as !!binary",
     "invalid base64 after !!binary",
-    "single-quoted continuation at a nested key's indentation",
-    "single-quoted continuation at the key's indentation",
-    "single-quoted continuation less indented than its key",
-    "spaces then a tab indenting a key",
     "unpadded base64 after !!binary",
 ];
 
@@ -210,6 +153,13 @@ fn both_readers_read_every_case_as_kubectl_does() {
             }
         }
     }
+    assert!(fast_read > 20, "the fast path read only {fast_read} parts");
+    assert!(
+        failures.is_empty(),
+        "{} readings differ from kubectl's:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     let agree: Vec<_> = NOT_YET
         .iter()
         .filter(|name| !still_differ.contains(name))
@@ -217,12 +167,5 @@ fn both_readers_read_every_case_as_kubectl_does() {
     assert!(
         agree.is_empty(),
         "now read as kubectl does, take off NOT_YET: {agree:?}"
-    );
-    assert!(fast_read > 20, "the fast path read only {fast_read} parts");
-    assert!(
-        failures.is_empty(),
-        "{} readings differ from kubectl's:\n{}",
-        failures.len(),
-        failures.join("\n")
     );
 }

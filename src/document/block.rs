@@ -1067,7 +1067,9 @@ fn unescape(inner: &str) -> Option<CompactString> {
             'e' => '\x1b',
             ' ' => ' ',
             '"' => '"',
-            '/' => '/',
+            // Not JSON's `\/` (YAML 1.2's), which go-yaml refuses: declined,
+            // for the full parser to refuse (and `\'`, which go-yaml reads
+            // and YAML 1.2 does not, is left to it too).
             '\\' => '\\',
             'N' => '\u{85}',
             '_' => '\u{a0}',

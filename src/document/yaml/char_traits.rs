@@ -6,10 +6,23 @@ pub(crate) fn is_z(c: char) -> bool {
     c == '\0'
 }
 
-/// Check whether the character is a line break (`\r` or `\n`).
+/// Check whether the character is a line break.
+///
+/// go-yaml: `is_break` in `yamlprivateh.go`: CR, LF, NEL (U+0085), LS
+/// (U+2028) and PS (U+2029), not only CR and LF.
 #[inline]
 pub(crate) fn is_break(c: char) -> bool {
-    c == '\n' || c == '\r'
+    matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Check whether go-yaml's reader reads the character (`readerc.go`): tab,
+/// line breaks, U+0020–U+007E, NEL, U+00A0–U+D7FF, U+E000–U+FFFD and
+/// above U+FFFF.
+#[inline]
+pub(crate) fn is_printable(c: char) -> bool {
+    matches!(c, ' '..='~' | '\n' | '\t' | '\r')
+        || matches!(c, '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+        || c > '\u{ffff}'
 }
 
 /// Check whether the character is nil or a line break (`\0`, `\r`, `\n`).

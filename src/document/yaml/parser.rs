@@ -219,6 +219,12 @@ impl<'a> Parser<core::str::Chars<'a>> {
 }
 
 impl<T: Iterator<Item = char>> Parser<T> {
+    /// True when the scanner met a character go-yaml refuses (the input
+    /// ended there for it); what the parser said since is not to be used.
+    pub fn unprintable(&self) -> bool {
+        self.scanner.unprintable()
+    }
+
     /// Create a new instance of a parser from the given input of characters.
     pub fn new(src: T) -> Parser<T> {
         Parser {
@@ -559,33 +565,20 @@ impl<T: Iterator<Item = char>> Parser<T> {
     }
 
     fn parser_process_directives(&mut self) -> Result<(), ScanError> {
-        let mut version_directive_received = false;
-        loop {
-            let mut tags = HashMap::new();
-            match self.peek_token()? {
-                Token(mark, TokenType::VersionDirective(_, _)) => {
-                    // XXX parsing with warning according to spec
-                    //if major != 1 || minor > 2 {
-                    //    return Err(ScanError::new(tok.0,
-                    //        "found incompatible YAML document"));
-                    //}
-                    if version_directive_received {
-                        return Err(ScanError::new(*mark, "duplicate version directive"));
-                    }
-                    version_directive_received = true;
-                }
-                Token(mark, TokenType::TagDirective(handle, prefix)) => {
-                    if tags.contains_key(handle) {
-                        return Err(ScanError::new(*mark, "the TAG directive must only be given at most once per handle in the same document"));
-                    }
-                    tags.insert(handle.clone(), prefix.clone());
-                }
-                _ => break,
+        match self.peek_token()? {
+            // kubectl: apimachinery's YAMLReader cuts the stream at every
+            // `---` line, so a directive reaches go-yaml without the
+            // document it announces, which go-yaml refuses ("did not find
+            // expected <document start>"). (yaml-rust2 read `%YAML` and
+            // `%TAG` here.)
+            Token(mark, TokenType::VersionDirective(..) | TokenType::TagDirective(..)) => {
+                Err(ScanError::new(
+                    *mark,
+                    "a directive (`%YAML`, `%TAG`), which kubectl cannot read: it cuts the stream at `---` lines, leaving the directive without its document; remove the directive",
+                ))
             }
-            self.tags = tags;
-            self.skip();
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     fn explicit_document_start(&mut self) -> ParseResult {

@@ -15,7 +15,7 @@ use arraydeque::ArrayDeque;
 
 use super::char_traits::{
     as_hex, is_alpha, is_anchor_char, is_blank, is_blank_or_breakz, is_break, is_breakz, is_digit,
-    is_flow, is_hex, is_tag_char, is_uri_char, is_z,
+    is_flow, is_hex, is_printable, is_tag_char, is_uri_char, is_z,
 };
 
 /// The encoding of the input. Currently, only UTF-8 is supported.
@@ -351,6 +351,8 @@ pub struct Scanner<T> {
     buffer: ArrayDeque<char, BUFFER_LEN>,
     /// The last error that happened.
     error: Option<ScanError>,
+    /// go-yaml: a character go-yaml refuses was read (see `read_char`).
+    unprintable: bool,
 
     /// Whether we have already emitted the `StreamStart` token.
     stream_start_produced: bool,
@@ -422,6 +424,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             mark: Marker::new(0, 1, 0),
             tokens: VecDeque::new(),
             error: None,
+            unprintable: false,
 
             stream_start_produced: false,
             stream_end_produced: false,
@@ -457,9 +460,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             return;
         }
         for _ in 0..(count - self.buffer.len()) {
-            self.buffer
-                .push_back(self.rdr.next().unwrap_or('\0'))
-                .unwrap();
+            let c = self.read_char();
+            self.buffer.push_back(c).unwrap();
         }
     }
 
@@ -540,7 +542,31 @@ impl<T: Iterator<Item = char>> Scanner<T> {
     #[inline]
     #[must_use]
     fn raw_read_ch(&mut self) -> char {
-        self.rdr.next().unwrap_or('\0')
+        self.read_char()
+    }
+
+    /// The next character of the input, `\0` at its end.
+    ///
+    /// go-yaml: its reader refuses a character YAML does not allow (a
+    /// control character, DEL, U+0080–U+009F but NEL, U+FFFE, U+FFFF) as it
+    /// reads it. Here such a character ends the input and is remembered
+    /// ([`Self::unprintable`]), so whoever reads the tokens can refuse the
+    /// text rather than what the scanner makes of its end.
+    #[inline]
+    fn read_char(&mut self) -> char {
+        match self.rdr.next() {
+            None => '\0',
+            Some(c) if is_printable(c) => c,
+            Some(_) => {
+                self.unprintable = true;
+                '\0'
+            }
+        }
+    }
+
+    /// True when the input holds a character go-yaml refuses, met so far.
+    pub fn unprintable(&self) -> bool {
+        self.unprintable
     }
 
     /// Return whether the next character is `c`.
@@ -583,7 +609,13 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         }
         self.skip_nl();
 
-        s.push('\n');
+        // go-yaml: `read_line` keeps LS and PS as they are; CR, CRLF and
+        // NEL become LF.
+        s.push(if matches!(c, '\u{2028}' | '\u{2029}') {
+            c
+        } else {
+            '\n'
+        });
     }
 
     /// Check whether the next characters correspond to an end of document.
@@ -681,7 +713,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             return Ok(());
         }
 
-        if (self.mark.col as isize) < self.indent {
+        // go-yaml: no indentation inside flow collections.
+        if self.flow_level == 0 && (self.mark.col as isize) < self.indent {
             return Err(ScanError::new(self.mark, "invalid indentation"));
         }
 
@@ -694,13 +727,9 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             '}' => self.fetch_flow_collection_end(TokenType::FlowMappingEnd),
             ',' => self.fetch_flow_entry(),
             '-' if is_blank_or_breakz(nc) => self.fetch_block_entry(),
-            '?' if is_blank_or_breakz(nc) => self.fetch_key(),
-            ':' if is_blank_or_breakz(nc)
-                || (self.flow_level > 0
-                    && (is_flow(nc) || self.mark.index == self.adjacent_value_allowed_at)) =>
-            {
-                self.fetch_value()
-            }
+            // go-yaml: in the flow context `?` and `:` are always indicators.
+            '?' if is_blank_or_breakz(nc) || self.flow_level > 0 => self.fetch_key(),
+            ':' if is_blank_or_breakz(nc) || self.flow_level > 0 => self.fetch_value(),
             // Is it an alias?
             '*' => self.fetch_anchor(true),
             // Is it an anchor?
@@ -717,9 +746,10 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             ':' | '?' if !is_blank_or_breakz(nc) && self.flow_level == 0 => {
                 self.fetch_plain_scalar()
             }
-            '%' | '@' | '`' => Err(ScanError::new(
+            // go-yaml: a tab left by `skip_to_next_token` cannot start a token.
+            '%' | '@' | '`' | '\t' => Err(ScanError::new(
                 self.mark,
-                &format!("unexpected character: `{c}'"),
+                &format!("found character that cannot start any token: {c:?}"),
             )),
             _ => self.fetch_plain_scalar(),
         }
@@ -812,29 +842,15 @@ impl<T: Iterator<Item = char>> Scanner<T> {
     /// one.
     fn skip_to_next_token(&mut self) -> ScanResult {
         loop {
-            // TODO(chenyh) BOM
             match self.look_ch() {
-                // Tabs may not be used as indentation.
-                // "Indentation" only exists as long as a block is started, but does not exist
-                // inside of flow-style constructs. Tabs are allowed as part of leading
-                // whitespaces outside of indentation.
-                // If a flow-style construct is in an indented block, its contents must still be
-                // indented. Also, tabs are allowed anywhere in it if it has no content.
-                '\t' if self.is_within_block()
-                    && self.leading_whitespace
-                    && (self.mark.col as isize) < self.indent =>
-                {
-                    self.skip_ws_to_eol(SkipTabs::Yes)?;
-                    // If we have content on that line with a tab, return an error.
-                    if !is_breakz(self.ch()) {
-                        return Err(ScanError::new(
-                            self.mark,
-                            "tabs disallowed within this context (block indentation)",
-                        ));
-                    }
-                }
-                '\t' | ' ' => self.skip_blank(),
-                '\n' | '\r' => {
+                // go-yaml: `yaml_parser_scan_to_next_token` skips a tab only
+                // in the flow context or where a simple key may not start
+                // (after a key's `:`, inside a line); elsewhere (indentation,
+                // after `- `, a line holding only a tab) the tab is left to
+                // `fetch_next_token`, which refuses it.
+                '\t' if self.flow_level > 0 || !self.simple_key_allowed => self.skip_blank(),
+                ' ' => self.skip_blank(),
+                c if is_break(c) => {
                     self.lookahead(2);
                     self.skip_linebreak();
                     if self.flow_level == 0 {
@@ -865,7 +881,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
 
                     need_whitespace = false;
                 }
-                '\n' | '\r' => {
+                c if is_break(c) => {
                     self.lookahead(2);
                     self.skip_linebreak();
                     if self.flow_level == 0 {
@@ -1490,15 +1506,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
 
         // generate BLOCK-SEQUENCE-START if indented
         self.roll_indent(mark.col, None, TokenType::BlockSequenceStart, mark);
-        let found_tabs = self.skip_ws_to_eol(SkipTabs::Yes)?.found_tabs();
-        self.lookahead(2);
-        if found_tabs && self.buffer[0] == '-' && is_blank_or_breakz(self.buffer[1]) {
-            return Err(ScanError::new(
-                self.mark,
-                "'-' must be followed by a valid YAML whitespace",
-            ));
-        }
-
+        // go-yaml: spaces after `- ` are skipped, a tab is not (a simple key
+        // may follow): `skip_to_next_token` leaves it, and it is refused.
         self.skip_ws_to_eol(SkipTabs::No)?;
         if is_break(self.look_ch()) || is_flow(self.ch()) {
             self.roll_one_col_indent();
@@ -1628,9 +1637,9 @@ impl<T: Iterator<Item = char>> Scanner<T> {
 
         // Scan the leading line breaks and determine the indentation level if needed.
         if indent == 0 {
-            self.skip_block_scalar_first_line_indent(&mut indent, &mut trailing_breaks);
+            self.skip_block_scalar_first_line_indent(&mut indent, &mut trailing_breaks)?;
         } else {
-            self.skip_block_scalar_indent(indent, &mut trailing_breaks);
+            self.skip_block_scalar_indent(indent, &mut trailing_breaks)?;
         }
 
         // We have an end-of-stream with no content, e.g.:
@@ -1700,7 +1709,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             self.read_break(&mut leading_break);
 
             // Eat the following indentation spaces and line breaks.
-            self.skip_block_scalar_indent(indent, &mut trailing_breaks);
+            self.skip_block_scalar_indent(indent, &mut trailing_breaks)?;
         }
 
         // Chomp the tail.
@@ -1774,7 +1783,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
     }
 
     /// Skip the block scalar indentation and empty lines.
-    fn skip_block_scalar_indent(&mut self, indent: usize, breaks: &mut String) {
+    fn skip_block_scalar_indent(&mut self, indent: usize, breaks: &mut String) -> ScanResult {
         loop {
             // Consume all spaces. Tabs cannot be used as indentation.
             if indent < BUFFER_LEN - 2 {
@@ -1798,6 +1807,11 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 self.lookahead(2);
             }
 
+            // go-yaml: a tab where an indentation space is expected.
+            if self.mark.col < indent && self.ch() == '\t' {
+                return Err(block_scalar_tab(self.mark));
+            }
+
             // If our current line is empty, skip over the break and continue looping.
             if is_break(self.ch()) {
                 self.read_break(breaks);
@@ -1806,13 +1820,18 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 break;
             }
         }
+        Ok(())
     }
 
     /// Determine the indentation level for a block scalar from the first line of its contents.
     ///
     /// The function skips over whitespace-only lines and sets `indent` to the the longest
     /// whitespace line that was encountered.
-    fn skip_block_scalar_first_line_indent(&mut self, indent: &mut usize, breaks: &mut String) {
+    fn skip_block_scalar_first_line_indent(
+        &mut self,
+        indent: &mut usize,
+        breaks: &mut String,
+    ) -> ScanResult {
         let mut max_indent = 0;
         loop {
             // Consume all spaces. Tabs cannot be used as indentation.
@@ -1822,6 +1841,12 @@ impl<T: Iterator<Item = char>> Scanner<T> {
 
             if self.mark.col > max_indent {
                 max_indent = self.mark.col;
+            }
+
+            // go-yaml: a tab where an indentation space is expected (the
+            // indentation is not known yet, so any tab before content).
+            if self.ch() == '\t' {
+                return Err(block_scalar_tab(self.mark));
             }
 
             if is_break(self.ch()) {
@@ -1846,6 +1871,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         if self.indent > 0 {
             *indent = (*indent).max(1);
         }
+        Ok(())
     }
 
     fn fetch_flow_scalar(&mut self, single: bool) -> ScanResult {
@@ -1900,12 +1926,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 ));
             }
 
-            if (self.mark.col as isize) < self.indent {
-                return Err(ScanError::new(
-                    start_mark,
-                    "invalid indentation in quoted scalar",
-                ));
-            }
+            // go-yaml: a quoted scalar's lines may be indented any way.
 
             leading_blanks = false;
             self.consume_flow_scalar_non_whitespace_chars(
@@ -1926,12 +1947,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 if is_blank(self.ch()) {
                     // Consume a space or a tab character.
                     if leading_blanks {
-                        if self.ch() == '\t' && (self.mark.col as isize) < self.indent {
-                            return Err(ScanError::new(
-                                self.mark,
-                                "tab cannot be used as indentation",
-                            ));
-                        }
+                        // go-yaml: tabs may indent a quoted scalar's lines.
                         self.skip_blank();
                     } else {
                         whitespaces.push(self.ch());
@@ -1951,22 +1967,21 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 self.lookahead(1);
             }
 
-            // Join the whitespaces or fold line breaks.
+            // Join the whitespaces or fold line breaks. go-yaml: a break
+            // that is LS or PS is kept, not folded.
             if leading_blanks {
-                if leading_break.is_empty() {
-                    string.push_str(&leading_break);
-                    string.push_str(&trailing_breaks);
-                    trailing_breaks.clear();
-                    leading_break.clear();
-                } else {
+                if leading_break.starts_with('\n') {
                     if trailing_breaks.is_empty() {
                         string.push(' ');
                     } else {
                         string.push_str(&trailing_breaks);
-                        trailing_breaks.clear();
                     }
-                    leading_break.clear();
+                } else {
+                    string.push_str(&leading_break);
+                    string.push_str(&trailing_breaks);
                 }
+                trailing_breaks.clear();
+                leading_break.clear();
             } else {
                 string.push_str(&whitespaces);
                 whitespaces.clear();
@@ -2076,7 +2091,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             'e' => ret = '\x1b',
             ' ' => ret = '\x20',
             '"' => ret = '"',
-            '/' => ret = '/',
+            // go-yaml: `\'`, and no `\/` (JSON's, which YAML 1.2 added).
+            '\'' => ret = '\'',
             '\\' => ret = '\\',
             // Unicode next line (#x85)
             'N' => ret = char::from_u32(0x85).unwrap(),
@@ -2145,12 +2161,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         let indent = self.indent + 1;
         let start_mark = self.mark;
 
-        if self.flow_level > 0 && (start_mark.col as isize) < indent {
-            return Err(ScanError::new(
-                start_mark,
-                "invalid indentation in flow construct",
-            ));
-        }
+        // go-yaml: no indentation inside flow collections.
 
         let mut string = String::with_capacity(32);
         let mut leading_break = String::with_capacity(32);
@@ -2163,29 +2174,23 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 break;
             }
 
-            if self.flow_level > 0 && self.ch() == '-' && is_flow(self.buffer[1]) {
-                return Err(ScanError::new(
-                    self.mark,
-                    "plain scalar cannot start with '-' followed by ,[]{}",
-                ));
-            }
+            // go-yaml: `-` alone is a plain scalar in a flow (`[cat, -]`).
 
             if !is_blank_or_breakz(self.ch()) && self.next_can_be_plain_scalar() {
                 if self.leading_whitespace {
-                    if leading_break.is_empty() {
-                        string.push_str(&leading_break);
-                        string.push_str(&trailing_breaks);
-                        trailing_breaks.clear();
-                        leading_break.clear();
-                    } else {
+                    // go-yaml: a break that is LS or PS is kept.
+                    if leading_break.starts_with('\n') {
                         if trailing_breaks.is_empty() {
                             string.push(' ');
                         } else {
                             string.push_str(&trailing_breaks);
-                            trailing_breaks.clear();
                         }
-                        leading_break.clear();
+                    } else {
+                        string.push_str(&leading_break);
+                        string.push_str(&trailing_breaks);
                     }
+                    trailing_breaks.clear();
+                    leading_break.clear();
                     self.leading_whitespace = false;
                 } else if !whitespaces.is_empty() {
                     string.push_str(&whitespaces);
@@ -2224,15 +2229,12 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                         whitespaces.push(self.ch());
                         self.skip_blank();
                     } else if (self.mark.col as isize) < indent && self.ch() == '\t' {
-                        // Tabs in an indentation columns are allowed if and only if the line is
-                        // empty. Skip to the end of the line.
-                        self.skip_ws_to_eol(SkipTabs::Yes)?;
-                        if !is_breakz(self.ch()) {
-                            return Err(ScanError::new(
-                                start_mark,
-                                "while scanning a plain scalar, found a tab",
-                            ));
-                        }
+                        // go-yaml: a tab in a continuation's indentation,
+                        // even on a line holding nothing else.
+                        return Err(ScanError::new(
+                            self.mark,
+                            "while scanning a plain scalar, found a tab character that violates indentation",
+                        ));
                     } else {
                         self.skip_blank();
                     }
@@ -2312,17 +2314,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         let start_mark = self.mark;
         self.implicit_flow_mapping = self.flow_level > 0 && !self.flow_mapping_started;
 
-        // Skip over ':'.
+        // Skip over ':'. go-yaml: a tab may follow it (`name:\tx`).
         self.skip_non_blank();
-        if self.look_ch() == '\t'
-            && !self.skip_ws_to_eol(SkipTabs::Yes)?.has_valid_yaml_ws()
-            && (self.ch() == '-' || is_alpha(self.ch()))
-        {
-            return Err(ScanError::new(
-                self.mark,
-                "':' must be followed by a valid YAML whitespace",
-            ));
-        }
 
         if sk.possible {
             // insert simple key
@@ -2504,14 +2497,11 @@ impl<T: Iterator<Item = char>> Scanner<T> {
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn next_can_be_plain_scalar(&self) -> bool {
+        // go-yaml: `: ` ends a plain scalar, and in a flow so do `,`, `?`
+        // and the brackets (not `:` before other text: `[b:c]`).
         match self.ch() {
-            // indicators can end a plain scalar, see 7.3.3. Plain Style
-            ':' if is_blank_or_breakz(self.buffer[1])
-                || (self.flow_level > 0 && is_flow(self.buffer[1])) =>
-            {
-                false
-            }
-            c if self.flow_level > 0 && is_flow(c) => false,
+            ':' if is_blank_or_breakz(self.buffer[1]) => false,
+            ',' | '?' | '[' | ']' | '{' | '}' if self.flow_level > 0 => false,
             _ => true,
         }
     }
@@ -2530,6 +2520,14 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 .push_back(Token(mark, TokenType::FlowMappingEnd));
         }
     }
+}
+
+/// go-yaml's error for a tab in a block scalar's indentation.
+fn block_scalar_tab(mark: Marker) -> ScanError {
+    ScanError::new(
+        mark,
+        "while scanning a block scalar, found a tab character where an indentation space is expected",
+    )
 }
 
 /// Behavior to adopt regarding treating tabs as whitespace.
