@@ -83,33 +83,12 @@ fn differs(expected: &Result<Vec<Json>, ()>, got: &Reading) -> bool {
     }
 }
 
-/// Cases vergate does not read as kubectl yet (issue #30): each must
-/// still differ, so that one that starts to agree is taken off the list.
-const NOT_YET: &[&str] = &[
-    "!!binary of a truncated UTF-8 sequence",
-    "!!binary of bytes that are not UTF-8",
-    "!!binary of digits",
-    "!!binary on a key",
-    "!!binary over lines",
-    "!!binary with a space",
-    "!!timestamp of a non-timestamp",
-    "a hexadecimal key beyond int64",
-    "a verbatim bool tag on a word",
-    "a verbatim int tag on a number",
-    "a verbatim int tag on a word",
-    "an integer key beyond int64",
-    "imagePullPolicy as !!binary",
-    "invalid base64 after !!binary",
-    "unpadded base64 after !!binary",
-];
-
 #[test]
 fn both_readers_read_every_case_as_kubectl_does() {
     let corpus = corpus();
     assert!(corpus.len() >= 60, "the corpus is missing cases");
     let mut failures = Vec::new();
     let mut fast_read = 0;
-    let mut still_differ = Vec::new();
     for case in &corpus {
         let want = expected(case);
         let parts = split(&case.input);
@@ -128,13 +107,6 @@ fn both_readers_read_every_case_as_kubectl_does() {
             ),
             ("whole", read(vec![Reader::new(&case.input)])),
         ];
-        let not_yet = NOT_YET.contains(&case.name.as_str());
-        if not_yet {
-            if readings.iter().any(|(_, got)| differs(&want, got)) {
-                still_differ.push(case.name.as_str());
-            }
-            continue;
-        }
         for (how, got) in readings {
             if differs(&want, &got) {
                 failures.push(format!(
@@ -159,13 +131,5 @@ fn both_readers_read_every_case_as_kubectl_does() {
         "{} readings differ from kubectl's:\n{}",
         failures.len(),
         failures.join("\n")
-    );
-    let agree: Vec<_> = NOT_YET
-        .iter()
-        .filter(|name| !still_differ.contains(name))
-        .collect();
-    assert!(
-        agree.is_empty(),
-        "now read as kubectl does, take off NOT_YET: {agree:?}"
     );
 }

@@ -433,9 +433,7 @@ impl Builder {
                         plain && tag.is_none() && text == "<<" && self.syntax == Syntax::Yaml;
                     let value = scalar::resolve(text.into(), plain, tag, self.syntax)
                         .map_err(|err| fail(err.0))?;
-                    let key = scalar::key_text(value).ok_or_else(|| {
-                        fail("a null mapping key (`~`, `null` or nothing before `:`); Kubernetes cannot read it: name the key".into())
-                    })?;
+                    let key = scalar::key_text(value).map_err(|err| fail(err.0))?;
                     self.set_key(key, line, merge, anchor, size, budget)?;
                 } else {
                     let value = scalar::resolve(text.into(), plain, tag, self.syntax)
@@ -471,9 +469,12 @@ impl Builder {
                     line,
                 };
                 if self.key_expected() {
-                    let key = scalar::key_text(node.value).ok_or_else(|| {
-                        fail("an alias used as a mapping key must name a scalar".into())
-                    })?;
+                    if matches!(node.value, Value::Seq(_) | Value::Map(_)) {
+                        return Err(fail(
+                            "an alias used as a mapping key must name a scalar".into(),
+                        ));
+                    }
+                    let key = scalar::key_text(node.value).map_err(|err| fail(err.0))?;
                     self.set_key(key, line, false, 0, size, budget)?;
                 } else {
                     self.push(node, 0, size, budget)?;
