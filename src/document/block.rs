@@ -8,8 +8,8 @@
 //! times faster than the full parser, by looking at whole lines instead of
 //! scanning character by character, and builds the tree directly: the same
 //! nodes, on the same lines, with scalars resolved by the same
-//! [`scalar::resolve`], as yaml-rust2 and the tree builder of `reader.rs`
-//! give.
+//! [`scalar::resolve`], as the full parser (`yaml/`, which scans as go-yaml
+//! v2) and the tree builder of `reader.rs` give.
 //!
 //! It never decides anything the full path would decide differently: on
 //! anything outside that part (anchors, aliases, tags, directives, tabs,

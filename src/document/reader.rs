@@ -160,7 +160,7 @@ impl<'a> Reader<'a> {
         let (event, mark) = next.map_err(|err| ParseError {
             line: line_of(err.marker()).saturating_add(offset),
             message: match err.info() {
-                // yaml-rust2 counts flow levels in a u8.
+                // The parser (yaml-rust2's) counts flow levels in a u8.
                 "recursion limit exceeded" => FLOW_DEPTH_MESSAGE.into(),
                 // Anchors do not reach across documents: said as the
                 // builder says it when the parser knew the anchor from an
