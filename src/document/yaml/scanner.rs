@@ -353,6 +353,8 @@ pub struct Scanner<T> {
     error: Option<ScanError>,
     /// go-yaml: a character go-yaml refuses was read (see `read_char`).
     unprintable: bool,
+    /// kubectl: the line of the last `---` (see `skip_to_next_token`).
+    document_start_line: Option<usize>,
 
     /// Whether we have already emitted the `StreamStart` token.
     stream_start_produced: bool,
@@ -425,6 +427,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             tokens: VecDeque::new(),
             error: None,
             unprintable: false,
+            document_start_line: None,
 
             stream_start_produced: false,
             stream_end_produced: false,
@@ -855,6 +858,15 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                     self.skip_linebreak();
                     if self.flow_level == 0 {
                         self.allow_simple_key();
+                    }
+                    // kubectl: the text after a `---` line is a stream of
+                    // its own to go-yaml, whose reader drops a byte-order
+                    // mark starting it (the mark takes no column).
+                    if self.document_start_line == Some(self.mark.line.wrapping_sub(1))
+                        && self.look_ch() == '\u{feff}'
+                    {
+                        self.buffer.pop_front();
+                        self.mark.index += 1;
                     }
                 }
                 '#' => {
@@ -1528,6 +1540,9 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         self.disallow_simple_key();
 
         let mark = self.mark;
+        if t == TokenType::DocumentStart {
+            self.document_start_line = Some(mark.line);
+        }
 
         self.skip_n_non_blank(3);
 
