@@ -704,8 +704,9 @@ impl<'a> BlockReader<'a> {
             }
             lines.push(raw);
             if end >= text.len() {
-                // A last line without its newline: left to the full parser.
-                if !blank {
+                // A last line without its newline (spaces too: go-yaml
+                // gives it no break): left to the full parser.
+                if !raw.is_empty() {
                     return None;
                 }
                 self.cursor.pos = end;
@@ -829,9 +830,13 @@ impl<'a> BlockReader<'a> {
                 (self.scalar(scalar, line)?, used)
             }
             _ => {
+                // go-yaml ends a plain scalar in a flow at `?` too (`[0?]`
+                // is an error): what follows is then declined.
                 let len = content
                     .iter()
-                    .position(|byte| matches!(byte, b',' | b'[' | b']' | b'{' | b'}' | b':' | b'#'))
+                    .position(|byte| {
+                        matches!(byte, b',' | b'[' | b']' | b'{' | b'}' | b':' | b'#' | b'?')
+                    })
                     .unwrap_or(content.len());
                 let text = trim_end(&content[..len]);
                 if text.is_empty() || !plain_start(text) {

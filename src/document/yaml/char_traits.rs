@@ -117,6 +117,13 @@ pub(crate) fn is_uri_char(c: char) -> bool {
     is_word_char(c) || "#;/?:@&=+$,_.!~*\'()[]%".contains(c)
 }
 
+/// Check whether go-yaml reads the character in a tag (`scan_tag_uri`):
+/// ASCII letters, digits, `_`, `-` and `;/?:@&=+$,.!~*'()[]%`.
+#[inline]
+pub(crate) fn is_go_yaml_uri_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "_-;/?:@&=+$,.!~*'()[]%".contains(c)
+}
+
 /// Check whether the character is a valid tag character.
 #[inline]
 pub(crate) fn is_tag_char(c: char) -> bool {

@@ -14,8 +14,8 @@ use std::{char, collections::VecDeque, error::Error, fmt};
 use arraydeque::ArrayDeque;
 
 use super::char_traits::{
-    as_hex, is_alpha, is_anchor_char, is_blank, is_blank_or_breakz, is_break, is_breakz, is_digit,
-    is_flow, is_hex, is_printable, is_tag_char, is_uri_char, is_z,
+    as_hex, is_alpha, is_blank, is_blank_or_breakz, is_break, is_breakz, is_digit, is_flow,
+    is_go_yaml_uri_char, is_hex, is_printable, is_tag_char, is_uri_char, is_z,
 };
 
 /// The encoding of the input. Currently, only UTF-8 is supported.
@@ -749,8 +749,9 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             ':' | '?' if !is_blank_or_breakz(nc) && self.flow_level == 0 => {
                 self.fetch_plain_scalar()
             }
-            // go-yaml: a tab left by `skip_to_next_token` cannot start a token.
-            '%' | '@' | '`' | '\t' => Err(ScanError::new(
+            // go-yaml: a tab left by `skip_to_next_token` cannot start a
+            // token, nor can `|` and `>` in a flow (`[>x]`).
+            '%' | '@' | '`' | '\t' | '|' | '>' => Err(ScanError::new(
                 self.mark,
                 &format!("found character that cannot start any token: {c:?}"),
             )),
@@ -824,10 +825,10 @@ impl<T: Iterator<Item = char>> Scanner<T> {
     /// This function returns an error if one of the key we would stale was required to be a key.
     fn stale_simple_keys(&mut self) -> ScanResult {
         for sk in &mut self.simple_keys {
+            // go-yaml: a simple key spans one line and 1024 characters at
+            // most, in a flow too (`{"a<LF>b": 1}` is an error).
             if sk.possible
-                // If not in a flow construct, simple keys cannot span multiple lines.
-                && self.flow_level == 0
-                    && (sk.mark.line < self.mark.line || sk.mark.index + 1024 < self.mark.index)
+                && (sk.mark.line < self.mark.line || sk.mark.index + 1024 < self.mark.index)
             {
                 if sk.required {
                     return Err(ScanError::new(self.mark, "simple key expect ':'"));
@@ -1171,7 +1172,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             }
         }
 
-        if is_blank_or_breakz(self.look_ch()) || (self.flow_level > 0 && is_flow(self.ch())) {
+        // go-yaml: blank or the end of a line after a tag, even in a flow.
+        if is_blank_or_breakz(self.look_ch()) {
             // XXX: ex 7.2, an empty scalar can follow a secondary tag
             Ok(Token(start_mark, TokenType::Tag(handle, suffix)))
         } else {
@@ -1260,7 +1262,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         self.skip_non_blank();
 
         let mut string = String::new();
-        while is_uri_char(self.look_ch()) {
+        // go-yaml: the same characters as in a shorthand tag.
+        while is_go_yaml_uri_char(self.look_ch()) {
             if self.ch() == '%' {
                 string.push(self.scan_uri_escapes(start_mark)?);
             } else {
@@ -1296,7 +1299,9 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             string.extend(head.chars().skip(1));
         }
 
-        while is_tag_char(self.look_ch()) {
+        // go-yaml: a tag's characters are its URI characters (`!` and the
+        // brackets too, not `#`).
+        while is_go_yaml_uri_char(self.look_ch()) {
             // Check if it is a URI-escape sequence.
             if self.ch() == '%' {
                 string.push(self.scan_uri_escapes(mark)?);
@@ -1389,12 +1394,17 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         let start_mark = self.mark;
 
         self.skip_non_blank();
-        while is_anchor_char(self.look_ch()) {
+        // go-yaml: an anchor's name is letters, digits, `_` and `-`, and
+        // what follows it is white space or one of ``?:,]}%@` ``.
+        while self.look_ch().is_ascii_alphanumeric() || matches!(self.ch(), '_' | '-') {
             string.push(self.ch());
             self.skip_non_blank();
         }
 
-        if string.is_empty() {
+        if string.is_empty()
+            || !(is_blank_or_breakz(self.ch())
+                || matches!(self.ch(), '?' | ':' | ',' | ']' | '}' | '%' | '@' | '`'))
+        {
             return Err(ScanError::new(start_mark, "while scanning an anchor or alias, did not find expected alphabetic or numeric character"));
         }
 
@@ -1662,18 +1672,11 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         // - |+
         // ```
         if is_z(self.ch()) {
+            // go-yaml: the break after the indicator's line is no content;
+            // only `|+` keeps the empty lines after it.
+            let _ = chomping_break;
             let contents = match chomping {
-                // We strip trailing linebreaks. Nothing remain.
-                Chomping::Strip => String::new(),
-                // There was no newline after the chomping indicator.
-                _ if self.mark.line == start_mark.line() => String::new(),
-                // We clip lines, and there was a newline after the chomping indicator.
-                // All other breaks are ignored.
-                Chomping::Clip => chomping_break,
-                // We keep lines. There was a newline after the chomping indicator but nothing
-                // else.
-                Chomping::Keep if trailing_breaks.is_empty() => chomping_break,
-                // Otherwise, the newline after chomping is ignored.
+                Chomping::Strip | Chomping::Clip => String::new(),
                 Chomping::Keep => trailing_breaks,
             };
             return Ok(Token(start_mark, TokenType::Scalar(style, contents)));
@@ -1729,13 +1732,9 @@ impl<T: Iterator<Item = char>> Scanner<T> {
 
         // Chomp the tail.
         if chomping != Chomping::Strip {
+            // go-yaml: a last line that ends the text without a line break
+            // gets none.
             string.push_str(&leading_break);
-            // If we had reached an eof but the last character wasn't an end-of-line, check if the
-            // last line was indented at least as the rest of the scalar, then we need to consider
-            // there is a newline.
-            if is_z(self.ch()) && self.mark.col >= indent.max(1) {
-                string.push('\n');
-            }
         }
 
         if chomping == Chomping::Keep {
@@ -2311,14 +2310,10 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             self.disallow_simple_key();
         }
 
+        // go-yaml: nothing need follow `?` in a flow (`[?x]`); what
+        // follows is left to `skip_to_next_token` (which leaves a tab after
+        // `? ` in a block, refused as a token).
         self.skip_non_blank();
-        self.skip_yaml_whitespace()?;
-        if self.ch() == '\t' {
-            return Err(ScanError::new(
-                self.mark(),
-                "tabs disallowed in this context",
-            ));
-        }
         self.tokens.push_back(Token(start_mark, TokenType::Key));
         Ok(())
     }
