@@ -932,13 +932,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                     encountered_tab = true;
                     self.skip_blank();
                 }
-                // YAML comments must be preceded by whitespace.
-                '#' if !encountered_tab && !has_yaml_ws => {
-                    return Err(ScanError::new(
-                        self.mark,
-                        "comments must be separated from other tokens by whitespace",
-                    ));
-                }
+                // go-yaml: a `#` where a token may start is a comment, with
+                // or without white space before it (`[a]#c`, `|#c`).
                 '#' => {
                     while !is_breakz(self.look_ch()) {
                         self.skip_non_blank();
