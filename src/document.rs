@@ -2,18 +2,21 @@
 //!
 //! Preflight and upgrade report places by line, so documents are parsed into
 //! a small tree of their own ([`Node`]) rather than `serde_json::Value`. JSON
-//! is read by the same YAML parser (JSON is YAML), so it gets lines too.
+//! is read by its own reader into the same tree, so it gets lines too.
 //!
-//! Reading follows Kubernetes, not the YAML 1.2 spec: plain scalars resolve
-//! by YAML 1.1 as kubectl's sigs.k8s.io/yaml does ([`scalar`]), and a text
-//! starting with `{` is JSON. Reading is bounded ([`reader`]): nesting depth,
+//! Reading follows Kubernetes, not the YAML 1.2 spec: YAML is scanned as
+//! go-yaml v2 scans it, plain scalars resolve by YAML 1.1 as kubectl's
+//! sigs.k8s.io/yaml does ([`scalar`]), and a text starting with `{` is a
+//! JSON stream, or YAML when its first value is not JSON. Reading is bounded ([`reader`]): nesting depth,
 //! alias expansion and file size have limits, reported as [`ParseError`]s.
 
 mod block;
 mod encoding;
+mod json;
 mod reader;
 pub mod scalar;
 mod split;
+mod yaml;
 
 /// The string type of keys and string values: inline up to 24 bytes, as
 /// most keys and values of a manifest are, so a tree costs few allocations.

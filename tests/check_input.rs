@@ -261,7 +261,7 @@ fn a_mistyped_kind_of_the_api_is_an_error_with_the_nearest_kind() {
 }
 
 #[test]
-fn json_text_follows_json() {
+fn json_text_that_is_not_json_is_read_as_yaml_as_apimachinery_0_33_does() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(
         dir.path(),
@@ -270,13 +270,33 @@ fn json_text_follows_json() {
     );
     let path = path.to_str().unwrap();
     let out = vergate(&["check", "--api", DEMO, path]);
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert!(
-        stderr(&out).contains(&format!(
-            "{path}:2: error: invalid JSON: `yes` is not a JSON value"
+        stdout(&out).contains(&format!(
+            "{path}:2: Pipeline: metadata.name: expected a string (string in 1.10), found a boolean"
         )),
         "{}",
+        stdout(&out)
+    );
+    // A stream of JSON objects stays JSON after its first one: a value that
+    // is not JSON there is an input error at its line.
+    let path = write(
+        dir.path(),
+        "stream.json",
+        "{\"apiVersion\": \"1.10\", \"kind\": \"Pipeline\",\n \"metadata\": {\"name\": \"x\"}}\n{\"apiVersion\": \"1.10\", \"kind\": \"Pipeline\",\n \"metadata\": {\"name\": yes}}\n",
+    );
+    let path = path.to_str().unwrap();
+    let out = vergate(&["check", "--api", DEMO, path]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("{path}:4: error: invalid JSON")),
+        "{}",
         stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains(&format!("{path}:1: Pipeline x")),
+        "{}",
+        stdout(&out)
     );
 }
 

@@ -196,6 +196,34 @@ fn mutated_manifests_read_the_same_both_ways() {
     assert!(read > 100, "the fast path read only {read} mutated parts");
 }
 
+/// The edge cases of `tests/yaml_reference/` (tabs, line breaks, flow
+/// indicators, tags, escapes), mutated: the fast path declines or agrees.
+#[test]
+fn mutated_reference_cases_read_the_same_both_ways() {
+    let path = root().join("tests/yaml_reference/corpus.jsonl");
+    let corpus = std::fs::read_to_string(path).expect("the recorded corpus");
+    let inputs: Vec<String> = corpus
+        .lines()
+        .map(|line| {
+            let case: serde_json::Value = serde_json::from_str(line).expect("a corpus line");
+            case["input"].as_str().expect("an input").to_owned()
+        })
+        .collect();
+    let mut rng = Rng(0x0dd_ba11_5eed_2026);
+    let mut mismatches = Vec::new();
+    for round in 0..100 {
+        for (index, input) in inputs.iter().enumerate() {
+            let mut mutated = input.clone();
+            for _ in 0..=rng.below(3) {
+                mutated = mutate(&mutated, &mut rng);
+            }
+            let (_, found) = compare(&format!("case {index} (round {round})"), &mutated);
+            mismatches.extend(found);
+        }
+    }
+    assert_none(&mismatches);
+}
+
 /// The cases of the YAML test suite: (id and case number, YAML text,
 /// whether the text is invalid YAML).
 fn suite_cases(dir: &Path) -> Vec<(String, String, bool)> {

@@ -8,8 +8,8 @@
 //! times faster than the full parser, by looking at whole lines instead of
 //! scanning character by character, and builds the tree directly: the same
 //! nodes, on the same lines, with scalars resolved by the same
-//! [`scalar::resolve`], as yaml-rust2 and the tree builder of `reader.rs`
-//! give.
+//! [`scalar::resolve`], as the full parser (`yaml/`, which scans as go-yaml
+//! v2) and the tree builder of `reader.rs` give.
 //!
 //! It never decides anything the full path would decide differently: on
 //! anything outside that part (anchors, aliases, tags, directives, tabs,
@@ -704,8 +704,9 @@ impl<'a> BlockReader<'a> {
             }
             lines.push(raw);
             if end >= text.len() {
-                // A last line without its newline: left to the full parser.
-                if !blank {
+                // A last line without its newline (spaces too: go-yaml
+                // gives it no break): left to the full parser.
+                if !raw.is_empty() {
                     return None;
                 }
                 self.cursor.pos = end;
@@ -829,9 +830,13 @@ impl<'a> BlockReader<'a> {
                 (self.scalar(scalar, line)?, used)
             }
             _ => {
+                // go-yaml ends a plain scalar in a flow at `?` too (`[0?]`
+                // is an error): what follows is then declined.
                 let len = content
                     .iter()
-                    .position(|byte| matches!(byte, b',' | b'[' | b']' | b'{' | b'}' | b':' | b'#'))
+                    .position(|byte| {
+                        matches!(byte, b',' | b'[' | b']' | b'{' | b'}' | b':' | b'#' | b'?')
+                    })
                     .unwrap_or(content.len());
                 let text = trim_end(&content[..len]);
                 if text.is_empty() || !plain_start(text) {
@@ -1067,7 +1072,9 @@ fn unescape(inner: &str) -> Option<CompactString> {
             'e' => '\x1b',
             ' ' => ' ',
             '"' => '"',
-            '/' => '/',
+            // Not JSON's `\/` (YAML 1.2's), which go-yaml refuses: declined,
+            // for the full parser to refuse (and `\'`, which go-yaml reads
+            // and YAML 1.2 does not, is left to it too).
             '\\' => '\\',
             'N' => '\u{85}',
             '_' => '\u{a0}',

@@ -8,18 +8,26 @@
 //! by a budget of copied bytes per file, so a few hundred bytes cannot ask
 //! for gigabytes.
 
+use super::json;
 use super::scalar::{self, StandardTag, Syntax};
+use super::yaml::parser::{Event, Parser, Tag};
+use super::yaml::scanner::{Marker, TScalarStyle};
 use super::{CompactString, Document, DuplicateKey, Entry, Node, ParseError, Value};
 use std::collections::HashMap;
 use std::str::Chars;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use yaml_rust2::parser::{Event, Parser, Tag};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// The deepest nesting of lists and mappings a document may have. No
 /// Kubernetes object comes near it (a CRD's schema is a few dozen levels).
 pub const MAX_DEPTH: usize = 1000;
+
+/// The deepest nesting of flow collections (`[`, `{`) and of JSON: the
+/// YAML parser counts flow levels in a `u8`.
+pub(super) const MAX_FLOW_DEPTH: usize = 255;
+
+/// What is said when a text nests flow collections deeper.
+pub(super) const FLOW_DEPTH_MESSAGE: &str = "nested more than 255 levels deep in flow style (`[` and `{`), the most the YAML parser reads; no Kubernetes object nests this deep";
 
 /// The largest file (in bytes) vergate reads.
 pub const MAX_FILE_BYTES: usize = 64 << 20;
@@ -55,6 +63,8 @@ pub struct Reader<'a> {
     index: usize,
     /// The file is too large: say so once, read nothing.
     too_large: bool,
+    /// The documents of a JSON text, read at once (see [`super::json`]).
+    json: Option<std::vec::IntoIter<Result<Document, ParseError>>>,
     done: bool,
 }
 
@@ -70,6 +80,7 @@ impl<'a> Reader<'a> {
             line_offset: 0,
             index: 0,
             too_large: text.len() > MAX_FILE_BYTES,
+            json: None,
             done: false,
         }
     }
@@ -121,6 +132,7 @@ impl<'a> Reader<'a> {
             line_offset,
             index: 0,
             too_large: false,
+            json: None,
             done: false,
         }
     }
@@ -141,11 +153,15 @@ impl<'a> Reader<'a> {
         let parser = self
             .parser
             .get_or_insert_with(|| Parser::new_from_str(text));
-        let (event, mark) = parser.next_token().map_err(|err| ParseError {
+        let next = parser.next_token();
+        if parser.unprintable() {
+            return Err(unprintable(text, offset));
+        }
+        let (event, mark) = next.map_err(|err| ParseError {
             line: line_of(err.marker()).saturating_add(offset),
             message: match err.info() {
-                // yaml-rust2 counts flow levels in a u8.
-                "recursion limit exceeded" => "nested more than 255 levels deep in flow style (`[` and `{`), the most the YAML parser reads; no Kubernetes object nests this deep".into(),
+                // The parser (yaml-rust2's) counts flow levels in a u8.
+                "recursion limit exceeded" => FLOW_DEPTH_MESSAGE.into(),
                 // Anchors do not reach across documents: said as the
                 // builder says it when the parser knew the anchor from an
                 // earlier document of the stream.
@@ -200,6 +216,29 @@ impl Iterator for Reader<'_> {
                 ),
             }));
         }
+        if self.syntax == Syntax::Json && self.json.is_none() {
+            match json::read(self.text, self.line_offset, &self.copy_budget) {
+                json::Outcome::Read(documents, error) => {
+                    let read = documents.into_iter().map(Ok).chain(error.map(Err));
+                    self.json = Some(read.collect::<Vec<_>>().into_iter());
+                }
+                // apimachinery 0.33: read again from the start, as YAML.
+                json::Outcome::NotJson => self.syntax = Syntax::Yaml,
+            }
+        }
+        if let Some(json) = &mut self.json {
+            let next = json.next();
+            match &next {
+                Some(Ok(_)) => self.index += 1,
+                Some(Err(_)) | None => self.done = true,
+            }
+            return next.map(|read| {
+                read.map(|mut doc| {
+                    doc.index = self.index - 1;
+                    doc
+                })
+            });
+        }
         loop {
             match self.document() {
                 Ok(Some(doc)) if matches!(doc.root.value, Value::Null) => continue,
@@ -218,6 +257,30 @@ impl Iterator for Reader<'_> {
                 }
             }
         }
+    }
+}
+
+/// go-yaml's reader refuses any character outside YAML's printable set
+/// (`readerc.go`): tab, line breaks, U+0020–U+007E, U+0085, U+00A0–U+D7FF,
+/// U+E000–U+FFFD and above U+FFFF. So do kubectl and vergate, for YAML. The
+/// scanner stops at the first one (see its `read_char`); this says where.
+fn unprintable(text: &str, line_offset: u32) -> ParseError {
+    let allowed = |c: char| {
+        matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+            || c > '\u{ffff}'
+    };
+    let at = text.find(|c: char| !allowed(c)).unwrap_or(text.len());
+    let c = text[at..].chars().next().unwrap_or('\0');
+    let line = u32::try_from(bytecount::count(&text.as_bytes()[..at], b'\n'))
+        .unwrap_or(u32::MAX)
+        .saturating_add(1)
+        .saturating_add(line_offset);
+    ParseError {
+        line,
+        message: format!(
+            "a control character (U+{:04X}), which kubectl refuses in YAML (go-yaml reads only printable characters, tabs and line breaks); remove it, or write it as an escape in double quotes",
+            u32::from(c)
+        ),
     }
 }
 
@@ -315,8 +378,9 @@ impl AliasRatio {
     }
 }
 
-/// Builds one document.
-struct Builder {
+/// Builds one document (from the YAML parser's events, or from those
+/// [`super::json`] makes of JSON).
+pub(super) struct Builder {
     syntax: Syntax,
     line: u32,
     stack: Vec<Open>,
@@ -327,7 +391,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn new(syntax: Syntax, line: u32) -> Builder {
+    pub(super) fn new(syntax: Syntax, line: u32) -> Builder {
         Builder {
             syntax,
             line,
@@ -339,7 +403,7 @@ impl Builder {
         }
     }
 
-    fn finish(self) -> Document {
+    pub(super) fn finish(self) -> Document {
         Document {
             index: 0,
             line: self.line,
@@ -351,7 +415,12 @@ impl Builder {
         }
     }
 
-    fn event(&mut self, event: Event, line: u32, budget: &AtomicUsize) -> Result<(), ParseError> {
+    pub(super) fn event(
+        &mut self,
+        event: Event,
+        line: u32,
+        budget: &AtomicUsize,
+    ) -> Result<(), ParseError> {
         let fail = |message: String| ParseError { line, message };
         match event {
             Event::Scalar(text, style, anchor, tag) => {
@@ -364,9 +433,7 @@ impl Builder {
                         plain && tag.is_none() && text == "<<" && self.syntax == Syntax::Yaml;
                     let value = scalar::resolve(text.into(), plain, tag, self.syntax)
                         .map_err(|err| fail(err.0))?;
-                    let key = scalar::key_text(value).ok_or_else(|| {
-                        fail("a null mapping key (`~`, `null` or nothing before `:`); Kubernetes cannot read it: name the key".into())
-                    })?;
+                    let key = scalar::key_text(value).map_err(|err| fail(err.0))?;
                     self.set_key(key, line, merge, anchor, size, budget)?;
                 } else {
                     let value = scalar::resolve(text.into(), plain, tag, self.syntax)
@@ -402,9 +469,12 @@ impl Builder {
                     line,
                 };
                 if self.key_expected() {
-                    let key = scalar::key_text(node.value).ok_or_else(|| {
-                        fail("an alias used as a mapping key must name a scalar".into())
-                    })?;
+                    if matches!(node.value, Value::Seq(_) | Value::Map(_)) {
+                        return Err(fail(
+                            "an alias used as a mapping key must name a scalar".into(),
+                        ));
+                    }
+                    let key = scalar::key_text(node.value).map_err(|err| fail(err.0))?;
                     self.set_key(key, line, false, 0, size, budget)?;
                 } else {
                     self.push(node, 0, size, budget)?;
@@ -824,16 +894,28 @@ mod tests {
     }
 
     #[test]
-    fn json_text_follows_json() {
-        let parsed = parse("{\"a\": yes}");
-        let err = parsed.error.expect("refused");
-        assert!(err.message.starts_with("invalid JSON"), "{err}");
+    fn json_text_follows_json_and_is_read_as_yaml_when_it_is_not_json() {
         let parsed = parse("  {\"a\": 1.0, \"b\": \"yes\"}");
         assert!(parsed.error.is_none());
         assert_eq!(
             parsed.documents[0].root.to_json(),
             serde_json::json!({"a": 1.0, "b": "yes"})
         );
+        // apimachinery 0.33 reads a `{` text that is not JSON as YAML.
+        let parsed = parse("{\"a\": yes}");
+        assert!(parsed.error.is_none(), "{:?}", parsed.error);
+        assert_eq!(
+            parsed.documents[0].root.to_json(),
+            serde_json::json!({"a": true})
+        );
+        // Neither JSON nor YAML: the YAML error, at its line.
+        let err = parse("{\"a\":\n 1").error.expect("refused");
+        assert!(err.message.starts_with("invalid YAML"), "{err}");
+        assert!(err.line >= 2, "{err}");
+        // After a first JSON value, the stream stays JSON.
+        let err = parse("{\"a\": 1}\n{\"a\": yes}").error.expect("refused");
+        assert!(err.message.starts_with("invalid JSON"), "{err}");
+        assert_eq!(err.line, 2, "{err}");
     }
 
     #[test]

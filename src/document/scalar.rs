@@ -35,7 +35,8 @@ impl Syntax {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScalarError(pub String);
 
-/// An explicit standard tag on a scalar (`!!int 3`).
+/// An explicit standard tag on a scalar (`!!int 3`), as go-yaml v2 reads
+/// it (`resolve.go`, `decode.go`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StandardTag {
     Str,
@@ -43,22 +44,39 @@ pub enum StandardTag {
     Float,
     Bool,
     Null,
-    /// Any other tag (`!!binary`, `!custom`): the text stays a string.
+    /// `!!timestamp`: the text must be a timestamp go-yaml reads; it stays
+    /// the string written (sigs.k8s.io/yaml sends it as written).
+    Timestamp,
+    /// `!!binary`: base64, decoded; the bytes become the string.
+    Binary,
+    /// Any other tag (`!custom`, `!!set`, `!!foo`): the text stays a string.
     Other,
 }
 
 impl StandardTag {
-    /// The tag for a YAML tag's handle and suffix.
+    /// The tag for a YAML tag's handle and suffix: `!!int` (handle
+    /// `tag:yaml.org,2002:`) and `!<tag:yaml.org,2002:int>` (verbatim, no
+    /// handle) are the same tag.
     pub fn from_parts(handle: &str, suffix: &str) -> StandardTag {
-        if handle != "tag:yaml.org,2002:" {
+        const PREFIX: &str = "tag:yaml.org,2002:";
+        let name = if handle == PREFIX {
+            suffix
+        } else if handle.is_empty() {
+            match suffix.strip_prefix(PREFIX) {
+                Some(name) => name,
+                None => return StandardTag::Other,
+            }
+        } else {
             return StandardTag::Other;
-        }
-        match suffix {
+        };
+        match name {
             "str" => StandardTag::Str,
             "int" => StandardTag::Int,
             "float" => StandardTag::Float,
             "bool" => StandardTag::Bool,
             "null" => StandardTag::Null,
+            "timestamp" => StandardTag::Timestamp,
+            "binary" => StandardTag::Binary,
             _ => StandardTag::Other,
         }
     }
@@ -75,6 +93,8 @@ pub fn resolve(
 ) -> Result<Value, ScalarError> {
     match tag {
         Some(StandardTag::Str | StandardTag::Other) => return Ok(Value::String(text)),
+        Some(StandardTag::Binary) => return binary(&text),
+        Some(StandardTag::Timestamp) => return timestamp(text),
         Some(wanted) => return tagged(text, wanted),
         None => {}
     }
@@ -84,6 +104,168 @@ pub fn resolve(
     match syntax {
         Syntax::Yaml => Ok(yaml11(text)),
         Syntax::Json => json(text),
+    }
+}
+
+/// A `!!binary` scalar as go-yaml v2 decodes it: base64 by Go's
+/// `StdEncoding` (line breaks ignored), the bytes made a string; bytes
+/// that are not UTF-8 become U+FFFD each, as encoding/json writes them.
+fn binary(text: &str) -> Result<Value, ScalarError> {
+    let bytes = go_base64(text).ok_or_else(|| {
+        ScalarError(format!(
+            "{text:?} is not base64, which `!!binary` needs (kubectl refuses it); fix the value or remove the tag"
+        ))
+    })?;
+    Ok(Value::String(go_lossy_utf8(&bytes).into()))
+}
+
+/// Go's `base64.StdEncoding`: the standard alphabet, padding required,
+/// stray bits after the last character allowed.
+const GO_STD_ENCODING: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    base64::engine::GeneralPurposeConfig::new()
+        .with_decode_padding_mode(base64::engine::DecodePaddingMode::RequireCanonical)
+        .with_decode_allow_trailing_bits(true),
+);
+
+/// `text` decoded as Go's `base64.StdEncoding.DecodeString` decodes it
+/// (which ignores CR and LF), or `None`.
+pub fn go_base64(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    if text.contains(['\r', '\n']) {
+        let text: String = text.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
+        return GO_STD_ENCODING.decode(text).ok();
+    }
+    GO_STD_ENCODING.decode(text).ok()
+}
+
+/// Bytes as a string the way Go's encoding/json writes a string holding
+/// them: each byte that does not start a valid UTF-8 sequence is U+FFFD.
+fn go_lossy_utf8(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(valid) => {
+                out.push_str(valid);
+                return out;
+            }
+            Err(err) => {
+                let (valid, rest) = bytes.split_at(err.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).expect("valid up to here"));
+                out.push(char::REPLACEMENT_CHARACTER);
+                bytes = &rest[1..];
+            }
+        }
+    }
+}
+
+/// A `!!timestamp` scalar: go-yaml v2 refuses one its `parseTimestamp`
+/// cannot read, and sigs.k8s.io/yaml sends one it reads as written.
+fn timestamp(text: CompactString) -> Result<Value, ScalarError> {
+    if go_yaml_timestamp(&text) {
+        return Ok(Value::String(text));
+    }
+    Err(ScalarError(format!(
+        "cannot read {text:?} as !!timestamp (a date `2001-12-14`, or a date and time `2001-12-14T21:59:43.10-05:00`); remove the tag or fix the value"
+    )))
+}
+
+/// go-yaml v2's `parseTimestamp`: four digits and `-`, then Go's
+/// `time.Parse` with one of `2006-1-2T15:4:5.999999999Z07:00`, the same
+/// with `t`, `2006-1-2 15:4:5.999999999` or `2006-1-2`.
+fn go_yaml_timestamp(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    // Go's `getnum(value, false)`: one digit, or two.
+    let number = |at: &mut usize| -> Option<u32> {
+        let first = *bytes.get(*at)?;
+        if !first.is_ascii_digit() {
+            return None;
+        }
+        *at += 1;
+        let mut value = u32::from(first - b'0');
+        if let Some(second) = bytes.get(*at).filter(|byte| byte.is_ascii_digit()) {
+            value = value * 10 + u32::from(second - b'0');
+            *at += 1;
+        }
+        Some(value)
+    };
+    let fixed2 = |at: &mut usize| -> Option<u32> {
+        let digits = bytes.get(*at..*at + 2)?;
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        *at += 2;
+        Some(u32::from(digits[0] - b'0') * 10 + u32::from(digits[1] - b'0'))
+    };
+    let parse = || -> Option<()> {
+        if bytes.len() < 5 || !bytes[..4].iter().all(u8::is_ascii_digit) || bytes[4] != b'-' {
+            return None;
+        }
+        let year: u32 = text[..4].parse().ok()?;
+        let mut at = 5;
+        let month = number(&mut at)?;
+        (bytes.get(at) == Some(&b'-')).then_some(())?;
+        at += 1;
+        let day = number(&mut at)?;
+        if !(1..=12).contains(&month) || day < 1 || day > days_in(month, year) {
+            return None;
+        }
+        if at == bytes.len() {
+            return Some(());
+        }
+        let separator = bytes[at];
+        if !matches!(separator, b'T' | b't' | b' ') {
+            return None;
+        }
+        at += 1;
+        let hour = number(&mut at)?;
+        (bytes.get(at) == Some(&b':')).then_some(())?;
+        at += 1;
+        let minute = number(&mut at)?;
+        (bytes.get(at) == Some(&b':')).then_some(())?;
+        at += 1;
+        let second = number(&mut at)?;
+        if hour > 23 || minute > 59 || second > 59 {
+            return None;
+        }
+        // A fraction: `.` or `,` and digits.
+        if matches!(bytes.get(at), Some(b'.' | b','))
+            && bytes.get(at + 1).is_some_and(u8::is_ascii_digit)
+        {
+            at += 1;
+            while bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+        }
+        if separator == b' ' {
+            return (at == bytes.len()).then_some(());
+        }
+        // `Z07:00`: `Z`, or a sign, two digits, `:`, two digits.
+        match bytes.get(at)? {
+            b'Z' => at += 1,
+            b'+' | b'-' => {
+                at += 1;
+                let hours = fixed2(&mut at)?;
+                (bytes.get(at) == Some(&b':')).then_some(())?;
+                at += 1;
+                let minutes = fixed2(&mut at)?;
+                if hours > 24 || minutes > 59 {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        (at == bytes.len()).then_some(())
+    };
+    parse().is_some()
+}
+
+fn days_in(month: u32, year: u32) -> u32 {
+    match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
     }
 }
 
@@ -230,10 +412,12 @@ fn go_integer(text: &str) -> Option<GoInteger> {
         }
         return None;
     }
-    Some(match i64::try_from(magnitude) {
-        Ok(int) => GoInteger::Signed(int),
-        Err(_) => GoInteger::Unsigned(magnitude),
-    })
+    match i64::try_from(magnitude) {
+        Ok(int) => Some(GoInteger::Signed(int)),
+        // `ParseUint` takes no sign: `+9223372036854775808` is a float.
+        Err(_) if text.starts_with('+') => None,
+        Err(_) => Some(GoInteger::Unsigned(magnitude)),
+    }
 }
 
 /// go-yaml's `yamlStyleFloat`: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
@@ -339,17 +523,32 @@ fn json_number(text: &str) -> bool {
 
 /// A resolved scalar as a mapping key, the way sigs.k8s.io/yaml turns keys
 /// into JSON object keys: booleans become `true`/`false`, integers their
-/// decimal text, floats Go's `FormatFloat(f, 'g', -1, 32)`. `None` for a null
-/// key, which it refuses.
-pub fn key_text(value: Value) -> Option<CompactString> {
+/// decimal text, floats Go's `FormatFloat(f, 'g', -1, 32)`. An error for
+/// the keys it refuses: a null, and an integer beyond int64 (go-yaml's
+/// uint64, a key type sigs.k8s.io/yaml does not convert).
+pub fn key_text(value: Value) -> Result<CompactString, ScalarError> {
     match value {
-        Value::Null => None,
-        Value::Bool(b) => Some(b.to_string().into()),
-        Value::Int(i) => Some(i.to_string().into()),
-        Value::Float(text) => Some(go_float32_text(&text).into()),
-        Value::String(text) => Some(text),
-        Value::Seq(_) | Value::Map(_) => None,
+        Value::Null | Value::Seq(_) | Value::Map(_) => Err(ScalarError(
+            "a null mapping key (`~`, `null` or nothing before `:`); Kubernetes cannot read it: name the key".into(),
+        )),
+        Value::Bool(b) => Ok(b.to_string().into()),
+        Value::Int(i) => Ok(i.to_string().into()),
+        Value::Float(text) if is_uint64_text(&text) => Err(ScalarError(format!(
+            "the key {text} is an integer beyond int64, which kubectl cannot turn into a JSON key; quote it"
+        ))),
+        Value::Float(text) => Ok(go_float32_text(&text).into()),
+        Value::String(text) => Ok(text),
     }
+}
+
+/// True for the text [`number`] gives a uint64 (above `i64::MAX`): decimal
+/// digits without a leading zero.
+fn is_uint64_text(text: &str) -> bool {
+    !text.starts_with('0')
+        && text.bytes().all(|byte| byte.is_ascii_digit())
+        && text
+            .parse::<u64>()
+            .is_ok_and(|value| value > i64::MAX as u64)
 }
 
 /// Go's `strconv.FormatFloat(f, 'g', -1, 32)` with sigs.k8s.io/yaml's
@@ -494,7 +693,7 @@ mod tests {
 
     #[test]
     fn keys_become_the_strings_sigs_k8s_io_yaml_writes() {
-        let key = |text: &str| key_text(plain(text));
+        let key = |text: &str| key_text(plain(text)).ok();
         assert_eq!(key("on").as_deref(), Some("true"));
         assert_eq!(key("n").as_deref(), Some("false"));
         assert_eq!(key("017").as_deref(), Some("15"));

@@ -53,7 +53,7 @@ impl<'a> Part<'a> {
     }
 }
 
-impl Part<'_> {
+impl<'a> Part<'a> {
     /// How the fast path and the full parser read this part: `None` when
     /// the fast path declines it, else both readings (for tests that hold
     /// the fast path to the full parser).
@@ -62,8 +62,17 @@ impl Part<'_> {
         if !fast.is_fast() {
             return None;
         }
-        let full = Reader::part_full(self.text, self.first_line, self.syntax, self.budget.clone());
-        Some((fast.collect(), full.collect()))
+        Some((fast.collect(), self.full_reader().collect()))
+    }
+
+    /// A reader of this part that never takes the fast path (for tests
+    /// that hold both readers to a reference).
+    pub fn full_reader(&self) -> Reader<'a> {
+        if self.whole {
+            Reader::new(self.text)
+        } else {
+            Reader::part_full(self.text, self.first_line, self.syntax, self.budget.clone())
+        }
     }
 }
 

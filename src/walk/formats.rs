@@ -2,10 +2,6 @@
 //! integer written as a float, quantities, RFC 3339 timestamps and base64.
 //! Each follows the Go code that decodes the value on the server.
 
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
-use base64::Engine;
-
 /// A YAML float's value (`1.5`, `1_000.0`, `.inf`); `None` when the text is
 /// no number. Underscores are dropped, as YAML 1.1 readers do.
 pub(super) fn float_value(text: &str) -> Option<f64> {
@@ -141,20 +137,11 @@ fn days_in(month: u32, year: u32) -> u32 {
     }
 }
 
-/// Go's `base64.StdEncoding`, which encoding/json decodes `[]byte` with:
-/// the standard alphabet, padding required, line breaks ignored, stray
-/// bits after the last character allowed.
-const GO_STD_ENCODING: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new()
-        .with_decode_padding_mode(DecodePaddingMode::RequireCanonical)
-        .with_decode_allow_trailing_bits(true),
-);
-
-/// True when `text` decodes as Go's encoding/json decodes a `[]byte`.
+/// True when `text` decodes as Go's encoding/json decodes a `[]byte`
+/// (`base64.StdEncoding`: the standard alphabet, padding required, line
+/// breaks ignored, stray bits after the last character allowed).
 pub(super) fn is_base64(text: &str) -> bool {
-    let text: String = text.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
-    GO_STD_ENCODING.decode(text).is_ok()
+    crate::document::scalar::go_base64(text).is_some()
 }
 
 #[cfg(test)]
