@@ -218,7 +218,7 @@ fn editor_keywords_say_when_things_come_and_go() {
     assert!(strict["replicas"]["markdownDescription"]
         .as_str()
         .unwrap()
-        .ends_with("\n\nDeprecated since 1.10 · introduced in 1.9 or earlier · removed in 1.12"));
+        .ends_with("\n\nDeprecated since 1.10 · removed in 1.12"));
     assert_eq!(strict["replicas"]["deprecated"], true);
     // The plain tree accepts unknown fields, so it does not list them; the
     // annotations are the same.

@@ -112,12 +112,15 @@ pub fn history(
     let mut parts = Vec::new();
     let deprecated = deprecated_since(lifecycle, version, corpus);
     parts.extend(deprecated.clone());
-    parts.push(format!(
-        "{}ntroduced in {}{}",
-        if parts.is_empty() { "I" } else { "i" },
-        since(first, corpus),
-        notes(lifecycle, first)
-    ));
+    let notes = notes(lifecycle, first);
+    // "introduced in 1.28 or earlier" says nothing beside a deprecation.
+    if parts.is_empty() || corpus.first() != Some(&first) || !notes.is_empty() {
+        parts.push(format!(
+            "{}ntroduced in {}{notes}",
+            if parts.is_empty() { "I" } else { "i" },
+            since(first, corpus),
+        ));
+    }
     for (since_minor, stage) in lifecycle.stage.range(first..).skip(1) {
         parts.push(format!("{} {since_minor}", stage_word(*stage)));
     }
@@ -223,7 +226,7 @@ mod tests {
         };
         assert_eq!(
             history(&deprecated, None, v(30), &corpus()).as_deref(),
-            Some("Deprecated since 1.28 or earlier · introduced in 1.28 or earlier · removed in 1.34")
+            Some("Deprecated since 1.28 or earlier · removed in 1.34")
         );
         let plain = Lifecycle {
             presence: corpus().into_iter().collect::<VersionSet>(),
