@@ -12,7 +12,7 @@ mod support;
 
 use lsp::Server;
 use serde_json::{json, Value};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const SERVICE: &str = "\
 apiVersion: v1
@@ -41,11 +41,18 @@ struct Workspace {
 impl Workspace {
     fn new(output: PathBuf, script: PathBuf, minors: &[&str]) -> Workspace {
         let dir = workspace_dir();
+        // The settings `vergate editor` prints for VS Code, one minor per
+        // directory.
         let mut schemas = serde_json::Map::new();
         for minor in minors {
             std::fs::create_dir(dir.path().join(minor)).unwrap();
-            let schema = output.join(format!("json/v{minor}-strict/all.json"));
-            schemas.insert(lsp::uri(&schema), json!([format!("{minor}/*.yaml")]));
+            let glob = format!("{minor}/*.yaml");
+            let printed = vergate_editor(&output, &["--target", minor, "--glob", &glob]);
+            let settings: Value = serde_json::from_str(&printed).unwrap();
+            let Some(Value::Object(entries)) = settings.get("yaml.schemas") else {
+                panic!("no yaml.schemas in {printed}")
+            };
+            schemas.extend(entries.clone());
         }
         let settings = json!({
             "schemas": schemas,
@@ -62,6 +69,23 @@ impl Workspace {
     fn path(&self, minor: &str, name: &str) -> PathBuf {
         self.dir.path().join(minor).join(name)
     }
+}
+
+/// What `vergate editor --api <output> <args>` prints.
+fn vergate_editor(output: &Path, args: &[&str]) -> String {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_vergate"))
+        .arg("editor")
+        .arg("--api")
+        .arg(output)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8(run.stdout).unwrap()
 }
 
 /// A temporary directory whose path has no hidden component: the server's
@@ -249,11 +273,15 @@ fn a_modeline_picks_the_schema_of_one_file() {
         dir.path(),
         json!({ "validate": true, "schemaStore": { "enable": false } }),
     );
-    let schema = output.join("json/v1.29-strict/all.json");
-    let text = format!(
-        "# yaml-language-server: $schema={}\n{SERVICE}",
-        schema.display()
+    let modeline = vergate_editor(&output, &["--target", "1.29", "--editor", "modeline"]);
+    assert_eq!(
+        modeline,
+        format!(
+            "# yaml-language-server: $schema={}/json/v1.29-strict/all.json\n",
+            output.display()
+        )
     );
+    let text = format!("{modeline}{SERVICE}");
     let (found, _) = server.open(&dir.path().join("service.yaml"), &text);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
