@@ -5,7 +5,8 @@
 //! - `markdownDescription`: a property's description and one line of its
 //!   history ("Introduced in 1.30 (alpha, feature gate …) · beta 1.31 · GA
 //!   1.33"), for hover and completion; written only where the history says
-//!   more than "present in every minor", so the size cost stays small.
+//!   more than "present in every minor" or than the presence of the field's
+//!   type, so the size cost stays small (docs/benchmarks.md).
 //! - `deprecationMessage`: on a property the minor deprecates; the server
 //!   warns where it is set and stops offering it (`deprecated: true`, the
 //!   2020-12 annotation, is written beside it as before).
@@ -28,7 +29,7 @@ use super::value::{Json, Map};
 use crate::model::wording;
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle, Property};
 use std::collections::BTreeMap;
-use vergate_core::Version;
+use vergate_core::{Version, VersionSet};
 
 /// The lifecycles the editor keywords are worded from, per type.
 #[derive(Debug, Default)]
@@ -36,6 +37,8 @@ pub struct Lifecycles {
     corpus: Vec<Version>,
     fields: BTreeMap<String, BTreeMap<String, FieldLifecycle>>,
     values: BTreeMap<String, BTreeMap<String, Lifecycle>>,
+    /// Each type's own presence.
+    presence: BTreeMap<String, VersionSet>,
 }
 
 impl Lifecycles {
@@ -53,6 +56,11 @@ impl Lifecycles {
                 .filter(|(_, ty)| !ty.values.is_empty())
                 .map(|(name, ty)| (name.clone(), ty.values.clone()))
                 .collect(),
+            presence: model
+                .types
+                .iter()
+                .map(|(name, ty)| (name.clone(), ty.lifecycle.presence.clone()))
+                .collect(),
         }
     }
 }
@@ -68,9 +76,8 @@ pub fn property(out: &mut Map, owner: &str, name: &str, property: &Property, sty
         return;
     };
     let minor = style.minor;
-    if let Some(line) =
-        wording::history(&field.lifecycle, field.renamed_from.as_ref(), minor, corpus)
-    {
+    let history = wording::history(&field.lifecycle, field.renamed_from.as_ref(), minor, corpus);
+    if let Some(line) = history.filter(|_| !as_its_type(field, lifecycles.presence.get(owner))) {
         let text = match property.description.as_deref() {
             Some(description) if !description.is_empty() => format!("{description}\n\n{line}"),
             _ => line,
@@ -97,6 +104,18 @@ pub fn property(out: &mut Map, owner: &str, name: &str, property: &Property, sty
             element.insert("errorMessage".into(), Json::String(message));
         }
     }
+}
+
+/// True when all a field's history would say is its type's presence (a
+/// field of a type added in 1.33, there since): the line is left out, most
+/// of the size it would cost being such fields.
+fn as_its_type(field: &FieldLifecycle, owner: Option<&VersionSet>) -> bool {
+    let lifecycle = &field.lifecycle;
+    owner == Some(&lifecycle.presence)
+        && lifecycle.deprecated_in.is_none()
+        && lifecycle.stage.is_empty()
+        && lifecycle.feature_gate.is_none()
+        && field.renamed_from.is_none()
 }
 
 /// Adds the `errorMessage` of a definition's own enum, when other minors
