@@ -4,7 +4,7 @@ use super::editor;
 use super::gate_keyword::{GateKeywords, KEYWORD};
 use super::keywords::{allow_null, insert_keywords, is_nullable, typed_enum};
 use super::value::{Json, Map};
-use crate::model::{Definition, Property, Schema};
+use crate::model::{Definition, ObjectSchema, Property, Schema};
 use std::collections::BTreeSet;
 use vergate_core::Version;
 
@@ -35,8 +35,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
         shape(&definition.schema, style)
     };
     if let Schema::Object(object) = &definition.schema {
-        let closed = object.additional.is_none()
-            && (object.closed || (style.strict && is_closable(definition)));
+        let closed = is_closed(definition, object, style);
         if !object.properties.is_empty() {
             // Where the object is closed anyway, properties of other minors
             // are refused in vergate's words (`closes_absent_properties`).
@@ -109,14 +108,19 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
 pub fn closes_absent_properties(definition: &Definition, style: &Style) -> bool {
     match &definition.schema {
         Schema::Object(object)
-            if !object.properties.is_empty()
-                && object.additional.is_none()
-                && (object.closed || (style.strict && is_closable(definition))) =>
+            if !object.properties.is_empty() && is_closed(definition, object, style) =>
         {
             editor::has_absent_properties(&definition.name, &object.properties, style)
         }
         _ => false,
     }
+}
+
+/// True when the schema of `definition` (whose object is `object`) gets
+/// `additionalProperties: false` in `style`: its spec closes it, or the
+/// strict style does.
+fn is_closed(definition: &Definition, object: &ObjectSchema, style: &Style) -> bool {
+    object.additional.is_none() && (object.closed || (style.strict && is_closable(definition)))
 }
 
 /// True when the strict style closes the definition with

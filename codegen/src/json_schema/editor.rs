@@ -137,17 +137,9 @@ pub fn absent_properties(
     present: &BTreeMap<String, Property>,
     style: &Style,
 ) -> Vec<(String, Json)> {
-    let lifecycles = &style.gates.editor;
-    let Some(fields) = lifecycles.fields.get(owner) else {
-        return Vec::new();
-    };
     let minor = style.minor;
-    let corpus = lifecycles.corpus.as_slice();
-    fields
-        .iter()
-        .filter(|(name, field)| {
-            !present.contains_key(*name) && !field.lifecycle.is_present_in(minor)
-        })
+    let corpus = style.gates.editor.corpus.as_slice();
+    absent_fields(owner, present, style)
         .map(|(name, field)| {
             let reason = wording::absence(&field.lifecycle, minor, corpus);
             let message = wording::not_available(name, &field.lifecycle, minor, corpus);
@@ -172,12 +164,26 @@ pub fn has_absent_properties(
     present: &BTreeMap<String, Property>,
     style: &Style,
 ) -> bool {
+    absent_fields(owner, present, style).next().is_some()
+}
+
+/// The fields of `owner` that other minors have and this one lacks.
+fn absent_fields<'a>(
+    owner: &str,
+    present: &'a BTreeMap<String, Property>,
+    style: &'a Style,
+) -> impl Iterator<Item = (&'a String, &'a FieldLifecycle)> {
     let minor = style.minor;
-    style.gates.editor.fields.get(owner).is_some_and(|fields| {
-        fields.iter().any(|(name, field)| {
-            !present.contains_key(name) && !field.lifecycle.is_present_in(minor)
+    style
+        .gates
+        .editor
+        .fields
+        .get(owner)
+        .into_iter()
+        .flatten()
+        .filter(move |(name, field)| {
+            !present.contains_key(*name) && !field.lifecycle.is_present_in(minor)
         })
-    })
 }
 
 /// The message of an enum (`values`: the schema's `enum`) that lacks

@@ -157,15 +157,15 @@ pub fn deprecation_message(
         .deprecated_in
         .filter(|since| *since <= version)?;
     let mut message = format!("{name} is deprecated since {}", since(since_minor, corpus));
-    let successor = siblings.iter().find(|(_, sibling)| {
+    let successor = siblings.iter().find_map(|(new, sibling)| {
         sibling
             .renamed_from
             .as_ref()
-            .is_some_and(|rename| rename.from == name)
+            .filter(|rename| rename.from == name)
+            .map(|rename| (new, rename.in_version))
     });
-    if let Some((new, sibling)) = successor {
-        let rename = sibling.renamed_from.as_ref().expect("found by its rename");
-        message.push_str(&format!("; renamed to {new} in {}", rename.in_version));
+    if let Some((new, in_version)) = successor {
+        message.push_str(&format!("; renamed to {new} in {in_version}"));
     }
     Some(message)
 }
