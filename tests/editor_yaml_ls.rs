@@ -230,6 +230,28 @@ fn a_deprecated_field_is_marked_deprecated() {
     not(all(vergate_kubernetes_output, vergate_yaml_language_server)),
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs yaml-language-server: target/tools (see .ci/run) or VERGATE_YAML_LANGUAGE_SERVER"
 )]
+fn an_enum_value_of_a_later_minor_says_when_it_comes() {
+    let mut workspace = Workspace::new(
+        support::kubernetes_output(),
+        support::yaml_language_server(),
+        &["1.34"],
+    );
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: build\nspec:\n  tolerations:\n    - key: cpus\n      operator: Gt\n      value: \"4\"\n  containers:\n    - name: c\n      image: nginx\n";
+    let path = workspace.path("1.34", "pod.yaml");
+    let (found, _) = workspace.server.open(&path, pod);
+    assert_eq!(
+        messages(&found),
+        ["Value is not accepted in 1.34. Valid values: \"Equal\", \"Exists\". \"Gt\" is not available in 1.34; introduced in 1.35. \"Lt\" is not available in 1.34; introduced in 1.35."],
+        "{found:?}"
+    );
+    assert_eq!(line_of(&found[0]), 7);
+}
+
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_yaml_language_server)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs yaml-language-server: target/tools (see .ci/run) or VERGATE_YAML_LANGUAGE_SERVER"
+)]
 fn a_multi_document_file_flags_only_the_document_at_fault() {
     let mut workspace = Workspace::new(
         support::kubernetes_output(),
