@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         cli::Command::Upgrade(args) => cli::upgrade::run(&args),
         cli::Command::Diff(args) => cli::diff::run(&args),
         cli::Command::Versions(args) => cli::versions::run(&args),
+        cli::Command::Editor(args) => cli::editor::run(&args),
     };
     ExitCode::from(code as u8)
 }

@@ -58,7 +58,16 @@ fn a_plugin_crate_gets_gates_pkl_and_json_schema_trees() {
     .unwrap();
     let queue = &definitions["$defs"]["QueueSpec"];
     assert!(queue["properties"].get("name").is_some(), "{queue}");
-    assert!(queue["properties"].get("deadLetter").is_none(), "{queue}");
+    // Listed only to be refused, saying when it comes (docs/editor.md).
+    assert_eq!(
+        queue["properties"]["deadLetter"]["enum"],
+        serde_json::json!([]),
+        "{queue}"
+    );
+    assert_eq!(
+        queue["properties"]["deadLetter"]["errorMessage"],
+        "deadLetter is not available in 2.3; introduced in 2.4 (beta, feature gate DeadLetterQueues)"
+    );
     let newer: serde_json::Value = serde_json::from_slice(
         &std::fs::read(dir.join("json/v2.4-strict/_definitions.json")).unwrap(),
     )

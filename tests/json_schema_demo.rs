@@ -164,13 +164,10 @@ fn strict_trees_refuse_fields_of_other_minors() {
         &as_1_11,
     );
     let paths: Vec<&str> = found.iter().map(|(path, _)| path.as_str()).collect();
-    assert!(paths.contains(&"/spec"), "{found:?}");
-    assert!(
-        found
-            .iter()
-            .any(|(_, message)| message.contains("replicaCount")),
-        "{found:?}"
-    );
+    // A field of another minor is refused at the field itself: the strict
+    // tree lists it with a schema no value passes (and vergate's message
+    // for editors, `editor_keywords_say_when_things_come_and_go`).
+    assert!(paths.contains(&"/spec/replicaCount"), "{found:?}");
     assert!(paths.contains(&"/spec/strategy"), "BlueGreen: {found:?}");
     // The plain tree lets the unknown field through (that is what strict is for),
     // but still refuses the enum value 1.11 lacks.
@@ -185,6 +182,66 @@ fn strict_trees_refuse_fields_of_other_minors() {
     assert!(
         found.iter().any(|(path, _)| path == "/apiVersion"),
         "{found:?}"
+    );
+}
+
+/// The keywords the YAML language server reads (docs/editor.md): a field of
+/// another minor fails with vergate's sentence, a gated field's hover says
+/// its history, a deprecated one warns, an enum says which values come later.
+#[test]
+fn editor_keywords_say_when_things_come_and_go() {
+    // The committed tree (fresh by tests/generated_fresh.rs): it has the
+    // annotations' stages and feature gates, which `demo()` leaves out.
+    let committed = |path: &str| -> Value {
+        let text = std::fs::read_to_string(support::root().join("generated/demo").join(path));
+        serde_json::from_str(&text.unwrap()).unwrap()
+    };
+    let spec = |dir: &str| {
+        committed(&format!("json/{dir}/release-deploy-v1.json"))["$defs"]
+            ["dev.shipyard.deploy.v1.ReleaseSpec"]["properties"]
+            .clone()
+    };
+    let strict = spec("v1.10-strict");
+    assert_eq!(
+        strict["canary"],
+        json!({
+            "doNotSuggest": true,
+            "enum": [],
+            "errorMessage": "canary is not available in 1.10; introduced in 1.11 (alpha, feature gate CanaryReleases)",
+            "markdownDescription": "Not in 1.10: introduced in 1.11 (alpha, feature gate CanaryReleases)."
+        })
+    );
+    assert_eq!(
+        strict["replicas"]["deprecationMessage"],
+        "replicas is deprecated since 1.10; renamed to replicaCount in 1.12"
+    );
+    assert!(strict["replicas"]["markdownDescription"]
+        .as_str()
+        .unwrap()
+        .ends_with("\n\nDeprecated since 1.10 · removed in 1.12"));
+    assert_eq!(strict["replicas"]["deprecated"], true);
+    // The plain tree accepts unknown fields, so it does not list them; the
+    // annotations are the same.
+    let plain = spec("v1.10");
+    assert_eq!(plain.get("canary"), None);
+    assert_eq!(
+        plain["replicas"]["deprecationMessage"],
+        strict["replicas"]["deprecationMessage"]
+    );
+    let strategy =
+        &committed("json/v1.10/release-deploy-v1.json")["$defs"]["dev.shipyard.deploy.v1.Strategy"];
+    assert_eq!(
+        strategy["errorMessage"],
+        "Value is not accepted in 1.10. Valid values: \"Recreate\", \"RollingUpdate\". \"BlueGreen\" is not available in 1.10; introduced in 1.12 (alpha, feature gate BlueGreenReleases)."
+    );
+    let newer = spec("v1.12");
+    assert!(
+        newer["canary"]["markdownDescription"]
+            .as_str()
+            .unwrap()
+            .ends_with("Introduced in 1.11 (alpha, feature gate CanaryReleases) · beta 1.12"),
+        "{}",
+        newer["canary"]
     );
 }
 

@@ -8,7 +8,7 @@ mod support;
 use support::inputs::Input;
 
 /// What a test asks for, by the input it needs.
-const CALLS: [(&str, &str); 8] = [
+const CALLS: [(&str, &str); 9] = [
     ("support::yaml_test_suite(", "vergate_yaml_test_suite"),
     ("support::crds(", "vergate_crds"),
     ("support::kubernetes_specs(", "vergate_kubernetes_specs"),
@@ -22,6 +22,10 @@ const CALLS: [(&str, &str); 8] = [
     ),
     // Optional under CI (CI lacks it too): see support/inputs.rs.
     ("support::docker_specs(", "vergate_docker_specs"),
+    (
+        "support::yaml_language_server(",
+        "vergate_yaml_language_server",
+    ),
 ];
 
 #[test]

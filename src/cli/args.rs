@@ -33,6 +33,9 @@ pub enum Command {
     /// The version subtrees an installed package ships, and the default;
     /// without a package, the minors of the embedded Kubernetes gates.
     Versions(VersionsArgs),
+    /// Settings for editors' YAML language server (yaml-language-server):
+    /// vergate's JSON Schemas of one minor, for a repository or one file.
+    Editor(EditorArgs),
 }
 
 /// Output formats of `check`.
@@ -208,6 +211,54 @@ pub struct VersionsArgs {
     pub package: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
     pub format: PlainFormat,
+}
+
+/// `vergate editor`.
+#[derive(clap::Args, Debug)]
+pub struct EditorArgs {
+    /// The minor the files are written for: 1.34, v1.34, or a version as a
+    /// cluster prints it.
+    #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
+    pub target: Version,
+    /// What to print: VS Code's settings.json, Neovim's lspconfig setup,
+    /// Helix's languages.toml, or the modeline that is one file's first line.
+    #[arg(long, value_enum, default_value_t = Editor::Vscode)]
+    pub editor: Editor,
+    /// The generated API directory whose json/ holds the schemas (a
+    /// CRD-based API's too, e.g. generated/demo-operator). The path is
+    /// written as given: a relative one is relative to the workspace root.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "generated/kubernetes",
+        conflicts_with = "url"
+    )]
+    pub api: PathBuf,
+    /// The URL the API's JSON trees are published under instead (the
+    /// unpacked json/ directory, e.g. https://schemas.example.com/k8s/json).
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// The files the schema applies to, as yaml-language-server globs
+    /// (repeatable). Default: *.yaml and *.yml.
+    #[arg(long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// The plain tree (fields of other minors accepted unexplained) instead
+    /// of the strict one.
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// The editors `vergate editor` writes settings for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Editor {
+    /// `.vscode/settings.json` (the Red Hat YAML extension).
+    Vscode,
+    /// nvim-lspconfig's `yamlls` setup, in Lua.
+    Neovim,
+    /// Helix's `languages.toml`.
+    Helix,
+    /// `# yaml-language-server: $schema=…`, the first line of one file.
+    Modeline,
 }
 
 /// Reads a version argument as a cluster prints it (`v1.29.4-gke.1043000`

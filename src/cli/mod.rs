@@ -4,6 +4,7 @@ mod cases;
 pub mod check;
 mod crds;
 pub mod diff;
+pub mod editor;
 mod inputs;
 mod junit;
 mod read;
@@ -15,7 +16,8 @@ pub mod upgrade;
 pub mod versions;
 
 pub use vergate::cli_args::{
-    CheckArgs, Cli, ColorChoice, Command, DiffArgs, Format, PlainFormat, UpgradeArgs, VersionsArgs,
+    CheckArgs, Cli, ColorChoice, Command, DiffArgs, Editor, EditorArgs, Format, PlainFormat,
+    UpgradeArgs, VersionsArgs,
 };
 use vergate::tables::GateTables;
 use vergate::Version;

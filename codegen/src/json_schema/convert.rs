@@ -1,9 +1,10 @@
 //! One definition of one minor as a JSON Schema 2020-12 value.
 
+use super::editor;
 use super::gate_keyword::{GateKeywords, KEYWORD};
 use super::keywords::{allow_null, insert_keywords, is_nullable, typed_enum};
 use super::value::{Json, Map};
-use crate::model::{Definition, Property, Schema};
+use crate::model::{Definition, ObjectSchema, Property, Schema};
 use std::collections::BTreeSet;
 use vergate_core::Version;
 
@@ -34,8 +35,11 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
         shape(&definition.schema, style)
     };
     if let Schema::Object(object) = &definition.schema {
+        let closed = is_closed(definition, object, style);
         if !object.properties.is_empty() {
-            let properties = object
+            // Where the object is closed anyway, properties of other minors
+            // are refused in vergate's words (`closes_absent_properties`).
+            let mut properties: Map = object
                 .properties
                 .iter()
                 .map(|(name, property)| {
@@ -44,6 +48,13 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
                     (name.clone(), value)
                 })
                 .collect();
+            if closed {
+                properties.extend(editor::absent_properties(
+                    &definition.name,
+                    &object.properties,
+                    style,
+                ));
+            }
             out.insert("properties".into(), Json::Object(properties));
             if !object.required.is_empty() {
                 let required = object.required.iter().map(Json::string);
@@ -57,7 +68,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
                     Json::Object(shape(additional, style)),
                 );
             }
-            None if object.closed || (style.strict && is_closable(definition)) => {
+            None if closed => {
                 out.insert("additionalProperties".into(), Json::Bool(false));
             }
             _ => {}
@@ -74,6 +85,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
         );
     }
     insert_keywords(&mut out, &definition.keywords);
+    editor::definition(&mut out, &definition.name, style);
     let deprecated = style
         .gates
         .type_deprecated_in(&definition.name, style.minor);
@@ -87,6 +99,28 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
         allow_null(&mut out);
     }
     Json::Object(out)
+}
+
+/// True when `definition`, converted in `style`, is closed and lists the
+/// properties of other minors with the error each gives (for editors; see
+/// `editor.rs`): its strict schema then differs from the plain one by more
+/// than `additionalProperties: false`.
+pub fn closes_absent_properties(definition: &Definition, style: &Style) -> bool {
+    match &definition.schema {
+        Schema::Object(object)
+            if !object.properties.is_empty() && is_closed(definition, object, style) =>
+        {
+            editor::has_absent_properties(&definition.name, &object.properties, style)
+        }
+        _ => false,
+    }
+}
+
+/// True when the schema of `definition` (whose object is `object`) gets
+/// `additionalProperties: false` in `style`: its spec closes it, or the
+/// strict style does.
+fn is_closed(definition: &Definition, object: &ObjectSchema, style: &Style) -> bool {
+    object.additional.is_none() && (object.closed || (style.strict && is_closable(definition)))
 }
 
 /// True when the strict style closes the definition with
@@ -142,6 +176,7 @@ fn property_schema(
     if let Some(gate) = style.gates.of_field(&owner.name, name) {
         out.insert(KEYWORD.into(), gate.clone());
     }
+    editor::property(&mut out, &owner.name, name, property, style);
     if nullable {
         allow_null(&mut out);
     }

@@ -20,6 +20,8 @@ pub const KEYWORD: &str = "x-vergate";
 #[derive(Debug, Default)]
 pub struct GateKeywords {
     types: BTreeMap<String, TypeKeywords>,
+    /// What the editor keywords are worded from (`super::editor`).
+    pub(super) editor: super::editor::Lifecycles,
 }
 
 #[derive(Debug, Default)]
@@ -88,7 +90,10 @@ impl GateKeywords {
                 (name.clone(), keywords)
             })
             .collect();
-        GateKeywords { types }
+        GateKeywords {
+            types,
+            editor: super::editor::Lifecycles::new(model),
+        }
     }
 
     /// The keyword value of a type, if its gate is worth writing.

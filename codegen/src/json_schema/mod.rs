@@ -10,13 +10,14 @@
 //! deterministic writer.
 
 mod convert;
+mod editor;
 mod gate_keyword;
 mod keywords;
 mod standalone;
 mod union;
 mod value;
 
-pub use convert::{definition, is_closable, references, Style, QUANTITY};
+pub use convert::{closes_absent_properties, definition, is_closable, references, Style, QUANTITY};
 pub use gate_keyword::{GateKeywords, KEYWORD as GATE_KEYWORD};
 pub use keywords::typed_enum;
 pub use standalone::{standalone, DRAFT_2020_12};

@@ -17,6 +17,7 @@ mod lifecycle;
 pub mod naming;
 mod schema;
 mod union;
+pub mod wording;
 
 pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
 pub use dialect::{Dialect, DIALECTS};

@@ -94,11 +94,12 @@ fn json_schema_of_one_minor() {
     let schema = super::json_schema(&model, v(1), "a.Spec", true);
     assert_eq!(
         schema,
-        r##"{"$defs":{"a.Spec":{"additionalProperties":false,"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"$ref":"#/$defs/a.Spec","$schema":"https://json-schema.org/draft/2020-12/schema"}"##
+        // `mode` is 1.2's: refused here, with vergate's words for editors.
+        r##"{"$defs":{"a.Spec":{"additionalProperties":false,"properties":{"mode":{"doNotSuggest":true,"enum":[],"errorMessage":"mode is not available in 1.1; introduced in 1.2","markdownDescription":"Not in 1.1: introduced in 1.2."},"name":{"type":"string"}},"required":["name"],"type":"object"}},"$ref":"#/$defs/a.Spec","$schema":"https://json-schema.org/draft/2020-12/schema"}"##
     );
     let newer = super::json_schema(&model, v(2), "a.Spec", true);
     assert!(
-        newer.contains(r##""mode":{"anyOf":[{"$ref":"#/$defs/a.Mode"},{"type":"null"}],"x-vergate":{"introduced_in":"1.2","removed_in":null}}"##),
+        newer.contains(r##""mode":{"anyOf":[{"$ref":"#/$defs/a.Mode"},{"type":"null"}],"markdownDescription":"Introduced in 1.2","x-vergate":{"introduced_in":"1.2","removed_in":null}}"##),
         "{newer}"
     );
     assert!(

@@ -162,7 +162,9 @@ fn main() {
     };
     assert_eq!(<v1_34::ServiceSpec as Versioned>::VERSION.to_string(), "1.34");
     assert!(<v1_33::PodSpec as Versioned>::JSON_SCHEMA.contains("resizePolicy"));
-    assert!(!<v1_28::PodSpec as Versioned>::JSON_SCHEMA.contains("resizePolicy"));
+    // 1.28's strict schema names resizePolicy only to refuse it.
+    assert!(<v1_28::PodSpec as Versioned>::JSON_SCHEMA
+        .contains("\"errorMessage\":\"resizePolicy is not available in 1.28; introduced in 1.33"));
     let fields: Vec<&str> = <v1_34::ServiceSpec as Versioned>::GATES
         .fields_in(vergate::Version::new(1, 34))
         .collect();

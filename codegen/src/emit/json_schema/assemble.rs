@@ -9,7 +9,7 @@
 
 use super::convert;
 use crate::emit::json_text::{compare_keys, push_string, write_value};
-use crate::json_schema::Style;
+use crate::json_schema::{self, Style};
 use crate::model::MinorModel;
 use crate::output::{Contents, Piece};
 use serde_json::Value;
@@ -60,7 +60,10 @@ impl RenderedDefinitions {
     /// - strict differs only by `"additionalProperties": false` at the top of
     ///   closable definitions ([`convert::is_closable`]), and that key sorts
     ///   before every other key a definition's top level can have, so it goes
-    ///   right after the brace; the other definitions' texts are shared;
+    ///   right after the brace; the other definitions' texts are shared. A
+    ///   closable definition that also lists, closed, the properties of other
+    ///   minors ([`json_schema::closes_absent_properties`]) is converted again
+    ///   in the strict style;
     /// - the OpenAPI export differs only by its references, so the converted
     ///   schema is rebased ([`convert::rebase_refs`]) and written again.
     pub fn renderings(minor: &MinorModel, style: &Style, openapi_base: &str) -> Renderings {
@@ -76,7 +79,18 @@ impl RenderedDefinitions {
             .iter()
             .zip(names)
             .map(|(entry, name)| {
-                let text = if convert::is_closable(&minor.definitions[name]) {
+                let definition = &minor.definitions[name];
+                let strict_style = Style {
+                    strict: true,
+                    ..*style
+                };
+                let text = if json_schema::closes_absent_properties(definition, &strict_style) {
+                    let schema = convert::definition(definition, &strict_style);
+                    let mut text = String::with_capacity(entry.text.len() + 400);
+                    push_key(&mut text, name);
+                    write_value(&mut text, &schema, 2);
+                    Arc::from(text)
+                } else if convert::is_closable(definition) {
                     let brace = entry
                         .text
                         .find("{\n")

@@ -576,40 +576,9 @@ impl<'s, 'a> Builder<'s, 'a> {
     /// nothing, so the minor still accepts exactly its own fields.
     fn absent_property(&self, name: &str, field: &crate::model::FieldLifecycle) -> PropertyData {
         let version = self.subtree.version;
-        let lifecycle = &field.lifecycle;
-        let reason = match lifecycle.presence.iter().find(|minor| *minor > version) {
-            Some(first) => {
-                let mut notes = Vec::new();
-                if let Some((_, stage)) = lifecycle.stage.range(..=first).next_back() {
-                    notes.push(stage.name().to_owned());
-                }
-                if let Some(gate) = &lifecycle.feature_gate {
-                    notes.push(format!("feature gate {gate}"));
-                }
-                let notes = if notes.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", notes.join(", "))
-                };
-                format!("introduced in {first}{notes}")
-            }
-            None => {
-                let last = lifecycle.presence.iter().rfind(|minor| *minor < version);
-                let removed = last.and_then(|last| {
-                    self.subtree
-                        .model
-                        .versions
-                        .iter()
-                        .copied()
-                        .find(|minor| *minor > last)
-                });
-                removed.map_or_else(
-                    || "not in any minor".to_owned(),
-                    |minor| format!("removed in {minor}"),
-                )
-            }
-        };
-        let message = format!("{name} is not available in {version}; {reason}");
+        let corpus = &self.subtree.model.versions;
+        let reason = crate::model::wording::absence(&field.lifecycle, version, corpus);
+        let message = crate::model::wording::not_available(name, &field.lifecycle, version, corpus);
         PropertyData {
             doc: format!("Not in {version}: {reason}. Setting it is an error naming that minor."),
             gate: Gate::default(),

@@ -1,0 +1,222 @@
+//! Keywords for editors, in vergate's words (`model::wording`): what the
+//! YAML language server (yaml-language-server 2.x, which VS Code, Neovim and
+//! Helix run for YAML) shows while a manifest is typed.
+//!
+//! - `markdownDescription`: a property's description and one line of its
+//!   history ("Introduced in 1.30 (alpha, feature gate …) · beta 1.31 · GA
+//!   1.33"), for hover and completion; written only where the history says
+//!   more than "present in every minor" or than the presence of the field's
+//!   type, so the size cost stays small (docs/benchmarks.md).
+//! - `deprecationMessage`: on a property the minor deprecates; the server
+//!   warns where it is set and stops offering it (`deprecated: true`, the
+//!   2020-12 annotation, is written beside it as before).
+//! - a property of another minor, where the object is closed
+//!   (`additionalProperties: false`, so the strict trees): `{"enum": [],
+//!   "errorMessage": "… is not available in 1.29; introduced in 1.30 (…)",
+//!   "doNotSuggest": true}`. An empty `enum` is valid 2020-12 and refuses
+//!   every value, as the closed object did; the server shows an `enum`'s
+//!   `errorMessage` but not a `not`'s, and a `false` schema carries none.
+//!   The plain trees accept unknown fields and are left so.
+//! - an enum that lacks values of other minors: `errorMessage` listing the
+//!   minor's values and saying when the others come or went.
+//!
+//! Validators (kubeconform, python-jsonschema, the `jsonschema` crate) treat
+//! `markdownDescription`, `deprecationMessage`, `errorMessage` and
+//! `doNotSuggest` as unknown keywords, that is annotations they ignore.
+
+use super::convert::Style;
+use super::value::{Json, Map};
+use crate::model::wording;
+use crate::model::{FieldLifecycle, GatedModel, Lifecycle, Property};
+use std::collections::BTreeMap;
+use vergate_core::{Version, VersionSet};
+
+/// The lifecycles the editor keywords are worded from, per type.
+#[derive(Debug, Default)]
+pub struct Lifecycles {
+    corpus: Vec<Version>,
+    fields: BTreeMap<String, BTreeMap<String, FieldLifecycle>>,
+    values: BTreeMap<String, BTreeMap<String, Lifecycle>>,
+    /// Each type's own presence.
+    presence: BTreeMap<String, VersionSet>,
+}
+
+impl Lifecycles {
+    pub fn new(model: &GatedModel) -> Self {
+        Lifecycles {
+            corpus: model.versions.clone(),
+            fields: model
+                .types
+                .iter()
+                .map(|(name, ty)| (name.clone(), ty.fields.clone()))
+                .collect(),
+            values: model
+                .types
+                .iter()
+                .filter(|(_, ty)| !ty.values.is_empty())
+                .map(|(name, ty)| (name.clone(), ty.values.clone()))
+                .collect(),
+            presence: model
+                .types
+                .iter()
+                .map(|(name, ty)| (name.clone(), ty.lifecycle.presence.clone()))
+                .collect(),
+        }
+    }
+}
+
+/// Adds a present property's editor keywords to its schema `out`.
+pub fn property(out: &mut Map, owner: &str, name: &str, property: &Property, style: &Style) {
+    let lifecycles = &style.gates.editor;
+    let corpus = lifecycles.corpus.as_slice();
+    let Some(fields) = lifecycles.fields.get(owner) else {
+        return;
+    };
+    let Some(field) = fields.get(name) else {
+        return;
+    };
+    let minor = style.minor;
+    let history = wording::history(&field.lifecycle, field.renamed_from.as_ref(), minor, corpus);
+    if let Some(line) = history.filter(|_| !as_its_type(field, lifecycles.presence.get(owner))) {
+        let text = match property.description.as_deref() {
+            Some(description) if !description.is_empty() => format!("{description}\n\n{line}"),
+            _ => line,
+        };
+        out.insert("markdownDescription".into(), Json::String(text));
+    }
+    if let Some(message) = wording::deprecation_message(name, field, fields, minor, corpus) {
+        out.insert("deprecationMessage".into(), Json::String(message));
+    }
+    if let Some(message) = enum_message(out.get("enum"), &field.values, minor, corpus) {
+        out.insert("errorMessage".into(), Json::String(message));
+    }
+    let element = match out.get_mut("items") {
+        Some(Json::Object(items)) => Some(items),
+        _ => match out.get_mut("additionalProperties") {
+            Some(Json::Object(values)) => Some(values),
+            _ => None,
+        },
+    };
+    if let Some(element) = element {
+        if let Some(message) =
+            enum_message(element.get("enum"), &field.element_values, minor, corpus)
+        {
+            element.insert("errorMessage".into(), Json::String(message));
+        }
+    }
+}
+
+/// True when all a field's history would say is its type's presence (a
+/// field of a type added in 1.33, there since): the line is left out, most
+/// of the size it would cost being such fields.
+fn as_its_type(field: &FieldLifecycle, owner: Option<&VersionSet>) -> bool {
+    let lifecycle = &field.lifecycle;
+    owner == Some(&lifecycle.presence)
+        && lifecycle.deprecated_in.is_none()
+        && lifecycle.stage.is_empty()
+        && lifecycle.feature_gate.is_none()
+        && field.renamed_from.is_none()
+}
+
+/// Adds the `errorMessage` of a definition's own enum, when other minors
+/// have values this one lacks.
+pub fn definition(out: &mut Map, name: &str, style: &Style) {
+    let lifecycles = &style.gates.editor;
+    let Some(values) = lifecycles.values.get(name) else {
+        return;
+    };
+    if let Some(message) = enum_message(out.get("enum"), values, style.minor, &lifecycles.corpus) {
+        out.insert("errorMessage".into(), Json::String(message));
+    }
+}
+
+/// The properties of other minors that a closed object of `owner` refuses
+/// in this minor, each a schema that fails with vergate's sentence.
+pub fn absent_properties(
+    owner: &str,
+    present: &BTreeMap<String, Property>,
+    style: &Style,
+) -> Vec<(String, Json)> {
+    let minor = style.minor;
+    let corpus = style.gates.editor.corpus.as_slice();
+    absent_fields(owner, present, style)
+        .map(|(name, field)| {
+            let reason = wording::absence(&field.lifecycle, minor, corpus);
+            let message = wording::not_available(name, &field.lifecycle, minor, corpus);
+            let schema = Map::from([
+                ("enum".to_owned(), Json::Array(Vec::new())),
+                ("errorMessage".to_owned(), Json::String(message)),
+                (
+                    "markdownDescription".to_owned(),
+                    Json::String(format!("Not in {minor}: {reason}.")),
+                ),
+                ("doNotSuggest".to_owned(), Json::Bool(true)),
+            ]);
+            (name.clone(), Json::Object(schema))
+        })
+        .collect()
+}
+
+/// True when a closed object of `owner` in this minor lists properties of
+/// other minors ([`absent_properties`]).
+pub fn has_absent_properties(
+    owner: &str,
+    present: &BTreeMap<String, Property>,
+    style: &Style,
+) -> bool {
+    absent_fields(owner, present, style).next().is_some()
+}
+
+/// The fields of `owner` that other minors have and this one lacks.
+fn absent_fields<'a>(
+    owner: &str,
+    present: &'a BTreeMap<String, Property>,
+    style: &'a Style,
+) -> impl Iterator<Item = (&'a String, &'a FieldLifecycle)> {
+    let minor = style.minor;
+    style
+        .gates
+        .editor
+        .fields
+        .get(owner)
+        .into_iter()
+        .flatten()
+        .filter(move |(name, field)| {
+            !present.contains_key(*name) && !field.lifecycle.is_present_in(minor)
+        })
+}
+
+/// The message of an enum (`values`: the schema's `enum`) that lacks
+/// values of other minors: the minor's values, then a sentence for each
+/// missing one. `None` when the enum has every value it ever had.
+fn enum_message(
+    values: Option<&Json>,
+    lifecycles: &BTreeMap<String, Lifecycle>,
+    minor: Version,
+    corpus: &[Version],
+) -> Option<String> {
+    let Some(Json::Array(values)) = values else {
+        return None;
+    };
+    let missing: Vec<String> = lifecycles
+        .iter()
+        .filter(|(_, lifecycle)| !lifecycle.is_present_in(minor))
+        .map(|(value, lifecycle)| {
+            let quoted = Json::string(value.as_str()).to_compact();
+            wording::not_available(&quoted, lifecycle, minor, corpus)
+        })
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let valid: Vec<String> = values
+        .iter()
+        .filter(|value| **value != Json::Null)
+        .map(Json::to_compact)
+        .collect();
+    Some(format!(
+        "Value is not accepted in {minor}. Valid values: {}. {}.",
+        valid.join(", "),
+        missing.join(". ")
+    ))
+}
