@@ -331,8 +331,9 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
             };
             if warns(new) && !warns(old) {
                 let server = ty
-                    .api_lifecycle_in(new)
-                    .and_then(|said| ty.kinds.first().and_then(|kind| said.warning(kind)));
+                    .kinds
+                    .first()
+                    .and_then(|kind| crate::gates::warning_in(&ty.api_lifecycle, kind, new));
                 let note = match (&ty.deprecation_warning, server) {
                     (_, Some(server)) => server,
                     (Some(warning), None) => warning.clone(),

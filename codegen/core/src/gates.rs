@@ -16,8 +16,8 @@ mod union;
 
 pub use constraints::{Constraints, Number};
 pub use facts::{
-    api_lifecycle_in, gate_state_in, ApiLifecycle, FeatureGateHistory, FeatureGateState, GateStage,
-    RetiredKind,
+    api_lifecycle_in, gate_state_in, warning_in, ApiLifecycle, FeatureGateHistory,
+    FeatureGateState, GateStage, RetiredKind,
 };
 pub use type_expr::{Format, ParseTypeExprError, Scalar, TypeExpr, MAX_NESTING};
 pub use union::{DiscriminatorGate, UnionGate, UnionKind};
@@ -202,15 +202,22 @@ impl Gate {
 
     /// The stage in force in `version`, if stages are known.
     pub fn stage_in(&self, version: Version) -> Option<Stage> {
-        // Most items have no stages: asked of every field a check walks.
-        if self.stage.is_empty() {
-            return None;
-        }
-        self.stage
-            .range(..=version)
-            .next_back()
-            .map(|(_, stage)| *stage)
+        in_force(&self.stage, version).copied()
     }
+}
+
+/// The entry of a history kept by the minor each entry starts in (stages,
+/// a gate's states, a kind's lifecycle statements) that is in force in
+/// `version`: the one at or before it; `None` before the first.
+pub fn in_force<T>(history: &BTreeMap<Version, T>, version: Version) -> Option<&T> {
+    // Most histories are empty: asked of every field a check walks.
+    if history.is_empty() {
+        return None;
+    }
+    history
+        .range(..=version)
+        .next_back()
+        .map(|(_, entry)| entry)
 }
 
 /// A maturity stage.

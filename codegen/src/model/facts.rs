@@ -7,7 +7,8 @@
 use super::{GatedModel, Lifecycle};
 use std::collections::BTreeMap;
 use vergate_core::gates::{
-    gate_state_in, ApiLifecycle, FeatureGateHistory, GateStage, Inferred, Stage,
+    api_lifecycle_in, gate_state_in, in_force, ApiLifecycle, FeatureGateHistory, GateStage,
+    Inferred, Stage,
 };
 use vergate_core::Version;
 
@@ -71,13 +72,10 @@ impl GatedModel {
                 } else {
                     lifecycle.inferred.remove(&Inferred::Stage);
                 }
-                let in_force = |stages: &BTreeMap<Version, Stage>, minor: Version| {
-                    stages.range(..=minor).next_back().map(|(_, stage)| *stage)
-                };
                 let differs = lifecycle
                     .presence
                     .iter()
-                    .any(|minor| in_force(&before, minor) != in_force(&lifecycle.stage, minor));
+                    .any(|minor| in_force(&before, minor).copied() != lifecycle.stage_in(minor));
                 if !before.is_empty() && differs {
                     notes
                         .stages_replaced
@@ -104,10 +102,9 @@ impl GatedModel {
                 continue;
             };
             let warned = ty.lifecycle.presence.iter().find_map(|minor| {
-                said.range(..=minor)
-                    .next_back()
-                    .filter(|(_, statement)| statement.is_deprecated_in(minor))
-                    .and_then(|(_, statement)| statement.deprecated)
+                api_lifecycle_in(&said, minor)
+                    .filter(|statement| statement.is_deprecated_in(minor))
+                    .and_then(|statement| statement.deprecated)
             });
             if let Some(since) = warned {
                 ty.lifecycle.deprecated_in = Some(since);

@@ -52,10 +52,7 @@ impl Lifecycle {
 
     /// The stage in force in `version`, if stages are known.
     pub fn stage_in(&self, version: Version) -> Option<Stage> {
-        self.stage
-            .range(..=version)
-            .next_back()
-            .map(|(_, stage)| *stage)
+        vergate_core::gates::in_force(&self.stage, version).copied()
     }
 
     /// Records a deprecation seen in `version`; a structural one (a spec's

@@ -253,13 +253,10 @@ fn type_deprecated_attr(
     version: Version,
 ) -> TokenStream {
     let ty = &model.types[&definition.name];
-    let warning = ty
-        .api_lifecycle
-        .range(..=version)
-        .next_back()
-        .map(|(_, said)| said)
-        .filter(|said| said.is_deprecated_in(version))
-        .and_then(|said| definition.kinds.first().and_then(|kind| said.warning(kind)));
+    let warning = definition
+        .kinds
+        .first()
+        .and_then(|kind| vergate_core::gates::warning_in(&ty.api_lifecycle, kind, version));
     match warning {
         Some(note) => quote!(#[deprecated(note = #note)]),
         None => deprecated_attr(&ty.lifecycle, version),

@@ -47,10 +47,7 @@ impl GateStage {
 /// The state of a gate in `version`: the entry at or before it. `None`
 /// when the history starts later (the gate did not exist yet).
 pub fn gate_state_in(history: &FeatureGateHistory, version: Version) -> Option<FeatureGateState> {
-    history
-        .range(..=version)
-        .next_back()
-        .map(|(_, state)| *state)
+    super::in_force(history, version).copied()
 }
 
 /// What one minor's API server says of a prerelease kind: when its
@@ -135,10 +132,20 @@ pub fn api_lifecycle_in(
     history: &BTreeMap<Version, ApiLifecycle>,
     version: Version,
 ) -> Option<&ApiLifecycle> {
-    if history.is_empty() {
-        return None;
-    }
-    history.range(..=version).next_back().map(|(_, said)| said)
+    super::in_force(history, version)
+}
+
+/// The warning the API server of `version` gives for an object of
+/// `served`, whose lifecycle statements are `history`: `None` when that
+/// server does not deprecate it (see [`ApiLifecycle::warning`]).
+pub fn warning_in(
+    history: &BTreeMap<Version, ApiLifecycle>,
+    served: &GroupVersionKind,
+    version: Version,
+) -> Option<String> {
+    api_lifecycle_in(history, version)
+        .filter(|said| said.is_deprecated_in(version))
+        .and_then(|said| said.warning(served))
 }
 
 #[cfg(test)]

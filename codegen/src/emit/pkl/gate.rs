@@ -56,10 +56,8 @@ impl Gate {
         push(
             "stage",
             lifecycle
-                .stage
-                .range(..=minor)
-                .next_back()
-                .map(|(_, stage)| stage.name().to_owned()),
+                .stage_in(minor)
+                .map(|stage| stage.name().to_owned()),
         );
         push("featureGate", lifecycle.feature_gate.clone());
         Gate {

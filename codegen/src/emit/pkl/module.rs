@@ -200,13 +200,11 @@ impl<'a> Subtree<'a> {
         // A kind its API server warns about in this minor: the same
         // warning, traced whenever the module renders (its apiVersion is
         // always written).
-        let warning = self.model.types[&definition.name]
-            .api_lifecycle
-            .range(..=self.version)
-            .next_back()
-            .map(|(_, said)| said)
-            .filter(|said| said.is_deprecated_in(self.version))
-            .and_then(|said| said.warning(resource.kind));
+        let warning = vergate_core::gates::warning_in(
+            &self.model.types[&definition.name].api_lifecycle,
+            resource.kind,
+            self.version,
+        );
         if let Some(warning) = warning {
             if let Some(api_version) = properties.iter_mut().find(|p| p.name == "apiVersion") {
                 api_version.ty = format!(
