@@ -523,12 +523,7 @@ impl Api {
             .get(&version)
             .and_then(|entry| entry.files.get(&file_name));
         match expected {
-            Some(spec) if spec.sha256.eq_ignore_ascii_case(&actual) => Ok(()),
-            Some(spec) => Err(Error::DigestMismatch {
-                path: path.to_owned(),
-                expected: spec.sha256.to_ascii_lowercase(),
-                actual,
-            }),
+            Some(spec) => check_digest(path, bytes, &spec.sha256),
             None => Err(Error::Config {
                 path: path.to_owned(),
                 message: format!(
@@ -544,6 +539,20 @@ impl Api {
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
     digest.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Checks `bytes` (read from `path`) against the digest api.toml records
+/// for them, `expected` (hex, either case).
+pub fn check_digest(path: &Path, bytes: &[u8], expected: &str) -> Result<()> {
+    let actual = sha256_hex(bytes);
+    if actual.eq_ignore_ascii_case(expected) {
+        return Ok(());
+    }
+    Err(Error::DigestMismatch {
+        path: path.to_owned(),
+        expected: expected.to_ascii_lowercase(),
+        actual,
+    })
 }
 
 fn order(a: PathBuf, b: PathBuf) -> (PathBuf, PathBuf) {

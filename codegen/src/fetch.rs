@@ -1,7 +1,7 @@
 //! Fetching an API's specs into `upstream-specs/<api>/v<X.Y>/` from a local
 //! mirror, verifying every sha256 recorded in api.toml.
 
-use crate::api::{sha256_hex, Api};
+use crate::api::{check_digest, Api};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -28,14 +28,7 @@ pub fn fetch_from_dir(api: &Api, mirror: &Path) -> Result<FetchReport> {
         let bytes = std::fs::read(&source).map_err(|source_err| {
             Error::io(&source, "reading a fact file from the mirror", source_err)
         })?;
-        let actual = sha256_hex(&bytes);
-        if !actual.eq_ignore_ascii_case(sha256) {
-            return Err(Error::DigestMismatch {
-                path: source,
-                expected: sha256.to_ascii_lowercase(),
-                actual,
-            });
-        }
+        check_digest(&source, &bytes, sha256)?;
         facts.push((target, bytes));
     }
     let mut report = fetch_with(api, facts, |version, file, _url| {
@@ -119,14 +112,7 @@ fn fetch_with(
     for (version, entry) in &api.listed {
         for (file, spec) in &entry.files {
             let (source, bytes) = read(*version, file, spec.url.as_deref())?;
-            let actual = sha256_hex(&bytes);
-            if !actual.eq_ignore_ascii_case(&spec.sha256) {
-                return Err(Error::DigestMismatch {
-                    path: source.into(),
-                    expected: spec.sha256.to_ascii_lowercase(),
-                    actual,
-                });
-            }
+            check_digest(Path::new(&source), &bytes, &spec.sha256)?;
             verified.push((api.dir.join(version.dir_name()).join(file), bytes));
         }
     }
@@ -154,6 +140,7 @@ fn fetch_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::sha256_hex;
 
     fn setup(mirror_bytes: &[u8]) -> (tempfile::TempDir, Api, PathBuf) {
         let tmp = tempfile::tempdir().unwrap();

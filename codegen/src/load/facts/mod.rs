@@ -7,7 +7,7 @@
 mod api_lifecycle;
 mod feature_gates;
 
-use crate::api::{sha256_hex, Api, FactTable};
+use crate::api::{check_digest, Api, FactTable};
 use crate::error::{Error, Result};
 use crate::model::{FactNotes, GatedModel};
 use std::collections::BTreeMap;
@@ -132,14 +132,7 @@ pub fn load(api: &Api) -> Result<Facts> {
         }
         let bytes = std::fs::read(&path)
             .map_err(|source| Error::io(&path, "reading a fact file", source))?;
-        let actual = sha256_hex(&bytes);
-        if !actual.eq_ignore_ascii_case(sha256) {
-            return Err(Error::DigestMismatch {
-                path,
-                expected: sha256.to_ascii_lowercase(),
-                actual,
-            });
-        }
+        check_digest(&path, &bytes, sha256)?;
         let text = String::from_utf8(bytes).map_err(|_| Error::Config {
             path: path.clone(),
             message: "not UTF-8 text".into(),
