@@ -51,6 +51,30 @@ struct Unused {
     message: String,
 }
 
+impl Unused {
+    /// The CRD at `lines` of input `file`, left out for `why`; `instead`
+    /// is the file of the CRD its custom resources are checked against.
+    fn new(
+        file: String,
+        lines: std::ops::Range<u32>,
+        instead: Option<&Path>,
+        why: impl std::fmt::Display,
+    ) -> Unused {
+        let used = match instead {
+            Some(first) => format!(
+                "its custom resources are checked against the CRD in {}",
+                first.display()
+            ),
+            None => "its custom resources are not checked against it".to_owned(),
+        };
+        Unused {
+            file,
+            lines,
+            message: format!("this CRD is not used ({used}): {why}"),
+        }
+    }
+}
+
 impl CustomResources {
     /// Why the CRD document at `line` of input `file` is not used, when it
     /// is one that is left out.
@@ -239,11 +263,7 @@ pub fn load(
             }),
             Err(message) => {
                 if let Origin::Input(file, lines) = origin {
-                    unused.push(Unused {
-                        file,
-                        lines,
-                        message: format!("this CRD is not used (its custom resources are not checked against it): {message}"),
-                    });
+                    unused.push(Unused::new(file, lines, None, message));
                 }
             }
         }
@@ -330,20 +350,13 @@ fn usable_index(
                         message: format!("--crd: not used: {err}"),
                     }),
                     Origin::Input(file, lines) => {
-                        let used = match &err {
+                        let instead = match &err {
                             vergate_codegen::Error::ConflictingDefinition { first, .. } => {
-                                format!(
-                                    "its custom resources are checked against the CRD in {}",
-                                    first.display()
-                                )
+                                Some(first.as_path())
                             }
-                            _ => "its custom resources are not checked against it".to_owned(),
+                            _ => None,
                         };
-                        custom.unused.push(Unused {
-                            file,
-                            lines,
-                            message: format!("this CRD is not used ({used}): {err}"),
-                        })
+                        custom.unused.push(Unused::new(file, lines, instead, &err));
                     }
                 }
             }

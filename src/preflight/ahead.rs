@@ -25,10 +25,7 @@ pub(super) fn warnings(
 ) -> Vec<Violation> {
     let gate = &ty.gate;
     let mut found = Vec::new();
-    let group = identity
-        .api_version
-        .rsplit_once('/')
-        .map_or("", |(group, _)| group);
+    let (group, version) = identity.group_version();
     // Most documents get neither warning: the text is made only for one.
     let served = || format!("{} {}", identity.api_version, identity.kind);
     let said = ty.api_lifecycle_in(target);
@@ -61,10 +58,7 @@ pub(super) fn warnings(
         };
         let replacement = said.and_then(|said| said.replacement.as_ref());
         if let Some(replacement) = replacement {
-            message.push_str(&format!("use apiVersion {}", replacement.api_version()));
-            if replacement.kind != identity.kind {
-                message.push_str(&format!(" kind {}", replacement.kind));
-            }
+            message.push_str(identity.use_instead(replacement).trim_start_matches("; "));
         } else if !tables.has_version(removed) {
             message.push_str("no replacement is announced");
         } else {
@@ -90,11 +84,7 @@ pub(super) fn warnings(
     let server_warning = warned.and_then(|said| {
         said.warning(&crate::gates::GroupVersionKind {
             group: group.to_owned(),
-            version: identity
-                .api_version
-                .rsplit_once('/')
-                .map_or(identity.api_version, |(_, version)| version)
-                .to_owned(),
+            version: version.to_owned(),
             kind: identity.kind.to_owned(),
         })
     });

@@ -81,6 +81,31 @@ pub(crate) struct Identity<'a> {
     pub type_name: Option<&'a str>,
 }
 
+impl<'a> Identity<'a> {
+    /// The group and version of its apiVersion (`("", "v1")` for the core
+    /// group).
+    pub fn group_version(&self) -> (&'a str, &'a str) {
+        self.api_version
+            .rsplit_once('/')
+            .unwrap_or(("", self.api_version))
+    }
+
+    /// Its group (`""` for the core group).
+    pub fn group(&self) -> &'a str {
+        self.group_version().0
+    }
+
+    /// `; use apiVersion networking.k8s.io/v1` (with ` kind K` when the
+    /// replacement's kind is another), for a message about this document.
+    pub fn use_instead(&self, replacement: &GroupVersionKind) -> String {
+        let mut text = format!("; use apiVersion {}", replacement.api_version());
+        if replacement.kind != self.kind {
+            text.push_str(&format!(" kind {}", replacement.kind));
+        }
+        text
+    }
+}
+
 /// Reads `apiVersion` and `kind` and finds the type.
 pub(crate) fn identify<'a>(
     tables: &'a GateTables,
@@ -236,7 +261,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         // is neither.
         None if retired(tables, &identity).is_some()
             || !tables.types_for_kind(identity.kind).is_empty()
-                && (identity.own_minor.is_some() || tables.is_own_group(group_of(&identity))) =>
+                && (identity.own_minor.is_some() || tables.is_own_group(identity.group())) =>
         {
             let message = match retired(tables, &identity) {
                 Some(retired) => retired_message(&identity, retired, target),
@@ -279,42 +304,21 @@ fn retired_message(
         message.push_str(&format!(" (removed in {removed})"));
     }
     if let Some(replacement) = &retired.lifecycle.replacement {
-        message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
-        if replacement.kind != identity.kind {
-            message.push_str(&format!(" kind {}", replacement.kind));
-        }
+        message.push_str(&identity.use_instead(replacement));
     }
     message
 }
 
-/// The group of a document's apiVersion (`""` for the core group).
-fn group_of<'a>(identity: &Identity<'a>) -> &'a str {
-    identity
-        .api_version
-        .rsplit_once('/')
-        .map_or("", |(group, _)| group)
-}
-
 /// The kind the API served before its first minor that the document is,
 /// if it is one.
-pub(crate) fn retired_kind_of<'t>(
-    tables: &'t GateTables,
-    identity: &Identity,
-) -> Option<&'t crate::gates::RetiredKind> {
-    retired(tables, identity)
-}
-
-fn retired<'t>(
+pub(crate) fn retired<'t>(
     tables: &'t GateTables,
     identity: &Identity,
 ) -> Option<&'t crate::gates::RetiredKind> {
     if identity.own_minor.is_some() {
         return None;
     }
-    let (group, version) = identity
-        .api_version
-        .rsplit_once('/')
-        .unwrap_or(("", identity.api_version));
+    let (group, version) = identity.group_version();
     tables.retired_kind(group, version, identity.kind)
 }
 
@@ -365,14 +369,10 @@ fn kind_message(
     if let Some(reason) = reason {
         message.push_str(&format!(" ({reason})"));
     }
-    let group = identity
-        .api_version
-        .rsplit_once('/')
-        .map_or("", |(group, _)| group);
     let replacement = identity
         .own_minor
         .is_none()
-        .then(|| tables.served_kind(group, identity.kind, target))
+        .then(|| tables.served_kind(identity.group(), identity.kind, target))
         .flatten();
     if let Some(replacement) = replacement {
         message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
@@ -394,10 +394,7 @@ fn unknown_kind(
 ) -> Violation {
     let line = root.get("kind").map_or(root.line, |node| node.line);
     let own_minor = identity.own_minor.is_some();
-    let (group, version) = identity
-        .api_version
-        .rsplit_once('/')
-        .unwrap_or(("", identity.api_version));
+    let (group, version) = identity.group_version();
     let known: Vec<&GroupVersionKind> = tables
         .kinds()
         .into_iter()

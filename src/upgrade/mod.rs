@@ -181,7 +181,7 @@ pub fn convert(
                 root.clone()
             }
         },
-        None => match crate::preflight::retired_kind_of(tables, &identity) {
+        None => match crate::preflight::retired(tables, &identity) {
             Some(retired) => retired_document(tables, &mut converter, &identity, retired, root, to),
             None => root.clone(),
         },
@@ -313,11 +313,7 @@ fn replacement<'t>(
     if identity.own_minor.is_some() {
         return None;
     }
-    let group = identity
-        .api_version
-        .rsplit_once('/')
-        .map_or("", |(group, _)| group);
-    let gvk = tables.served_kind(group, identity.kind, to)?;
+    let gvk = tables.served_kind(identity.group(), identity.kind, to)?;
     let name = tables
         .types_for_gvk(&gvk.group, &gvk.version, &gvk.kind)
         .find(|name| tables.ty(name).is_some_and(|ty| ty.gate.is_present_in(to)))?;
