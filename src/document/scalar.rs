@@ -260,7 +260,8 @@ fn go_yaml_timestamp(text: &str) -> bool {
     parse().is_some()
 }
 
-fn days_in(month: u32, year: u32) -> u32 {
+/// The days of `month` (1–12) in `year` of the Gregorian calendar.
+pub(crate) fn days_in(month: u32, year: u32) -> u32 {
     match month {
         2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
         2 => 28,

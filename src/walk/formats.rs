@@ -97,7 +97,7 @@ pub(super) fn is_rfc3339(text: &str) -> bool {
     if !separators
         || !(1..=12).contains(&month)
         || day < 1
-        || day > days_in(month, year)
+        || day > crate::document::scalar::days_in(month, year)
         || hour > 23
         || minute > 59
         || second > 59
@@ -126,15 +126,6 @@ pub(super) fn is_rfc3339(text: &str) -> bool {
 /// True when `digits` are two ASCII digits no greater than `max`.
 fn number_in(digits: &str, max: u32) -> bool {
     digits.bytes().all(|b| b.is_ascii_digit()) && digits.parse::<u32>().is_ok_and(|n| n <= max)
-}
-
-fn days_in(month: u32, year: u32) -> u32 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
 }
 
 /// True when `text` decodes as Go's encoding/json decodes a `[]byte`
