@@ -19,10 +19,10 @@
 //! annotation that contradicts the specs is an error naming the annotation's
 //! file:line and the spec. Every mistake of the file is reported at once.
 
+use crate::derive::annotated::attr::{parse_gates, At, Gates, Place};
+use crate::derive::annotated::ctxt::Ctxt;
 use crate::error::{Error, Result, Warning};
 use crate::model::{GatedModel, Lifecycle, Rename, Source, Stage};
-use crate::rust::annotated::attr::{parse_gates, At, Gates, Place};
-use crate::rust::annotated::ctxt::Ctxt;
 use heck::ToLowerCamelCase;
 use proc_macro2::Span;
 use std::collections::BTreeMap;

@@ -163,13 +163,14 @@ fn read_module(
     settings: &Settings,
 ) -> Result<VersionedModule> {
     let name = module.ident.to_string();
-    let model =
-        crate::rust::annotated::gated_model(args, module).map_err(|errors| Error::Annotations {
+    let model = crate::derive::annotated::gated_model(args, module).map_err(|errors| {
+        Error::Annotations {
             messages: errors
                 .into_iter()
                 .map(|err| format!("{}:{}: {err}", file.display(), err.span().start().line))
                 .collect(),
-        })?;
+        }
+    })?;
     let config = ApiConfig {
         name: name.clone(),
         description: None,

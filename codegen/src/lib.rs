@@ -13,10 +13,10 @@
 //!
 //! [`regen`] runs the whole flow for one API.
 
+pub mod derive;
 pub mod error;
-pub mod json_schema;
 pub mod model;
-pub mod rust;
+pub mod to_json_schema;
 
 #[cfg(feature = "load")]
 pub mod annotations;

@@ -1,10 +1,10 @@
 //! `#[vergate::versioned]`: the thin entry of the derive. Parsing, checks and
-//! expansion live in `vergate_codegen::rust::annotated`, which the
+//! expansion live in `vergate_codegen::derive::annotated`, which the
 //! spec-driven Rust output shares; see the `vergate` crate for the docs.
 
 use proc_macro::TokenStream;
 use syn::parse_macro_input;
-use vergate_codegen::rust::annotated;
+use vergate_codegen::derive::annotated;
 
 /// Expands a module of annotated structs and enums into one module per minor.
 ///

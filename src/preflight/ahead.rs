@@ -100,7 +100,7 @@ pub(super) fn warnings(
         });
     } else if said.is_none_or(|said| said.deprecated.is_none()) && gate.is_deprecated_in(target) {
         // No published deprecation: the spec's own (or its prose).
-        let since = super::walk::since_text(tables, gate, identity.type_name, target);
+        let since = super::checker::since_text(tables, gate, identity.type_name, target);
         let mut message = format!("{} is deprecated{since}", served());
         if let Some(warning) = &ty.deprecation_warning {
             // The CRD author's own words, as the API server sends them.

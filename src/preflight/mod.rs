@@ -15,9 +15,9 @@
 //! gates; see [`Rule`] for what is reported.
 
 mod ahead;
+mod checker;
 mod feature_gates;
 mod violation;
-mod walk;
 
 pub use feature_gates::{parse_setting as parse_feature_gate, FeatureGates};
 pub use violation::{Rule, Severity, Violation};
@@ -26,8 +26,8 @@ use crate::document::{Node, Value};
 use crate::gates::GroupVersionKind;
 use crate::tables::GateTables;
 use crate::Version;
-pub(crate) use walk::absent_reason;
-use walk::Checker;
+pub(crate) use checker::absent_reason;
+use checker::Checker;
 
 /// How to check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -245,7 +245,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             walker.document(root, name)
         }
         Some((_, ty)) => {
-            let (_, reason) = walk::absent_reason(&ty.gate, target, None);
+            let (_, reason) = checker::absent_reason(&ty.gate, target, None);
             let message = kind_message(tables, &identity, target, Some(&reason));
             walker.violations.push(Violation {
                 severity: Severity::Error,

@@ -427,8 +427,8 @@ fn additional_properties_false_true_and_schema_are_kept_apart() {
     assert!(!object("Silent").closed && object("Silent").additional.is_none());
     // Every JSON Schema closes what the spec closes; only the strict one
     // closes what the spec leaves silent.
-    let gates = crate::json_schema::GateKeywords::default();
-    let style = |strict| crate::json_schema::Style {
+    let gates = crate::to_json_schema::GateKeywords::default();
+    let style = |strict| crate::to_json_schema::Style {
         minor: v(),
         strict,
         ref_base: "#/$defs/",
@@ -436,8 +436,9 @@ fn additional_properties_false_true_and_schema_are_kept_apart() {
         gates: &gates,
     };
     let additional = |name: &str, strict| {
-        let schema = crate::json_schema::definition(&minor.model.definitions[name], &style(strict));
-        let crate::json_schema::Json::Object(members) = schema else {
+        let schema =
+            crate::to_json_schema::definition(&minor.model.definitions[name], &style(strict));
+        let crate::to_json_schema::Json::Object(members) = schema else {
             panic!("{name} is an object schema")
         };
         members

@@ -4,7 +4,7 @@
 //! `vergate check`), the Pkl constraints and the Rust docs. The JSON
 //! Schema converter writes the keywords themselves.
 
-use crate::json_schema::Json;
+use crate::to_json_schema::Json;
 use std::collections::BTreeMap;
 use vergate_core::gates::{Constraints, Number};
 

@@ -9,9 +9,9 @@
 
 use super::convert;
 use crate::emit::json_text::{compare_keys, push_string, write_value};
-use crate::json_schema::{self, Style};
 use crate::model::MinorModel;
 use crate::output::{Contents, Piece};
+use crate::to_json_schema::{self, Style};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -84,7 +84,7 @@ impl RenderedDefinitions {
                     strict: true,
                     ..*style
                 };
-                let text = if json_schema::closes_absent_properties(definition, &strict_style) {
+                let text = if to_json_schema::closes_absent_properties(definition, &strict_style) {
                     let schema = convert::definition(definition, &strict_style);
                     let mut text = String::with_capacity(entry.text.len() + 400);
                     push_key(&mut text, name);
@@ -250,8 +250,8 @@ fn push_key(out: &mut String, key: &str) {
 mod tests {
     use super::*;
     use crate::emit::json_text::to_sorted_pretty;
-    use crate::json_schema::GateKeywords;
     use crate::model::{Definition, ObjectSchema, Property, Schema};
+    use crate::to_json_schema::GateKeywords;
     use vergate_core::Version;
 
     #[test]

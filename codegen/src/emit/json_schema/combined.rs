@@ -9,8 +9,8 @@ use super::convert;
 use super::DRAFT_2020_12;
 use crate::emit::json_text::to_sorted_pretty;
 use crate::error::{Error, Result};
-use crate::json_schema::{GateKeywords, Style};
 use crate::model::GatedModel;
+use crate::to_json_schema::{GateKeywords, Style};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 

@@ -1,17 +1,17 @@
 //! The converter's values as serde_json's, for the deterministic writer
 //! (`emit::json_text`), and the one rewrite only the emitter needs: the
 //! OpenAPI export's references. The conversion itself is
-//! [`crate::json_schema`], shared with the derive.
+//! [`crate::to_json_schema`], shared with the derive.
 
-use crate::json_schema::{self, Json, Style};
 use crate::model::Definition;
+use crate::to_json_schema::{self, Json, Style};
 use serde_json::{Map, Number, Value};
 
-pub use crate::json_schema::{is_closable, references, QUANTITY};
+pub use crate::to_json_schema::{is_closable, references, QUANTITY};
 
 /// The schema of `definition` in `style`, as a serde_json value.
 pub fn definition(definition: &Definition, style: &Style) -> Value {
-    to_value(json_schema::definition(definition, style))
+    to_value(to_json_schema::definition(definition, style))
 }
 
 /// `json` as a serde_json value. A number keeps its value (the converter

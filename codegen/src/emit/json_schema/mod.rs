@@ -23,16 +23,16 @@ mod naming;
 mod openapi;
 mod standalone;
 
-pub use crate::json_schema::{DRAFT_2020_12, GATE_KEYWORD};
+pub use crate::to_json_schema::{DRAFT_2020_12, GATE_KEYWORD};
 pub use convert::QUANTITY;
 pub use naming::{definition_file, kind_file, kubeconform_dir};
 pub use standalone::Selection;
 
 use crate::api::ApiConfig;
 use crate::error::Result;
-use crate::json_schema::{GateKeywords, Style};
 use crate::model::{GatedModel, MinorModel};
 use crate::output::{Contents, FileTree};
+use crate::to_json_schema::{GateKeywords, Style};
 use assemble::RenderedDefinitions;
 
 /// Generated files: (path, bytes).

@@ -5,8 +5,8 @@
 use super::boxes::Boxes;
 use super::paths::Names;
 use super::shapes::Shapes;
+use crate::derive::{Layout, SerdeImpls};
 use crate::model::Schema;
-use crate::rust::{Layout, SerdeImpls};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use vergate_core::Version;

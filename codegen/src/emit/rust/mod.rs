@@ -1,5 +1,5 @@
 //! The Rust crate `generated/<api>/rust/`, made by the same expansion engine
-//! as the derive ([`crate::rust`]):
+//! as the derive ([`crate::derive`]):
 //!
 //! ```text
 //! Cargo.toml            a standalone crate: one cargo feature per minor, the newest by default

@@ -23,7 +23,7 @@
 //!
 //! **Names.** Types are the UpperCamelCase of the definition's last segment,
 //! fields the snake_case of the wire name, enum variants the UpperCamelCase
-//! of the value (`""` is `Empty`: `crate::rust::variant_name`); names that
+//! of the value (`""` is `Empty`: `crate::derive::variant_name`); names that
 //! are not identifiers lose their other characters,
 //! keywords become raw identifiers. Names that still collide (`foo-bar`,
 //! `foo_bar` and `fooBar` are all `foo_bar`) keep the plain name for the one
@@ -33,9 +33,9 @@
 //! every minor at once.
 
 use super::layout::syn_ident;
+use crate::derive::ident;
 use crate::model::naming::{group_label, namespace_of, namespace_segments, versioned};
 use crate::model::GatedModel;
-use crate::rust::ident;
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::Ident;
 use std::collections::{BTreeMap, BTreeSet};
@@ -81,7 +81,7 @@ impl Names {
             let idents = unique(&wires, field_candidate, "_");
             fields.insert(name.clone(), wires.into_iter().zip(idents).collect());
             let values: Vec<String> = ty.values.keys().cloned().collect();
-            let idents = unique(&values, crate::rust::variant_name, "");
+            let idents = unique(&values, crate::derive::variant_name, "");
             variants.insert(name.clone(), values.into_iter().zip(idents).collect());
         }
         Names {
@@ -355,7 +355,7 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let idents = unique(&values, crate::rust::variant_name, "");
+        let idents = unique(&values, crate::derive::variant_name, "");
         assert_eq!(
             idents,
             ["Empty2", "V1", "AB", "Empty", "AB2", "AB3", "Type"]

@@ -6,8 +6,8 @@ use super::boxes::Boxes;
 use super::layout::{syn_ident, Purpose, SpecLayout, SHAPES_MODULE};
 use super::paths::Names;
 use super::shapes::Shapes;
+use crate::derive::{deprecated_attr, doc_attrs, type_item, Layout};
 use crate::model::{Definition, GatedModel};
-use crate::rust::{deprecated_attr, doc_attrs, type_item, Layout};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
@@ -30,7 +30,7 @@ pub struct Plan<'a> {
     pub kube: bool,
     /// The conversions between adjacent minors (the `conversions` feature),
     /// for a crate with features.
-    pub conversions: Option<crate::rust::ConversionPlan>,
+    pub conversions: Option<crate::derive::ConversionPlan>,
 }
 
 impl<'a> Plan<'a> {
@@ -48,7 +48,7 @@ impl<'a> Plan<'a> {
             root,
             features,
             kube: features && super::resource::kube_applies(model),
-            conversions: features.then(|| crate::rust::ConversionPlan::new(model)),
+            conversions: features.then(|| crate::derive::ConversionPlan::new(model)),
         }
     }
 
@@ -289,7 +289,7 @@ impl<'a> Plan<'a> {
         let uses = names.iter().zip(aliases).map(|(name, alias)| {
             let segments = self.names.module(name).iter().map(|s| syn_ident(s));
             let ident = self.names.type_ident(name);
-            let alias = crate::rust::ident(&alias);
+            let alias = crate::derive::ident(&alias);
             if alias == ident {
                 quote!(pub use super::#(#segments::)*#ident;)
             } else {

@@ -15,8 +15,8 @@
 //! (`src/schemas/<home>.rs`), read only with the feature.
 
 use super::render::Plan;
-use crate::json_schema::{typed_enum, Json, Map};
 use crate::model::{Definition, Property, Schema, OBJECT_META, QUANTITY};
+use crate::to_json_schema::{typed_enum, Json, Map};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use std::collections::BTreeMap;
@@ -67,8 +67,8 @@ impl Plan<'_> {
                 // `List<T, M>`: one generic impl at the root.
                 continue;
             }
-            let path = crate::rust::Layout::type_path(&layout, name);
-            let cfg = crate::rust::Layout::cfg_attrs(&layout, name);
+            let path = crate::derive::Layout::type_path(&layout, name);
+            let cfg = crate::derive::Layout::cfg_attrs(&layout, name);
             let kube = (self.kube && definition.name == OBJECT_META)
                 .then(|| quote!(#[cfg(not(feature = "kube"))]));
             let mut refs = Refs::default();
@@ -76,7 +76,7 @@ impl Plan<'_> {
             let subschemas = refs
                 .names
                 .iter()
-                .map(|name| crate::rust::Layout::type_path(&layout, name));
+                .map(|name| crate::derive::Layout::type_path(&layout, name));
             let schema_name = &definition.name;
             let id = format!("::{}::{}", home.ident(), definition.name);
             out.extend(quote! {
@@ -197,7 +197,7 @@ impl Refs {
 fn definition_schema(definition: &Definition, refs: &mut Refs) -> Json {
     let mut out = if definition.name == QUANTITY {
         int_or_string()
-    } else if crate::rust::is_string_enum(definition) {
+    } else if crate::derive::is_string_enum(definition) {
         let mut out = object([("type", Json::string("string"))]);
         out.insert(
             "enum".into(),

@@ -11,8 +11,8 @@
 use super::boxes::Boxes;
 use super::layout::{Purpose, SpecLayout};
 use super::paths::Names;
+use crate::derive::type_item;
 use crate::model::GatedModel;
-use crate::rust::type_item;
 use proc_macro2::TokenStream;
 use std::collections::{BTreeMap, HashMap};
 use vergate_core::Version;

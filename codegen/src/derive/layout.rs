@@ -1,6 +1,6 @@
 //! [`Layout`]: the naming and layout policy the engine asks whenever it has
 //! to name a type, a field, a variant or a path. The derive uses the names
-//! the user wrote ([`crate::rust::annotated`]); spec-driven output derives
+//! the user wrote ([`crate::derive::annotated`]); spec-driven output derives
 //! them from wire names with the defaults here.
 
 use crate::model::Schema;

@@ -1,10 +1,10 @@
 //! `Versioned::JSON_SCHEMA`: the JSON Schema (2020-12) of one definition in
 //! one minor, written by the converter the JSON Schema emitter uses
-//! ([`crate::json_schema`]), so that a derived type's schema and the tree
+//! ([`crate::to_json_schema`]), so that a derived type's schema and the tree
 //! `regen --from-rust` writes for it agree.
 
-use crate::json_schema::{standalone, GateKeywords, Style};
 use crate::model::GatedModel;
+use crate::to_json_schema::{standalone, GateKeywords, Style};
 use vergate_core::Version;
 
 /// The standalone schema of definition `name` as minor `version` has it, as

@@ -82,7 +82,7 @@ mod tests {
         for name in &names {
             // Every name is (or, with an underscore before a digit,
             // becomes) an identifier.
-            let ident = crate::rust::ident(name);
+            let ident = crate::derive::ident(name);
             assert!(!ident.to_string().is_empty());
         }
     }

@@ -2,8 +2,8 @@
 //! flat module per minor (so `Container` inside `v1_30` is `v1_30::Container`).
 
 use super::ast::{Body, Module};
+use crate::derive::Layout;
 use crate::model::Schema;
-use crate::rust::Layout;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 use std::collections::BTreeMap;

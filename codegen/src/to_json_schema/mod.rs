@@ -1,6 +1,6 @@
 //! The one converter from the gated model to JSON Schema 2020-12, shared by
 //! both front doors: the derive's `Versioned::JSON_SCHEMA`
-//! ([`crate::rust::json_schema`]) and the JSON Schema emitter
+//! ([`crate::derive::json_schema`]) and the JSON Schema emitter
 //! (`emit::json_schema`, which lays the converted definitions out as files).
 //! Both therefore give the same schema for the same type.
 //!
