@@ -11,121 +11,109 @@ pub enum Severity {
     Error,
 }
 
-/// The kind of problem; its [`Rule::id`] is the SARIF rule id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rule {
-    /// A field the target minor does not have yet.
-    NotYetIntroduced,
-    /// A field the target minor no longer has.
-    Removed,
-    /// A field absent in the target minor although present before and after.
-    NotInMinor,
-    /// An enum value the target minor does not accept.
-    ValueNotAvailable,
-    /// The document's apiVersion/kind is not served in the target minor.
-    KindNotServed,
-    /// A kind the API does not know.
-    UnknownKind,
-    /// A field the type does not have in any minor.
-    UnknownField,
-    /// A value of the wrong shape (a list where a mapping is expected, …).
-    WrongType,
-    /// A field the target minor requires is missing or null.
-    MissingRequired,
-    /// A field or enum value deprecated in the target minor.
-    Deprecated,
-    /// The document says it is written for another minor than the target.
-    VersionMismatch,
-    /// A kind the user refuses outright (`vergate check --reject KIND`).
-    RejectedKind,
-    /// The apiVersion/kind is served in the target but removed in a later
-    /// minor the gates know (pluto's and kubent's warning).
-    RemovedAhead,
-    /// A value that breaks a constraint of its schema (`pattern`,
-    /// `maxLength`, `minimum`, …).
-    Constraint,
-    /// A field whose feature gate is off at the target (alpha by default,
-    /// or set off): the API server drops it.
-    FeatureGateOff,
-    /// A CustomResourceDefinition among the inputs that is left out: it
-    /// does not read, or another CRD of its name says otherwise.
-    CrdNotUsed,
+/// Declares every check rule once: its variant with doc comment, its stable
+/// id (the SARIF rule id, JSON's `rule`, `--rule ID=…`), the severity it has
+/// by default, and one sentence for SARIF's rule table. docs/cli.md's rules
+/// table lists the same ids in the same order (tests/cli_rules.rs).
+///
+/// To add a rule: add a line here, report it where `check` finds it (a
+/// [`Violation`] with the new [`Rule`]), add its row to docs/cli.md's table
+/// and a CLI test that makes it fire.
+macro_rules! rules {
+    ($($(#[doc = $doc:literal])* $variant:ident = $id:literal, $severity:ident, $description:literal;)*) => {
+        /// The kind of problem; its [`Rule::id`] is the SARIF rule id.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Rule {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Rule {
+            /// Every rule, in the order of docs/cli.md's table.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
+
+            /// The stable id (`not-yet-introduced`).
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Rule::$variant => $id,)*
+                }
+            }
+
+            /// The severity the rule has unless a flag or the situation
+            /// says otherwise (docs/cli.md's table says when).
+            pub fn default_severity(self) -> Severity {
+                match self {
+                    $(Rule::$variant => Severity::$severity,)*
+                }
+            }
+
+            /// One sentence on the rule.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(Rule::$variant => $description,)*
+                }
+            }
+        }
+    };
 }
 
-impl Rule {
-    /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 16] = [
-        Rule::NotYetIntroduced,
-        Rule::Removed,
-        Rule::NotInMinor,
-        Rule::ValueNotAvailable,
-        Rule::KindNotServed,
-        Rule::UnknownKind,
-        Rule::UnknownField,
-        Rule::WrongType,
-        Rule::MissingRequired,
-        Rule::Deprecated,
-        Rule::VersionMismatch,
-        Rule::RejectedKind,
-        Rule::RemovedAhead,
-        Rule::Constraint,
-        Rule::FeatureGateOff,
-        Rule::CrdNotUsed,
-    ];
+rules! {
+    /// A field the target minor does not have yet.
+    NotYetIntroduced = "not-yet-introduced", Error,
+        "The field is introduced in a later minor than the target.";
+    /// A field the target minor no longer has.
+    Removed = "removed", Error,
+        "The field was removed before the target minor.";
+    /// A field absent in the target minor although present before and after.
+    NotInMinor = "not-in-minor", Error,
+        "The field is absent in the target minor.";
+    /// An enum value the target minor does not accept.
+    ValueNotAvailable = "value-not-available", Error,
+        "The enum value is not accepted in the target minor.";
+    /// The document's apiVersion/kind is not served in the target minor.
+    KindNotServed = "kind-not-served", Error,
+        "The apiVersion and kind are not served in the target minor.";
+    /// A kind the API does not know.
+    UnknownKind = "unknown-kind", Error,
+        "The API has no such kind.";
+    /// A field the type does not have in any minor.
+    UnknownField = "unknown-field", Warning,
+        "The type has no such field in any minor (an error with --strict).";
+    /// A value of the wrong shape (a list where a mapping is expected, …).
+    WrongType = "wrong-type", Error,
+        "The value has the wrong shape for the field's type.";
+    /// A field the target minor requires is missing or null.
+    MissingRequired = "missing-required", Error,
+        "A field required in the target minor is missing or null.";
+    /// A field or enum value deprecated in the target minor.
+    Deprecated = "deprecated", Warning,
+        "The field, enum value or apiVersion/kind is deprecated in the target minor.";
+    /// The document says it is written for another minor than the target.
+    VersionMismatch = "version-mismatch", Warning,
+        "The document is written for another minor than the target.";
+    /// A kind the user refuses outright (`vergate check --reject KIND`).
+    RejectedKind = "rejected-kind", Error,
+        "The kind is refused by --reject.";
+    /// The apiVersion/kind is served in the target but removed in a later
+    /// minor the gates know (pluto's and kubent's warning).
+    RemovedAhead = "removed-ahead", Warning,
+        "The apiVersion and kind are served in the target but removed in a later minor.";
+    /// A value that breaks a constraint of its schema (`pattern`,
+    /// `maxLength`, `minimum`, …).
+    Constraint = "constraint", Error,
+        "The value breaks a constraint of its schema (pattern, length, bounds, …).";
+    /// A field whose feature gate is off at the target (alpha by default,
+    /// or set off): the API server drops it.
+    FeatureGateOff = "feature-gate-off", Warning,
+        "The field's feature gate is off at the target (by default: alpha, or beta and off): the API server drops it.";
+    /// A CustomResourceDefinition among the inputs that is left out: it
+    /// does not read, or another CRD of its name says otherwise.
+    CrdNotUsed = "crd-not-used", Warning,
+        "A CustomResourceDefinition among the inputs is left out: it does not read, or another of its name differs.";
+}
 
-    /// The stable id (`not-yet-introduced`).
-    pub fn id(self) -> &'static str {
-        match self {
-            Rule::NotYetIntroduced => "not-yet-introduced",
-            Rule::Removed => "removed",
-            Rule::NotInMinor => "not-in-minor",
-            Rule::ValueNotAvailable => "value-not-available",
-            Rule::KindNotServed => "kind-not-served",
-            Rule::UnknownKind => "unknown-kind",
-            Rule::UnknownField => "unknown-field",
-            Rule::WrongType => "wrong-type",
-            Rule::MissingRequired => "missing-required",
-            Rule::Deprecated => "deprecated",
-            Rule::VersionMismatch => "version-mismatch",
-            Rule::RejectedKind => "rejected-kind",
-            Rule::RemovedAhead => "removed-ahead",
-            Rule::Constraint => "constraint",
-            Rule::FeatureGateOff => "feature-gate-off",
-            Rule::CrdNotUsed => "crd-not-used",
-        }
-    }
-
-    /// One sentence on the rule.
-    pub fn description(self) -> &'static str {
-        match self {
-            Rule::NotYetIntroduced => "The field is introduced in a later minor than the target.",
-            Rule::Removed => "The field was removed before the target minor.",
-            Rule::NotInMinor => "The field is absent in the target minor.",
-            Rule::ValueNotAvailable => "The enum value is not accepted in the target minor.",
-            Rule::KindNotServed => "The apiVersion and kind are not served in the target minor.",
-            Rule::UnknownKind => "The API has no such kind.",
-            Rule::UnknownField => "The type has no such field in any minor (strict mode).",
-            Rule::WrongType => "The value has the wrong shape for the field's type.",
-            Rule::MissingRequired => "A field required in the target minor is missing or null.",
-            Rule::Deprecated => {
-                "The field, enum value or apiVersion/kind is deprecated in the target minor."
-            }
-            Rule::VersionMismatch => "The document is written for another minor than the target.",
-            Rule::RejectedKind => "The kind is refused by --reject.",
-            Rule::RemovedAhead => {
-                "The apiVersion and kind are served in the target but removed in a later minor."
-            }
-            Rule::Constraint => {
-                "The value breaks a constraint of its schema (pattern, length, bounds, …)."
-            }
-            Rule::FeatureGateOff => {
-                "The field's feature gate is off at the target (by default: alpha, or beta and off): the API server drops it."
-            }
-            Rule::CrdNotUsed => {
-                "A CustomResourceDefinition among the inputs is left out: it does not read, or another of its name differs."
-            }
-        }
+impl Serialize for Rule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
     }
 }
 

@@ -34,32 +34,19 @@ pub(super) fn integral(value: f64) -> Option<i64> {
         .then_some(value as i64)
 }
 
+/// The quantity grammar the generated crate carries as `src/quantity.rs`:
+/// one grammar for `check` and the generated readers.
+#[allow(dead_code)] // the readers of values; `check` only asks whether a text parses
+#[path = "../../codegen/src/emit/rust/support/quantity.rs"]
+mod quantity;
+
 /// True when `text` parses as a Kubernetes quantity, as
 /// `resource.ParseQuantity` reads it after trimming spaces: a signed decimal
 /// number (`1`, `1.5`, `.5`, `5.`) and one suffix: a binary SI one (`Ki` …
 /// `Ei`), a decimal SI one (`n`, `u`, `m`, none, `k`, `M`, `G`, `T`, `P`,
 /// `E`) or a decimal exponent (`e3`, `E-2`).
 pub(super) fn is_quantity(text: &str) -> bool {
-    let text = text.trim();
-    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
-    let whole = unsigned.bytes().take_while(u8::is_ascii_digit).count();
-    let mut rest = &unsigned[whole..];
-    let mut fraction = 0;
-    if let Some(after_point) = rest.strip_prefix('.') {
-        fraction = after_point.bytes().take_while(u8::is_ascii_digit).count();
-        rest = &after_point[fraction..];
-    }
-    if whole + fraction == 0 {
-        return false;
-    }
-    match rest {
-        "" | "Ki" | "Mi" | "Gi" | "Ti" | "Pi" | "Ei" => true,
-        "n" | "u" | "m" | "k" | "M" | "G" | "T" | "P" | "E" => true,
-        _ => rest
-            .strip_prefix(['e', 'E'])
-            .map(|exponent| exponent.strip_prefix(['+', '-']).unwrap_or(exponent))
-            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())),
-    }
+    quantity::parse_quantity(text.trim()).is_ok()
 }
 
 /// True when `text` is a timestamp Go's `time.Parse(time.RFC3339, …)` reads

@@ -31,9 +31,27 @@ const MAX_DIGITS: usize = 30;
 /// any quantity a cluster holds).
 const MAX_EXPONENT: i32 = 24;
 
-/// The quantity in thousandths of its unit: `"250m"` → 250, `"1Ki"` →
-/// 1_024_000, `"1.5"` → 1_500, `"1n"` → 1 (rounded up).
-pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
+/// A quantity's parts, as `resource.ParseQuantity` splits them: its sign,
+/// the digits before and after the decimal point, and the suffix as a
+/// power of two (`Ki` … `Ei`) and a power of ten (`n` … `E`, `e<N>`).
+/// This is the one quantity grammar: the generated crate's readers below
+/// and `vergate check` (which includes this file) both use it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuantityParts<'a> {
+    /// A leading `-`.
+    pub negative: bool,
+    /// The digits before the decimal point (may be empty: `.5`).
+    pub whole: &'a str,
+    /// The digits after the decimal point (may be empty: `5.`).
+    pub fraction: &'a str,
+    /// The binary suffix's power of two (`Ki` → 10), else 0.
+    pub binary: u32,
+    /// The decimal suffix's or exponent's power of ten (`m` → -3, `e3` → 3).
+    pub exponent: i32,
+}
+
+/// Splits a quantity into its parts, or says why it is no quantity.
+pub fn parse_quantity(text: &str) -> Result<QuantityParts<'_>, ParseQuantityError> {
     let error = |reason| ParseQuantityError {
         quantity: text.to_owned(),
         reason,
@@ -43,30 +61,21 @@ pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    let number_len = rest
-        .bytes()
-        .take_while(|byte| byte.is_ascii_digit() || *byte == b'.')
-        .count();
-    let (number, suffix) = rest.split_at(number_len);
-    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let whole_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let (whole, rest) = rest.split_at(whole_len);
+    let (fraction, suffix) = match rest.strip_prefix('.') {
+        Some(after_point) => {
+            let fraction_len = after_point.bytes().take_while(u8::is_ascii_digit).count();
+            after_point.split_at(fraction_len)
+        }
+        None => ("", rest),
+    };
     if whole.is_empty() && fraction.is_empty() {
         return Err(error("no number"));
     }
-    if fraction.contains('.') {
+    if suffix.starts_with('.') {
         return Err(error("two decimal points"));
     }
-    let digits = format!("{whole}{fraction}");
-    let digits = digits.trim_start_matches('0');
-    if digits.len() > MAX_DIGITS {
-        return Err(error("more digits than can be held exactly"));
-    }
-    let mantissa: i128 = if digits.is_empty() {
-        0
-    } else {
-        digits.parse().map_err(|_| error("not a number"))?
-    };
-    // number = mantissa / 10^scale
-    let scale = i32::try_from(fraction.len()).map_err(|_| error("too many digits"))?;
     let (binary, exponent) = match suffix {
         "" => (0, 0),
         "Ki" => (10, 0),
@@ -85,12 +94,21 @@ pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
         "P" => (0, 15),
         "E" => (0, 18),
         other => match other.strip_prefix(['e', 'E']) {
-            Some(power) if !power.is_empty() => {
-                let power: i32 = power.parse().map_err(|_| error("a bad exponent"))?;
-                if power.abs() > MAX_EXPONENT {
-                    return Err(error("an exponent out of range"));
-                }
-                (0, power)
+            Some(power)
+                if power
+                    .strip_prefix(['+', '-'])
+                    .unwrap_or(power)
+                    .bytes()
+                    .all(|byte| byte.is_ascii_digit())
+                    && power.len() > usize::from(power.starts_with(['+', '-'])) =>
+            {
+                // Digits only, so the one failure is a power beyond i32.
+                (
+                    0,
+                    power
+                        .parse()
+                        .map_err(|_| error("an exponent out of range"))?,
+                )
             }
             _ => {
                 return Err(error(
@@ -99,6 +117,44 @@ pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
             }
         },
     };
+    Ok(QuantityParts {
+        negative,
+        whole,
+        fraction,
+        binary,
+        exponent,
+    })
+}
+
+/// The quantity in thousandths of its unit: `"250m"` → 250, `"1Ki"` →
+/// 1_024_000, `"1.5"` → 1_500, `"1n"` → 1 (rounded up).
+pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
+    let error = |reason| ParseQuantityError {
+        quantity: text.to_owned(),
+        reason,
+    };
+    let QuantityParts {
+        negative,
+        whole,
+        fraction,
+        binary,
+        exponent,
+    } = parse_quantity(text)?;
+    if exponent.abs() > MAX_EXPONENT {
+        return Err(error("an exponent out of range"));
+    }
+    let digits = format!("{whole}{fraction}");
+    let digits = digits.trim_start_matches('0');
+    if digits.len() > MAX_DIGITS {
+        return Err(error("more digits than can be held exactly"));
+    }
+    let mantissa: i128 = if digits.is_empty() {
+        0
+    } else {
+        digits.parse().map_err(|_| error("not a number"))?
+    };
+    // number = mantissa / 10^scale
+    let scale = i32::try_from(fraction.len()).map_err(|_| error("too many digits"))?;
     // thousandths = mantissa * 2^binary * 10^(exponent + 3 - scale)
     let too_large = || error("too large");
     let mut numerator = mantissa
