@@ -20,5 +20,5 @@ pub fn json_schema(model: &GatedModel, version: Version, name: &str, closed: boo
         document_version_field: None,
         gates: &gates,
     };
-    standalone(&model.minors[&version], name, &style).to_compact()
+    standalone(&model.minors[&version], name, &style).to_string()
 }

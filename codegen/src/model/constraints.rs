@@ -4,7 +4,7 @@
 //! `vergate check`), the Pkl constraints and the Rust docs. The JSON
 //! Schema converter writes the keywords themselves.
 
-use crate::to_json_schema::Json;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use vergate_core::gates::{Constraints, Number};
 
@@ -14,24 +14,23 @@ use vergate_core::gates::{Constraints, Number};
 /// type (a negative `maxLength`, a `pattern` that is no string) is left
 /// out, as the loader keeps keywords verbatim.
 pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
-    let json = |key: &str| keywords.get(key).and_then(|text| Json::parse(text));
+    let json = |key: &str| {
+        keywords
+            .get(key)
+            .and_then(|text| serde_json::from_str::<Value>(text).ok())
+    };
     let number = |key: &str| match json(key) {
-        Some(Json::Number(text)) => text
-            .parse::<f64>()
-            .ok()
-            .filter(|n| n.is_finite())
-            .map(Number),
+        Some(Value::Number(number)) => number.as_f64().filter(|n| n.is_finite()).map(Number),
         _ => None,
     };
     let count = |key: &str| match json(key) {
-        Some(Json::Number(text)) => text
-            .parse::<f64>()
-            .ok()
+        Some(Value::Number(number)) => number
+            .as_f64()
             .filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= u64::MAX as f64)
             .map(|n| n as u64),
         _ => None,
     };
-    let flag = |key: &str| json(key) == Some(Json::Bool(true));
+    let flag = |key: &str| json(key) == Some(Value::Bool(true));
     let (mut minimum, mut maximum) = (number("minimum"), number("maximum"));
     let mut exclusive_minimum = number("exclusiveMinimum");
     let mut exclusive_maximum = number("exclusiveMaximum");
@@ -43,7 +42,7 @@ pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
     }
     Constraints {
         pattern: match json("pattern") {
-            Some(Json::String(pattern)) => Some(pattern),
+            Some(Value::String(pattern)) => Some(pattern),
             _ => None,
         },
         minimum,

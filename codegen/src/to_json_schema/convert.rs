@@ -3,8 +3,9 @@
 use super::editor;
 use super::gate_keyword::{GateKeywords, KEYWORD};
 use super::keywords::{allow_null, insert_keywords, is_nullable, typed_enum};
-use super::value::{Json, Map};
 use crate::model::{Definition, ObjectSchema, Property, Schema};
+use crate::to_json_schema::Object;
+use serde_json::Value;
 use std::collections::BTreeSet;
 use vergate_core::Version;
 
@@ -28,7 +29,7 @@ pub struct Style<'a> {
 }
 
 /// The schema of `definition` in `style`.
-pub fn definition(definition: &Definition, style: &Style) -> Json {
+pub fn definition(definition: &Definition, style: &Style) -> Value {
     let mut out = if definition.name == QUANTITY {
         type_union(&["number", "string"])
     } else {
@@ -39,7 +40,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
         if !object.properties.is_empty() {
             // Where the object is closed anyway, properties of other minors
             // are refused in vergate's words (`closes_absent_properties`).
-            let mut properties: Map = object
+            let mut properties: Object = object
                 .properties
                 .iter()
                 .map(|(name, property)| {
@@ -55,21 +56,21 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
                     style,
                 ));
             }
-            out.insert("properties".into(), Json::Object(properties));
+            out.insert("properties".into(), Value::Object(properties));
             if !object.required.is_empty() {
-                let required = object.required.iter().map(Json::string);
-                out.insert("required".into(), Json::Array(required.collect()));
+                let required = object.required.iter().map(super::string);
+                out.insert("required".into(), Value::Array(required.collect()));
             }
         }
         match &object.additional {
             Some(additional) if !matches!(**additional, Schema::Any) => {
                 out.insert(
                     "additionalProperties".into(),
-                    Json::Object(shape(additional, style)),
+                    Value::Object(shape(additional, style)),
                 );
             }
             None if closed => {
-                out.insert("additionalProperties".into(), Json::Bool(false));
+                out.insert("additionalProperties".into(), Value::Bool(false));
             }
             _ => {}
         }
@@ -90,7 +91,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
         .gates
         .type_deprecated_in(&definition.name, style.minor);
     if definition.deprecated || deprecated {
-        out.insert("deprecated".into(), Json::Bool(true));
+        out.insert("deprecated".into(), Value::Bool(true));
     }
     if let Some(gate) = style.gates.of_type(&definition.name) {
         out.insert(KEYWORD.into(), gate.clone());
@@ -98,7 +99,7 @@ pub fn definition(definition: &Definition, style: &Style) -> Json {
     if is_nullable(&definition.keywords) {
         allow_null(&mut out);
     }
-    Json::Object(out)
+    Value::Object(out)
 }
 
 /// True when `definition`, converted in `style`, is closed and lists the
@@ -143,12 +144,12 @@ fn property_schema(
     property: &Property,
     required: bool,
     style: &Style,
-) -> Json {
+) -> Value {
     let fixed = fixed_value(owner, name, style);
     let nullable = (!required && fixed.is_none()) || is_nullable(&property.keywords);
     let mut out = match fixed {
         Some(fixed) => {
-            let mut out = Map::from([("type".to_owned(), Json::string("string"))]);
+            let mut out = Object::from_iter([("type".to_owned(), super::string("string"))]);
             out.extend(fixed);
             out
         }
@@ -163,7 +164,11 @@ fn property_schema(
         }
     };
     describe(&mut out, property.description.as_deref());
-    if let Some(default) = property.default.as_deref().and_then(Json::parse) {
+    if let Some(default) = property
+        .default
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+    {
         out.insert("default".into(), default);
     }
     insert_keywords(&mut out, &property.keywords);
@@ -171,7 +176,7 @@ fn property_schema(
         .gates
         .field_deprecated_in(&owner.name, name, style.minor);
     if property.deprecated || deprecated {
-        out.insert("deprecated".into(), Json::Bool(true));
+        out.insert("deprecated".into(), Value::Bool(true));
     }
     if let Some(gate) = style.gates.of_field(&owner.name, name) {
         out.insert(KEYWORD.into(), gate.clone());
@@ -180,12 +185,12 @@ fn property_schema(
     if nullable {
         allow_null(&mut out);
     }
-    Json::Object(out)
+    Value::Object(out)
 }
 
 /// Writes the element enum of a list or map property as `items.enum` or
 /// `additionalProperties.enum`, apart from the property's own `enum`.
-fn insert_element_enum(out: &mut Map, property: &Property) {
+fn insert_element_enum(out: &mut Object, property: &Property) {
     if property.element_enum_values.is_empty() {
         return;
     }
@@ -194,7 +199,7 @@ fn insert_element_enum(out: &mut Map, property: &Property) {
         Schema::Map(value) => ("additionalProperties", value),
         _ => return,
     };
-    if let Some(Json::Object(schema)) = out.get_mut(keyword) {
+    if let Some(Value::Object(schema)) = out.get_mut(keyword) {
         let values = typed_enum(&property.element_enum_values, element);
         schema.insert("enum".into(), values);
     }
@@ -202,7 +207,7 @@ fn insert_element_enum(out: &mut Map, property: &Property) {
 
 /// The values `apiVersion`, `kind` and the document version field are held
 /// to in a resource kind: `const` for one value, `enum` for several.
-fn fixed_value(owner: &Definition, name: &str, style: &Style) -> Option<Map> {
+fn fixed_value(owner: &Definition, name: &str, style: &Style) -> Option<Object> {
     if owner.kinds.is_empty() {
         return None;
     }
@@ -215,29 +220,29 @@ fn fixed_value(owner: &Definition, name: &str, style: &Style) -> Option<Map> {
     } else {
         return None;
     };
-    let mut values: Vec<Json> = values.into_iter().map(Json::String).collect();
+    let mut values: Vec<Value> = values.into_iter().map(Value::String).collect();
     let fixed = if values.len() == 1 {
         ("const".to_owned(), values.remove(0))
     } else {
-        ("enum".to_owned(), Json::Array(values))
+        ("enum".to_owned(), Value::Array(values))
     };
-    Some(Map::from([fixed]))
+    Some(Object::from_iter([fixed]))
 }
 
 /// The type keywords of a schema (no documentation).
-pub(super) fn shape(schema: &Schema, style: &Style) -> Map {
-    let mut out = Map::new();
+pub(super) fn shape(schema: &Schema, style: &Style) -> Object {
+    let mut out = Object::new();
     let mut typed = |name: &str, format: &Option<String>| {
-        out.insert("type".into(), Json::string(name));
+        out.insert("type".into(), super::string(name));
         if let Some(format) = format {
-            out.insert("format".into(), Json::string(format));
+            out.insert("format".into(), super::string(format));
         }
     };
     match schema {
         Schema::Ref(name) => {
             out.insert(
                 "$ref".into(),
-                Json::String(format!("{}{name}", style.ref_base)),
+                Value::String(format!("{}{name}", style.ref_base)),
             );
         }
         Schema::Boolean => typed("boolean", &None),
@@ -247,14 +252,14 @@ pub(super) fn shape(schema: &Schema, style: &Style) -> Map {
         Schema::IntOrString => return type_union(&["integer", "string"]),
         Schema::Array(item) => {
             typed("array", &None);
-            out.insert("items".into(), Json::Object(shape(item, style)));
+            out.insert("items".into(), Value::Object(shape(item, style)));
         }
         Schema::Map(value) => {
             typed("object", &None);
             if !matches!(**value, Schema::Any) {
                 out.insert(
                     "additionalProperties".into(),
-                    Json::Object(shape(value, style)),
+                    Value::Object(shape(value, style)),
                 );
             }
         }
@@ -264,14 +269,14 @@ pub(super) fn shape(schema: &Schema, style: &Style) -> Map {
     out
 }
 
-fn type_union(types: &[&str]) -> Map {
-    let types = types.iter().map(|name| Json::string(*name)).collect();
-    Map::from([("type".to_owned(), Json::Array(types))])
+fn type_union(types: &[&str]) -> Object {
+    let types = types.iter().map(|name| super::string(*name)).collect();
+    Object::from_iter([("type".to_owned(), Value::Array(types))])
 }
 
-fn describe(out: &mut Map, description: Option<&str>) {
+fn describe(out: &mut Object, description: Option<&str>) {
     if let Some(text) = description {
-        out.insert("description".into(), Json::string(text));
+        out.insert("description".into(), super::string(text));
     }
 }
 
@@ -300,7 +305,7 @@ mod tests {
     use crate::model::ObjectSchema;
 
     /// The schema of `property` as the optional property of an object.
-    fn property_schema(property: Property) -> Json {
+    fn property_schema(property: Property) -> Value {
         let mut object = ObjectSchema::default();
         object.properties.insert("p".into(), property);
         let gates = GateKeywords::default();
@@ -312,17 +317,17 @@ mod tests {
             gates: &gates,
         };
         let schema = definition(&Definition::new("a.T", Schema::Object(object)), &style);
-        let Json::Object(mut schema) = schema else {
+        let Value::Object(mut schema) = schema else {
             panic!("an object")
         };
-        let Some(Json::Object(mut properties)) = schema.remove("properties") else {
+        let Some(Value::Object(mut properties)) = schema.remove("properties") else {
             panic!("with properties")
         };
         properties.remove("p").unwrap()
     }
 
-    fn json(text: &str) -> Json {
-        Json::parse(text).unwrap()
+    fn json(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
     }
 
     #[test]

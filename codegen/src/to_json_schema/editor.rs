@@ -25,9 +25,10 @@
 //! `doNotSuggest` as unknown keywords, that is annotations they ignore.
 
 use super::convert::Style;
-use super::value::{Json, Map};
 use crate::model::wording;
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle, Property};
+use crate::to_json_schema::Object;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use vergate_core::{Version, VersionSet};
 
@@ -66,7 +67,7 @@ impl Lifecycles {
 }
 
 /// Adds a present property's editor keywords to its schema `out`.
-pub fn property(out: &mut Map, owner: &str, name: &str, property: &Property, style: &Style) {
+pub fn property(out: &mut Object, owner: &str, name: &str, property: &Property, style: &Style) {
     let lifecycles = &style.gates.editor;
     let corpus = lifecycles.corpus.as_slice();
     let Some(fields) = lifecycles.fields.get(owner) else {
@@ -82,18 +83,18 @@ pub fn property(out: &mut Map, owner: &str, name: &str, property: &Property, sty
             Some(description) if !description.is_empty() => format!("{description}\n\n{line}"),
             _ => line,
         };
-        out.insert("markdownDescription".into(), Json::String(text));
+        out.insert("markdownDescription".into(), Value::String(text));
     }
     if let Some(message) = wording::deprecation_message(name, field, fields, minor, corpus) {
-        out.insert("deprecationMessage".into(), Json::String(message));
+        out.insert("deprecationMessage".into(), Value::String(message));
     }
     if let Some(message) = enum_message(out.get("enum"), &field.values, minor, corpus) {
-        out.insert("errorMessage".into(), Json::String(message));
+        out.insert("errorMessage".into(), Value::String(message));
     }
     let element = match out.get_mut("items") {
-        Some(Json::Object(items)) => Some(items),
+        Some(Value::Object(items)) => Some(items),
         _ => match out.get_mut("additionalProperties") {
-            Some(Json::Object(values)) => Some(values),
+            Some(Value::Object(values)) => Some(values),
             _ => None,
         },
     };
@@ -101,7 +102,7 @@ pub fn property(out: &mut Map, owner: &str, name: &str, property: &Property, sty
         if let Some(message) =
             enum_message(element.get("enum"), &field.element_values, minor, corpus)
         {
-            element.insert("errorMessage".into(), Json::String(message));
+            element.insert("errorMessage".into(), Value::String(message));
         }
     }
 }
@@ -120,13 +121,13 @@ fn as_its_type(field: &FieldLifecycle, owner: Option<&VersionSet>) -> bool {
 
 /// Adds the `errorMessage` of a definition's own enum, when other minors
 /// have values this one lacks.
-pub fn definition(out: &mut Map, name: &str, style: &Style) {
+pub fn definition(out: &mut Object, name: &str, style: &Style) {
     let lifecycles = &style.gates.editor;
     let Some(values) = lifecycles.values.get(name) else {
         return;
     };
     if let Some(message) = enum_message(out.get("enum"), values, style.minor, &lifecycles.corpus) {
-        out.insert("errorMessage".into(), Json::String(message));
+        out.insert("errorMessage".into(), Value::String(message));
     }
 }
 
@@ -136,23 +137,23 @@ pub fn absent_properties(
     owner: &str,
     present: &BTreeMap<String, Property>,
     style: &Style,
-) -> Vec<(String, Json)> {
+) -> Vec<(String, Value)> {
     let minor = style.minor;
     let corpus = style.gates.editor.corpus.as_slice();
     absent_fields(owner, present, style)
         .map(|(name, field)| {
             let reason = wording::absence(&field.lifecycle, minor, corpus);
             let message = wording::not_available(name, &field.lifecycle, minor, corpus);
-            let schema = Map::from([
-                ("enum".to_owned(), Json::Array(Vec::new())),
-                ("errorMessage".to_owned(), Json::String(message)),
+            let schema = Object::from_iter([
+                ("enum".to_owned(), Value::Array(Vec::new())),
+                ("errorMessage".to_owned(), Value::String(message)),
                 (
                     "markdownDescription".to_owned(),
-                    Json::String(format!("Not in {minor}: {reason}.")),
+                    Value::String(format!("Not in {minor}: {reason}.")),
                 ),
-                ("doNotSuggest".to_owned(), Json::Bool(true)),
+                ("doNotSuggest".to_owned(), Value::Bool(true)),
             ]);
-            (name.clone(), Json::Object(schema))
+            (name.clone(), Value::Object(schema))
         })
         .collect()
 }
@@ -190,19 +191,19 @@ fn absent_fields<'a>(
 /// values of other minors: the minor's values, then a sentence for each
 /// missing one. `None` when the enum has every value it ever had.
 fn enum_message(
-    values: Option<&Json>,
+    values: Option<&Value>,
     lifecycles: &BTreeMap<String, Lifecycle>,
     minor: Version,
     corpus: &[Version],
 ) -> Option<String> {
-    let Some(Json::Array(values)) = values else {
+    let Some(Value::Array(values)) = values else {
         return None;
     };
     let missing: Vec<String> = lifecycles
         .iter()
         .filter(|(_, lifecycle)| !lifecycle.is_present_in(minor))
         .map(|(value, lifecycle)| {
-            let quoted = Json::string(value.as_str()).to_compact();
+            let quoted = super::string(value.as_str()).to_string();
             wording::not_available(&quoted, lifecycle, minor, corpus)
         })
         .collect();
@@ -211,8 +212,8 @@ fn enum_message(
     }
     let valid: Vec<String> = values
         .iter()
-        .filter(|value| **value != Json::Null)
-        .map(Json::to_compact)
+        .filter(|value| **value != Value::Null)
+        .map(Value::to_string)
         .collect();
     Some(format!(
         "Value is not accepted in {minor}. Valid values: {}. {}.",

@@ -3,14 +3,14 @@
 //!
 //! Gates do not depend on the minor being converted, so they are built once
 //! per model and shared by every minor. The keyword holds what gates.json
-//! holds for the item (the same keys, left out under the same conditions;
-//! checked against serde's serialization of [`vergate_core::gates`] by this
-//! module's tests), written without serde so the derive can write it too.
+//! holds for the item: serde's serialization of [`vergate_core::gates`]'s
+//! types, the one writer of gates for both.
 
-use super::value::{Json, Map};
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle};
+use crate::to_json_schema::Object;
+use serde_json::Value;
 use std::collections::BTreeMap;
-use vergate_core::gates::{Constraints, FieldGate, Gate, Rename, TypeExpr};
+use vergate_core::gates::{Gate, TypeExpr};
 use vergate_core::Version;
 
 /// The name of the keyword.
@@ -26,17 +26,17 @@ pub struct GateKeywords {
 
 #[derive(Debug, Default)]
 struct TypeKeywords {
-    own: Option<Json>,
+    own: Option<Value>,
     deprecated_in: Option<Version>,
     fields: BTreeMap<String, FieldKeyword>,
     /// The gates of a union's members that say more than "present in every
     /// minor", by the member's type expression.
-    members: BTreeMap<TypeExpr, Json>,
+    members: BTreeMap<TypeExpr, Value>,
 }
 
 #[derive(Debug)]
 struct FieldKeyword {
-    value: Json,
+    value: Value,
     deprecated_in: Option<Version>,
 }
 
@@ -51,16 +51,16 @@ impl GateKeywords {
                 let own = (!is_plain(&lifecycle.lifecycle, corpus)
                     || lifecycle.values.values().any(|v| !is_plain(v, corpus)))
                 .then(|| {
-                    let mut gate = gate_members(&lifecycle.lifecycle.to_gate(corpus));
+                    let mut gate = to_object(&lifecycle.lifecycle.to_gate(corpus));
                     if !lifecycle.values.is_empty() {
                         let values = lifecycle
                             .values
                             .iter()
                             .map(|(value, l)| (value.clone(), gate_json(&l.to_gate(corpus))))
                             .collect();
-                        gate.insert("values".into(), Json::Object(values));
+                        gate.insert("values".into(), Value::Object(values));
                     }
-                    Json::Object(gate)
+                    Value::Object(gate)
                 });
                 let fields = lifecycle
                     .fields
@@ -97,17 +97,17 @@ impl GateKeywords {
     }
 
     /// The keyword value of a type, if its gate is worth writing.
-    pub fn of_type(&self, type_name: &str) -> Option<&Json> {
+    pub fn of_type(&self, type_name: &str) -> Option<&Value> {
         self.types.get(type_name)?.own.as_ref()
     }
 
     /// The keyword value of a field, if its gate is worth writing.
-    pub fn of_field(&self, type_name: &str, field: &str) -> Option<&Json> {
+    pub fn of_field(&self, type_name: &str, field: &str) -> Option<&Value> {
         Some(&self.types.get(type_name)?.fields.get(field)?.value)
     }
 
     /// The keyword value of a union's member, if its gate is worth writing.
-    pub fn of_member(&self, type_name: &str, member: &TypeExpr) -> Option<&Json> {
+    pub fn of_member(&self, type_name: &str, member: &TypeExpr) -> Option<&Value> {
         self.types.get(type_name)?.members.get(member)
     }
 
@@ -130,23 +130,25 @@ impl GateKeywords {
     }
 }
 
-/// A field's gate without its `type` (the schema beside it says that). When
-/// the field is required in some of its minors only, `optional_in` lists the
-/// others beside `required_in`, so the keyword names every minor in which
-/// required-ness changes.
-fn field_value(field: &FieldLifecycle, corpus: &[Version]) -> Json {
-    let mut value = field_gate_members(&field.to_gate(corpus));
+/// A field's gate without its `type` and `constraints` (the schema beside
+/// it says those). When the field is required in some of its minors only,
+/// `optional_in` lists the others beside `required_in`, so the keyword
+/// names every minor in which required-ness changes.
+fn field_value(field: &FieldLifecycle, corpus: &[Version]) -> Value {
+    let mut value = to_object(&field.to_gate(corpus));
+    value.remove("type");
+    value.remove("constraints");
     if !field.required.is_empty() && field.required != field.lifecycle.presence {
         let optional = field
             .lifecycle
             .presence
             .iter()
             .filter(|version| !field.required.contains(*version))
-            .map(version)
+            .map(|version| Value::String(version.to_string()))
             .collect();
-        value.insert("optional_in".into(), Json::Array(optional));
+        value.insert("optional_in".into(), Value::Array(optional));
     }
-    Json::Object(value)
+    Value::Object(value)
 }
 
 /// True when a lifecycle says nothing beyond "present in every minor".
@@ -173,263 +175,15 @@ fn is_plain_field(field: &FieldLifecycle, corpus: &[Version]) -> bool {
             .all(|value| is_plain(value, corpus))
 }
 
-fn version(version: Version) -> Json {
-    Json::String(version.to_string())
+/// A gate as gates.json writes it.
+fn gate_json(gate: &Gate) -> Value {
+    Value::Object(to_object(gate))
 }
 
-fn versions(list: &[Version]) -> Json {
-    Json::Array(list.iter().copied().map(version).collect())
-}
-
-fn gate_json(gate: &Gate) -> Json {
-    Json::Object(gate_members(gate))
-}
-
-fn gates_json(gates: &BTreeMap<String, Gate>) -> Json {
-    Json::Object(
-        gates
-            .iter()
-            .map(|(key, gate)| (key.clone(), gate_json(gate)))
-            .collect(),
-    )
-}
-
-/// A gate's keys as gates.json writes them: `removed_in` always, the other
-/// optional keys only when they say something.
-fn gate_members(gate: &Gate) -> Map {
-    // Every field named: a key added to `Gate` does not compile until it is
-    // written here too.
-    let Gate {
-        introduced_in,
-        removed_in,
-        present_in,
-        deprecated_in,
-        stage,
-        feature_gate,
-        related_feature_gates,
-        reference,
-        inferred,
-    } = gate;
-    let mut out = Map::new();
-    out.insert("introduced_in".into(), version(*introduced_in));
-    out.insert("removed_in".into(), removed_in.map_or(Json::Null, version));
-    if let Some(present_in) = present_in {
-        out.insert("present_in".into(), versions(present_in));
-    }
-    if let Some(deprecated_in) = deprecated_in {
-        out.insert("deprecated_in".into(), version(*deprecated_in));
-    }
-    if !stage.is_empty() {
-        let stages = stage
-            .iter()
-            .map(|(since, stage)| (since.to_string(), Json::string(stage.name())))
-            .collect();
-        out.insert("stage".into(), Json::Object(stages));
-    }
-    if let Some(feature_gate) = feature_gate {
-        out.insert("feature_gate".into(), Json::string(feature_gate));
-    }
-    if !related_feature_gates.is_empty() {
-        let gates = related_feature_gates.iter().map(Json::string);
-        out.insert("related_feature_gates".into(), Json::Array(gates.collect()));
-    }
-    if let Some(reference) = reference {
-        out.insert("reference".into(), Json::string(reference));
-    }
-    if !inferred.is_empty() {
-        let keys = inferred.iter().map(|key| Json::string(key.key()));
-        out.insert("inferred".into(), Json::Array(keys.collect()));
-    }
-    out
-}
-
-/// A field gate's keys as gates.json writes them, without `type`.
-fn field_gate_members(field: &FieldGate) -> Map {
-    let FieldGate {
-        gate,
-        ty: _,
-        required_in,
-        type_changed_in,
-        type_history,
-        renamed_from,
-        values,
-        element_values,
-        values_known_from,
-        // Said by the schema's own keywords; only their changes are gates.
-        constraints: _,
-        constraints_history,
-    } = field;
-    let mut out = gate_members(gate);
-    if !required_in.is_empty() {
-        out.insert("required_in".into(), versions(required_in));
-    }
-    if !type_changed_in.is_empty() {
-        out.insert("type_changed_in".into(), versions(type_changed_in));
-    }
-    if !type_history.is_empty() {
-        let history = type_history
-            .iter()
-            .map(|(since, ty)| (since.to_string(), Json::string(ty.to_string())))
-            .collect();
-        out.insert("type_history".into(), Json::Object(history));
-    }
-    if let Some(Rename { from, in_version }) = renamed_from {
-        let rename = Map::from([
-            ("from".to_owned(), Json::string(from)),
-            ("in".to_owned(), version(*in_version)),
-        ]);
-        out.insert("renamed_from".into(), Json::Object(rename));
-    }
-    if !values.is_empty() {
-        out.insert("values".into(), gates_json(values));
-    }
-    if !element_values.is_empty() {
-        out.insert("element_values".into(), gates_json(element_values));
-    }
-    if let Some(known_from) = values_known_from {
-        out.insert("values_known_from".into(), version(*known_from));
-    }
-    if !constraints_history.is_empty() {
-        let history = constraints_history
-            .iter()
-            .map(|(since, constraints)| (since.to_string(), constraints_json(constraints)))
-            .collect();
-        out.insert("constraints_history".into(), Json::Object(history));
-    }
-    out
-}
-
-/// Constraints as gates.json writes them.
-fn constraints_json(constraints: &Constraints) -> Json {
-    let Constraints {
-        pattern,
-        minimum,
-        maximum,
-        exclusive_minimum,
-        exclusive_maximum,
-        multiple_of,
-        min_length,
-        max_length,
-        min_items,
-        max_items,
-        unique_items,
-        min_properties,
-        max_properties,
-    } = constraints;
-    let mut out = Map::new();
-    if let Some(pattern) = pattern {
-        out.insert("pattern".into(), Json::string(pattern));
-    }
-    for (key, value) in [
-        ("minimum", minimum),
-        ("maximum", maximum),
-        ("exclusiveMinimum", exclusive_minimum),
-        ("exclusiveMaximum", exclusive_maximum),
-        ("multipleOf", multiple_of),
-    ] {
-        if let Some(value) = value {
-            out.insert(key.into(), Json::Number(value.to_string()));
-        }
-    }
-    for (key, value) in [
-        ("minLength", min_length),
-        ("maxLength", max_length),
-        ("minItems", min_items),
-        ("maxItems", max_items),
-        ("minProperties", min_properties),
-        ("maxProperties", max_properties),
-    ] {
-        if let Some(value) = value {
-            out.insert(key.into(), Json::Number(value.to_string()));
-        }
-    }
-    if *unique_items {
-        out.insert("uniqueItems".into(), Json::Bool(true));
-    }
-    Json::Object(out)
-}
-
-#[cfg(all(test, feature = "load"))]
-mod tests {
-    use super::*;
-    use vergate_core::gates::{Inferred, Stage};
-
-    fn parsed(json: &Json) -> serde_json::Value {
-        serde_json::from_str(&json.to_compact()).unwrap()
-    }
-
-    fn full_gate() -> Gate {
-        Gate {
-            introduced_in: Version::new(1, 9),
-            removed_in: Some(Version::new(1, 12)),
-            present_in: Some(vec![Version::new(1, 9), Version::new(1, 11)]),
-            deprecated_in: Some(Version::new(1, 10)),
-            stage: BTreeMap::from([
-                (Version::new(1, 9), Stage::Alpha),
-                (Version::new(1, 10), Stage::Beta),
-                (Version::new(1, 11), Stage::Ga),
-            ]),
-            feature_gate: Some("Canary".into()),
-            related_feature_gates: vec!["CanaryMetrics".into()],
-            reference: Some("https://kep/1".into()),
-            inferred: vec![Inferred::DeprecatedIn, Inferred::Stage],
-        }
-    }
-
-    #[test]
-    fn gates_are_written_as_serde_writes_them() {
-        for gate in [Gate::default(), full_gate()] {
-            assert_eq!(
-                parsed(&gate_json(&gate)),
-                serde_json::to_value(&gate).unwrap()
-            );
-        }
-        let full = FieldGate {
-            gate: full_gate(),
-            ty: "[]string".parse().unwrap(),
-            required_in: vec![Version::new(1, 9)],
-            type_changed_in: vec![Version::new(1, 11)],
-            type_history: BTreeMap::from([
-                (Version::new(1, 9), "string".parse().unwrap()),
-                (Version::new(1, 11), "[]string".parse().unwrap()),
-            ]),
-            renamed_from: Some(Rename {
-                from: "old".into(),
-                in_version: Version::new(1, 10),
-            }),
-            values: BTreeMap::from([("A".into(), full_gate())]),
-            element_values: BTreeMap::from([("B".into(), Gate::default())]),
-            values_known_from: Some(Version::new(1, 10)),
-            constraints: Constraints {
-                max_length: Some(63),
-                ..Constraints::default()
-            },
-            constraints_history: BTreeMap::from([
-                (
-                    Version::new(1, 9),
-                    Constraints {
-                        pattern: Some("^a".into()),
-                        minimum: Some(vergate_core::gates::Number(0.0)),
-                        exclusive_maximum: Some(vergate_core::gates::Number(2.5)),
-                        unique_items: true,
-                        ..Constraints::default()
-                    },
-                ),
-                (
-                    Version::new(1, 11),
-                    Constraints {
-                        max_length: Some(63),
-                        ..Constraints::default()
-                    },
-                ),
-            ]),
-        };
-        for field in [FieldGate::default(), full] {
-            let mut expected = serde_json::to_value(&field).unwrap();
-            expected.as_object_mut().unwrap().remove("type");
-            // The schema's keywords say the constraints themselves.
-            expected.as_object_mut().unwrap().remove("constraints");
-            assert_eq!(parsed(&Json::Object(field_gate_members(&field))), expected);
-        }
+/// The members of a gate's serialization (every gate is a struct).
+fn to_object(gate: &impl serde::Serialize) -> Object {
+    match serde_json::to_value(gate) {
+        Ok(Value::Object(members)) => members,
+        other => unreachable!("a gate serializes as an object, not {other:?}"),
     }
 }

@@ -2,30 +2,31 @@
 //! translated from OpenAPI 2/3.0 spelling to JSON Schema 2020-12, and enum
 //! values typed for the schema they constrain.
 
-use super::value::{Json, Map};
 use crate::model::Schema;
+use crate::to_json_schema::Object;
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Adds the kept keywords to `target`. OpenAPI 3.0's boolean
 /// `exclusiveMinimum`/`exclusiveMaximum` become 2020-12's numeric ones,
 /// `example` becomes `examples`, and `nullable` is left to [`is_nullable`].
 /// A keyword whose text is not JSON is left out.
-pub fn insert_keywords(target: &mut Map, keywords: &BTreeMap<String, String>) {
-    let parsed = |text: &String| Json::parse(text);
+pub fn insert_keywords(target: &mut Object, keywords: &BTreeMap<String, String>) {
+    let parsed = |text: &String| serde_json::from_str::<Value>(text).ok();
     for (key, text) in keywords {
         let Some(value) = parsed(text) else { continue };
         match key.as_str() {
             "nullable" => {}
             "example" if !keywords.contains_key("examples") => {
-                target.insert("examples".into(), Json::Array(vec![value]));
+                target.insert("examples".into(), Value::Array(vec![value]));
             }
             "example" => {}
-            "examples" if !matches!(value, Json::Array(_)) => {}
+            "examples" if !matches!(value, Value::Array(_)) => {}
             "exclusiveMinimum" | "exclusiveMaximum" => match value {
-                Json::Number(_) => {
+                Value::Number(_) => {
                     target.insert(key.clone(), value);
                 }
-                Json::Bool(true) => {
+                Value::Bool(true) => {
                     let bound = if key == "exclusiveMinimum" {
                         "minimum"
                     } else {
@@ -64,59 +65,61 @@ pub fn is_nullable(keywords: &BTreeMap<String, String>) -> bool {
 /// `$ref` becomes `anyOf: [{"$ref": …}, {"type": "null"}]` (its annotations
 /// stay beside the `anyOf`), and an `enum` or `const` admits `null` too. A
 /// schema with neither `type` nor `$ref` accepts `null` already.
-pub fn allow_null(schema: &mut Map) {
-    let null = || Json::string("null");
+pub fn allow_null(schema: &mut Object) {
+    let null = || super::string("null");
     match schema.get_mut("type") {
-        Some(Json::String(single)) => {
-            let single = Json::String(std::mem::take(single));
-            schema.insert("type".into(), Json::Array(vec![single, null()]));
+        Some(Value::String(single)) => {
+            let single = Value::String(std::mem::take(single));
+            schema.insert("type".into(), Value::Array(vec![single, null()]));
         }
-        Some(Json::Array(types)) => {
+        Some(Value::Array(types)) => {
             if !types.contains(&null()) {
                 types.push(null());
             }
         }
         _ => {
             if let Some(target) = schema.remove("$ref") {
-                let reference = Map::from([("$ref".to_owned(), target)]);
-                let null_schema = Map::from([("type".to_owned(), null())]);
-                let options = vec![Json::Object(reference), Json::Object(null_schema)];
-                schema.insert("anyOf".into(), Json::Array(options));
+                let reference = Object::from_iter([("$ref".to_owned(), target)]);
+                let null_schema = Object::from_iter([("type".to_owned(), null())]);
+                let options = vec![Value::Object(reference), Value::Object(null_schema)];
+                schema.insert("anyOf".into(), Value::Array(options));
             }
         }
     }
-    if let Some(Json::Array(values)) = schema.get_mut("enum") {
-        if !values.contains(&Json::Null) {
-            values.push(Json::Null);
+    if let Some(Value::Array(values)) = schema.get_mut("enum") {
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
         }
     }
     if let Some(value) = schema.remove("const") {
         // `const: v` becomes `enum: [v, null]`, narrowed by an `enum` beside it.
         let kept = match schema.get("enum") {
-            Some(Json::Array(values)) => values.contains(&value),
+            Some(Value::Array(values)) => values.contains(&value),
             _ => true,
         };
-        let mut values = vec![Json::Null];
-        if kept && value != Json::Null {
+        let mut values = vec![Value::Null];
+        if kept && value != Value::Null {
             values.insert(0, value);
         }
-        schema.insert("enum".into(), Json::Array(values));
+        schema.insert("enum".into(), Value::Array(values));
     }
 }
 
 /// Enum values as JSON values of the schema's type: the model keeps them as
 /// strings (a non-string value as its JSON text), so `"1"` of an integer
 /// enum becomes `1`, and a value of a string or a definition stays a string.
-pub fn typed_enum(values: &[String], schema: &Schema) -> Json {
+pub fn typed_enum(values: &[String], schema: &Schema) -> Value {
     let textual = matches!(schema, Schema::String { .. } | Schema::Ref(_));
-    Json::Array(
+    Value::Array(
         values
             .iter()
             .map(|value| {
                 if textual {
-                    return Json::string(value);
+                    return super::string(value);
                 }
-                Json::parse(value).unwrap_or_else(|| Json::string(value))
+                serde_json::from_str::<Value>(value)
+                    .ok()
+                    .unwrap_or_else(|| super::string(value))
             })
             .collect(),
     )
@@ -133,20 +136,20 @@ mod tests {
             .collect()
     }
 
-    fn json(text: &str) -> Json {
-        Json::parse(text).unwrap()
+    fn json(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
     }
 
-    fn object(text: &str) -> Map {
+    fn object(text: &str) -> Object {
         match json(text) {
-            Json::Object(members) => members,
+            Value::Object(members) => members,
             other => panic!("not an object: {other:?}"),
         }
     }
 
     #[test]
     fn openapi_30_bounds_become_2020_12() {
-        let mut target = Map::new();
+        let mut target = Object::new();
         insert_keywords(
             &mut target,
             &keywords(&[
@@ -160,7 +163,7 @@ mod tests {
             ]),
         );
         assert_eq!(
-            Json::Object(target),
+            Value::Object(target),
             json(r#"{"exclusiveMinimum": 1, "maximum": 99, "examples": [5], "pattern": "^a$"}"#)
         );
     }

@@ -4,10 +4,11 @@
 //! (`emit::json_schema`, which lays the converted definitions out as files).
 //! Both therefore give the same schema for the same type.
 //!
-//! It builds [`Json`] values, not serde_json's: the proc macro uses this
-//! module with codegen's features off, and serde_json stays out of its
-//! dependency tree. The emitter converts the values to serde_json's for its
-//! deterministic writer.
+//! It builds serde_json values, the one JSON value of the codegen (the proc
+//! macro builds with serde_json too, as kube-derive does); the gates in
+//! `x-vergate` are serde's serialization of `vergate_core::gates`, as in
+//! gates.json. The emitter writes the values with its deterministic writer
+//! (`emit::json_text`).
 
 mod convert;
 mod editor;
@@ -15,10 +16,16 @@ mod gate_keyword;
 mod keywords;
 mod standalone;
 mod union;
-mod value;
 
 pub use convert::{closes_absent_properties, definition, is_closable, references, Style, QUANTITY};
 pub use gate_keyword::{GateKeywords, KEYWORD as GATE_KEYWORD};
 pub use keywords::typed_enum;
 pub use standalone::{standalone, DRAFT_2020_12};
-pub use value::{Json, Map};
+
+/// A JSON string value.
+pub fn string(text: impl Into<String>) -> serde_json::Value {
+    serde_json::Value::String(text.into())
+}
+
+/// A JSON object's members (serde_json's map: sorted by key).
+pub type Object = serde_json::Map<String, serde_json::Value>;

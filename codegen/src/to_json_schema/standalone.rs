@@ -2,8 +2,9 @@
 //! definition it reaches under `$defs`, so a validator needs nothing else.
 
 use super::convert::{self, Style};
-use super::value::{Json, Map};
 use crate::model::MinorModel;
+use crate::to_json_schema::Object;
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// The `$schema` of every schema vergate writes.
@@ -14,7 +15,7 @@ pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 /// from it, each converted in `style` (whose `ref_base` must be `#/$defs/`).
 /// The emitter's per-definition files hold the same plus a `$comment` and a
 /// `title`.
-pub fn standalone(minor: &MinorModel, name: &str, style: &Style) -> Json {
+pub fn standalone(minor: &MinorModel, name: &str, style: &Style) -> Value {
     let defs = closure(minor, name)
         .into_iter()
         .map(|reached| {
@@ -22,13 +23,13 @@ pub fn standalone(minor: &MinorModel, name: &str, style: &Style) -> Json {
             (reached.to_owned(), schema)
         })
         .collect();
-    Json::Object(Map::from([
-        ("$schema".to_owned(), Json::string(DRAFT_2020_12)),
+    Value::Object(Object::from_iter([
+        ("$schema".to_owned(), super::string(DRAFT_2020_12)),
         (
             "$ref".to_owned(),
-            Json::String(format!("{}{name}", style.ref_base)),
+            Value::String(format!("{}{name}", style.ref_base)),
         ),
-        ("$defs".to_owned(), Json::Object(defs)),
+        ("$defs".to_owned(), Value::Object(defs)),
     ]))
 }
 

@@ -9,34 +9,35 @@
 
 use super::convert::{shape, Style};
 use super::gate_keyword::KEYWORD;
-use super::value::{Json, Map};
 use crate::model::{Schema, UnionSchema};
+use crate::to_json_schema::Object;
+use serde_json::Value;
 
 /// The `oneOf` / `anyOf` keyword of the union `union`, named `name`.
-pub fn union_keywords(name: &str, union: &UnionSchema, style: &Style) -> Map {
+pub fn union_keywords(name: &str, union: &UnionSchema, style: &Style) -> Object {
     let members = union
         .members
         .iter()
-        .map(|member| Json::Object(member_schema(name, union, member, style)))
+        .map(|member| Value::Object(member_schema(name, union, member, style)))
         .collect();
-    Map::from([(union.kind.keyword().to_owned(), Json::Array(members))])
+    Object::from_iter([(union.kind.keyword().to_owned(), Value::Array(members))])
 }
 
-fn member_schema(name: &str, union: &UnionSchema, member: &Schema, style: &Style) -> Map {
+fn member_schema(name: &str, union: &UnionSchema, member: &Schema, style: &Style) -> Object {
     let mut out = shape(member, style);
     if let (Some(discriminator), Schema::Ref(target)) = (&union.discriminator, member) {
-        let tags: Vec<Json> = union.tags_of(target).map(Json::string).collect();
-        let property = Map::from([("enum".to_owned(), Json::Array(tags))]);
+        let tags: Vec<Value> = union.tags_of(target).map(super::string).collect();
+        let property = Object::from_iter([("enum".to_owned(), Value::Array(tags))]);
         out.insert(
             "properties".into(),
-            Json::Object(Map::from([(
+            Value::Object(Object::from_iter([(
                 discriminator.property.clone(),
-                Json::Object(property),
+                Value::Object(property),
             )])),
         );
         out.insert(
             "required".into(),
-            Json::Array(vec![Json::string(&discriminator.property)]),
+            Value::Array(vec![super::string(&discriminator.property)]),
         );
     }
     if let Some(gate) = style.gates.of_member(name, &member.type_expr()) {

@@ -1,38 +1,16 @@
-//! The converter's values as serde_json's, for the deterministic writer
-//! (`emit::json_text`), and the one rewrite only the emitter needs: the
-//! OpenAPI export's references. The conversion itself is
+//! The one rewrite of converted schemas only the emitter needs: the OpenAPI
+//! export's references. The conversion itself is
 //! [`crate::to_json_schema`], shared with the derive.
 
 use crate::model::Definition;
-use crate::to_json_schema::{self, Json, Style};
-use serde_json::{Map, Number, Value};
+use crate::to_json_schema::{self, Style};
+use serde_json::Value;
 
 pub use crate::to_json_schema::{is_closable, references, QUANTITY};
 
-/// The schema of `definition` in `style`, as a serde_json value.
+/// The schema of `definition` in `style`.
 pub fn definition(definition: &Definition, style: &Style) -> Value {
-    to_value(to_json_schema::definition(definition, style))
-}
-
-/// `json` as a serde_json value. A number keeps its value (the converter
-/// only writes numbers serde_json reads); one serde_json could not read
-/// would stay its text, as a string.
-pub fn to_value(json: Json) -> Value {
-    match json {
-        Json::Null => Value::Null,
-        Json::Bool(value) => Value::Bool(value),
-        Json::Number(text) => text
-            .parse::<Number>()
-            .map_or_else(|_| Value::String(text), Value::Number),
-        Json::String(text) => Value::String(text),
-        Json::Array(items) => Value::Array(items.into_iter().map(to_value).collect()),
-        Json::Object(members) => Value::Object(
-            members
-                .into_iter()
-                .map(|(key, value)| (key, to_value(value)))
-                .collect::<Map<String, Value>>(),
-        ),
-    }
+    to_json_schema::definition(definition, style)
 }
 
 /// Points the references of a schema converted with the ref base `from` at
@@ -67,17 +45,5 @@ pub fn rebase_refs(schema: &mut Value, from: &str, to: &str) {
         for property in properties.values_mut() {
             rebase_refs(property, from, to);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_convert_whole() {
-        let text = r#"{"a":[1,-2.5e3,1.0,18446744073709551616,true,null],"b":{"c":"\n"}}"#;
-        let ours = to_value(Json::parse(text).unwrap());
-        assert_eq!(ours, serde_json::from_str::<Value>(text).unwrap());
     }
 }

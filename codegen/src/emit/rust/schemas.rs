@@ -16,9 +16,11 @@
 
 use super::render::Plan;
 use crate::model::{Definition, Property, Schema, OBJECT_META, QUANTITY};
-use crate::to_json_schema::{typed_enum, Json, Map};
+use crate::to_json_schema::typed_enum;
+use crate::to_json_schema::Object;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use vergate_core::Version;
 
@@ -72,7 +74,7 @@ impl Plan<'_> {
             let kube = (self.kube && definition.name == OBJECT_META)
                 .then(|| quote!(#[cfg(not(feature = "kube"))]));
             let mut refs = Refs::default();
-            let text = definition_schema(definition, &mut refs).to_compact();
+            let text = definition_schema(definition, &mut refs).to_string();
             let subschemas = refs
                 .names
                 .iter()
@@ -183,22 +185,22 @@ struct Refs {
 
 impl Refs {
     /// `{"$subschema": i}` for the type `name`, its index given once.
-    fn of(&mut self, name: &str) -> Map {
+    fn of(&mut self, name: &str) -> Object {
         let next = self.names.len();
         let index = *self.index.entry(name.to_owned()).or_insert_with(|| {
             self.names.push(name.to_owned());
             next
         });
-        object([("$subschema", Json::Number(index.to_string()))])
+        object([("$subschema", Value::from(index))])
     }
 }
 
 /// The schema of a definition itself.
-fn definition_schema(definition: &Definition, refs: &mut Refs) -> Json {
+fn definition_schema(definition: &Definition, refs: &mut Refs) -> Value {
     let mut out = if definition.name == QUANTITY {
         int_or_string()
     } else if crate::derive::is_string_enum(definition) {
-        let mut out = object([("type", Json::string("string"))]);
+        let mut out = object([("type", crate::to_json_schema::string("string"))]);
         out.insert(
             "enum".into(),
             typed_enum(&definition.enum_values, &definition.schema),
@@ -207,17 +209,20 @@ fn definition_schema(definition: &Definition, refs: &mut Refs) -> Json {
     } else {
         match &definition.schema {
             Schema::Object(object_schema) => {
-                let mut out = object([("type", Json::string("object"))]);
+                let mut out = object([("type", crate::to_json_schema::string("object"))]);
                 if !object_schema.properties.is_empty() {
                     let properties = object_schema
                         .properties
                         .iter()
                         .map(|(name, property)| (name.clone(), property_schema(property, refs)))
                         .collect();
-                    out.insert("properties".into(), Json::Object(properties));
+                    out.insert("properties".into(), Value::Object(properties));
                     if !object_schema.required.is_empty() {
-                        let required = object_schema.required.iter().map(Json::string);
-                        out.insert("required".into(), Json::Array(required.collect()));
+                        let required = object_schema
+                            .required
+                            .iter()
+                            .map(crate::to_json_schema::string);
+                        out.insert("required".into(), Value::Array(required.collect()));
                     }
                 }
                 match object_schema.additional.as_deref() {
@@ -225,7 +230,7 @@ fn definition_schema(definition: &Definition, refs: &mut Refs) -> Json {
                     Some(additional) => {
                         out.insert(
                             "additionalProperties".into(),
-                            Json::Object(shape(additional, refs)),
+                            Value::Object(shape(additional, refs)),
                         );
                     }
                     None if object_schema.properties.is_empty() => preserve_unknown(&mut out),
@@ -236,18 +241,18 @@ fn definition_schema(definition: &Definition, refs: &mut Refs) -> Json {
             // A union (JSONSchemaPropsOrArray and the like): any of its
             // members' values, which a structural schema cannot say.
             Schema::Union(_) => {
-                object([("x-kubernetes-preserve-unknown-fields", Json::Bool(true))])
+                object([("x-kubernetes-preserve-unknown-fields", Value::Bool(true))])
             }
             other => shape(other, refs),
         }
     };
     describe(&mut out, definition.description.as_deref());
-    Json::Object(out)
+    Value::Object(out)
 }
 
 /// The schema of one property: its shape, enum, kept keywords and
 /// description.
-fn property_schema(property: &Property, refs: &mut Refs) -> Json {
+fn property_schema(property: &Property, refs: &mut Refs) -> Value {
     let mut out = shape(&property.schema, refs);
     if !property.enum_values.is_empty() {
         out.insert(
@@ -262,7 +267,7 @@ fn property_schema(property: &Property, refs: &mut Refs) -> Json {
             _ => None,
         };
         if let Some((key, schema)) = element {
-            if let Some(Json::Object(inner)) = out.get_mut(key) {
+            if let Some(Value::Object(inner)) = out.get_mut(key) {
                 inner.insert(
                     "enum".into(),
                     typed_enum(&property.element_enum_values, schema),
@@ -274,69 +279,69 @@ fn property_schema(property: &Property, refs: &mut Refs) -> Json {
         if let Some(value) = property
             .keywords
             .get(*key)
-            .and_then(|text| Json::parse(text))
+            .and_then(|text| serde_json::from_str::<Value>(text).ok())
         {
             out.insert((*key).to_owned(), value);
         }
     }
     describe(&mut out, property.description.as_deref());
-    Json::Object(out)
+    Value::Object(out)
 }
 
 /// The schema of a shape without its description.
-fn shape(schema: &Schema, refs: &mut Refs) -> Map {
+fn shape(schema: &Schema, refs: &mut Refs) -> Object {
     match schema {
         Schema::Ref(name) => refs.of(name),
-        Schema::Boolean => object([("type", Json::string("boolean"))]),
+        Schema::Boolean => object([("type", crate::to_json_schema::string("boolean"))]),
         Schema::Integer { format } => typed("integer", format.as_deref()),
         Schema::Number { format } => typed("number", format.as_deref()),
         Schema::String { format } => typed("string", format.as_deref()),
         Schema::IntOrString => int_or_string(),
         Schema::Array(item) => object([
-            ("type", Json::string("array")),
-            ("items", Json::Object(shape(item, refs))),
+            ("type", crate::to_json_schema::string("array")),
+            ("items", Value::Object(shape(item, refs))),
         ]),
         Schema::Map(value) => object([
-            ("type", Json::string("object")),
-            ("additionalProperties", Json::Object(shape(value, refs))),
+            ("type", crate::to_json_schema::string("object")),
+            ("additionalProperties", Value::Object(shape(value, refs))),
         ]),
         Schema::Object(_) => {
-            let mut out = object([("type", Json::string("object"))]);
+            let mut out = object([("type", crate::to_json_schema::string("object"))]);
             preserve_unknown(&mut out);
             out
         }
         Schema::Union(_) | Schema::Any => {
-            object([("x-kubernetes-preserve-unknown-fields", Json::Bool(true))])
+            object([("x-kubernetes-preserve-unknown-fields", Value::Bool(true))])
         }
     }
 }
 
-fn typed(ty: &str, format: Option<&str>) -> Map {
-    let mut out = object([("type", Json::string(ty))]);
+fn typed(ty: &str, format: Option<&str>) -> Object {
+    let mut out = object([("type", crate::to_json_schema::string(ty))]);
     if let Some(format) = format {
-        out.insert("format".into(), Json::string(format));
+        out.insert("format".into(), crate::to_json_schema::string(format));
     }
     out
 }
 
-fn int_or_string() -> Map {
-    object([("x-kubernetes-int-or-string", Json::Bool(true))])
+fn int_or_string() -> Object {
+    object([("x-kubernetes-int-or-string", Value::Bool(true))])
 }
 
-fn preserve_unknown(out: &mut Map) {
+fn preserve_unknown(out: &mut Object) {
     out.insert(
         "x-kubernetes-preserve-unknown-fields".into(),
-        Json::Bool(true),
+        Value::Bool(true),
     );
 }
 
-fn describe(out: &mut Map, description: Option<&str>) {
+fn describe(out: &mut Object, description: Option<&str>) {
     if let Some(text) = description.filter(|text| !text.is_empty()) {
-        out.insert("description".into(), Json::string(text));
+        out.insert("description".into(), crate::to_json_schema::string(text));
     }
 }
 
-fn object<const N: usize>(members: [(&str, Json); N]) -> Map {
+fn object<const N: usize>(members: [(&str, Value); N]) -> Object {
     members
         .into_iter()
         .map(|(key, value)| (key.to_owned(), value))
@@ -370,7 +375,7 @@ mod tests {
         let mut definition = Definition::new("io.k8s.S", Schema::Object(object_schema));
         definition.description = Some("S.".into());
         let mut refs = Refs::default();
-        let text = definition_schema(&definition, &mut refs).to_compact();
+        let text = definition_schema(&definition, &mut refs).to_string();
         assert_eq!(
             text,
             r#"{"description":"S.","properties":{"more":{"items":{"$subschema":0},"type":"array"},"port":{"format":"int32","minimum":1,"type":"integer"},"selector":{"$subschema":0}},"required":["port"],"type":"object"}"#
@@ -383,12 +388,12 @@ mod tests {
         let mut refs = Refs::default();
         let quantity = Definition::new(QUANTITY, Schema::String { format: None });
         assert_eq!(
-            definition_schema(&quantity, &mut refs).to_compact(),
+            definition_schema(&quantity, &mut refs).to_string(),
             r#"{"x-kubernetes-int-or-string":true}"#
         );
         let raw = Definition::new("io.k8s.Raw", Schema::Object(ObjectSchema::default()));
         assert_eq!(
-            definition_schema(&raw, &mut refs).to_compact(),
+            definition_schema(&raw, &mut refs).to_string(),
             r#"{"type":"object","x-kubernetes-preserve-unknown-fields":true}"#
         );
     }
