@@ -10,6 +10,7 @@ mod cache;
 mod compare;
 mod contents;
 mod journal;
+mod links;
 
 use crate::error::{Error, Result};
 use crate::stamp::FileId;
@@ -23,6 +24,11 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileTree {
     files: BTreeMap<PathBuf, Contents>,
+    /// Files that hold exactly the bytes of another file of the tree, by
+    /// path: the file they copy. A sync writes each as a hard link to that
+    /// file where the file system allows (a copy elsewhere), so the bytes
+    /// are on disk once ([`links`]).
+    links: BTreeMap<PathBuf, PathBuf>,
 }
 
 impl FileTree {
@@ -59,7 +65,7 @@ impl FileTree {
                     .into(),
             });
         }
-        if self.files.insert(path.to_owned(), contents).is_some() {
+        if self.links.contains_key(path) || self.files.insert(path.to_owned(), contents).is_some() {
             return Err(Error::Config {
                 path: path.to_owned(),
                 message: "two emitters wrote the same output file".into(),
@@ -68,9 +74,54 @@ impl FileTree {
         Ok(())
     }
 
+    /// Adds `path` as a file with exactly the bytes of `target`, a file
+    /// already in the tree: written as a hard link to it where the file
+    /// system allows. The checks of [`FileTree::insert`] apply to `path`.
+    pub fn insert_link(&mut self, path: impl AsRef<Path>, target: impl AsRef<Path>) -> Result<()> {
+        let (path, target) = (path.as_ref(), target.as_ref());
+        if !self.files.contains_key(target) {
+            return Err(Error::Config {
+                path: path.to_owned(),
+                message: format!(
+                    "links to {}, which the tree does not hold (insert the file first)",
+                    target.display()
+                ),
+            });
+        }
+        // The checks of a file, then the file moved to the links.
+        self.insert_contents(path, Contents::from(Vec::new()))?;
+        self.files.remove(path);
+        self.links.insert(path.to_owned(), target.to_owned());
+        Ok(())
+    }
+
+    /// The files written as links, with the file each holds the bytes of.
+    pub fn links(&self) -> impl Iterator<Item = (&Path, &Path)> {
+        self.links
+            .iter()
+            .map(|(path, target)| (path.as_path(), target.as_path()))
+    }
+
     /// Moves every file of `other` into this tree; a path both trees hold
     /// is an error, as with [`FileTree::insert`].
     pub fn merge(&mut self, mut other: FileTree) -> Result<()> {
+        let clash = other
+            .links
+            .keys()
+            .find(|path| self.files.contains_key(*path) || self.links.contains_key(*path))
+            .or_else(|| {
+                other
+                    .files
+                    .keys()
+                    .find(|path| self.links.contains_key(*path))
+            });
+        if let Some(path) = clash {
+            return Err(Error::Config {
+                path: path.clone(),
+                message: "two emitters wrote the same output file".into(),
+            });
+        }
+        self.links.append(&mut other.links);
         if other.files.len() > self.files.len() {
             std::mem::swap(&mut self.files, &mut other.files);
         }
@@ -84,15 +135,23 @@ impl FileTree {
         Ok(())
     }
 
-    /// The files, sorted by path. A file held as pieces is joined for this
-    /// (once); [`FileTree::contents`] gives them without joining.
+    /// Every file with its bytes: the files sorted by path, then the links
+    /// sorted by path (with their target's bytes). A file held as pieces is
+    /// joined for this (once); [`FileTree::contents`] gives them without
+    /// joining.
     pub fn iter(&self) -> impl Iterator<Item = (&Path, &[u8])> {
-        self.files
+        let files = self
+            .files
             .iter()
-            .map(|(path, contents)| (path.as_path(), contents.as_bytes()))
+            .map(|(path, contents)| (path.as_path(), contents.as_bytes()));
+        let links = self
+            .links
+            .iter()
+            .map(|(path, target)| (path.as_path(), self.files[target].as_bytes()));
+        files.chain(links)
     }
 
-    /// The files as they are held, sorted by path.
+    /// The files as they are held, sorted by path, without the links.
     pub fn contents(&self) -> impl Iterator<Item = (&Path, &Contents)> {
         self.files
             .iter()
@@ -101,17 +160,19 @@ impl FileTree {
 
     /// One file's bytes (joined, once, if the file is held as pieces).
     pub fn get(&self, path: impl AsRef<Path>) -> Option<&[u8]> {
-        self.files.get(path.as_ref()).map(Contents::as_bytes)
+        let path = path.as_ref();
+        let path = self.links.get(path).map_or(path, PathBuf::as_path);
+        self.files.get(path).map(Contents::as_bytes)
     }
 
     /// True when the tree has a file at `path`.
     pub fn contains(&self, path: impl AsRef<Path>) -> bool {
-        self.files.contains_key(path.as_ref())
+        self.files.contains_key(path.as_ref()) || self.links.contains_key(path.as_ref())
     }
 
-    /// The number of files.
+    /// The number of files, links included.
     pub fn len(&self) -> usize {
-        self.files.len()
+        self.files.len() + self.links.len()
     }
 
     /// True when the tree has no file.
@@ -308,7 +369,31 @@ pub fn sync_listed(
         }
     };
     let statuses = compare::classify(tree, dir, &existing)?;
+    let target_status: HashMap<&Path, compare::Status> = if tree.links.is_empty() {
+        HashMap::new()
+    } else {
+        let targets: std::collections::HashSet<&Path> =
+            tree.links.values().map(PathBuf::as_path).collect();
+        tree.contents()
+            .zip(&statuses)
+            .filter(|((path, _), _)| targets.contains(path))
+            .map(|((path, _), status)| (path, *status))
+            .collect()
+    };
+    let links = links::classify(tree, dir, &existing, &target_status)?;
     let mut report = SyncReport::default();
+    // The listed identity of each link, for a sync that writes nothing.
+    let mut link_ids: Vec<(PathBuf, FileId)> = Vec::new();
+    for link in &links {
+        if let Some(listed) = existing.remove(link.path) {
+            link_ids.push((link.path.to_owned(), listed.id));
+        }
+        match link.status {
+            compare::Status::Unchanged => report.unchanged += 1,
+            compare::Status::Changed => report.changed.push(link.path.to_owned()),
+            compare::Status::Added => report.added.push(link.path.to_owned()),
+        }
+    }
     let mut writes = Vec::new();
     // Each file's identity after the sync, in the tree's order; `None` for
     // a file about to be written.
@@ -348,11 +433,14 @@ pub fn sync_listed(
     let mut removed: Vec<(PathBuf, compare::Listed)> = existing.into_iter().collect();
     removed.sort_by(|a, b| a.0.cmp(&b.0));
     let mut steps = vec![("compare", started.elapsed())];
-    if mode == Mode::Check || report.is_clean() {
+    let nothing_to_do =
+        report.is_clean() && removed.is_empty() && !links.iter().any(|link| link.make);
+    if mode == Mode::Check || nothing_to_do {
         let files = tree
             .contents()
             .zip(&ids)
             .filter_map(|((path, _), id)| Some((path.to_owned(), (*id)?)))
+            .chain(link_ids)
             .chain(
                 removed
                     .iter()
@@ -367,7 +455,9 @@ pub fn sync_listed(
         });
     }
     report.removed = removed.into_iter().map(|(path, _)| path).collect();
-    let written = if dir.exists() {
+    let written = if writes.is_empty() && report.removed.is_empty() {
+        Vec::new()
+    } else if dir.exists() {
         journal::apply(dir, &writes, &report.removed, &mut steps)?
     } else {
         let started = Instant::now();
@@ -375,8 +465,11 @@ pub fn sync_listed(
         steps.push(("write whole", started.elapsed()));
         written
     };
+    let started = Instant::now();
+    links::make(dir, tree, &links)?;
+    steps.push(("link", started.elapsed()));
     let mut written = written.into_iter();
-    let files = tree
+    let mut files: BTreeMap<PathBuf, FileId> = tree
         .contents()
         .zip(ids)
         .map(|((path, _), id)| {
@@ -384,6 +477,14 @@ pub fn sync_listed(
             (path.to_owned(), id)
         })
         .collect();
+    for link in &links {
+        let full = dir.join(link.path);
+        let id = FileId::of(&full).ok_or_else(|| Error::Config {
+            path: full.clone(),
+            message: "the file just linked or copied here cannot be read".into(),
+        })?;
+        files.insert(link.path.to_owned(), id);
+    }
     Ok(Synced {
         report,
         files,

@@ -42,6 +42,18 @@ pub type Files = Vec<(String, Vec<u8>)>;
 /// of `$defs` entries shared with the minor's other documents.
 type Documents = Vec<(String, Contents)>;
 
+/// A minor's files for the tree: (path, file or link).
+type Entries = Vec<(String, Document)>;
+
+/// One generated file.
+enum Document {
+    /// Made of `$defs` entries shared with the minor's other documents.
+    File(Contents),
+    /// The same bytes as the file at this path (inserted before it), kept
+    /// on disk once: a kubeconform-layout copy.
+    CopyOf(String),
+}
+
 /// The emitter's directory inside `generated/<api>/`.
 pub const DIR: &str = "json";
 
@@ -54,8 +66,11 @@ pub fn emit(model: &GatedModel, config: &ApiConfig, tree: &mut FileTree) -> Resu
         minor_files(model, config, minor, field, &gates)
     });
     for files in per_minor {
-        for (path, contents) in files? {
-            tree.insert_contents(path, contents)?;
+        for (path, document) in files? {
+            match document {
+                Document::File(contents) => tree.insert_contents(path, contents)?,
+                Document::CopyOf(target) => tree.insert_link(path, target)?,
+            }
         }
     }
     if let Some(field) = field {
@@ -73,7 +88,7 @@ fn minor_files(
     minor: &MinorModel,
     field: Option<&str>,
     gates: &GateKeywords,
-) -> Result<Documents> {
+) -> Result<Entries> {
     let mut out = Vec::new();
     let style = Style {
         minor: minor.version,
@@ -95,17 +110,19 @@ fn minor_files(
             field,
         )?;
         // The same files again where kubeconform's default layout looks
-        // (`v1.34.0-standalone-strict/`): see `naming::kubeconform_dir`.
+        // (`v1.34.0-standalone-strict/`, see `naming::kubeconform_dir`),
+        // hard links to the first where the file system allows.
         let kubeconform = format!("{DIR}/{}", kubeconform_dir(minor.version, is_strict));
         for (name, bytes) in files {
-            out.push((format!("{kubeconform}/{name}"), bytes.clone()));
-            out.push((format!("{dir}/{name}"), bytes));
+            let path = format!("{dir}/{name}");
+            out.push((path.clone(), Document::File(bytes)));
+            out.push((format!("{kubeconform}/{name}"), Document::CopyOf(path)));
         }
     }
     let text = openapi::document(config, minor, &renderings.openapi);
     out.push((
         format!("{DIR}/openapi/{}.json", minor.version.dir_name()),
-        text.into(),
+        Document::File(text.into()),
     ));
     Ok(out)
 }
