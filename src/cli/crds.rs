@@ -21,7 +21,7 @@ use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::Version;
 use vergate_codegen::load::{build_minor, crds_from_documents, holds_crd, CrdVersions, Document};
-use vergate_codegen::model::GatedModel;
+use vergate_codegen::model::{kubernetes, Dialect, GatedModel};
 
 /// The kind of a CustomResourceDefinition.
 const CRD_KIND: &str = "CustomResourceDefinition";
@@ -301,7 +301,7 @@ pub fn load(
     if let Some(index) = index {
         for (name, ty) in index.types {
             // The built-in ObjectMeta gives way to the API's own.
-            let built_in = name.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.");
+            let built_in = kubernetes::is_meta_v1(&name);
             if built_in && tables.contains(&name) {
                 continue;
             }
@@ -510,7 +510,8 @@ fn custom_resource_index(
     versions: &[Version],
     documents: &[(PathBuf, Document)],
 ) -> Result<vergate::gates::GatesIndex, vergate_codegen::Error> {
-    let loaded = build_minor(versions[0], documents)?;
+    let mut loaded = build_minor(versions[0], documents)?;
+    Dialect::CustomResources.mark(&mut loaded.model);
     for warning in &loaded.warnings {
         eprintln!("{warning}");
     }

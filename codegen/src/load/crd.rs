@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use vergate_core::gates::GroupVersionKind;
 
 /// The definition every custom resource's `metadata` refers to.
-pub use crate::model::OBJECT_META;
+pub use crate::model::kubernetes::OBJECT_META;
 
 /// vergate's built-in minimal ObjectMeta (and OwnerReference), an OpenAPI
 /// 2 document, used when a minor has CRDs but no ObjectMeta of its own.

@@ -129,7 +129,9 @@ fn load_files(
         api.verify(minor.version, path, buffer)?;
         documents.push((path.clone(), parse(path, buffer)?));
     }
-    build_minor(minor.version, &documents)
+    let mut loaded = build_minor(minor.version, &documents)?;
+    api.dialect.mark(&mut loaded.model);
+    Ok(loaded)
 }
 
 /// Builds a minor's model from its parsed documents. A definition repeated in

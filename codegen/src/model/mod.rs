@@ -8,7 +8,7 @@
 
 pub mod constraints;
 mod deprecation;
-mod dialect;
+pub mod dialect;
 mod enum_dates;
 mod facts;
 mod feature_gate_prose;
@@ -20,14 +20,13 @@ mod union;
 pub mod wording;
 
 pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
-pub use dialect::{Dialect, DIALECTS};
+pub use dialect::{kubernetes, Convention, Dialect, DIALECTS};
+// The Pkl emitter's name checks, until it matches on `Convention` too.
+pub(crate) use dialect::kubernetes::{OBJECT_META, QUANTITY};
 pub use facts::FactNotes;
 pub use feature_gate_prose::{prose_gates, ProseGates};
 pub use gated::GatedModel;
 pub use lifecycle::{FieldLifecycle, Lifecycle, TypeLifecycle};
-pub use schema::{
-    Definition, MinorModel, ObjectSchema, Property, ResourcePath, Schema, Source, OBJECT_META,
-    QUANTITY,
-};
+pub use schema::{Definition, MinorModel, ObjectSchema, Property, ResourcePath, Schema, Source};
 pub use union::{Discriminator, UnionLifecycle, UnionSchema};
 pub use vergate_core::gates::{GroupVersionKind, Rename, Stage, UnionKind};

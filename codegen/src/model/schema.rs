@@ -1,6 +1,7 @@
 //! One minor's model: its definitions, each a [`Schema`] with descriptions,
 //! formats, enums, required lists and keywords.
 
+use super::Convention;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use vergate_core::gates::{Format, GroupVersionKind, Scalar, TypeExpr};
@@ -62,6 +63,9 @@ pub struct Definition {
     /// Where its one kind is served, when the spec says (its `paths`, a
     /// CRD's names and scope).
     pub resource: Option<ResourcePath>,
+    /// What the API's dialect makes of it beyond its schema, marked when
+    /// the minor is loaded ([`super::Dialect::mark`]).
+    pub convention: Option<Convention>,
     pub source: Source,
 }
 
@@ -88,6 +92,7 @@ impl Definition {
             deprecated: false,
             deprecation_warning: None,
             resource: None,
+            convention: None,
             source: Source::default(),
         }
     }
@@ -133,10 +138,10 @@ impl Definition {
     }
 
     /// The definition's own type as gates.json writes it: its schema's type
-    /// expression, except for [`QUANTITY`], whose spec says `string` but
+    /// expression, except for a quantity, whose spec says `string` but
     /// whose decoder takes numbers too.
     pub fn own_type_expr(&self) -> TypeExpr {
-        if self.name == QUANTITY {
+        if self.convention == Some(Convention::Quantity) {
             return TypeExpr::Scalar(Scalar::Quantity);
         }
         self.schema.type_expr()
@@ -147,17 +152,6 @@ impl Definition {
         super::naming::short_name(&self.name)
     }
 }
-
-/// Kubernetes' quantity (`"500m"`, `"1Gi"`): its spec says `type: string`,
-/// but the API server (and its tooling) take a number too. The one upstream
-/// type whose spec says less than its decoder accepts, named here so that
-/// gates.json can say `quantity` for it.
-pub const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
-
-/// Kubernetes' object metadata: what every kind's `metadata` is (CRDs
-/// included, `load/crd.rs`), and what kube-rs's `Resource` hands out
-/// (`emit/rust/resource.rs`).
-pub const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
 /// An object's properties, required list and additional properties.
 #[derive(Clone, Debug, Default, PartialEq)]

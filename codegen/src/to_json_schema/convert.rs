@@ -3,15 +3,11 @@
 use super::editor;
 use super::gate_keyword::{GateKeywords, KEYWORD};
 use super::keywords::{allow_null, insert_keywords, is_nullable, typed_enum};
-use crate::model::{Definition, ObjectSchema, Property, Schema};
+use crate::model::{Convention, Definition, ObjectSchema, Property, Schema};
 use crate::to_json_schema::Object;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use vergate_core::Version;
-
-/// Kubernetes' quantity (`"500m"`, `"1Gi"`); written as a string or a number,
-/// as the Kubernetes tooling accepts both.
-pub const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
 /// How definitions are written: for which minor, strict or not, and where
 /// references point.
@@ -30,7 +26,9 @@ pub struct Style<'a> {
 
 /// The schema of `definition` in `style`.
 pub fn definition(definition: &Definition, style: &Style) -> Value {
-    let mut out = if definition.name == QUANTITY {
+    // A quantity is written as a string or a number, as the Kubernetes
+    // tooling accepts both.
+    let mut out = if definition.convention == Some(Convention::Quantity) {
         type_union(&["number", "string"])
     } else {
         shape(&definition.schema, style)

@@ -17,7 +17,7 @@ mod keywords;
 mod standalone;
 mod union;
 
-pub use convert::{closes_absent_properties, definition, is_closable, references, Style, QUANTITY};
+pub use convert::{closes_absent_properties, definition, is_closable, references, Style};
 pub use gate_keyword::{GateKeywords, KEYWORD as GATE_KEYWORD};
 pub use keywords::typed_enum;
 pub use standalone::{standalone, DRAFT_2020_12};

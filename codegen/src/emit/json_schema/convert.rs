@@ -6,7 +6,7 @@ use crate::model::Definition;
 use crate::to_json_schema::{self, Style};
 use serde_json::Value;
 
-pub use crate::to_json_schema::{is_closable, references, QUANTITY};
+pub use crate::to_json_schema::{is_closable, references};
 
 /// The schema of `definition` in `style`.
 pub fn definition(definition: &Definition, style: &Style) -> Value {

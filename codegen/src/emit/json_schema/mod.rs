@@ -24,7 +24,6 @@ mod openapi;
 mod standalone;
 
 pub use crate::to_json_schema::{DRAFT_2020_12, GATE_KEYWORD};
-pub use convert::QUANTITY;
 pub use naming::{definition_file, kind_file, kubeconform_dir};
 pub use standalone::Selection;
 

@@ -11,7 +11,7 @@
 //! of the k8s-openapi version the user's program selects. docs/rust.md says
 //! what that trades.
 
-use crate::model::{Definition, GatedModel, OBJECT_META};
+use crate::model::{Convention, Definition, GatedModel};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -30,8 +30,11 @@ pub const K8S_OPENAPI_ALL_FEATURES_VERSION: &str = "1.36";
 /// ObjectMeta its `metadata` is.
 pub fn kube_applies(model: &GatedModel) -> bool {
     model.minors.values().any(|minor| {
-        minor.definitions.contains_key(OBJECT_META)
-            && minor.definitions.values().any(|d| served(d).is_some())
+        let definitions = minor.definitions.values();
+        definitions
+            .clone()
+            .any(|d| d.convention == Some(Convention::ObjectMeta))
+            && definitions.clone().any(|d| served(d).is_some())
     })
 }
 
@@ -237,7 +240,7 @@ pub fn object_meta(
     item: TokenStream,
     kube: bool,
 ) -> TokenStream {
-    if !kube || definition.name != OBJECT_META {
+    if !kube || definition.convention != Some(Convention::ObjectMeta) {
         return item;
     }
     let Ok(file) = syn::parse2::<syn::File>(item.clone()) else {

@@ -15,7 +15,7 @@
 //! (`src/schemas/<home>.rs`), read only with the feature.
 
 use super::render::Plan;
-use crate::model::{Definition, Property, Schema, OBJECT_META, QUANTITY};
+use crate::model::{Convention, Definition, Property, Schema};
 use crate::to_json_schema::typed_enum;
 use crate::to_json_schema::Object;
 use proc_macro2::TokenStream;
@@ -71,7 +71,7 @@ impl Plan<'_> {
             }
             let path = crate::derive::Layout::type_path(&layout, name);
             let cfg = crate::derive::Layout::cfg_attrs(&layout, name);
-            let kube = (self.kube && definition.name == OBJECT_META)
+            let kube = (self.kube && definition.convention == Some(Convention::ObjectMeta))
                 .then(|| quote!(#[cfg(not(feature = "kube"))]));
             let mut refs = Refs::default();
             let text = definition_schema(definition, &mut refs).to_string();
@@ -197,7 +197,7 @@ impl Refs {
 
 /// The schema of a definition itself.
 fn definition_schema(definition: &Definition, refs: &mut Refs) -> Value {
-    let mut out = if definition.name == QUANTITY {
+    let mut out = if definition.convention == Some(Convention::Quantity) {
         int_or_string()
     } else if crate::derive::is_string_enum(definition) {
         let mut out = object([("type", crate::to_json_schema::string("string"))]);
@@ -386,7 +386,8 @@ mod tests {
     #[test]
     fn quantities_and_free_form_values_are_structural() {
         let mut refs = Refs::default();
-        let quantity = Definition::new(QUANTITY, Schema::String { format: None });
+        let mut quantity = Definition::new("Quantity", Schema::String { format: None });
+        quantity.convention = Some(Convention::Quantity);
         assert_eq!(
             definition_schema(&quantity, &mut refs).to_string(),
             r#"{"x-kubernetes-int-or-string":true}"#

@@ -10,7 +10,7 @@
 //!   `value()`, as apimachinery's `MilliValue` and `Value`
 //!   (`support/quantity.rs`, copied into the crate as `src/quantity.rs`).
 
-use crate::model::{Definition, Schema, QUANTITY};
+use crate::model::{Convention, Definition, Schema};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -72,7 +72,7 @@ pub fn quantity_methods(
     root: &TokenStream,
     cfg: &TokenStream,
 ) -> TokenStream {
-    if definition.name != QUANTITY {
+    if definition.convention != Some(Convention::Quantity) {
         return TokenStream::new();
     }
     quote! {
@@ -107,7 +107,8 @@ pub fn has_quantity(model: &crate::model::GatedModel) -> bool {
     model
         .minors
         .values()
-        .any(|minor| minor.definitions.contains_key(QUANTITY))
+        .flat_map(|minor| minor.definitions.values())
+        .any(|definition| definition.convention == Some(Convention::Quantity))
 }
 
 /// The reader's own tests, run here since the crate it is copied into is

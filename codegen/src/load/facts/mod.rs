@@ -9,7 +9,7 @@ mod feature_gates;
 
 use crate::api::{check_digest, Api, FactTable};
 use crate::error::{Error, Result};
-use crate::model::{FactNotes, GatedModel};
+use crate::model::{kubernetes, FactNotes, GatedModel};
 use std::collections::BTreeMap;
 use vergate_core::gates::{ApiLifecycle, FeatureGateHistory, GroupVersionKind, RetiredKind};
 use vergate_core::Version;
@@ -40,7 +40,7 @@ impl Facts {
         let mut by_definition = BTreeMap::new();
         let mut retired = Vec::new();
         for ((package, version, kind), said) in self.api_lifecycle {
-            let name = kubernetes_definition(&package, &version, &kind);
+            let name = kubernetes::api_definition(&package, &version, &kind);
             if model.types.contains_key(&name) {
                 by_definition.insert(name, said);
                 continue;
@@ -93,10 +93,7 @@ fn legacy_group(package: &str) -> String {
 fn package_groups(model: &GatedModel) -> BTreeMap<String, String> {
     let mut groups = BTreeMap::new();
     for (name, ty) in &model.types {
-        let Some(package) = name
-            .strip_prefix("io.k8s.api.")
-            .and_then(|rest| rest.split('.').next())
-        else {
+        let Some(package) = kubernetes::api_package(name) else {
             continue;
         };
         if let Some(gvk) = ty.kinds.iter().next() {
@@ -178,10 +175,4 @@ pub fn load(api: &Api) -> Result<Facts> {
         }
     }
     Ok(facts)
-}
-
-/// The definition name the Kubernetes specs give the Go type `kind` of
-/// k8s.io/api's package `package`/`version` (`io.k8s.api.resource.v1beta1.DeviceClass`).
-fn kubernetes_definition(package: &str, version: &str, kind: &str) -> String {
-    format!("io.k8s.api.{package}.{version}.{kind}")
 }

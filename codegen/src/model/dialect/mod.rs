@@ -1,9 +1,30 @@
 //! Which world an API belongs to, as its api.toml declares it (`dialect`),
 //! and so which conventions and rules apply to it. Nothing here is detected
 //! from the specs: a rule of one world never runs on another's.
+//!
+//! Each world's conventions live in a module of their own
+//! ([`kubernetes`]); a plain OpenAPI service has none. The load pass marks
+//! the definitions that carry one ([`Dialect::mark`]), and emitters and the
+//! runtime match on [`Convention`], never on a definition's name. A new
+//! dialect is a variant here and, if it has conventions, one module.
 
+pub mod kubernetes;
+
+use crate::model::MinorModel;
 use std::fmt;
 use std::str::FromStr;
+
+/// A meaning a dialect gives a definition beyond what its schema says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "load", derive(serde::Serialize, serde::Deserialize))]
+pub enum Convention {
+    /// A quantity (`"500m"`, `"1Gi"`): the schema says string, the decoder
+    /// takes a number too; Pkl's `Quantity`, Rust's quantity readers.
+    Quantity,
+    /// The object metadata every kind's `metadata` is; what kube-rs's
+    /// `Resource` hands out.
+    ObjectMeta,
+}
 
 /// The kind of API an api.toml describes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -44,6 +65,15 @@ impl Dialect {
     /// only, whose numbers are the releases those gates belong to.
     pub fn reads_feature_gate_prose(self) -> bool {
         self == Dialect::Kubernetes
+    }
+
+    /// Marks the definitions of `minor` that carry one of the dialect's
+    /// conventions (once per load, before the merge).
+    pub fn mark(self, minor: &mut MinorModel) {
+        match self {
+            Dialect::Kubernetes | Dialect::CustomResources => kubernetes::mark(minor),
+            Dialect::OpenApi => {}
+        }
     }
 
     /// True when the API publishes fact tables beside its specs (the
