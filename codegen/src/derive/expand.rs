@@ -2,35 +2,12 @@
 //! per minor plus the shared gate tables out.
 
 use super::layout::Layout;
+use super::options::Options;
 use super::{convert, items, table};
 use crate::model::GatedModel;
 use proc_macro2::TokenStream;
 use std::collections::BTreeMap;
 use vergate_core::Version;
-
-/// What to emit besides the types themselves.
-#[derive(Clone, Copy, Debug)]
-pub struct Options {
-    /// `From`/`TryFrom` between each pair of adjacent minors.
-    pub conversions: bool,
-    /// `impl Versioned` (name, minor, gate table, JSON Schema) on every type.
-    /// Spec-driven output at Kubernetes scale may leave it out: each JSON
-    /// Schema embeds every definition its type reaches.
-    pub versioned_impls: bool,
-    /// JSON Schemas reject properties a type does not declare
-    /// (`additionalProperties: false`) unless the model gives a schema for them.
-    pub closed_schemas: bool,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            conversions: true,
-            versioned_impls: true,
-            closed_schemas: true,
-        }
-    }
-}
 
 /// The expanded model.
 #[derive(Clone, Debug, Default)]

@@ -8,7 +8,7 @@
 //!
 //! [`SerdeImpls::Expanded`]: super::layout::SerdeImpls::Expanded
 
-use super::items::Field;
+use super::field::Field;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 

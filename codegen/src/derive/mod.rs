@@ -9,10 +9,13 @@
 
 pub mod annotated;
 mod convert;
+mod docs;
 mod expand;
 mod expanded;
+mod field;
 mod items;
 mod layout;
+mod options;
 mod schema;
 mod table;
 mod union;
@@ -20,11 +23,12 @@ mod variant_names;
 
 #[cfg(feature = "emit")]
 pub(crate) use convert::Plan as ConversionPlan;
-pub use expand::{expand, Expansion, Options};
-pub use items::type_item;
 #[cfg(feature = "emit")]
-pub(crate) use items::{deprecated_attr, doc_attrs};
+pub(crate) use docs::{deprecated_attr, doc_attrs};
+pub use expand::{expand, Expansion};
+pub use items::type_item;
 pub use layout::{ident, DefaultLayout, Layout, SerdeImpls};
+pub use options::Options;
 pub use schema::json_schema;
 pub use variant_names::{is_string_enum, variant_name};
 

@@ -16,7 +16,7 @@
 //! Encoding writes the member as it is. Members that are definitions are
 //! boxed: a union may be reached again from inside one of its members.
 
-use super::items::doc_attrs;
+use super::docs::doc_attrs;
 use super::layout::{ident, Layout};
 use crate::model::{Definition, GatedModel, Schema, UnionSchema};
 use heck::ToUpperCamelCase;

@@ -1,28 +1,14 @@
 //! One definition of one minor as a JSON Schema 2020-12 value.
 
 use super::editor;
-use super::gate_keyword::{GateKeywords, KEYWORD};
+use super::gate_keyword::KEYWORD;
 use super::keywords::{allow_null, insert_keywords, is_nullable, typed_enum};
+use super::shape::{shape, type_union};
+pub use super::style::Style;
 use crate::model::{Convention, Definition, ObjectSchema, Property, Schema};
 use crate::to_json_schema::Object;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use vergate_core::Version;
-
-/// How definitions are written: for which minor, strict or not, and where
-/// references point.
-#[derive(Clone, Copy, Debug)]
-pub struct Style<'a> {
-    pub minor: Version,
-    /// `additionalProperties: false` on every object that has properties.
-    pub strict: bool,
-    /// What a definition's name is appended to in a `$ref` (`#/$defs/`).
-    pub ref_base: &'a str,
-    /// The property that carries the document's minor, when the API has one
-    /// (api.toml's `document_version_field`).
-    pub document_version_field: Option<&'a str>,
-    pub gates: &'a GateKeywords,
-}
 
 /// The schema of `definition` in `style`.
 pub fn definition(definition: &Definition, style: &Style) -> Value {
@@ -227,51 +213,6 @@ fn fixed_value(owner: &Definition, name: &str, style: &Style) -> Option<Object> 
     Some(Object::from_iter([fixed]))
 }
 
-/// The type keywords of a schema (no documentation).
-pub(super) fn shape(schema: &Schema, style: &Style) -> Object {
-    let mut out = Object::new();
-    let mut typed = |name: &str, format: &Option<String>| {
-        out.insert("type".into(), super::string(name));
-        if let Some(format) = format {
-            out.insert("format".into(), super::string(format));
-        }
-    };
-    match schema {
-        Schema::Ref(name) => {
-            out.insert(
-                "$ref".into(),
-                Value::String(format!("{}{name}", style.ref_base)),
-            );
-        }
-        Schema::Boolean => typed("boolean", &None),
-        Schema::Integer { format } => typed("integer", format),
-        Schema::Number { format } => typed("number", format),
-        Schema::String { format } => typed("string", format),
-        Schema::IntOrString => return type_union(&["integer", "string"]),
-        Schema::Array(item) => {
-            typed("array", &None);
-            out.insert("items".into(), Value::Object(shape(item, style)));
-        }
-        Schema::Map(value) => {
-            typed("object", &None);
-            if !matches!(**value, Schema::Any) {
-                out.insert(
-                    "additionalProperties".into(),
-                    Value::Object(shape(value, style)),
-                );
-            }
-        }
-        Schema::Object(_) => typed("object", &None),
-        Schema::Union(_) | Schema::Any => {}
-    }
-    out
-}
-
-fn type_union(types: &[&str]) -> Object {
-    let types = types.iter().map(|name| super::string(*name)).collect();
-    Object::from_iter([("type".to_owned(), Value::Array(types))])
-}
-
 fn describe(out: &mut Object, description: Option<&str>) {
     if let Some(text) = description {
         out.insert("description".into(), super::string(text));
@@ -301,6 +242,8 @@ pub fn references(schema: &Schema) -> Vec<&str> {
 mod tests {
     use super::*;
     use crate::model::ObjectSchema;
+    use crate::to_json_schema::GateKeywords;
+    use vergate_core::Version;
 
     /// The schema of `property` as the optional property of an object.
     fn property_schema(property: Property) -> Value {

@@ -24,7 +24,7 @@
 //! `markdownDescription`, `deprecationMessage`, `errorMessage` and
 //! `doNotSuggest` as unknown keywords, that is annotations they ignore.
 
-use super::convert::Style;
+use super::style::Style;
 use crate::model::wording;
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle, Property};
 use crate::to_json_schema::Object;

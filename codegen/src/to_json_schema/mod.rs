@@ -14,7 +14,9 @@ mod convert;
 mod editor;
 mod gate_keyword;
 mod keywords;
+mod shape;
 mod standalone;
+mod style;
 mod union;
 
 pub use convert::{closes_absent_properties, definition, is_closable, references, Style};

@@ -7,8 +7,9 @@
 //! so exactly one member matches a value whose discriminator is right, as
 //! OpenAPI's discriminator means, even when the members' shapes overlap.
 
-use super::convert::{shape, Style};
 use super::gate_keyword::KEYWORD;
+use super::shape::shape;
+use super::style::Style;
 use crate::model::{Schema, UnionSchema};
 use crate::to_json_schema::Object;
 use serde_json::Value;
