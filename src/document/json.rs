@@ -20,6 +20,7 @@
 
 use super::reader::{Builder, MAX_FLOW_DEPTH};
 use super::scalar::Syntax;
+use super::spans::{Spanned, Style, Tree, Written};
 use super::yaml::parser::Event;
 use super::yaml::scanner::TScalarStyle;
 use super::{Document, ParseError};
@@ -57,6 +58,59 @@ pub(super) fn read(text: &str, line_offset: u32, budget: &AtomicUsize) -> Outcom
             }
         }
         first = false;
+    }
+}
+
+/// The spans of a JSON stream's documents ([`super::spans`]), `null`
+/// documents left out as [`read`] leaves them out; `None` when the text is
+/// not a JSON stream. Commas and colons are skipped, not checked: the text
+/// is one [`read`] has read.
+pub(super) fn spans(text: &str) -> Option<Vec<Spanned>> {
+    let mut lexer = Lexer {
+        bytes: text.as_bytes(),
+        text,
+        at: 0,
+        line: 1,
+    };
+    let mut tree = Tree::default();
+    let mut documents = Vec::new();
+    loop {
+        lexer.skip_space();
+        let start = lexer.at;
+        let Some(byte) = lexer.peek() else {
+            return tree.at_root().then_some(documents);
+        };
+        match byte {
+            b'{' | b'[' => {
+                lexer.at += 1;
+                tree.open(start, true, byte == b'{');
+            }
+            b'}' | b']' => {
+                lexer.at += 1;
+                tree.close(Some(lexer.at));
+            }
+            b',' | b':' => lexer.at += 1,
+            b'"' => {
+                lexer.string().ok()?;
+                tree.leaf(scalar(start, lexer.at, Style::DoubleQuoted));
+            }
+            _ => {
+                let word = lexer.literal().ok()?;
+                if tree.at_root() && word == "null" {
+                    continue;
+                }
+                tree.leaf(scalar(start, lexer.at, Style::Plain));
+            }
+        }
+        documents.extend(tree.take_root());
+    }
+}
+
+fn scalar(start: usize, end: usize, style: Style) -> Spanned {
+    Spanned {
+        start,
+        end,
+        written: Written::Scalar(style),
     }
 }
 
