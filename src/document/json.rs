@@ -61,6 +61,13 @@ pub(super) fn read(text: &str, line_offset: u32, budget: &AtomicUsize) -> Outcom
     }
 }
 
+/// True when `text` reads as a JSON stream to its end (not as YAML, nor
+/// with an error).
+pub(super) fn is_stream(text: &str) -> bool {
+    let budget = AtomicUsize::new(super::reader::copy_budget(text));
+    matches!(read(text, 0, &budget), Outcome::Read(_, None))
+}
+
 /// The spans of a JSON stream's documents ([`super::spans`]), `null`
 /// documents left out as [`read`] leaves them out; `None` when the text is
 /// not a JSON stream. Commas and colons are skipped, not checked: the text
@@ -110,7 +117,7 @@ fn scalar(start: usize, end: usize, style: Style) -> Spanned {
     Spanned {
         start,
         end,
-        written: Written::Scalar(style),
+        written: Written::Scalar { style, tag: None },
     }
 }
 

@@ -40,14 +40,16 @@ pub struct Spanned {
 /// What is written at a span.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Written {
-    Scalar(Style),
+    /// A scalar, and where its tag is written when it has one (`!!binary`):
+    /// a new value is written without it.
+    Scalar {
+        style: Style,
+        tag: Option<(usize, usize)>,
+    },
     /// An alias (`*name`): a copy of an anchored node.
     Alias,
     /// A list, in flow style (`[a, b]`, JSON) or block style (`- a`).
-    Seq {
-        flow: bool,
-        items: Vec<Spanned>,
-    },
+    Seq { flow: bool, items: Vec<Spanned> },
     /// A mapping, in flow style (`{a: 1}`, JSON) or block style, each key
     /// with its value (merge keys and repeated keys as written).
     Map {
@@ -61,7 +63,7 @@ impl Spanned {
     pub fn is_flow(&self) -> bool {
         match &self.written {
             Written::Seq { flow, .. } | Written::Map { flow, .. } => *flow,
-            Written::Scalar(_) | Written::Alias => false,
+            Written::Scalar { .. } | Written::Alias => false,
         }
     }
 }
@@ -78,7 +80,7 @@ pub struct Layout {
 /// Reads the spans of `text`; `None` when it cannot be read (a text the
 /// reader has read never is).
 pub fn layout(text: &str) -> Option<Layout> {
-    if Syntax::sniff(text) == Syntax::Json {
+    if Syntax::sniff(text) == Syntax::Json && super::json::is_stream(text) {
         if let Some(documents) = super::json::spans(text) {
             return Some(Layout {
                 syntax: Syntax::Json,
@@ -120,7 +122,13 @@ fn yaml(text: &str) -> Option<Vec<Spanned>> {
                         continue;
                     }
                 }
-                tree.leaf(scalar_span(text, start, end, style));
+                let mut span = scalar_span(text, start, end, style);
+                if tag.is_some() {
+                    if let Written::Scalar { tag, .. } = &mut span.written {
+                        *tag = tag_before(text, span.start);
+                    }
+                }
+                tree.leaf(span);
             }
             Event::Alias(_) => {
                 let name = text.get(start + 1..).unwrap_or("");
@@ -174,8 +182,29 @@ fn scalar_span(text: &str, start: usize, end: usize, style: TScalarStyle) -> Spa
     Spanned {
         start,
         end,
-        written: Written::Scalar(style),
+        written: Written::Scalar { style, tag: None },
     }
+}
+
+/// Where the tag of a scalar starting at `start` is written: one of the
+/// two words before it (a tag and an anchor come in either order).
+fn tag_before(text: &str, start: usize) -> Option<(usize, usize)> {
+    let mut end = start;
+    for _ in 0..2 {
+        let before = text.get(..end)?.trim_end_matches([' ', '\t']);
+        let word_start = before
+            .rfind(|c: char| c.is_whitespace())
+            .map_or(0, |at| at + 1);
+        let word = &before[word_start..];
+        if word.starts_with('!') {
+            return Some((word_start, before.len()));
+        }
+        if !word.starts_with('&') {
+            return None;
+        }
+        end = word_start;
+    }
+    None
 }
 
 /// The builder of a span tree, for the YAML parser's events and the JSON

@@ -79,8 +79,39 @@ pub fn rewrite(text: &str, targets: &[Target<'_>]) -> Result<Option<String>, Edi
         edits.extend(planner.edits);
     }
     let edited = apply(text, edits).ok_or_else(|| refuse(first, "two edits overlap"))?;
-    verify(&edited, targets)?;
+    verify(&edited, targets).map_err(|err| {
+        // Anchors, aliases and merge keys share a node between places;
+        // an edit of one place changes the others.
+        match changed.iter().find(|&&at| has_copies(text, &layout.documents[at])) {
+            Some(&at) => refuse(
+                at,
+                "the document shares nodes through anchors and aliases or merge keys (`<<`), which upgrade cannot edit one place at a time; expand them by hand, then run upgrade again",
+            ),
+            None => err,
+        }
+    })?;
     Ok(Some(edited))
+}
+
+/// True when a document holds an alias or a merge key (`<<`).
+fn has_copies(text: &str, root: &Spanned) -> bool {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.written {
+            Written::Alias => return true,
+            Written::Scalar { .. } => {}
+            Written::Seq { items, .. } => stack.extend(items),
+            Written::Map { entries, .. } => {
+                for (key, value) in entries {
+                    if key.written == Written::Alias || text.get(key.start..key.end) == Some("<<") {
+                        return true;
+                    }
+                    stack.push(value);
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Reads `edited` back and checks every document against its target.
@@ -206,11 +237,14 @@ impl Planner<'_> {
                     self.node(old, new, span, in_flow);
                 }
             }
-            (_, value, Written::Scalar(style))
+            (_, value, Written::Scalar { style, tag })
                 if !matches!(value, Value::Seq(_) | Value::Map(_)) =>
             {
                 match render::scalar_text(value, *style, self.context(in_flow)) {
-                    Some(text) => self.edit(span.start, span.end, text),
+                    Some(text) => {
+                        self.untag(*tag, span.start);
+                        self.edit(span.start, span.end, text);
+                    }
                     None => self.replace(new, span, in_flow),
                 }
             }
@@ -229,16 +263,21 @@ impl Planner<'_> {
         for ((entry, step), (key, value)) in old.iter().zip(steps).zip(spans) {
             if let Step::Keep(new, renamed) = step {
                 if let Some(name) = renamed {
-                    let style = match key.written {
-                        Written::Scalar(style) => style,
-                        _ => Style::DoubleQuoted,
+                    let (style, tag) = match key.written {
+                        Written::Scalar { style, tag } => (style, tag),
+                        _ => (Style::DoubleQuoted, None),
                     };
                     let name = Value::String((*name).into());
                     if let Some(text) = render::scalar_text(&name, style, self.context(in_flow)) {
+                        self.untag(tag, key.start);
                         self.edit(key.start, key.end, text);
                     }
                 }
-                self.node(&entry.value, &new.value, value, in_flow);
+                if value.start == value.end && !same(&entry.value, &new.value) {
+                    self.fill(key, &new.value, in_flow);
+                } else {
+                    self.node(&entry.value, &new.value, value, in_flow);
+                }
             }
         }
         // Runs of dropped entries, each removed at once.
@@ -253,6 +292,54 @@ impl Planner<'_> {
                 at += 1;
             }
             self.drop_run(spans, first, at, in_flow);
+        }
+    }
+
+    /// Removes a scalar's tag (and the blanks after it, up to `before`):
+    /// its new value is written plain or quoted, as the tag does not fit it.
+    fn untag(&mut self, tag: Option<(usize, usize)>, before: usize) {
+        if let Some((start, end)) = tag {
+            let blanks = self.text[end..before]
+                .find(|c: char| c != ' ' && c != '\t')
+                .map_or(before, |at| end + at);
+            self.edit(start, blanks, String::new());
+        }
+    }
+
+    /// Writes a value for an entry written without one (`key:`, perhaps
+    /// with a tag or an anchor), after its `:` on the key's line: anchors
+    /// kept, tags left out, a comment kept after it.
+    fn fill(&mut self, key: &Spanned, new: &Node, in_flow: bool) {
+        let rest = &self.text[key.end..];
+        let Some(colon) = rest.find(':').map(|at| key.end + at + 1) else {
+            return;
+        };
+        let line = &self.text[colon..line_end(self.text, colon, false)];
+        let content = line.find(" #").map_or(line, |at| &line[..at]);
+        let content = if in_flow {
+            content
+                .find([',', '}', ']'])
+                .map_or(content, |at| &content[..at])
+        } else {
+            content
+        };
+        let anchors: Vec<&str> = content
+            .split_whitespace()
+            .filter(|word| word.starts_with('&'))
+            .collect();
+        let text = match &new.value {
+            Value::Seq(_) | Value::Map(_) => render::flow(new, self.context(in_flow)),
+            value => render::scalar_text(value, Style::Plain, self.context(in_flow)),
+        };
+        if let Some(text) = text {
+            let mut filled = String::from(" ");
+            for anchor in anchors {
+                filled.push_str(anchor);
+                filled.push(' ');
+            }
+            filled.push_str(&text);
+            let end = colon + content.trim_end().len();
+            self.edit(colon, end, filled);
         }
     }
 
@@ -271,16 +358,14 @@ impl Planner<'_> {
             }
             return;
         }
-        let line_start = self.text[..key_start].rfind('\n').map_or(0, |at| at + 1);
-        if self.text[line_start..key_start]
-            .trim_start_matches(' ')
-            .is_empty()
-        {
+        let line_start = line_start(self.text, key_start);
+        // What stands before the key on its line: nothing but blanks, an
+        // explicit key's `?`, an anchor or a tag; or a list item's `-`.
+        let before = self.text[line_start..key_start].trim_start_matches([' ', '\t']);
+        if !before.starts_with('-') {
             // The key opens its line: remove whole lines, the last one's
             // line break (and trailing comment) included.
-            let line_end = self.text[last_end..]
-                .find('\n')
-                .map_or(self.text.len(), |at| last_end + at + 1);
+            let line_end = line_end(self.text, last_end, true);
             self.edit(line_start, line_end, String::new());
         } else if let Some((next, _)) = spans.get(end) {
             // After `- `: the next kept key moves up to its place.
@@ -291,7 +376,7 @@ impl Planner<'_> {
     /// Writes `new` anew where `span` was: block style for a block
     /// collection, flow style (or JSON) otherwise.
     fn replace(&mut self, new: &Node, span: &Spanned, in_flow: bool) {
-        let line_start = self.text[..span.start].rfind('\n').map_or(0, |at| at + 1);
+        let line_start = line_start(self.text, span.start);
         let column = self.text[line_start..span.start].chars().count();
         let context = self.context(in_flow);
         let text = if self.syntax == Syntax::Json {
@@ -315,6 +400,36 @@ impl Planner<'_> {
         if let Some(text) = text {
             self.edit(span.start, span.end, text);
         }
+    }
+}
+
+/// A line break as go-yaml reads one: LF, CR (CRLF is both), NEL, LS, PS.
+fn is_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Where the line holding `at` starts.
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| is_break(c))
+        .map_or(0, |(at, c)| at + c.len_utf8())
+}
+
+/// Where the line holding `at` ends: at its line break, or after it (CRLF
+/// as one) when `with_break`.
+fn line_end(text: &str, at: usize, with_break: bool) -> usize {
+    let Some((found, c)) = text[at..].char_indices().find(|&(_, c)| is_break(c)) else {
+        return text.len();
+    };
+    let end = at + found;
+    if !with_break {
+        end
+    } else if text[end..].starts_with("\r\n") {
+        end + 2
+    } else {
+        end + c.len_utf8()
     }
 }
 
