@@ -58,6 +58,8 @@ const CASES: &[Case] = &[
     case("json", "json", K8S_1_28, "1.34", 0),
     // CRLF line breaks are kept.
     case("crlf", "yaml", DEMO, "1.12", 0),
+    // So is a UTF-8 byte order mark.
+    case("bom", "yaml", DEMO, "1.12", 0),
 ];
 
 const fn case(

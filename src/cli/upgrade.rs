@@ -297,14 +297,29 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
             intended,
         })
         .collect();
+    // The reader leaves a UTF-8 byte order mark out of the text; it is
+    // written back.
+    let bom = if starts_with_bom(source) { "\u{feff}" } else { "" };
     match edit::rewrite(&text, &targets) {
-        Ok(Some(edited)) => Upgraded::Written(edited, outcome),
-        Ok(None) => Upgraded::Unchanged(text.to_string(), outcome),
+        Ok(Some(edited)) => Upgraded::Written(format!("{bom}{edited}"), outcome),
+        Ok(None) => Upgraded::Unchanged(format!("{bom}{}", &*text), outcome),
         Err(err) => {
             eprintln!("{}:{}: error: {}", source.name, err.line, err.message);
             Upgraded::Refused
         }
     }
+}
+
+/// True when the source is a file that starts with a UTF-8 byte order mark.
+fn starts_with_bom(source: &inputs::Source) -> bool {
+    use std::io::Read as _;
+    let Some(path) = source.path() else {
+        return false;
+    };
+    let mut start = [0u8; 3];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut start))
+        .is_ok_and(|()| start == *b"\xEF\xBB\xBF")
 }
 
 /// `--all`: each document written anew for every minor it holds in without
