@@ -299,7 +299,11 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
         .collect();
     // The reader leaves a UTF-8 byte order mark out of the text; it is
     // written back.
-    let bom = if starts_with_bom(source) { "\u{feff}" } else { "" };
+    let bom = if starts_with_bom(source) {
+        "\u{feff}"
+    } else {
+        ""
+    };
     match edit::rewrite(&text, &targets) {
         Ok(Some(edited)) => Upgraded::Written(format!("{bom}{edited}"), outcome),
         Ok(None) => Upgraded::Unchanged(format!("{bom}{}", &*text), outcome),
