@@ -193,8 +193,10 @@ fn tag_before(text: &str, start: usize) -> Option<(usize, usize)> {
     for _ in 0..2 {
         let before = text.get(..end)?.trim_end_matches([' ', '\t']);
         let word_start = before
-            .rfind(|c: char| c.is_whitespace())
-            .map_or(0, |at| at + 1);
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(0, |(at, c)| at + c.len_utf8());
         let word = &before[word_start..];
         if word.starts_with('!') {
             return Some((word_start, before.len()));
