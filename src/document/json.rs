@@ -20,7 +20,6 @@
 
 use super::reader::{Builder, MAX_FLOW_DEPTH};
 use super::scalar::Syntax;
-use super::spans::{Spanned, Style, Tree, Written};
 use super::yaml::parser::Event;
 use super::yaml::scanner::TScalarStyle;
 use super::{Document, ParseError};
@@ -68,56 +67,73 @@ pub(super) fn is_stream(text: &str) -> bool {
     matches!(read(text, 0, &budget), Outcome::Read(_, None))
 }
 
-/// The spans of a JSON stream's documents ([`super::spans`]), `null`
-/// documents left out as [`read`] leaves them out; `None` when the text is
-/// not a JSON stream. Commas and colons are skipped, not checked: the text
-/// is one [`read`] has read.
-pub(super) fn spans(text: &str) -> Option<Vec<Spanned>> {
+/// One token of a JSON text, with its place in bytes (commas and colons
+/// left out): what `spans.rs` builds the spans of a JSON text from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Token {
+    /// `{` (`map`) or `[` at `at`.
+    Open { at: usize, map: bool },
+    /// `}` or `]`, ending at `end`.
+    Close { end: usize },
+    /// A string (`quoted`) or a literal (`true`, `null`, a number).
+    Scalar {
+        start: usize,
+        end: usize,
+        quoted: bool,
+    },
+}
+
+/// The tokens of a JSON stream; `None` when the text is not one. Commas
+/// and colons are skipped, not checked: the text is one [`read`] has read
+/// (see [`is_stream`]).
+pub(super) fn tokens(text: &str) -> Option<Vec<Token>> {
     let mut lexer = Lexer {
         bytes: text.as_bytes(),
         text,
         at: 0,
         line: 1,
     };
-    let mut tree = Tree::default();
-    let mut documents = Vec::new();
+    let mut tokens = Vec::new();
     loop {
         lexer.skip_space();
         let start = lexer.at;
         let Some(byte) = lexer.peek() else {
-            return tree.at_root().then_some(documents);
+            return Some(tokens);
         };
-        match byte {
+        let token = match byte {
             b'{' | b'[' => {
                 lexer.at += 1;
-                tree.open(start, true, byte == b'{');
+                Token::Open {
+                    at: start,
+                    map: byte == b'{',
+                }
             }
             b'}' | b']' => {
                 lexer.at += 1;
-                tree.close(Some(lexer.at));
+                Token::Close { end: lexer.at }
             }
-            b',' | b':' => lexer.at += 1,
+            b',' | b':' => {
+                lexer.at += 1;
+                continue;
+            }
             b'"' => {
                 lexer.string().ok()?;
-                tree.leaf(scalar(start, lexer.at, Style::DoubleQuoted));
+                Token::Scalar {
+                    start,
+                    end: lexer.at,
+                    quoted: true,
+                }
             }
             _ => {
-                let word = lexer.literal().ok()?;
-                if tree.at_root() && word == "null" {
-                    continue;
+                lexer.literal().ok()?;
+                Token::Scalar {
+                    start,
+                    end: lexer.at,
+                    quoted: false,
                 }
-                tree.leaf(scalar(start, lexer.at, Style::Plain));
             }
-        }
-        documents.extend(tree.take_root());
-    }
-}
-
-fn scalar(start: usize, end: usize, style: Style) -> Spanned {
-    Spanned {
-        start,
-        end,
-        written: Written::Scalar { style, tag: None },
+        };
+        tokens.push(token);
     }
 }
 

@@ -10,6 +10,7 @@
 //! `check`'s path. Nothing here recurses: open collections are a heap stack,
 //! as deep as the text's nesting, which the reader has already bounded.
 
+use super::json::{self, Token};
 use super::scalar::{self, StandardTag, Syntax};
 use super::yaml::parser::{Event, Parser};
 use super::yaml::scanner::TScalarStyle;
@@ -80,8 +81,8 @@ pub struct Layout {
 /// Reads the spans of `text`; `None` when it cannot be read (a text the
 /// reader has read never is).
 pub fn layout(text: &str) -> Option<Layout> {
-    if Syntax::sniff(text) == Syntax::Json && super::json::is_stream(text) {
-        if let Some(documents) = super::json::spans(text) {
+    if Syntax::sniff(text) == Syntax::Json && json::is_stream(text) {
+        if let Some(documents) = json_spans(text) {
             return Some(Layout {
                 syntax: Syntax::Json,
                 documents,
@@ -92,6 +93,36 @@ pub fn layout(text: &str) -> Option<Layout> {
         syntax: Syntax::Yaml,
         documents: yaml(text)?,
     })
+}
+
+/// The spans of a JSON stream's documents, from the JSON reader's tokens,
+/// `null` documents left out as the reader leaves them out.
+fn json_spans(text: &str) -> Option<Vec<Spanned>> {
+    let mut tree = Tree::default();
+    let mut documents = Vec::new();
+    for token in json::tokens(text)? {
+        match token {
+            Token::Open { at, map } => tree.open(at, true, map),
+            Token::Close { end } => tree.close(Some(end)),
+            Token::Scalar { start, end, quoted } => {
+                if tree.at_root() && !quoted && text.get(start..end) == Some("null") {
+                    continue;
+                }
+                let style = if quoted {
+                    Style::DoubleQuoted
+                } else {
+                    Style::Plain
+                };
+                tree.leaf(Spanned {
+                    start,
+                    end,
+                    written: Written::Scalar { style, tag: None },
+                });
+            }
+        }
+        documents.extend(tree.take_root());
+    }
+    tree.at_root().then_some(documents)
 }
 
 /// The spans of a YAML stream's documents, from the parser's events.
@@ -212,7 +243,7 @@ fn tag_before(text: &str, start: usize) -> Option<(usize, usize)> {
 /// The builder of a span tree, for the YAML parser's events and the JSON
 /// lexer alike.
 #[derive(Default)]
-pub(super) struct Tree {
+struct Tree {
     stack: Vec<Open>,
     root: Option<Spanned>,
 }
@@ -228,11 +259,11 @@ struct Open {
 
 impl Tree {
     /// True when the next node is a document's root.
-    pub(super) fn at_root(&self) -> bool {
+    fn at_root(&self) -> bool {
         self.stack.is_empty()
     }
 
-    pub(super) fn open(&mut self, start: usize, flow: bool, map: bool) {
+    fn open(&mut self, start: usize, flow: bool, map: bool) {
         self.stack.push(Open {
             start,
             flow,
@@ -243,7 +274,7 @@ impl Tree {
 
     /// Closes the innermost collection; `closed` is where its closing
     /// bracket ends (flow style), else it ends with its last child.
-    pub(super) fn close(&mut self, closed: Option<usize>) {
+    fn close(&mut self, closed: Option<usize>) {
         let Some(open) = self.stack.pop() else {
             return;
         };
@@ -277,7 +308,7 @@ impl Tree {
     }
 
     /// Places a finished node in its collection, or makes it the root.
-    pub(super) fn leaf(&mut self, node: Spanned) {
+    fn leaf(&mut self, node: Spanned) {
         match self.stack.last_mut() {
             Some(open) => open.children.push(node),
             None => self.root = Some(node),
@@ -285,7 +316,7 @@ impl Tree {
     }
 
     /// The document's root once it is complete.
-    pub(super) fn take_root(&mut self) -> Option<Spanned> {
+    fn take_root(&mut self) -> Option<Spanned> {
         if self.stack.is_empty() {
             self.root.take()
         } else {
