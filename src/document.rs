@@ -15,6 +15,7 @@ mod encoding;
 mod json;
 mod reader;
 pub mod scalar;
+pub mod spans;
 mod split;
 mod yaml;
 

@@ -9,6 +9,14 @@ mod cli;
 use clap::Parser;
 use std::process::ExitCode;
 
+/// mimalloc (v2, no transparent huge pages): a check builds and frees a
+/// tree of small allocations per document, which it serves in fewer
+/// instructions than the system allocator, for about 1.5 MiB more peak
+/// memory (docs/benchmarks.md, Preflight).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     let code = match args.command {

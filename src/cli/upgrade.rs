@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
+use vergate::upgrade::edit::{self, Target};
 use vergate::upgrade::{self, Conversion};
 use vergate::Version;
 
@@ -43,11 +44,20 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
     let mut converted: Vec<(String, &Destination)> = Vec::new();
     let mut outcome = Outcome::Clean;
     let mut refused = 0;
+    let mut unchanged = 0;
     for (source, destination) in sources.iter().zip(&destinations) {
         match upgrade_source(&tables, args, source) {
             Upgraded::Written(yaml, result) => {
                 outcome = outcome.max(result);
                 converted.push((yaml, destination));
+            }
+            Upgraded::Unchanged(text, result) => {
+                outcome = outcome.max(result);
+                unchanged += 1;
+                // In place, a file with nothing to change is not touched.
+                if !args.in_place {
+                    converted.push((text, destination));
+                }
             }
             Upgraded::Skipped(reason) => eprintln!("{}: note: skipped: {reason}", source.name),
             Upgraded::Refused => refused += 1,
@@ -82,15 +92,24 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
             }
         }
     }
-    if converted.len() > 1 || args.out.is_some() {
+    let total = converted.len() + if args.in_place { unchanged } else { 0 };
+    if total > 1 || args.out.is_some() {
+        let changed = total - unchanged;
         eprintln!(
-            "upgraded {} file{}{}",
-            converted.len(),
-            if converted.len() == 1 { "" } else { "s" },
+            "upgraded {total} file{}{}{}",
+            if total == 1 { "" } else { "s" },
             match &args.out {
                 Some(dir) => format!(" into {}", dir.display()),
                 None if args.in_place => " in place".to_owned(),
                 None => String::new(),
+            },
+            match (unchanged, args.in_place) {
+                (0, _) => String::new(),
+                (_, true) =>
+                    format!(" ({changed} changed, {unchanged} left untouched: nothing to change)"),
+                (_, false) => format!(
+                    " ({changed} changed, {unchanged} copied as they were: nothing to change)"
+                ),
             }
         );
     }
@@ -210,8 +229,10 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// What became of one input.
 enum Upgraded {
-    /// Its YAML, and whether something was lost (exit 1).
+    /// Its new text, and whether something was lost (exit 1).
     Written(String, Outcome),
+    /// Nothing to change: its text as read (never rewritten in place).
+    Unchanged(String, Outcome),
     /// A walked file that is no manifest (a template, a values file).
     Skipped(&'static str),
     /// Refused or unreadable (reported on stderr).
@@ -248,18 +269,79 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
     if source.walked && !parsed.documents.iter().all(is_manifest) {
         return Upgraded::Skipped(super::check::NOT_A_MANIFEST);
     }
-    let mut yaml = String::new();
+    let Some(to) = args.to.filter(|_| !args.all) else {
+        return all_minors_of(tables, args, source, &text, &parsed.documents);
+    };
+    let mut intended: Vec<Node> = Vec::new();
     let mut outcome = Outcome::Clean;
     for doc in &parsed.documents {
-        let mut written: Vec<Node> = Vec::new();
-        let result = if args.all {
-            all_minors(tables, &source.name, &doc.root, args.from, &mut written)
-        } else {
-            let to = args.to.expect("clap requires --to without --all");
-            one_minor(tables, &source.name, &doc.root, args.from, to, &mut written)
-        };
+        let result = one_minor(
+            tables,
+            &source.name,
+            &doc.root,
+            args.from,
+            to,
+            &mut intended,
+        );
         outcome = outcome.max(result);
-        let header = header_comments(&text, doc.root.line);
+    }
+    if outcome == Outcome::InputError {
+        return Upgraded::Refused;
+    }
+    let targets: Vec<Target<'_>> = parsed
+        .documents
+        .iter()
+        .zip(&intended)
+        .map(|(doc, intended)| Target {
+            read: &doc.root,
+            intended,
+        })
+        .collect();
+    // The reader leaves a UTF-8 byte order mark out of the text; it is
+    // written back.
+    let bom = if starts_with_bom(source) {
+        "\u{feff}"
+    } else {
+        ""
+    };
+    match edit::rewrite(&text, &targets) {
+        Ok(Some(edited)) => Upgraded::Written(format!("{bom}{edited}"), outcome),
+        Ok(None) => Upgraded::Unchanged(format!("{bom}{}", &*text), outcome),
+        Err(err) => {
+            eprintln!("{}:{}: error: {}", source.name, err.line, err.message);
+            Upgraded::Refused
+        }
+    }
+}
+
+/// True when the source is a file that starts with a UTF-8 byte order mark.
+fn starts_with_bom(source: &inputs::Source) -> bool {
+    use std::io::Read as _;
+    let Some(path) = source.path() else {
+        return false;
+    };
+    let mut start = [0u8; 3];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut start))
+        .is_ok_and(|()| start == *b"\xEF\xBB\xBF")
+}
+
+/// `--all`: each document written anew for every minor it holds in without
+/// loss (a new text, so comments inside documents are not kept).
+fn all_minors_of(
+    tables: &GateTables,
+    args: &UpgradeArgs,
+    source: &inputs::Source,
+    text: &str,
+    documents: &[document::Document],
+) -> Upgraded {
+    let mut yaml = String::new();
+    let mut outcome = Outcome::Clean;
+    for doc in documents {
+        let mut written: Vec<Node> = Vec::new();
+        let result = all_minors(tables, &source.name, &doc.root, args.from, &mut written);
+        outcome = outcome.max(result);
+        let header = header_comments(text, doc.root.line);
         for node in &written {
             yaml.push_str(&with_header(&upgrade::to_yaml(&[node]), &header));
         }
@@ -273,8 +355,8 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
 /// The comment lines just above a document's first line (`first`,
 /// 1-based), up to its `---` or the previous document's content: a
 /// license header, `# Source: chart/templates/web.yaml` from `helm
-/// template`. Comments inside a document are not kept (the document is
-/// rebuilt from its values).
+/// template`, kept by `--all` (which writes each document anew, so
+/// comments inside it are not kept).
 fn header_comments(text: &str, first: u32) -> Vec<&str> {
     let lines: Vec<&str> = text
         .lines()

@@ -60,6 +60,83 @@ pub(super) fn read(text: &str, line_offset: u32, budget: &AtomicUsize) -> Outcom
     }
 }
 
+/// True when `text` reads as a JSON stream to its end (not as YAML, nor
+/// with an error).
+pub(super) fn is_stream(text: &str) -> bool {
+    let budget = AtomicUsize::new(super::reader::copy_budget(text));
+    matches!(read(text, 0, &budget), Outcome::Read(_, None))
+}
+
+/// One token of a JSON text, with its place in bytes (commas and colons
+/// left out): what `spans.rs` builds the spans of a JSON text from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Token {
+    /// `{` (`map`) or `[` at `at`.
+    Open { at: usize, map: bool },
+    /// `}` or `]`, ending at `end`.
+    Close { end: usize },
+    /// A string (`quoted`) or a literal (`true`, `null`, a number).
+    Scalar {
+        start: usize,
+        end: usize,
+        quoted: bool,
+    },
+}
+
+/// The tokens of a JSON stream; `None` when the text is not one. Commas
+/// and colons are skipped, not checked: the text is one [`read`] has read
+/// (see [`is_stream`]).
+pub(super) fn tokens(text: &str) -> Option<Vec<Token>> {
+    let mut lexer = Lexer {
+        bytes: text.as_bytes(),
+        text,
+        at: 0,
+        line: 1,
+    };
+    let mut tokens = Vec::new();
+    loop {
+        lexer.skip_space();
+        let start = lexer.at;
+        let Some(byte) = lexer.peek() else {
+            return Some(tokens);
+        };
+        let token = match byte {
+            b'{' | b'[' => {
+                lexer.at += 1;
+                Token::Open {
+                    at: start,
+                    map: byte == b'{',
+                }
+            }
+            b'}' | b']' => {
+                lexer.at += 1;
+                Token::Close { end: lexer.at }
+            }
+            b',' | b':' => {
+                lexer.at += 1;
+                continue;
+            }
+            b'"' => {
+                lexer.string().ok()?;
+                Token::Scalar {
+                    start,
+                    end: lexer.at,
+                    quoted: true,
+                }
+            }
+            _ => {
+                lexer.literal().ok()?;
+                Token::Scalar {
+                    start,
+                    end: lexer.at,
+                    quoted: false,
+                }
+            }
+        };
+        tokens.push(token);
+    }
+}
+
 /// Why a value could not be read: its text is not JSON, or it is JSON that
 /// goes past one of vergate's bounds (never retried as YAML).
 enum Failure {

@@ -16,6 +16,8 @@ use converter::Converter;
 use std::fmt;
 
 mod converter;
+pub mod edit;
+mod render;
 mod retype;
 
 /// What a conversion changed or could not carry over.

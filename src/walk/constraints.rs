@@ -141,10 +141,13 @@ fn list(items: &[Node], constraints: &Constraints, out: &mut Vec<Verdict>) {
     }
 }
 
+/// Compiled patterns (or why they do not compile), by their text, hashed
+/// with foldhash (std's SipHash cost a few hundred instructions a lookup,
+/// one lookup per constrained string).
+type Patterns = HashMap<String, Result<Rc<Regex>, String>, foldhash::fast::RandomState>;
+
 thread_local! {
-    /// Compiled patterns (or why they do not compile), by their text.
-    static PATTERNS: RefCell<HashMap<String, Result<Rc<Regex>, String>>> =
-        RefCell::new(HashMap::new());
+    static PATTERNS: RefCell<Patterns> = RefCell::new(Patterns::default());
 }
 
 /// `pattern` compiled once per thread, within the size limit.

@@ -117,6 +117,9 @@ pub struct Parser<T> {
     tags: HashMap<String, String>,
     /// Make tags global across all documents.
     keep_tags: bool,
+    /// vergate: where the text of the scalar event just returned ends;
+    /// `None` after any other event and after an empty scalar.
+    scalar_end: Option<Marker>,
 }
 
 /// Trait to be implemented in order to use the low-level parsing API.
@@ -225,6 +228,14 @@ impl<T: Iterator<Item = char>> Parser<T> {
         self.scanner.unprintable()
     }
 
+    /// vergate: where the text of the scalar event [`Parser::next_token`]
+    /// just returned ends (its closing quote included); `None` after any
+    /// other event and after an empty scalar (which ends where it starts).
+    /// Not kept across [`Parser::peek`].
+    pub fn scalar_end(&self) -> Option<Marker> {
+        self.scalar_end
+    }
+
     /// Create a new instance of a parser from the given input of characters.
     pub fn new(src: T) -> Parser<T> {
         Parser {
@@ -239,6 +250,7 @@ impl<T: Iterator<Item = char>> Parser<T> {
             anchor_id: 1,
             tags: HashMap::new(),
             keep_tags: false,
+            scalar_end: None,
         }
     }
 
@@ -290,7 +302,10 @@ impl<T: Iterator<Item = char>> Parser<T> {
     /// Returns `ScanError` when loading the next event fails.
     pub fn next_token(&mut self) -> ParseResult {
         match self.current.take() {
-            None => self.parse(),
+            None => {
+                self.scalar_end = None;
+                self.parse()
+            }
             Some(v) => Ok(v),
         }
     }
@@ -714,7 +729,8 @@ impl<T: Iterator<Item = char>> Parser<T> {
             }
             Token(_, TokenType::Scalar(..)) => {
                 self.pop_state();
-                if let Token(mark, TokenType::Scalar(style, v)) = self.fetch_token() {
+                if let Token(mark, TokenType::Scalar(style, v, end)) = self.fetch_token() {
+                    self.scalar_end = Some(end);
                     Ok((Event::Scalar(v, style, anchor_id, tag), mark))
                 } else {
                     unreachable!()

@@ -200,8 +200,9 @@ pub enum TokenType {
         /// The suffix of the tag.
         String,
     ),
-    /// A regular YAML scalar.
-    Scalar(TScalarStyle, String),
+    /// A regular YAML scalar, and where its text ends (vergate: for the
+    /// spans `upgrade` edits).
+    Scalar(TScalarStyle, String, Marker),
 }
 
 /// A scanner token.
@@ -1674,7 +1675,10 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                 Chomping::Strip | Chomping::Clip => String::new(),
                 Chomping::Keep => trailing_breaks,
             };
-            return Ok(Token(start_mark, TokenType::Scalar(style, contents)));
+            return Ok(Token(
+                start_mark,
+                TokenType::Scalar(style, contents, self.mark),
+            ));
         }
 
         if self.mark.col < indent && (self.mark.col as isize) > self.indent {
@@ -1736,7 +1740,10 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             string.push_str(&trailing_breaks);
         }
 
-        Ok(Token(start_mark, TokenType::Scalar(style, string)))
+        Ok(Token(
+            start_mark,
+            TokenType::Scalar(style, string, self.mark),
+        ))
     }
 
     /// Retrieve the contents of the line, parsing it as a block scalar.
@@ -1999,6 +2006,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
 
         // Eat the right quote.
         self.skip_non_blank();
+        let end_mark = self.mark;
         // Ensure there is no invalid trailing content.
         self.skip_ws_to_eol(SkipTabs::Yes)?;
         match self.ch() {
@@ -2024,7 +2032,10 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         } else {
             TScalarStyle::DoubleQuoted
         };
-        Ok(Token(start_mark, TokenType::Scalar(style, string)))
+        Ok(Token(
+            start_mark,
+            TokenType::Scalar(style, string, end_mark),
+        ))
     }
 
     /// Consume successive non-whitespace characters from a flow scalar.
@@ -2176,6 +2187,8 @@ impl<T: Iterator<Item = char>> Scanner<T> {
         let mut leading_break = String::with_capacity(32);
         let mut trailing_breaks = String::with_capacity(32);
         let mut whitespaces = String::with_capacity(32);
+        // vergate: where the text ends (after its last non-blank).
+        let mut end_mark = start_mark;
 
         loop {
             self.lookahead(4);
@@ -2221,6 +2234,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
                     self.skip_non_blank();
                     self.lookahead(2);
                 }
+                end_mark = self.mark;
             }
 
             // We may reach the end of a plain scalar if:
@@ -2272,7 +2286,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
 
         Ok(Token(
             start_mark,
-            TokenType::Scalar(TScalarStyle::Plain, string),
+            TokenType::Scalar(TScalarStyle::Plain, string, end_mark),
         ))
     }
 
