@@ -14,8 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-/// The stamp's file name inside `generated/<api>/`.
-pub const STAMP_FILE: &str = ".regen-stamp.json";
+pub use crate::output::STAMP_FILE;
 
 /// What one successful regen read and wrote.
 #[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]

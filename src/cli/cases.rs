@@ -2,7 +2,7 @@
 //! that report per resource (JUnit, TAP): a case per resource checked, per
 //! input error and per document or file skipped.
 
-use super::check::{Found, Results};
+use super::results::{Found, Results};
 use vergate::preflight::Severity;
 
 /// One test case.

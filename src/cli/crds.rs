@@ -11,8 +11,8 @@
 //! like any other kind. What is left here is what only a CRD knows: which
 //! versions it lists but does not serve.
 
-use super::check::InputError;
 use super::inputs::{self, ReadError, Source, Text, WalkOptions};
+use super::results::InputError;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};

@@ -7,7 +7,7 @@
 //! an `<error>`, a skipped one a testcase with `<skipped>`.
 
 use super::cases::{self, Case};
-use super::check::Results;
+use super::results::Results;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 use std::io;

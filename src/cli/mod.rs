@@ -9,6 +9,7 @@ mod inputs;
 mod junit;
 mod read;
 mod resource;
+mod results;
 mod sarif;
 mod tap;
 mod text;

@@ -1,6 +1,6 @@
 //! SARIF 2.1.0 output for `vergate check`, for code-scanning dashboards.
 
-use super::check::Results;
+use super::results::Results;
 use serde_json::{json, Value};
 use vergate::preflight::{Rule, Severity};
 

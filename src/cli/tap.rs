@@ -6,7 +6,7 @@
 //! which YAML reads as double-quoted scalars.
 
 use super::cases::{self, Case};
-use super::check::Results;
+use super::results::Results;
 use std::fmt::Write;
 
 /// The TAP report of a run.

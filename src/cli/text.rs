@@ -2,7 +2,7 @@
 //! compiler's (`FILE:LINE: [warning: ]RESOURCE: PATH: MESSAGE`), then notes,
 //! input errors and the summary on stderr; coloured per `--color`.
 
-use super::check::Results;
+use super::results::Results;
 use super::ColorChoice;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;

@@ -13,7 +13,7 @@
 
 use super::{Contents, Piece};
 use crate::error::{Error, Result};
-use crate::stamp::FileId;
+use crate::file_id::FileId;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};

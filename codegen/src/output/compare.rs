@@ -2,9 +2,10 @@
 //! listed with their length and mtime, and a file is read only when its
 //! length equals the new bytes' length.
 
+use super::STAMP_FILE;
 use super::{Contents, FileTree, CACHE_DIR};
 use crate::error::{Error, Result};
-use crate::stamp::{FileId, STAMP_FILE};
+use crate::file_id::FileId;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -22,7 +22,7 @@
 
 use super::{check_relative, sibling, Contents};
 use crate::error::{Error, Result};
-use crate::stamp::FileId;
+use crate::file_id::FileId;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};

@@ -13,12 +13,16 @@ mod journal;
 mod links;
 
 use crate::error::{Error, Result};
-use crate::stamp::FileId;
+use crate::file_id::FileId;
 pub use cache::{RenderCache, CACHE_DIR};
 pub use contents::{Contents, Piece};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// The regen stamp's file name inside `generated/<api>/` (`crate::stamp`):
+/// the regen's own, like [`CACHE_DIR`], never listed as output.
+pub const STAMP_FILE: &str = ".regen-stamp.json";
 
 /// Files by path relative to `generated/<api>/`, in sorted order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,7 +53,7 @@ impl FileTree {
         let path = path.as_ref();
         check_relative(path)?;
         let first = path.components().next().map(Component::as_os_str);
-        if first.is_some_and(|name| name == crate::stamp::STAMP_FILE || name == CACHE_DIR) {
+        if first.is_some_and(|name| name == STAMP_FILE || name == CACHE_DIR) {
             return Err(Error::Config {
                 path: path.to_owned(),
                 message:

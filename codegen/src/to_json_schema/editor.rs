@@ -26,45 +26,11 @@
 
 use super::style::Style;
 use crate::model::wording;
-use crate::model::{FieldLifecycle, GatedModel, Lifecycle, Property};
+use crate::model::{FieldLifecycle, Lifecycle, Property};
 use crate::to_json_schema::Object;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use vergate_core::{Version, VersionSet};
-
-/// The lifecycles the editor keywords are worded from, per type.
-#[derive(Debug, Default)]
-pub struct Lifecycles {
-    corpus: Vec<Version>,
-    fields: BTreeMap<String, BTreeMap<String, FieldLifecycle>>,
-    values: BTreeMap<String, BTreeMap<String, Lifecycle>>,
-    /// Each type's own presence.
-    presence: BTreeMap<String, VersionSet>,
-}
-
-impl Lifecycles {
-    pub fn new(model: &GatedModel) -> Self {
-        Lifecycles {
-            corpus: model.versions.clone(),
-            fields: model
-                .types
-                .iter()
-                .map(|(name, ty)| (name.clone(), ty.fields.clone()))
-                .collect(),
-            values: model
-                .types
-                .iter()
-                .filter(|(_, ty)| !ty.values.is_empty())
-                .map(|(name, ty)| (name.clone(), ty.values.clone()))
-                .collect(),
-            presence: model
-                .types
-                .iter()
-                .map(|(name, ty)| (name.clone(), ty.lifecycle.presence.clone()))
-                .collect(),
-        }
-    }
-}
 
 /// Adds a present property's editor keywords to its schema `out`.
 pub fn property(out: &mut Object, owner: &str, name: &str, property: &Property, style: &Style) {

@@ -21,7 +21,7 @@ pub const KEYWORD: &str = "x-vergate";
 pub struct GateKeywords {
     types: BTreeMap<String, TypeKeywords>,
     /// What the editor keywords are worded from (`super::editor`).
-    pub(super) editor: super::editor::Lifecycles,
+    pub(super) editor: super::lifecycles::Lifecycles,
 }
 
 #[derive(Debug, Default)]
@@ -92,7 +92,7 @@ impl GateKeywords {
             .collect();
         GateKeywords {
             types,
-            editor: super::editor::Lifecycles::new(model),
+            editor: super::lifecycles::Lifecycles::new(model),
         }
     }
 

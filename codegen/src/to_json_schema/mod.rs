@@ -14,6 +14,7 @@ mod convert;
 mod editor;
 mod gate_keyword;
 mod keywords;
+mod lifecycles;
 mod shape;
 mod standalone;
 mod style;

@@ -3,7 +3,6 @@
 //! - `source`: reading one input and checking its documents, files and the
 //!   parts of a file in parallel, merged back in input order.
 
-use super::resource::Resource;
 use super::{
     crds, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
     CheckArgs, Format, Outcome,
@@ -11,114 +10,12 @@ use super::{
 mod source;
 
 use rayon::prelude::*;
-use serde::Serialize;
+
 use vergate::document;
-use vergate::preflight::{FeatureGates, Options, Rule, Severity, Violation};
+use vergate::preflight::{FeatureGates, Options};
 
+pub use super::results::{Checked, Found, InputError, Results, Skipped};
 pub(super) use source::is_template;
-
-/// One violation with where it is.
-#[derive(Serialize)]
-pub struct Found {
-    pub file: String,
-    /// The 0-based index of the document in its file.
-    pub document: usize,
-    #[serde(rename = "apiVersion")]
-    pub api_version: String,
-    pub kind: String,
-    pub target: String,
-    /// The resource it is about (a `List`'s item for a path below `items[i]`).
-    pub resource: Resource,
-    /// Its index in [`Results::resources`].
-    #[serde(skip)]
-    pub resource_index: usize,
-    #[serde(flatten)]
-    pub violation: Violation,
-}
-
-/// One resource checked: a document, or an item of a `List`.
-pub struct Checked {
-    /// Shared by the resources of one input.
-    pub file: std::sync::Arc<str>,
-    /// Its first line.
-    pub line: u32,
-    pub resource: Resource,
-}
-
-/// A resource's verdict: the worst severity among its findings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Verdict {
-    Pass,
-    Warn,
-    Fail,
-}
-
-/// The counts of one run, for JSON's `summary` (and the text summary line).
-#[derive(Serialize)]
-pub struct Summary {
-    /// Inputs read (files, and standard input).
-    pub files: usize,
-    /// Resources checked (documents, and the items of `List`s).
-    pub resources: usize,
-    /// Documents checked.
-    pub documents: usize,
-    /// Error-level findings.
-    pub errors: usize,
-    /// Warning-level findings.
-    pub warnings: usize,
-    /// Inputs or documents that could not be checked.
-    pub input_errors: usize,
-    /// Documents and files left unchecked (`skipped` says why).
-    pub skipped: usize,
-    /// Resources by verdict: `pass` (no finding), `warn` (warnings only),
-    /// `fail` (an error).
-    pub verdicts: Verdicts,
-}
-
-/// Resources by verdict.
-#[derive(Serialize, Default)]
-pub struct Verdicts {
-    pub pass: usize,
-    pub warn: usize,
-    pub fail: usize,
-}
-
-/// An input that could not be checked.
-#[derive(Serialize)]
-pub struct InputError {
-    pub file: String,
-    /// 0 when the whole file is at fault.
-    pub line: u32,
-    pub message: String,
-}
-
-/// A document or file left unchecked, and why.
-#[derive(Serialize)]
-pub struct Skipped {
-    pub file: String,
-    /// The document's first line; 0 for a whole file.
-    pub line: u32,
-    pub reason: String,
-    /// False for what the user asked to skip (`--skip`): not noted in text.
-    #[serde(skip)]
-    pub noted: bool,
-}
-
-/// Everything one run found.
-#[derive(Default, Serialize)]
-pub struct Results {
-    pub documents: usize,
-    pub violations: Vec<Found>,
-    pub errors: Vec<InputError>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub skipped: Vec<Skipped>,
-    /// Every input, in the order read.
-    #[serde(skip)]
-    pub files: Vec<String>,
-    /// Every resource checked, in the order read.
-    #[serde(skip)]
-    pub resources: Vec<Checked>,
-}
 
 /// What `check` does with documents beyond preflight: the kinds skipped
 /// and rejected, and whether unchecked documents are errors.
@@ -135,140 +32,6 @@ pub(super) const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a m
 /// The reason for skipping a document that is not a Kubernetes-style object.
 pub(super) const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
      name the file to make this an error";
-
-impl Results {
-    /// The number of findings of `severity`.
-    pub fn count(&self, severity: Severity) -> usize {
-        self.violations
-            .iter()
-            .filter(|found| found.violation.severity == severity)
-            .count()
-    }
-
-    /// Each resource's verdict, in the order of [`Results::resources`].
-    pub fn verdicts(&self) -> Vec<Verdict> {
-        let mut verdicts = vec![Verdict::Pass; self.resources.len()];
-        for found in &self.violations {
-            let verdict = match found.violation.severity {
-                Severity::Error => Verdict::Fail,
-                Severity::Warning => Verdict::Warn,
-            };
-            if let Some(slot) = verdicts.get_mut(found.resource_index) {
-                *slot = (*slot).max(verdict);
-            }
-        }
-        verdicts
-    }
-
-    /// The findings of each resource, in the order of [`Results::resources`].
-    pub fn by_resource(&self) -> Vec<Vec<&Found>> {
-        let mut grouped: Vec<Vec<&Found>> = self.resources.iter().map(|_| Vec::new()).collect();
-        for found in &self.violations {
-            if let Some(group) = grouped.get_mut(found.resource_index) {
-                group.push(found);
-            }
-        }
-        grouped
-    }
-
-    /// The run's counts.
-    pub fn summary(&self) -> Summary {
-        let mut verdicts = Verdicts::default();
-        for verdict in self.verdicts() {
-            match verdict {
-                Verdict::Pass => verdicts.pass += 1,
-                Verdict::Warn => verdicts.warn += 1,
-                Verdict::Fail => verdicts.fail += 1,
-            }
-        }
-        Summary {
-            files: self.files.len(),
-            resources: self.resources.len(),
-            documents: self.documents,
-            errors: self.count(Severity::Error),
-            warnings: self.count(Severity::Warning),
-            input_errors: self.errors.len(),
-            skipped: self.skipped.len(),
-            verdicts,
-        }
-    }
-
-    /// Adds what a later part of the input found: its resource indexes move
-    /// past the resources already here.
-    pub fn append(&mut self, later: Results) {
-        if self.is_empty() {
-            *self = later;
-            return;
-        }
-        let resources_before = self.resources.len();
-        self.documents += later.documents;
-        self.violations
-            .extend(later.violations.into_iter().map(|mut found| {
-                found.resource_index += resources_before;
-                found
-            }));
-        self.errors.extend(later.errors);
-        self.skipped.extend(later.skipped);
-        self.files.extend(later.files);
-        self.resources.extend(later.resources);
-    }
-
-    /// Room for everything `parts` hold, made once: appending thousands of
-    /// parts one by one would grow (and copy) each list many times.
-    pub fn reserve<'r>(&mut self, parts: impl Iterator<Item = &'r Results> + Clone) {
-        let total = |len: fn(&Results) -> usize| parts.clone().map(len).sum::<usize>();
-        self.violations.reserve(total(|part| part.violations.len()));
-        self.errors.reserve(total(|part| part.errors.len()));
-        self.skipped.reserve(total(|part| part.skipped.len()));
-        self.files.reserve(total(|part| part.files.len()));
-        self.resources.reserve(total(|part| part.resources.len()));
-    }
-
-    /// True when nothing was read or found.
-    fn is_empty(&self) -> bool {
-        self.documents == 0
-            && self.violations.is_empty()
-            && self.errors.is_empty()
-            && self.skipped.is_empty()
-            && self.files.is_empty()
-            && self.resources.is_empty()
-    }
-
-    /// Sets each rule's severity as `--rule` says (`None`: the rule is
-    /// off, its findings dropped); the last setting of a rule wins.
-    pub fn apply_rules(&mut self, rules: &[(Rule, Option<Severity>)]) {
-        if rules.is_empty() {
-            return;
-        }
-        let setting = |rule: Rule| {
-            rules
-                .iter()
-                .rev()
-                .find(|(set, _)| *set == rule)
-                .map(|(_, severity)| *severity)
-        };
-        self.violations
-            .retain_mut(|found| match setting(found.violation.rule) {
-                Some(Some(severity)) => {
-                    found.violation.severity = severity;
-                    true
-                }
-                Some(None) => false,
-                None => true,
-            });
-    }
-
-    /// The exit code: input errors first, then error-level violations.
-    pub fn outcome(&self) -> Outcome {
-        if !self.errors.is_empty() {
-            Outcome::InputError
-        } else if self.count(Severity::Error) > 0 {
-            Outcome::Violations
-        } else {
-            Outcome::Clean
-        }
-    }
-}
 
 /// An API without kinds would pass every document unchecked ("no such
 /// kind"): `check` refuses it, naming its gates.json and the fix.

@@ -3,10 +3,10 @@
 //! being emitted, boxes from [`Boxes`], cargo-feature gates and derives.
 
 use super::boxes::Boxes;
-use super::paths::Names;
+use super::paths::{syn_ident, Names};
 use super::shapes::Shapes;
-use crate::derive::{Layout, SerdeImpls};
-use crate::model::Schema;
+use crate::derive::{type_item, Layout, SerdeImpls};
+use crate::model::{GatedModel, Schema};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use vergate_core::Version;
@@ -48,14 +48,6 @@ impl SpecLayout<'_> {
         let ident = self.names.type_ident(name);
         let shapes_module = format_ident!("{SHAPES_MODULE}");
         quote!(#root::#shapes_module::#first::#(#module::)*#ident)
-    }
-}
-
-/// An identifier from a segment that may be raw (`r#type`).
-pub fn syn_ident(segment: &str) -> Ident {
-    match segment.strip_prefix("r#") {
-        Some(raw) => Ident::new_raw(raw, proc_macro2::Span::call_site()),
-        None => format_ident!("{segment}"),
     }
 }
 
@@ -184,4 +176,40 @@ impl Layout for SpecLayout<'_> {
             Purpose::Emit { .. } => quote!(#[derive(Clone, Debug, PartialEq)]),
         }
     }
+}
+
+/// The text of every definition's item in minor `version`, references
+/// written as definition names.
+pub fn fingerprints<'m>(
+    model: &'m GatedModel,
+    names: &Names,
+    boxes: &Boxes,
+    root: &str,
+    version: Version,
+) -> Vec<((Version, &'m str), String)> {
+    let root: TokenStream = root_tokens(root);
+    let layout = SpecLayout {
+        names,
+        boxes,
+        root: &root,
+        version,
+        purpose: Purpose::Fingerprint,
+    };
+    model.minors[&version]
+        .definitions
+        .values()
+        .map(|definition| {
+            let item = type_item(model, &layout, version, definition);
+            (
+                (version, definition.name.as_str()),
+                format!("{}\n{}", definition.name, item),
+            )
+        })
+        .collect()
+}
+
+/// The crate root's path (`crate`, `::k8s`) as tokens.
+pub fn root_tokens(root: &str) -> TokenStream {
+    root.parse()
+        .expect("the root is a syn::Path printed by quote, so it parses")
 }

@@ -32,12 +32,12 @@
 //! are `IdResponse` and `IdResponse2`) in byte order for the others, over
 //! every minor at once.
 
-use super::layout::syn_ident;
 use crate::derive::ident;
 use crate::model::naming::{group_label, namespace_of, namespace_segments, versioned};
 use crate::model::GatedModel;
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use proc_macro2::Ident;
+use quote::format_ident;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A module segment that is also the name of what the emitter puts beside
@@ -306,6 +306,14 @@ fn namespace_groups(model: &GatedModel) -> BTreeMap<&str, &str> {
         .filter(|(_, labels)| labels.len() == 1)
         .map(|(ns, labels)| (ns, labels.into_iter().next().expect("one label")))
         .collect()
+}
+
+/// An identifier from a segment that may be raw (`r#type`).
+pub fn syn_ident(segment: &str) -> Ident {
+    match segment.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, proc_macro2::Span::call_site()),
+        None => format_ident!("{segment}"),
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! version, and a flat prelude) and one module of shapes per home minor.
 
 use super::boxes::Boxes;
-use super::layout::{syn_ident, Purpose, SpecLayout, SHAPES_MODULE};
+use super::layout::{fingerprints, root_tokens, Purpose, SpecLayout, SHAPES_MODULE};
+use super::paths::syn_ident;
 use super::paths::Names;
 use super::shapes::Shapes;
 use crate::derive::{deprecated_attr, doc_attrs, type_item, Layout};
@@ -39,7 +40,11 @@ impl<'a> Plan<'a> {
         let root = quote!(#root).to_string();
         let names = Names::new(model);
         let boxes = Boxes::new(model);
-        let shapes = Shapes::new(model, &names, &boxes, &root);
+        // The items' text, minor by minor in parallel (rendering dominates).
+        let fingerprints = crate::parallel::map_each(&model.versions, |version| {
+            fingerprints(model, &names, &boxes, &root, *version)
+        });
+        let shapes = Shapes::new(model, fingerprints);
         Plan {
             model,
             names,
@@ -439,12 +444,6 @@ pub fn inline_wire_module() -> TokenStream {
             #(#items)*
         }
     }
-}
-
-/// A root path written by [`Plan::new`] as tokens.
-pub fn root_tokens(root: &str) -> TokenStream {
-    root.parse()
-        .expect("the root is a syn::Path printed by quote, so it parses")
 }
 
 /// Nested `pub mod` items from module paths and their items.

@@ -8,12 +8,7 @@
 //! splits. Each shape is emitted once, in the module of the first minor that
 //! has it (its *home*), and re-exported by every minor that has it.
 
-use super::boxes::Boxes;
-use super::layout::{Purpose, SpecLayout};
-use super::paths::Names;
-use crate::derive::type_item;
 use crate::model::GatedModel;
-use proc_macro2::TokenStream;
 use std::collections::{BTreeMap, HashMap};
 use vergate_core::Version;
 
@@ -27,14 +22,15 @@ pub struct Shapes {
 }
 
 impl Shapes {
-    /// Groups every minor's definitions of `model` into shapes.
-    pub fn new(model: &GatedModel, names: &Names, boxes: &Boxes, root: &str) -> Shapes {
-        // The items' text, minor by minor in parallel (rendering dominates).
-        let parts = crate::parallel::map_each(&model.versions, |version| {
-            fingerprints(model, names, boxes, root, *version)
-        });
+    /// Groups every minor's definitions of `model` into shapes, given the
+    /// text of each (minor, definition)'s item with references written as
+    /// definition names (`layout::fingerprints`, per minor).
+    pub fn new<'m>(
+        model: &'m GatedModel,
+        fingerprints: Vec<Vec<((Version, &'m str), String)>>,
+    ) -> Shapes {
         let (nodes, texts): (Vec<(Version, &str)>, Vec<String>) =
-            parts.into_iter().flatten().unzip();
+            fingerprints.into_iter().flatten().unzip();
         let index: HashMap<(Version, &str), usize> = nodes
             .iter()
             .enumerate()
@@ -115,36 +111,6 @@ impl Shapes {
         }
         homes
     }
-}
-
-/// The text of every definition's item in minor `version`, references
-/// written as definition names.
-fn fingerprints<'m>(
-    model: &'m GatedModel,
-    names: &Names,
-    boxes: &Boxes,
-    root: &str,
-    version: Version,
-) -> Vec<((Version, &'m str), String)> {
-    let root: TokenStream = super::render::root_tokens(root);
-    let layout = SpecLayout {
-        names,
-        boxes,
-        root: &root,
-        version,
-        purpose: Purpose::Fingerprint,
-    };
-    model.minors[&version]
-        .definitions
-        .values()
-        .map(|definition| {
-            let item = type_item(model, &layout, version, definition);
-            (
-                (version, definition.name.as_str()),
-                format!("{}\n{}", definition.name, item),
-            )
-        })
-        .collect()
 }
 
 /// A dense id per distinct key, in order of first appearance.
