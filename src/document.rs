@@ -11,6 +11,7 @@
 //! alias expansion and file size have limits, reported as [`ParseError`]s.
 
 mod block;
+mod builder;
 mod encoding;
 mod json;
 mod reader;

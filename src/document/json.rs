@@ -18,7 +18,7 @@
 //! YAML parser would give, so duplicate keys, depth and every other bound
 //! are the same. Nothing here recurses.
 
-use super::reader::{Builder, MAX_FLOW_DEPTH};
+use super::builder::{Builder, MAX_FLOW_DEPTH};
 use super::scalar::Syntax;
 use super::yaml::parser::Event;
 use super::yaml::scanner::TScalarStyle;
@@ -63,7 +63,7 @@ pub(super) fn read(text: &str, line_offset: u32, budget: &AtomicUsize) -> Outcom
 /// True when `text` reads as a JSON stream to its end (not as YAML, nor
 /// with an error).
 pub(super) fn is_stream(text: &str) -> bool {
-    let budget = AtomicUsize::new(super::reader::copy_budget(text));
+    let budget = AtomicUsize::new(super::builder::copy_budget(text));
     matches!(read(text, 0, &budget), Outcome::Read(_, None))
 }
 
@@ -237,7 +237,7 @@ fn value(lexer: &mut Lexer<'_>, budget: &AtomicUsize) -> Result<Option<Document>
                 if open.len() >= MAX_FLOW_DEPTH {
                     return Err(Failure::Bound(ParseError {
                         line: value_line,
-                        message: super::reader::FLOW_DEPTH_MESSAGE.into(),
+                        message: super::builder::FLOW_DEPTH_MESSAGE.into(),
                     }));
                 }
                 let object = lexer.peek() == Some(b'{');

@@ -9,7 +9,8 @@
 //! document end (`...`, after which a document may start without a marker),
 //! or a file over the size limit (the one reader says so).
 
-use super::reader::{copy_budget, Reader, MAX_FILE_BYTES};
+use super::builder::copy_budget;
+use super::reader::{Reader, MAX_FILE_BYTES};
 use super::scalar::Syntax;
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
