@@ -29,5 +29,9 @@ pub mod upgrade;
 pub mod versioned;
 mod walk;
 pub use vergate_macros::versioned;
+
+// `IntOrString`: an int-or-string field of a `#[versioned]` type, the same
+// item the spec-driven crate has at its root.
+vergate_macros::__int_or_string!();
 #[doc(hidden)]
 pub use versioned::__private;

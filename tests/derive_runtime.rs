@@ -295,3 +295,33 @@ fn json_schemas_take_null_for_an_option_field_only() {
 }
 
 use api::v1_36;
+
+/// An int-or-string field: `vergate::IntOrString`, the same item the
+/// spec-driven crate declares, with the same schema.
+#[vergate::versioned(minors = "1.28..=1.29")]
+pub mod ports {
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Backend {
+        pub target_port: vergate::IntOrString,
+    }
+}
+
+#[test]
+fn int_or_string_reads_both_forms_and_says_so_in_its_schema() {
+    for (text, value) in [
+        (r#"{"targetPort":8080}"#, vergate::IntOrString::Int(8080)),
+        (r#"{"targetPort":"http"}"#, vergate::IntOrString::String("http".into())),
+    ] {
+        let backend: ports::v1_29::Backend = serde_json::from_str(text).unwrap();
+        assert_eq!(backend.target_port, value);
+        assert_eq!(serde_json::to_string(&backend).unwrap(), text);
+    }
+    assert!(serde_json::from_str::<ports::v1_29::Backend>(r#"{"targetPort":1.5}"#).is_err());
+    let schema: serde_json::Value =
+        serde_json::from_str(ports::v1_29::Backend::JSON_SCHEMA).unwrap();
+    let text = schema.to_string();
+    assert!(
+        text.contains(r#""targetPort":{"type":["integer","string"]}"#),
+        "{text}"
+    );
+}

@@ -19,6 +19,15 @@ use vergate_codegen::derive::annotated;
 /// }
 /// let spec = api::v1_30::ServiceSpec { selector: None, traffic_distribution: None };
 /// ```
+/// The `IntOrString` item the derive's int-or-string fields are (the same
+/// item the spec-driven crate declares), for the `vergate` crate's root.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __int_or_string(input: TokenStream) -> TokenStream {
+    let _ = input;
+    vergate_codegen::derive::int_or_string_item().into()
+}
+
 #[proc_macro_attribute]
 pub fn versioned(args: TokenStream, input: TokenStream) -> TokenStream {
     let args = proc_macro2::TokenStream::from(args);

@@ -88,7 +88,10 @@ pub trait Layout {
         self.rust_type(schema)
     }
 
-    /// The Rust type of a schema.
+    /// The Rust type of a schema: the one mapping both front doors use.
+    /// An int-or-string is the runtime's `IntOrString` (`vergate::IntOrString`
+    /// for the derive, the generated crate's own for the spec-driven output),
+    /// free-form JSON its `serde_json::Value`.
     fn rust_type(&self, schema: &Schema) -> TokenStream {
         let rt = self.runtime();
         match schema {
@@ -98,7 +101,8 @@ pub trait Layout {
             Schema::Integer { .. } => quote!(i64),
             Schema::Number { format } if format.as_deref() == Some("float") => quote!(f32),
             Schema::Number { .. } => quote!(f64),
-            Schema::String { .. } => quote!(::std::string::String),
+            Schema::String { format } => self.string_type(format.as_deref()),
+            Schema::IntOrString => quote!(#rt::IntOrString),
             Schema::Array(item) => {
                 let item = self.rust_type(item);
                 quote!(::std::vec::Vec<#item>)
@@ -107,10 +111,17 @@ pub trait Layout {
                 let value = self.rust_type(value);
                 quote!(::std::collections::BTreeMap<::std::string::String, #value>)
             }
-            Schema::IntOrString | Schema::Object(_) | Schema::Union(_) | Schema::Any => {
+            Schema::Object(_) | Schema::Union(_) | Schema::Any => {
                 quote!(#rt::__private::serde_json::Value)
             }
         }
+    }
+
+    /// The Rust type of a string of `format`: `String`, unless a layout
+    /// has a typed form (the spec-driven crate's `ByteString` for base64).
+    fn string_type(&self, format: Option<&str>) -> TokenStream {
+        let _ = format;
+        quote!(::std::string::String)
     }
 
     /// How the items' serde impls are written.

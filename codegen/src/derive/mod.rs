@@ -13,6 +13,7 @@ mod docs;
 mod expand;
 mod expanded;
 mod field;
+mod int_or_string;
 mod items;
 mod layout;
 mod options;
@@ -26,6 +27,7 @@ pub(crate) use convert::Plan as ConversionPlan;
 #[cfg(feature = "emit")]
 pub(crate) use docs::{deprecated_attr, doc_attrs};
 pub use expand::{expand, Expansion};
+pub use int_or_string::int_or_string_item;
 pub use items::type_item;
 pub use layout::{ident, DefaultLayout, Layout, SerdeImpls};
 pub use options::Options;

@@ -102,6 +102,8 @@ fn schema(ty: &Type, versioned: &BTreeSet<String>, keywords: &mut Vec<(String, S
     }
     match name.as_str() {
         "String" | "str" | "char" => Schema::String { format: None },
+        // `vergate::IntOrString`, the type the derive gives int-or-string.
+        "IntOrString" => Schema::IntOrString,
         "bool" => Schema::Boolean,
         "i8" | "i16" | "i32" | "u8" | "u16" => int("int32"),
         "i64" | "u32" | "u64" | "isize" | "usize" => int("int64"),

@@ -123,36 +123,14 @@ impl Layout for SpecLayout<'_> {
         }
     }
 
-    fn rust_type(&self, schema: &Schema) -> TokenStream {
+    /// Base64 bytes: `ByteString`, the text itself unless the crate's
+    /// `bytes` feature decodes it (`typed.rs`).
+    fn string_type(&self, format: Option<&str>) -> TokenStream {
         let root = self.root;
-        match schema {
-            Schema::Ref(name) => self.type_path(name),
-            Schema::Boolean => quote!(bool),
-            Schema::Integer { format } if format.as_deref() == Some("int32") => quote!(i32),
-            Schema::Integer { .. } => quote!(i64),
-            Schema::Number { format } if format.as_deref() == Some("float") => quote!(f32),
-            Schema::Number { .. } => quote!(f64),
-            // Base64 bytes: `ByteString`, the text itself unless the crate's
-            // `bytes` feature decodes it (`typed.rs`).
-            Schema::String { format }
-                if format.as_deref() == Some("byte")
-                    && matches!(self.purpose, Purpose::Emit { features: true, .. }) =>
-            {
-                quote!(#root::ByteString)
-            }
-            Schema::String { .. } => quote!(::std::string::String),
-            Schema::IntOrString => quote!(#root::IntOrString),
-            Schema::Array(item) => {
-                let item = self.rust_type(item);
-                quote!(::std::vec::Vec<#item>)
-            }
-            Schema::Map(value) => {
-                let value = self.rust_type(value);
-                quote!(::std::collections::BTreeMap<::std::string::String, #value>)
-            }
-            Schema::Object(_) | Schema::Union(_) | Schema::Any => {
-                quote!(#root::__private::serde_json::Value)
-            }
+        if format == Some("byte") && matches!(self.purpose, Purpose::Emit { features: true, .. }) {
+            quote!(#root::ByteString)
+        } else {
+            quote!(::std::string::String)
         }
     }
 
