@@ -13,11 +13,11 @@
 //!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`, `api/core/v1/PodSpec.pkl`;
 //!   `layout.rs`, `module.rs`).
 //!
-//! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)`.
+//! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)` (`types.rs`).
 
 use super::layout::MinorLayout;
-use super::module::relative_path;
 use super::owners::Owners;
+use super::paths::{pkl_k8s_path, relative_path};
 use super::templates;
 use crate::error::Result;
 use crate::model::{MinorModel, OBJECT_META};
@@ -32,24 +32,9 @@ pub const K8S_RESOURCE: &str = "K8sResource";
 /// The open base of K8sResource, which holds the output renderer.
 pub const K8S_OBJECT: &str = "K8sObject";
 
-/// A Kubernetes quantity in Pkl: a `DataSize` (rendered `100Mi`), a number,
-/// or a string in the quantity grammar (`250m`, `1.5Gi`, `2e3`).
-pub const QUANTITY_TYPE: &str = r##"DataSize|Int|Float|String(matches(Regex(#"[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?\d+)?"#)))"##;
-
-/// The definition-name prefix pkl-k8s's paths leave out.
-const PKL_K8S_PREFIX: &str = "io.k8s.";
-
 /// True when `minor`'s objects are Kubernetes-style (it has ObjectMeta).
 pub fn applies(minor: &MinorModel) -> bool {
     minor.definitions.contains_key(OBJECT_META)
-}
-
-/// pkl-k8s's module path of a resource definition, without `.pkl`:
-/// `io.k8s.api.apps.v1.Deployment` → `api/apps/v1/Deployment`. `None` for a
-/// definition outside Kubernetes' own names (a CRD's).
-pub fn pkl_k8s_path(definition: &str) -> Option<String> {
-    let rest = definition.strip_prefix(PKL_K8S_PREFIX)?;
-    Some(rest.replace('.', "/"))
 }
 
 #[derive(Serialize)]
@@ -170,26 +155,4 @@ pub fn files<'m>(
         ));
     }
     Ok(files)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pkl_k8s_path;
-
-    #[test]
-    fn pkl_k8s_paths_follow_the_definition_names() {
-        let path = |name| pkl_k8s_path(name);
-        assert_eq!(
-            path("io.k8s.api.core.v1.Service").as_deref(),
-            Some("api/core/v1/Service")
-        );
-        assert_eq!(
-            path(
-                "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"
-            )
-            .as_deref(),
-            Some("apiextensions-apiserver/pkg/apis/apiextensions/v1/CustomResourceDefinition")
-        );
-        assert_eq!(path("com.example.harbor.v1alpha1.Dock"), None);
-    }
 }

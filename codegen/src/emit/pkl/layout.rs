@@ -17,8 +17,8 @@
 //!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`); its types module
 //!   keeps a typealias of the same name to it, so both names work.
 
-use super::k8s_base::pkl_k8s_path;
 use super::owners::Owners;
+use super::paths::{pkl_k8s_path, served_kind};
 use crate::error::{Error, Result};
 use crate::model::naming::{self, namespace_of, namespace_segments, version_priority, versioned};
 use crate::model::{Definition, GatedModel, MinorModel};
@@ -274,21 +274,6 @@ impl<'m> MinorLayout<'m> {
 
 /// One served version of a kind: (version segment, definition, kind).
 type ServedVersion<'m> = (String, &'m Definition, &'m GroupVersionKind);
-
-/// The kind a definition is a resource module of: served as exactly one
-/// kind, and an object with `apiVersion` and `kind` properties.
-pub fn served_kind(definition: &Definition) -> Option<&GroupVersionKind> {
-    let object = definition.object()?;
-    match definition.kinds.as_slice() {
-        [kind]
-            if object.properties.contains_key("apiVersion")
-                && object.properties.contains_key("kind") =>
-        {
-            Some(kind)
-        }
-        _ => None,
-    }
-}
 
 fn join_last(segments: &[&str], n: usize) -> String {
     let start = segments.len().saturating_sub(n);

@@ -19,16 +19,22 @@
 //! Each subtree holds exactly the definitions of its minor; gated items carry
 //! the annotation class of shared.pkl. See docs/pkl.md.
 
+mod builder;
+mod checks;
 mod constraints;
 mod enum_type;
 mod escape;
 mod example;
 mod gate;
+mod items;
 mod k8s_base;
 pub mod layout;
 mod module;
 mod owners;
+mod paths;
+mod subtree;
 mod templates;
+mod types;
 mod union;
 
 pub use escape::{doc_comment, pkl_string};
@@ -39,9 +45,9 @@ use crate::error::Result;
 use crate::model::GatedModel;
 use crate::output::{Contents, FileTree, RenderCache};
 use layout::{MinorLayout, NamespacePaths};
-use module::{ModuleData, Subtree};
 use owners::Owners;
 use serde::Serialize;
+use subtree::{ModuleData, Subtree};
 use vergate_core::Version;
 
 /// The directory of the package inside `generated/<api>/`.
