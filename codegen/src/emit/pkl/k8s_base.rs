@@ -16,8 +16,7 @@
 //! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)` (`types.rs`).
 
 use super::layout::MinorLayout;
-use super::owners::Owners;
-use super::paths::{pkl_k8s_path, relative_path};
+use super::paths::relative_path;
 use super::templates;
 use crate::error::Result;
 use crate::model::{MinorModel, OBJECT_META};
@@ -32,6 +31,9 @@ pub const K8S_RESOURCE: &str = "K8sResource";
 /// The open base of K8sResource, which holds the output renderer.
 pub const K8S_OBJECT: &str = "K8sObject";
 
+/// pkl-k8s's index of resource modules by kind and apiVersion.
+const K8S_SCHEMA: &str = "k8sSchema";
+
 /// True when `minor`'s objects are Kubernetes-style (it has ObjectMeta).
 pub fn applies(minor: &MinorModel) -> bool {
     minor.definitions.contains_key(OBJECT_META)
@@ -42,35 +44,28 @@ struct BaseData<'a> {
     api: &'a str,
     version: String,
     name: String,
+    /// `K8sObject.Quantity`'s type, the one every Quantity field takes.
+    quantity: &'static str,
 }
 
 #[derive(Serialize)]
-struct PathData<'a> {
+struct ShortData<'a> {
     api: &'a str,
     version: String,
     name: String,
     kind: &'a str,
     api_version: String,
     target: String,
-    path: String,
     extends: String,
-    imports: Vec<AliasImport>,
-    aliases: Vec<TypeAlias>,
 }
 
-/// `import "<path>" as <alias>` of a thin module.
 #[derive(Serialize)]
-struct AliasImport {
-    path: String,
-    alias: String,
-}
-
-/// `typealias <name> = <alias>.<name>`: a class pkl-k8s defines inside the
-/// resource's module (`Deployment.DeploymentSpec`).
-#[derive(Serialize)]
-struct TypeAlias {
+struct SchemaData<'a> {
+    api: &'a str,
+    version: String,
     name: String,
-    target: String,
+    /// Kind → apiVersion → module path (relative to the minor).
+    kinds: BTreeMap<&'a str, BTreeMap<String, String>>,
 }
 
 /// The module clause's name of `module` in `package`'s minor `version`.
@@ -85,20 +80,20 @@ fn module_name(package: &str, version: Version, module: &str) -> String {
 }
 
 /// The base modules and pkl-k8s paths of one minor, by path relative to
-/// the minor's directory. A pkl-k8s path that is already a module of the
-/// subtree is left out.
+/// the minor's directory: the bases, `k8sSchema.pkl`, and a thin module at
+/// vergate's own path of each resource that lives at pkl-k8s's path.
 pub fn files<'m>(
     api: &str,
     package: &str,
     minor: &'m MinorModel,
     layout: &MinorLayout<'m>,
-    owners: &Owners,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     let version = minor.version;
     let base = |module: &str| BaseData {
         api,
         version: version.to_string(),
         name: module_name(package, version, module),
+        quantity: super::types::QUANTITY_TYPE,
     };
     let mut files = vec![
         (
@@ -110,49 +105,38 @@ pub fn files<'m>(
             templates::render("k8s_resource.pkl.tera", &base(K8S_RESOURCE))?,
         ),
     ];
+    let mut kinds: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
     for (module, resource) in &layout.resources {
-        let Some(path) = pkl_k8s_path(&resource.definition.name) else {
+        kinds
+            .entry(resource.kind.kind.as_str())
+            .or_default()
+            .insert(resource.kind.api_version(), format!("{module}.pkl"));
+        let Some(short) = &resource.short else {
             continue;
         };
-        if layout.resources.contains_key(&path)
-            || layout.type_modules.contains_key(&path)
-            || layout.object_modules.contains_key(&path)
-        {
-            continue;
-        }
-        let mut imports: BTreeMap<&str, String> = BTreeMap::new();
-        let mut aliases = Vec::new();
-        for (_, types, member) in layout.nested_in(owners, &resource.definition.name) {
-            let alias = imports
-                .entry(types)
-                .or_insert_with(|| format!("types_{}", sanitize(types)));
-            aliases.push(TypeAlias {
-                name: pkl_identifier(member).into_owned(),
-                target: format!("{alias}.{}", pkl_identifier(member)),
-            });
-        }
-        let data = PathData {
+        let data = ShortData {
             api,
             version: version.to_string(),
-            name: module_name(package, version, &path),
+            name: module_name(package, version, short),
             kind: &resource.kind.kind,
             api_version: resource.kind.api_version(),
             target: format!("{module}.pkl"),
-            path: format!("{path}.pkl"),
-            extends: relative_path(&path, module),
-            imports: imports
-                .into_iter()
-                .map(|(types, alias)| AliasImport {
-                    path: relative_path(&path, types),
-                    alias,
-                })
-                .collect(),
-            aliases,
+            extends: relative_path(short, module),
         };
         files.push((
-            format!("{path}.pkl"),
+            format!("{short}.pkl"),
             templates::render("k8s_path.pkl.tera", &data)?,
         ));
     }
+    let schema = SchemaData {
+        api,
+        version: version.to_string(),
+        name: module_name(package, version, K8S_SCHEMA),
+        kinds,
+    };
+    files.push((
+        format!("{K8S_SCHEMA}.pkl"),
+        templates::render("k8s_schema.pkl.tera", &schema)?,
+    ));
     Ok(files)
 }

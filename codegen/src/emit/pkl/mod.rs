@@ -295,7 +295,7 @@ fn minor_files(
     } else {
         Owners::default()
     };
-    let layout = MinorLayout::new(minor, paths, &owners)?;
+    let layout = MinorLayout::new(minor, paths, &owners, k8s)?;
     let dir = version.dir_name();
     let subtree = Subtree {
         model,
@@ -340,9 +340,7 @@ fn minor_files(
         templates::render("shared.pkl.tera", &root_data(model, settings))?.into(),
     ));
     if subtree.k8s_base {
-        for (path, bytes) in
-            k8s_base::files(&settings.api, &settings.package, minor, &layout, &owners)?
-        {
+        for (path, bytes) in k8s_base::files(&settings.api, &settings.package, minor, &layout)? {
             files.push((format!("{dir}/{path}"), bytes.into()));
         }
     }

@@ -89,8 +89,26 @@ impl<'a> Subtree<'a> {
         let resource = &self.layout.resources[module];
         let mut builder = Builder::new(self, module);
         builder.collect_definition(definition)?;
+        // At pkl-k8s's path, the classes pkl-k8s keeps inside the module
+        // are typealiases of it (`Deployment.DeploymentSpec`).
+        let members: Vec<(&str, &str, &str)> = if resource.short.is_some() {
+            self.layout
+                .nested_in(self.owners, &definition.name)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for (_, types, _) in &members {
+            builder.referenced.insert((*types).to_owned());
+        }
         let object = definition.object().expect("resources are objects");
-        builder.finish_imports(object.properties.keys().cloned());
+        let own_names = object
+            .properties
+            .keys()
+            .cloned()
+            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()));
+        builder.finish_imports(own_names);
+        let typealiases = self.member_aliases(&builder, definition, members);
         let mut properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "resource")?;
         for property in &mut properties {
@@ -147,9 +165,33 @@ impl<'a> Subtree<'a> {
             extends,
             ..builder.into_data(&Items {
                 properties,
+                typealiases,
                 ..Items::default()
             })
         })
+    }
+
+    /// The typealiases of the classes pkl-k8s keeps inside `definition`'s
+    /// module, each (definition name, types module, member name).
+    fn member_aliases(
+        &self,
+        builder: &Builder,
+        definition: &Definition,
+        members: Vec<(&str, &str, &str)>,
+    ) -> Vec<TypeAliasData> {
+        members
+            .into_iter()
+            .map(|(name, types, member)| TypeAliasData {
+                doc: format!("pkl-k8s's `{}.{member}`.", definition.short_name()),
+                gate: Gate::of(
+                    &self.model.types[name].lifecycle,
+                    self.version,
+                    &self.model.versions,
+                ),
+                name: member.to_owned(),
+                ty: format!("{}.{}", builder.alias(types), pkl_identifier(member)),
+            })
+            .collect()
     }
 
     /// The data of the object module `module`: a class that is a module of
@@ -175,19 +217,7 @@ impl<'a> Subtree<'a> {
         builder.finish_imports(own_names);
         let properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "class")?;
-        let typealiases = members
-            .into_iter()
-            .map(|(name, types, member)| TypeAliasData {
-                doc: format!("pkl-k8s's `{}.{member}`.", definition.short_name()),
-                gate: Gate::of(
-                    &self.model.types[name].lifecycle,
-                    self.version,
-                    &self.model.versions,
-                ),
-                name: member.to_owned(),
-                ty: format!("{}.{}", builder.alias(types), pkl_identifier(member)),
-            })
-            .collect();
+        let typealiases = self.member_aliases(&builder, definition, members);
         let lifecycle = &self.model.types[&definition.name].lifecycle;
         Ok(ModuleData {
             doc: definition.description.clone().unwrap_or_default(),

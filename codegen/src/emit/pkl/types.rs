@@ -12,7 +12,7 @@ use vergate_core::alias::pkl_identifier;
 
 /// A Kubernetes quantity in Pkl: a `DataSize` (rendered `100Mi`), a number,
 /// or a string in the quantity grammar (`250m`, `1.5Gi`, `2e3`).
-const QUANTITY_TYPE: &str = r##"DataSize|Int|Float|String(matches(Regex(#"[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?\d+)?"#)))"##;
+pub(super) const QUANTITY_TYPE: &str = r##"DataSize|Int|Float|String(matches(Regex(#"[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?\d+)?"#)))"##;
 
 impl Builder<'_, '_> {
     pub(super) fn property_type(
