@@ -19,7 +19,7 @@ use super::layout::MinorLayout;
 use super::paths::relative_path;
 use super::templates;
 use crate::error::Result;
-use crate::model::{MinorModel, OBJECT_META};
+use crate::model::{GatedModel, MinorModel, OBJECT_META};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use vergate_core::alias::{pkl_identifier, sanitize};
@@ -85,6 +85,7 @@ fn module_name(package: &str, version: Version, module: &str) -> String {
 pub fn files<'m>(
     api: &str,
     package: &str,
+    model: &GatedModel,
     minor: &'m MinorModel,
     layout: &MinorLayout<'m>,
 ) -> Result<Vec<(String, Vec<u8>)>> {
@@ -126,6 +127,13 @@ pub fn files<'m>(
         files.push((
             format!("{short}.pkl"),
             templates::render("k8s_path.pkl.tera", &data)?,
+        ));
+    }
+    for absent in super::absent_kinds::absent_kinds(model, version, layout) {
+        let name = module_name(package, version, &absent.path);
+        files.push((
+            format!("{}.pkl", absent.path),
+            super::absent_kinds::module_text(api, &name, &absent),
         ));
     }
     let schema = SchemaData {

@@ -19,6 +19,7 @@
 //! Each subtree holds exactly the definitions of its minor; gated items carry
 //! the annotation class of shared.pkl. See docs/pkl.md.
 
+mod absent_kinds;
 mod builder;
 mod checks;
 mod constraints;
@@ -340,7 +341,9 @@ fn minor_files(
         templates::render("shared.pkl.tera", &root_data(model, settings))?.into(),
     ));
     if subtree.k8s_base {
-        for (path, bytes) in k8s_base::files(&settings.api, &settings.package, minor, &layout)? {
+        for (path, bytes) in
+            k8s_base::files(&settings.api, &settings.package, model, minor, &layout)?
+        {
             files.push((format!("{dir}/{path}"), bytes.into()));
         }
     }
