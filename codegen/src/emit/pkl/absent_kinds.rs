@@ -60,7 +60,7 @@ pub fn absent_kinds(model: &GatedModel, version: Version, layout: &MinorLayout) 
         if presence.contains(version) || presence.first().is_none() || taken(&path) {
             continue;
         }
-        let reason = match presence.iter().filter(|v| *v < version).next_back() {
+        let reason = match presence.iter().rfind(|v| *v < version) {
             Some(last) => {
                 let removed = model.versions.iter().find(|v| **v > last).copied();
                 removed.map(|removed| format!("removed in {removed}"))
