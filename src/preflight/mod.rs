@@ -15,6 +15,7 @@
 //! gates; see [`Rule`] for what is reported.
 
 mod ahead;
+mod cross_field;
 mod feature_gates;
 mod violation;
 mod walk;

@@ -51,11 +51,15 @@ pub enum Rule {
     /// A CustomResourceDefinition among the inputs that is left out: it
     /// does not read, or another CRD of its name says otherwise.
     CrdNotUsed,
+    /// A rule the API server applies over several fields of one object
+    /// (port names unique, exactly one probe handler): the refinements
+    /// overlay's `[[rules]]`.
+    CrossField,
 }
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
@@ -72,6 +76,7 @@ impl Rule {
         Rule::Constraint,
         Rule::FeatureGateOff,
         Rule::CrdNotUsed,
+        Rule::CrossField,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -93,6 +98,7 @@ impl Rule {
             Rule::Constraint => "constraint",
             Rule::FeatureGateOff => "feature-gate-off",
             Rule::CrdNotUsed => "crd-not-used",
+            Rule::CrossField => "cross-field",
         }
     }
 
@@ -124,6 +130,9 @@ impl Rule {
             }
             Rule::CrdNotUsed => {
                 "A CustomResourceDefinition among the inputs is left out: it does not read, or another of its name differs."
+            }
+            Rule::CrossField => {
+                "The object breaks a rule the API server applies over several of its fields (unique port names, exactly one handler)."
             }
         }
     }

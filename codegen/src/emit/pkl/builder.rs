@@ -22,7 +22,8 @@ pub(super) struct Builder<'s, 'a> {
     pub(super) aliases: BTreeMap<String, String>,
 }
 
-const SHARED: &str = "";
+/// The module path of the minor's shared.pkl.
+pub(super) const SHARED: &str = "";
 
 impl<'s, 'a> Builder<'s, 'a> {
     pub(super) fn new(subtree: &'s Subtree<'a>, module: &str) -> Self {
@@ -171,12 +172,11 @@ impl<'s, 'a> Builder<'s, 'a> {
                         &self.subtree.model.versions,
                     ),
                     name: name.clone(),
-                    ty: self.property_type(
-                        property,
-                        required,
-                        definition,
-                        &self.stage_checks(name, &field.lifecycle),
-                    )?,
+                    ty: self.property_type(property, required, definition, &{
+                        let mut checks = self.rule_checks(definition, name);
+                        checks.value.extend(self.stage_checks(name, &field.lifecycle));
+                        checks
+                    })?,
                     fixed: false,
                 })
             })

@@ -33,6 +33,7 @@ pub mod layout;
 mod module;
 mod owners;
 mod paths;
+mod rules;
 mod subtree;
 mod templates;
 mod types;
@@ -185,6 +186,11 @@ struct RootData<'a> {
     package_version: String,
     zip_url: String,
     description: &'a str,
+    /// The API server's words for a broken cross-field rule (shared.pkl's
+    /// rule functions; `vergate_core::gates::cross_field`).
+    duplicate: &'static str,
+    required: &'static str,
+    forbidden: &'static str,
 }
 
 /// A minor's own package (`v<X.Y>/PklProject`).
@@ -225,6 +231,9 @@ fn root_data<'a>(model: &GatedModel, settings: &'a Settings) -> RootData<'a> {
         base_uri,
         package_version,
         description: &settings.description,
+        duplicate: vergate_core::gates::DUPLICATE,
+        required: vergate_core::gates::REQUIRED,
+        forbidden: vergate_core::gates::FORBIDDEN,
     }
 }
 

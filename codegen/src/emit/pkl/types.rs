@@ -6,6 +6,7 @@
 use super::builder::Builder;
 use super::escape::pkl_string;
 use super::layout::Location;
+use super::rules::Checks;
 use crate::error::Result;
 use crate::model::{Definition, Property, Schema};
 use vergate_core::alias::pkl_identifier;
@@ -20,7 +21,7 @@ impl Builder<'_, '_> {
         property: &Property,
         required: bool,
         from: &Definition,
-        checks: &[String],
+        checks: &Checks,
     ) -> Result<String> {
         let ty = match &property.schema {
             Schema::Array(item) if !property.element_enum_values.is_empty() => format!(
@@ -53,17 +54,24 @@ impl Builder<'_, '_> {
             schema,
             &crate::model::constraints::constraints_of(&property.keywords),
         );
-        let ty = if checks.is_empty() {
+        let ty = if checks.value.is_empty() {
             ty
         } else {
-            format!("({ty})({})", checks.join(", "))
+            format!("({ty})({})", checks.value.join(", "))
         };
-        Ok(if required || ty == "Any" {
+        let ty = if required || ty == "Any" {
             ty
         } else if is_union(&ty) {
             format!("({ty})?")
         } else {
             format!("{ty}?")
+        };
+        // Checks of the property whatever its value, null included (a
+        // cross-field rule).
+        Ok(if checks.whole.is_empty() {
+            ty
+        } else {
+            format!("({ty})({})", checks.whole.join(", "))
         })
     }
 
