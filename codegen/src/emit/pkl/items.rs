@@ -28,6 +28,8 @@ pub struct TypeAliasData {
     pub gate: Gate,
     pub name: String,
     pub ty: String,
+    /// `@Deprecated { message = … }` of an old name (`moved.rs`).
+    pub deprecated: Option<String>,
 }
 
 #[derive(Debug)]
@@ -54,6 +56,12 @@ impl Items {
         for alias in &self.typealiases {
             out.push('\n');
             item_head(&mut out, &alias.doc, &alias.gate, annotation, 0);
+            if let Some(message) = &alias.deprecated {
+                out.push_str(&format!(
+                    "@Deprecated {{ message = {} }}\n",
+                    pkl_string(message)
+                ));
+            }
             out.push_str("typealias ");
             out.push_str(&pkl_identifier(&alias.name));
             out.push_str(" = ");

@@ -31,6 +31,7 @@ mod items;
 mod k8s_base;
 pub mod layout;
 mod module;
+mod moved;
 mod owners;
 mod paths;
 mod rules;

@@ -45,6 +45,7 @@ impl<'a> Subtree<'a> {
                     gate,
                     name,
                     ty: builder.alias(path),
+                    deprecated: None,
                 });
                 continue;
             }
@@ -62,6 +63,7 @@ impl<'a> Subtree<'a> {
                     gate,
                     name,
                     ty: builder.alias_target(schema, &definition.enum_values, definition)?,
+                    deprecated: None,
                 }),
             }
         }
@@ -102,13 +104,25 @@ impl<'a> Subtree<'a> {
             builder.referenced.insert((*types).to_owned());
         }
         let object = definition.object().expect("resources are objects");
-        let own_names = object
+        let own_names: Vec<String> = object
             .properties
             .keys()
             .cloned()
-            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()));
-        builder.finish_imports(own_names);
-        let typealiases = self.member_aliases(&builder, definition, members);
+            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()))
+            .collect();
+        let moved = self.moved_names(module, &own_names);
+        for (_, location) in &moved {
+            if location.module() != module {
+                builder.referenced.insert(location.module().to_owned());
+            }
+        }
+        builder.finish_imports(
+            own_names
+                .into_iter()
+                .chain(moved.iter().map(|(name, _)| (*name).to_owned())),
+        );
+        let mut typealiases = self.member_aliases(&builder, definition, members);
+        typealiases.extend(self.moved_aliases(&builder, module, &moved));
         let mut properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "resource")?;
         for property in &mut properties {
@@ -190,6 +204,52 @@ impl<'a> Subtree<'a> {
                 ),
                 name: member.to_owned(),
                 ty: format!("{}.{}", builder.alias(types), pkl_identifier(member)),
+                deprecated: None,
+            })
+            .collect()
+    }
+
+    /// pkl-k8s's old names for classes it moved out of `module`
+    /// (`moved.rs`) that this minor can give, each with where its class is
+    /// now; names the module already holds (`taken`) are left out.
+    fn moved_names(&self, module: &str, taken: &[String]) -> Vec<(&'static str, &'a Location)> {
+        super::moved::moved_into(module)
+            .filter(|(name, _)| !taken.iter().any(|t| t == name))
+            .filter_map(|(name, target)| Some((name, self.layout.locations.get(target)?)))
+            .collect()
+    }
+
+    /// The deprecated typealiases of `moved` ([`Subtree::moved_names`]).
+    fn moved_aliases(
+        &self,
+        builder: &Builder,
+        module: &str,
+        moved: &[(&'static str, &Location)],
+    ) -> Vec<TypeAliasData> {
+        moved
+            .iter()
+            .map(|(name, location)| {
+                let ty = match location {
+                    Location::Module { module: target } if target == module => "module".to_owned(),
+                    Location::Module { module: target } => builder.alias(target),
+                    Location::Member {
+                        module: target,
+                        name,
+                    } if target == module => pkl_identifier(name).into_owned(),
+                    Location::Member {
+                        module: target,
+                        name,
+                    } => {
+                        format!("{}.{}", builder.alias(target), pkl_identifier(name))
+                    }
+                };
+                TypeAliasData {
+                    doc: format!("pkl-k8s's old name of `{ty}`."),
+                    gate: Gate::default(),
+                    name: (*name).to_owned(),
+                    deprecated: Some(format!("`{name}` has moved; use `{ty}`.")),
+                    ty,
+                }
             })
             .collect()
     }
@@ -209,15 +269,27 @@ impl<'a> Subtree<'a> {
             builder.referenced.insert((*types).to_owned());
         }
         let object = definition.object().expect("object modules are classes");
-        let own_names = object
+        let own_names: Vec<String> = object
             .properties
             .keys()
             .cloned()
-            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()));
-        builder.finish_imports(own_names);
+            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()))
+            .collect();
+        let moved = self.moved_names(module, &own_names);
+        for (_, location) in &moved {
+            if location.module() != module {
+                builder.referenced.insert(location.module().to_owned());
+            }
+        }
+        builder.finish_imports(
+            own_names
+                .into_iter()
+                .chain(moved.iter().map(|(name, _)| (*name).to_owned())),
+        );
         let properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "class")?;
-        let typealiases = self.member_aliases(&builder, definition, members);
+        let mut typealiases = self.member_aliases(&builder, definition, members);
+        typealiases.extend(self.moved_aliases(&builder, module, &moved));
         let lifecycle = &self.model.types[&definition.name].lifecycle;
         Ok(ModuleData {
             doc: definition.description.clone().unwrap_or_default(),
