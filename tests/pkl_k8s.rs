@@ -468,3 +468,39 @@ fn a_kind_the_minor_does_not_serve_explains_itself() {
         assert!(error.contains(message), "{file}:\n{error}");
     }
 }
+
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn gate_errors_show_the_users_line_and_the_generated_one_once() {
+    let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
+    let service = "amends \"@k8s/api/core/v1/Service.pkl\"\nmetadata { name = \"web\" }\nspec {\n  ports { new { port = 80 } }\n  trafficDistribution = \"PreferClose\"\n}\n";
+    for (minor, message, call) in [
+        (
+            "v1.30",
+            "trafficDistribution is alpha in kubernetes 1.30",
+            "featureGateOn(",
+        ),
+        (
+            "v1.29",
+            "trafficDistribution is not available in 1.29",
+            "notAvailable(",
+        ),
+    ] {
+        let project = project(&pkl, &output, minor, &[("service.pkl", service)]);
+        let (ok, error) = eval(&pkl, project.path(), &["service.pkl"]);
+        assert!(!ok && error.contains(message), "{minor}: {error}");
+        assert!(
+            error.contains("5 | trafficDistribution = \"PreferClose\""),
+            "{minor}: the user's line is not shown:\n{error}"
+        );
+        assert_eq!(
+            error.matches(&format!("shared.{call}")).count(),
+            1,
+            "{minor}: the generated line is shown other than once:\n{error}"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //! Pkl code: a field of another minor that fails when set, a deprecated
 //! field's warning, and a feature gate a default cluster has off.
 
-use super::builder::Builder;
+use super::builder::{Builder, SHARED};
 use super::escape::pkl_string;
 use super::gate::Gate;
 use super::items::PropertyData;
@@ -25,7 +25,11 @@ impl Builder<'_, '_> {
             doc: format!("Not in {version}: {reason}. Setting it is an error naming that minor."),
             gate: Gate::default(),
             name: name.to_owned(),
-            ty: format!("Any(throw({}))?", pkl_string(&message)),
+            ty: format!(
+                "Any({}.notAvailable({}))?",
+                self.alias(SHARED),
+                pkl_string(&message)
+            ),
             fixed: false,
         }
     }
@@ -63,12 +67,6 @@ impl Builder<'_, '_> {
         } else {
             "AllBeta"
         };
-        let on = gate.map_or_else(String::new, |gate| {
-            format!(
-                "gates.contains({}) || ",
-                pkl_string(&format!("{gate}=true"))
-            )
-        });
         let setting = format!("{}=true", gate.unwrap_or(all));
         let published = gate.is_some_and(|gate| model.feature_gates.contains_key(gate));
         let why = if published {
@@ -82,8 +80,13 @@ impl Builder<'_, '_> {
             stage.name(),
             gate.map_or_else(|| "its feature gate".to_owned(), |gate| format!("feature gate {gate}")),
         );
+        let on = gate.map_or_else(
+            || "null".to_owned(),
+            |gate| pkl_string(&format!("{gate}=true")),
+        );
         checks.push(format!(
-            "let (gates = (read?(\"prop:vergate.featureGates\") ?? \"\").split(\",\")) if ({on}gates.contains(\"{all}=true\")) true else throw({})",
+            "{}.featureGateOn({on}, \"{all}=true\", {})",
+            self.alias(SHARED),
             pkl_string(&message)
         ));
         checks
