@@ -196,4 +196,34 @@ fn the_converter_suite_passes_against_one_minor() {
         );
         std::fs::remove_file(contrib.join("tests/fixtures").join(file)).unwrap();
     }
+    // Beyond pkl-k8s: a manifest using a field 1.34 does not accept
+    // converts, and its Pkl fails on evaluation naming the minor.
+    std::fs::write(
+        contrib.join("tests/fixtures/later.yml"),
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  workloadRef: {name: w}\n  containers: [{name: app, image: nginx}]\n",
+    )
+    .unwrap();
+    let parse = "new yaml.Parser { useMapping = true }.parseAll(read(\"fixtures/later.yml\")).filterNonNull() as List<Mapping>";
+    let convert = if suite.ends_with("Converter.pkl") {
+        format!("import \"pkl:yaml\"\nimport \"../Converter.pkl\"\noutput {{ text = new Converter {{ resourcesToConvert = {parse} }}.result }}\n")
+    } else {
+        format!("import \"pkl:yaml\"\nimport \"../convert.pkl\" as converter\noutput {{ text = (converter) {{ resourcesToConvert = {parse} }}.output.text }}\n")
+    };
+    std::fs::write(contrib.join("tests/vergate_later.pkl"), convert).unwrap();
+    let output = pkl.run(
+        &contrib,
+        &["eval", "-o", "later.pkl", "tests/vergate_later.pkl"],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = pkl.run(&contrib, &["eval", "--project-dir", ".", "later.pkl"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a 1.35 field evaluated in 1.34");
+    assert!(
+        stderr.contains("workloadRef is not available in 1.34; introduced in 1.35"),
+        "{stderr}"
+    );
 }
