@@ -11,11 +11,11 @@
 //! it. A listed name that every minor has is stale and fails the test.
 //!
 //! Needs a checkout of apple/pkl-k8s (its `generated-package/`), named by
-//! `PKL_K8S` as for `xtask/bench/pkl.sh`, so the test is ignored unless
-//! asked for:
+//! `PKL_K8S` as for `xtask/bench/pkl.sh` (or at `target/peers/pkl-k8s`);
+//! without it the test is ignored, CI included (`support::inputs`):
 //!
 //! ```text
-//! PKL_K8S=<checkout> cargo test --test pkl_k8s_names -- --ignored
+//! PKL_K8S=<checkout> cargo test --test pkl_k8s_names
 //! ```
 
 mod support;
@@ -98,11 +98,12 @@ fn declared(path: &Path) -> BTreeSet<String> {
 }
 
 #[test]
-#[ignore = "needs a checkout of apple/pkl-k8s: PKL_K8S=<dir> cargo test --test pkl_k8s_names -- --ignored"]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl_k8s)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs a checkout of apple/pkl-k8s: PKL_K8S or target/peers/pkl-k8s"
+)]
 fn every_pkl_k8s_name_is_present_or_listed_with_its_reason() {
-    let checkout = PathBuf::from(
-        std::env::var_os("PKL_K8S").expect("set PKL_K8S to a checkout of apple/pkl-k8s"),
-    );
+    let checkout = support::pkl_k8s_checkout();
     let peer = modules(&checkout.join("generated-package"));
     assert!(
         peer.len() > 400,

@@ -4,10 +4,11 @@
 //! pkl-k8s: the same text but for the package URI.
 //!
 //! Needs a checkout of apple/pkl-pantry (a work tree with `packages/`),
-//! named by `PKL_PANTRY`, so the test is ignored unless asked for:
+//! named by `PKL_PANTRY` (or at `target/peers/pkl-pantry`); without it the
+//! test is ignored, CI included (`support::inputs`):
 //!
 //! ```text
-//! PKL_PANTRY=<checkout> cargo test --test pkl_pantry -- --ignored
+//! PKL_PANTRY=<checkout> cargo test --test pkl_pantry
 //! ```
 //!
 //! k8s.contrib 2.x declares `minPklVersion = "0.31.0"`; with the pkl 0.30
@@ -17,7 +18,7 @@
 mod pkl;
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The minor whose package the converter runs against.
 const MINOR: &str = "v1.34";
@@ -40,18 +41,6 @@ const DIFFERENT: &[(&str, &str)] = &[(
 /// The package URI prefixes of the converter's `import` lines.
 const PKL_K8S_URI: &str = "projectpackage://pkg.pkl-lang.org/pkl-k8s/k8s@1.0.1#/";
 const VERGATE_URI: &str = "projectpackage://pkg.vergate.invalid/k8s-v1.34@1.34.0#/";
-
-fn checkout() -> PathBuf {
-    let dir = std::env::var_os("PKL_PANTRY")
-        .map(PathBuf::from)
-        .expect("set PKL_PANTRY to a checkout of apple/pkl-pantry (see this file's header)");
-    assert!(
-        dir.join("packages/k8s.contrib/PklProject").is_file(),
-        "{} holds no packages/k8s.contrib/PklProject; PKL_PANTRY names a work tree of apple/pkl-pantry",
-        dir.display()
-    );
-    dir
-}
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -125,14 +114,14 @@ fn examples(pkl: &pkl::Pkl, contrib: &Path, module: &str) -> serde_json::Value {
 }
 
 #[test]
-#[ignore = "needs a checkout of apple/pkl-pantry: PKL_PANTRY=<dir> cargo test --test pkl_pantry -- --ignored"]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl, vergate_pkl_pantry)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL; needs a checkout of apple/pkl-pantry: PKL_PANTRY or target/peers/pkl-pantry"
+)]
 fn the_converter_suite_passes_against_one_minor() {
-    let pantry = checkout();
+    let pantry = support::pkl_pantry_checkout();
     let pkl = pkl::pkl();
-    let package = support::inputs::Input::kubernetes_output(pkl::root())
-        .require()
-        .join("pkl")
-        .join(MINOR);
+    let package = support::kubernetes_output().join("pkl").join(MINOR);
     let dir = converter_project(&pantry, &package);
     let contrib = dir.path().join("packages/k8s.contrib");
     pkl.resolve(&contrib);

@@ -61,19 +61,19 @@ pub(super) fn check(rules: &[CrossFieldRule], entries: &[Entry], line: u32) -> V
                     .filter_map(|name| field(name))
                     .filter(|entry| !matches!(entry.value.value, Value::Null))
                     .collect();
-                match set.as_slice() {
-                    [] => broken.push(Broken {
+                if set.is_empty() {
+                    broken.push(Broken {
                         last: String::new(),
                         line,
                         message: none_message(none),
-                    }),
-                    [_] => {}
-                    [_, second, ..] => broken.push(Broken {
-                        last: second.key.to_string(),
-                        line: second.line,
-                        message: too_many_message(too_many),
-                    }),
+                    });
                 }
+                // Each one after the first, as the API server reports them.
+                broken.extend(set.iter().skip(1).map(|extra| Broken {
+                    last: extra.key.to_string(),
+                    line: extra.line,
+                    message: too_many_message(too_many),
+                }));
             }
         }
     }
@@ -165,6 +165,16 @@ mod tests {
         assert_eq!(
             messages(&rules, "httpGet: {port: 80}\nexec: {command: [x]}\n"),
             ["httpGet@1: Forbidden: may not specify more than 1 handler type"]
+        );
+        assert_eq!(
+            messages(
+                &rules,
+                "tcpSocket: {port: 80}\nhttpGet: {port: 80}\nexec: {command: [x]}\n"
+            ),
+            [
+                "httpGet@2: Forbidden: may not specify more than 1 handler type",
+                "tcpSocket@1: Forbidden: may not specify more than 1 handler type"
+            ]
         );
         assert_eq!(
             messages(&rules, "periodSeconds: 3\n"),
