@@ -426,3 +426,81 @@ spec: PodSpec = new { containers { new { name = "a" } }; resources { limits { ["
         "{error}"
     );
 }
+
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn a_kind_the_minor_does_not_serve_explains_itself() {
+    let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
+    let removed = "amends \"@k8s/api/flowcontrol/v1beta2/FlowSchema.pkl\"\n\nmetadata { name = \"fs\" }\nspec { priorityLevelConfiguration { name = \"p\" } }\n";
+    let later = "import \"@k8s/K8sResource.pkl\"\nimport \"@k8s/api/certificates/v1beta1/ClusterTrustBundle.pkl\"\nresources: Listing<K8sResource> = new { new ClusterTrustBundle { metadata { name = \"b\" } } }\noutput { value = resources; renderer = (K8sResource.output.renderer as YamlRenderer) { isStream = true } }\n";
+    let retired =
+        "amends \"@k8s/api/extensions/v1beta1/Ingress.pkl\"\n\nmetadata { name = \"i\" }\n";
+    let project = project(
+        &pkl,
+        &output,
+        "v1.30",
+        &[
+            ("removed.pkl", removed),
+            ("later.pkl", later),
+            ("retired.pkl", retired),
+        ],
+    );
+    for (file, message) in [
+        (
+            "removed.pkl",
+            "flowcontrol.apiserver.k8s.io/v1beta2 FlowSchema is not served in 1.30 (removed in 1.29); use flowcontrol.apiserver.k8s.io/v1 FlowSchema",
+        ),
+        (
+            "later.pkl",
+            "certificates.k8s.io/v1beta1 ClusterTrustBundle is not served in 1.30 (introduced in 1.33)",
+        ),
+        (
+            "retired.pkl",
+            "extensions/v1beta1 Ingress is not served in 1.30 (removed in 1.22); use networking.k8s.io/v1 Ingress",
+        ),
+    ] {
+        let (ok, error) = eval(&pkl, project.path(), &[file]);
+        assert!(!ok, "{file} evaluated:\n{error}");
+        assert!(error.contains(message), "{file}:\n{error}");
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(all(vergate_kubernetes_output, vergate_pkl)),
+    ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes; needs the pkl CLI: target/tools (see .ci/run) or VERGATE_PKL"
+)]
+fn gate_errors_show_the_users_line_and_the_generated_one_once() {
+    let pkl = pkl::pkl();
+    let output = support::kubernetes_output();
+    let service = "amends \"@k8s/api/core/v1/Service.pkl\"\nmetadata { name = \"web\" }\nspec {\n  ports { new { port = 80 } }\n  trafficDistribution = \"PreferClose\"\n}\n";
+    for (minor, message, call) in [
+        (
+            "v1.30",
+            "trafficDistribution is alpha in kubernetes 1.30",
+            "featureGateOn(",
+        ),
+        (
+            "v1.29",
+            "trafficDistribution is not available in 1.29",
+            "notAvailable(",
+        ),
+    ] {
+        let project = project(&pkl, &output, minor, &[("service.pkl", service)]);
+        let (ok, error) = eval(&pkl, project.path(), &["service.pkl"]);
+        assert!(!ok && error.contains(message), "{minor}: {error}");
+        assert!(
+            error.contains("5 | trafficDistribution = \"PreferClose\""),
+            "{minor}: the user's line is not shown:\n{error}"
+        );
+        assert_eq!(
+            error.matches(&format!("shared.{call}")).count(),
+            1,
+            "{minor}: the generated line is shown other than once:\n{error}"
+        );
+    }
+}

@@ -8,7 +8,7 @@ mod support;
 use support::inputs::Input;
 
 /// What a test asks for, by the input it needs.
-const CALLS: [(&str, &str); 9] = [
+const CALLS: [(&str, &str); 11] = [
     ("support::yaml_test_suite(", "vergate_yaml_test_suite"),
     ("support::crds(", "vergate_crds"),
     ("support::kubernetes_specs(", "vergate_kubernetes_specs"),
@@ -26,6 +26,8 @@ const CALLS: [(&str, &str); 9] = [
         "support::yaml_language_server(",
         "vergate_yaml_language_server",
     ),
+    ("support::pkl_k8s_checkout(", "vergate_pkl_k8s"),
+    ("support::pkl_pantry_checkout(", "vergate_pkl_pantry"),
 ];
 
 #[test]

@@ -20,12 +20,34 @@
 //! JSON Schema applies number keywords to numbers and string keywords to
 //! strings. A shape may not restate a key the spec gives the field
 //! differently; a field no minor has, or an unknown shape, is an error.
+//!
+//! `[[rules]]` declares the cross-field rules the API server applies to an
+//! object (`vergate_core::gates::CrossFieldRule`), each with where it
+//! comes from; they are laid on the merged model ([`Rules::apply`]), so
+//! gates.json carries them, the Pkl packages and `vergate check` enforce
+//! them alike, with the API server's words:
+//!
+//! ```toml
+//! [[rules]]
+//! on = "io.k8s.api.core.v1.ServiceSpec.ports"   # a list field …
+//! unique = "name"                               # … whose items' names differ
+//! required_when_many = "name"                   # … and are set when > 1 item
+//! source = "pkg/apis/core/validation: validateServicePort"
+//!
+//! [[rules]]
+//! on = "io.k8s.api.core.v1.Probe"               # an object …
+//! exactly_one_of = ["exec", "httpGet", "tcpSocket", "grpc"]
+//! none = "must specify a handler type"
+//! too_many = "may not specify more than 1 handler type"
+//! source = "pkg/apis/core/validation: validateHandler"
+//! ```
 
 use crate::error::{Error, Result};
-use crate::model::MinorModel;
+use crate::model::{GatedModel, MinorModel};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
+use vergate_core::gates::CrossFieldRule;
 
 /// The overlay's file name inside `upstream-specs/<api>/`.
 pub const REFINEMENTS_FILE: &str = "refinements.toml";
@@ -37,6 +59,39 @@ struct Overlay {
     shapes: BTreeMap<String, Shape>,
     #[serde(default)]
     fields: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    rules: Vec<RuleEntry>,
+}
+
+/// One `[[rules]]` entry: `on` a list field (`unique`,
+/// `required_when_many`) or on an object (`exactly_one_of`, `none`,
+/// `too_many`); `source` says where the API server enforces it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleEntry {
+    on: String,
+    source: String,
+    unique: Option<String>,
+    required_when_many: Option<String>,
+    exactly_one_of: Option<Vec<String>>,
+    none: Option<String>,
+    too_many: Option<String>,
+}
+
+/// The cross-field rules of the overlay, by definition name, to lay on the
+/// merged model.
+#[derive(Debug, Default)]
+pub struct Rules(Vec<(String, CrossFieldRule)>);
+
+impl Rules {
+    /// Adds each rule to its type of `model`.
+    pub fn apply(self, model: &mut GatedModel) {
+        for (definition, rule) in self.0 {
+            if let Some(ty) = model.types.get_mut(&definition) {
+                ty.rules.push(rule);
+            }
+        }
+    }
 }
 
 /// One named shape: JSON Schema's value keywords, in TOML's snake case.
@@ -69,11 +124,12 @@ impl Shape {
     }
 }
 
-/// Applies `api_dir/refinements.toml`, when there is one, to `minors`.
-pub fn apply(minors: &mut [MinorModel], api_dir: &Path) -> Result<()> {
+/// Applies `api_dir/refinements.toml`, when there is one, to `minors`, and
+/// returns its cross-field rules for the merged model.
+pub fn apply(minors: &mut [MinorModel], api_dir: &Path) -> Result<Rules> {
     let path = api_dir.join(REFINEMENTS_FILE);
     if !path.is_file() {
-        return Ok(());
+        return Ok(Rules::default());
     }
     let text = std::fs::read_to_string(&path)
         .map_err(|source| Error::io(&path, "reading the refinements", source))?;
@@ -82,7 +138,7 @@ pub fn apply(minors: &mut [MinorModel], api_dir: &Path) -> Result<()> {
 
 /// Applies the overlay `text` (read from `path`); every mistake is reported
 /// at once.
-pub fn apply_text(minors: &mut [MinorModel], path: &Path, text: &str) -> Result<()> {
+pub fn apply_text(minors: &mut [MinorModel], path: &Path, text: &str) -> Result<Rules> {
     let config = |message: String| Error::Config {
         path: path.to_owned(),
         message,
@@ -143,11 +199,97 @@ pub fn apply_text(minors: &mut [MinorModel], path: &Path, text: &str) -> Result<
             ));
         }
     }
+    let rules = overlay
+        .rules
+        .iter()
+        .enumerate()
+        .flat_map(|(index, entry)| rules_of(index, entry, minors, &mut problems))
+        .collect();
     if problems.is_empty() {
-        Ok(())
+        Ok(Rules(rules))
     } else {
         Err(config(problems.join("\n")))
     }
+}
+
+/// The rules of one `[[rules]]` entry (the `index`th), each checked
+/// against the minors: its definition and fields exist in some minor.
+fn rules_of(
+    index: usize,
+    entry: &RuleEntry,
+    minors: &[MinorModel],
+    problems: &mut Vec<String>,
+) -> Vec<(String, CrossFieldRule)> {
+    let at = format!("rules[{index}] (on {:?})", entry.on);
+    if entry.source.trim().is_empty() {
+        problems.push(format!(
+            "{at}: say where the API server enforces it in `source`"
+        ));
+    }
+    let has = |definition: &str, field: &str| {
+        minors.iter().any(|minor| {
+            minor
+                .definitions
+                .get(definition)
+                .and_then(|d| d.object())
+                .is_some_and(|object| object.properties.contains_key(field))
+        })
+    };
+    let mut out = Vec::new();
+    let list_rules = entry.unique.is_some() || entry.required_when_many.is_some();
+    match (&entry.exactly_one_of, list_rules) {
+        (Some(fields), false) => {
+            let definition = entry.on.as_str();
+            for field in fields.iter().filter(|field| !has(definition, field)) {
+                problems.push(format!("{at}: no minor's {definition} has field {field:?}"));
+            }
+            match (&entry.none, &entry.too_many, fields.len()) {
+                (Some(none), Some(too_many), 2..) => out.push((
+                    definition.to_owned(),
+                    CrossFieldRule::ExactlyOneOf {
+                        fields: fields.clone(),
+                        none: none.clone(),
+                        too_many: too_many.clone(),
+                    },
+                )),
+                (_, _, 0 | 1) => problems.push(format!("{at}: exactly_one_of needs two fields or more")),
+                _ => problems.push(format!(
+                    "{at}: exactly_one_of needs the API server's `none` and `too_many` messages"
+                )),
+            }
+        }
+        (None, true) => {
+            let Some((definition, field)) = entry.on.rsplit_once('.') else {
+                problems.push(format!("{at}: name a list field as \"<definition>.<field>\""));
+                return out;
+            };
+            if !has(definition, field) {
+                problems.push(format!("{at}: no minor's {definition} has field {field:?}"));
+            }
+            if let Some(key) = &entry.unique {
+                out.push((
+                    definition.to_owned(),
+                    CrossFieldRule::UniqueKey {
+                        field: field.to_owned(),
+                        key: key.clone(),
+                    },
+                ));
+            }
+            if let Some(key) = &entry.required_when_many {
+                out.push((
+                    definition.to_owned(),
+                    CrossFieldRule::KeyRequiredWhenMany {
+                        field: field.to_owned(),
+                        key: key.clone(),
+                    },
+                ));
+            }
+        }
+        _ => problems.push(format!(
+            "{at}: give either `exactly_one_of` (on an object) or `unique`/`required_when_many` (on a list field)"
+        )),
+    }
+    out
 }
 
 #[cfg(test)]
@@ -219,5 +361,34 @@ max_length = 63
             err.contains("the 1.0 spec gives `maxLength` 63, the shape 15"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn rules_are_checked_against_the_minors() {
+        let mut minors = minors();
+        let text = "[[rules]]\non = \"a.Port.port\"\nunique = \"name\"\nsource = \"here\"\n\n[[rules]]\non = \"a.Port\"\nexactly_one_of = [\"port\", \"name\"]\nnone = \"n\"\ntoo_many = \"t\"\nsource = \"there\"\n";
+        let rules = apply_text(&mut minors, Path::new("r.toml"), text).unwrap();
+        assert_eq!(rules.0.len(), 2);
+        let text = "[[rules]]\non = \"a.Port.nope\"\nunique = \"name\"\nsource = \"\"\n\n[[rules]]\non = \"a.Port\"\nexactly_one_of = [\"port\", \"gone\"]\nsource = \"s\"\n\n[[rules]]\non = \"a.Port\"\nsource = \"s\"\n";
+        let err = apply_text(&mut minors, Path::new("r.toml"), text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("no minor's a.Port has field \"nope\""),
+            "{err}"
+        );
+        assert!(
+            err.contains("say where the API server enforces it"),
+            "{err}"
+        );
+        assert!(
+            err.contains("no minor's a.Port has field \"gone\""),
+            "{err}"
+        );
+        assert!(
+            err.contains("needs the API server's `none` and `too_many`"),
+            "{err}"
+        );
+        assert!(err.contains("give either `exactly_one_of`"), "{err}");
     }
 }

@@ -182,7 +182,7 @@ fn load_and_merge(
         warnings.extend(minor.warnings);
         minors.push(minor.model);
     }
-    crate::refinements::apply(&mut minors, &api.dir)?;
+    let rules = crate::refinements::apply(&mut minors, &api.dir)?;
     load::mark_configured_kinds(&mut minors, api)?;
     warnings.extend(load::no_kinds_warning(&minors, api));
     let facts = timings.time("facts", || load::facts::load(api))?;
@@ -190,6 +190,7 @@ fn load_and_merge(
         "merge",
         || -> Result<(GatedModel, Vec<Warning>, FactNotes)> {
             let mut model = GatedModel::merge_as(api.name(), api.dialect, minors)?;
+            rules.apply(&mut model);
             let overrides = crate::annotations::apply(&mut model, &api.dir)?;
             let notes = facts.apply(&mut model);
             Ok((model, overrides, notes))

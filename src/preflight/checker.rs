@@ -382,6 +382,11 @@ impl<'a> Visitor<'a> for Checker<'a> {
     ) {
         if let Some(entries) = node.as_map() {
             self.required(walk, object, entries, line);
+            for broken in super::cross_field::check(&object.def.rules, entries, line) {
+                let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
+                let (rule, line) = (Rule::CrossField, broken.line);
+                self.report(walk, Severity::Error, rule, last, line, broken.message);
+            }
         }
     }
 }

@@ -16,6 +16,7 @@
 
 mod ahead;
 mod checker;
+mod cross_field;
 mod feature_gates;
 mod violation;
 

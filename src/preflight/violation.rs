@@ -109,6 +109,11 @@ rules! {
     /// does not read, or another CRD of its name says otherwise.
     CrdNotUsed = "crd-not-used", Warning,
         "A CustomResourceDefinition among the inputs is left out: it does not read, or another of its name differs.";
+    /// A rule the API server applies over several fields of one object
+    /// (port names unique, exactly one probe handler): the refinements
+    /// overlay's `[[rules]]`.
+    CrossField = "cross-field", Error,
+        "The object breaks a rule the API server applies over several of its fields (unique port names, exactly one handler).";
 }
 
 impl Serialize for Rule {

@@ -24,8 +24,10 @@
 use std::path::{Path, PathBuf};
 
 /// The variables that name the inputs, plus `CI`.
-pub const VARIABLES: [&str; 8] = [
+pub const VARIABLES: [&str; 10] = [
     "CI",
+    "PKL_K8S",
+    "PKL_PANTRY",
     "VERGATE_YAML_TEST_SUITE",
     "VERGATE_CRDS",
     "VERGATE_KUBERNETES_SPECS",
@@ -223,6 +225,53 @@ impl Input {
         }
     }
 
+    /// A checkout of apple/pkl-k8s, the peer package the Pkl output is
+    /// compared with: `$PKL_K8S` (as for `xtask/bench/pkl.sh`), or
+    /// `target/peers/pkl-k8s`. CI cannot fetch it: optional there.
+    pub fn pkl_k8s(root: &Path) -> Input {
+        let (dir, home) = match std::env::var_os("PKL_K8S") {
+            Some(dir) => (PathBuf::from(&dir), PathBuf::from(dir)),
+            None => (root.join("target/peers/pkl-k8s"), root.join("target/peers")),
+        };
+        Input {
+            cfg: "vergate_pkl_k8s",
+            reason: "needs a checkout of apple/pkl-k8s: PKL_K8S or target/peers/pkl-k8s",
+            fix: format!(
+                "no checkout of apple/pkl-k8s at {} (generated-package/PklProject); set PKL_K8S to one",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files: vec![dir.join("generated-package/PklProject")],
+            home,
+            optional_in_ci: true,
+        }
+    }
+
+    /// A checkout of apple/pkl-pantry (its `packages/`), whose k8s.contrib
+    /// converter runs against the Pkl output: `$PKL_PANTRY`, or
+    /// `target/peers/pkl-pantry`. CI cannot fetch it: optional there.
+    pub fn pkl_pantry(root: &Path) -> Input {
+        let (dir, home) = match std::env::var_os("PKL_PANTRY") {
+            Some(dir) => (PathBuf::from(&dir), PathBuf::from(dir)),
+            None => (
+                root.join("target/peers/pkl-pantry"),
+                root.join("target/peers"),
+            ),
+        };
+        Input {
+            cfg: "vergate_pkl_pantry",
+            reason: "needs a checkout of apple/pkl-pantry: PKL_PANTRY or target/peers/pkl-pantry",
+            fix: format!(
+                "no checkout of apple/pkl-pantry at {} (packages/k8s.contrib/PklProject); set PKL_PANTRY to one",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files: vec![dir.join("packages/k8s.contrib/PklProject")],
+            home,
+            optional_in_ci: true,
+        }
+    }
+
     /// Real CustomResourceDefinitions (Prometheus operator, Argo CD):
     /// `$VERGATE_CRDS`, or `../shared/crds` beside the repository (its
     /// README says where each comes from).
@@ -299,7 +348,7 @@ impl Input {
     }
 
     /// Every input, in the order above.
-    pub fn all(root: &Path) -> [Input; 8] {
+    pub fn all(root: &Path) -> [Input; 10] {
         [
             Input::kubernetes_specs(root),
             Input::kubernetes_output(root),
@@ -309,6 +358,8 @@ impl Input {
             Input::docker_specs(root),
             Input::yaml_test_suite(root),
             Input::yaml_language_server(root),
+            Input::pkl_k8s(root),
+            Input::pkl_pantry(root),
         ]
     }
 

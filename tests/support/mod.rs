@@ -27,6 +27,20 @@ pub fn kubernetes_output() -> PathBuf {
     Input::kubernetes_output(root()).require()
 }
 
+/// A checkout of apple/pkl-k8s (`$PKL_K8S`); fails the test, naming the
+/// fix, without it. A test that calls it carries
+/// `#[cfg_attr(not(vergate_pkl_k8s), ignore = "<its reason>")]`.
+pub fn pkl_k8s_checkout() -> PathBuf {
+    Input::pkl_k8s(root()).require()
+}
+
+/// A checkout of apple/pkl-pantry (`$PKL_PANTRY`); fails the test, naming
+/// the fix, without it. A test that calls it carries
+/// `#[cfg_attr(not(vergate_pkl_pantry), ignore = "<its reason>")]`.
+pub fn pkl_pantry_checkout() -> PathBuf {
+    Input::pkl_pantry(root()).require()
+}
+
 /// The Docker Engine API specs (`../shared/upstream-specs/docker`, or
 /// `$VERGATE_DOCKER_SPECS`); fails the test, naming the fix, without them.
 /// A test that calls it carries

@@ -10,11 +10,16 @@ use crate::Version;
 use std::collections::BTreeMap;
 
 mod constraints;
+mod cross_field;
 mod facts;
 mod type_expr;
 mod union;
 
 pub use constraints::{Constraints, Number};
+pub use cross_field::{
+    duplicate_message, none_message, too_many_message, CrossFieldRule, DUPLICATE, FORBIDDEN,
+    REQUIRED,
+};
 pub use facts::{
     api_lifecycle_in, gate_state_in, warning_in, ApiLifecycle, FeatureGateHistory,
     FeatureGateState, GateStage, RetiredKind,
@@ -327,6 +332,13 @@ pub struct TypeGate {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub union: Option<UnionGate>,
+    /// The cross-field rules the API server applies to an object of this
+    /// type (the refinements overlay's `[[rules]]`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub rules: Vec<CrossFieldRule>,
 }
 
 impl TypeGate {

@@ -118,6 +118,8 @@ pub struct TypeLifecycle {
     /// The members and their lifecycles, when the type is a union in some
     /// minor.
     pub union: Option<super::UnionLifecycle>,
+    /// The cross-field rules the refinements overlay declares for it.
+    pub rules: Vec<vergate_core::gates::CrossFieldRule>,
 }
 
 impl TypeLifecycle {
@@ -155,6 +157,7 @@ impl TypeLifecycle {
             deprecation_warning: self.deprecation_warning.clone(),
             api_lifecycle: self.api_lifecycle.clone(),
             union: self.union.as_ref().map(|union| union.to_gate(corpus)),
+            rules: self.rules.clone(),
         }
     }
 }

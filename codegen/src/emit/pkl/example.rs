@@ -18,7 +18,7 @@ pub struct ExampleData {
     pub dir: String,
     pub ident: String,
     pub version_field: String,
-    pub imports: Vec<super::module::Import>,
+    pub imports: Vec<super::subtree::Import>,
     pub target_alias: String,
     pub resources: Vec<ExampleResource>,
 }
@@ -91,7 +91,7 @@ pub fn example<'a>(
         imports: paths
             .iter()
             .zip(&aliases)
-            .map(|(path, alias)| super::module::Import {
+            .map(|(path, alias)| super::subtree::Import {
                 path: path.clone(),
                 alias: alias.clone(),
             })

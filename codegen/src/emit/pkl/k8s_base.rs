@@ -13,14 +13,13 @@
 //!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`, `api/core/v1/PodSpec.pkl`;
 //!   `layout.rs`, `module.rs`).
 //!
-//! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)`.
+//! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)` (`types.rs`).
 
 use super::layout::MinorLayout;
-use super::module::relative_path;
-use super::owners::Owners;
+use super::paths::relative_path;
 use super::templates;
 use crate::error::Result;
-use crate::model::{MinorModel, OBJECT_META};
+use crate::model::{GatedModel, MinorModel, OBJECT_META};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use vergate_core::alias::{pkl_identifier, sanitize};
@@ -32,24 +31,12 @@ pub const K8S_RESOURCE: &str = "K8sResource";
 /// The open base of K8sResource, which holds the output renderer.
 pub const K8S_OBJECT: &str = "K8sObject";
 
-/// A Kubernetes quantity in Pkl: a `DataSize` (rendered `100Mi`), a number,
-/// or a string in the quantity grammar (`250m`, `1.5Gi`, `2e3`).
-pub const QUANTITY_TYPE: &str = r##"DataSize|Int|Float|String(matches(Regex(#"[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?\d+)?"#)))"##;
-
-/// The definition-name prefix pkl-k8s's paths leave out.
-const PKL_K8S_PREFIX: &str = "io.k8s.";
+/// pkl-k8s's index of resource modules by kind and apiVersion.
+const K8S_SCHEMA: &str = "k8sSchema";
 
 /// True when `minor`'s objects are Kubernetes-style (it has ObjectMeta).
 pub fn applies(minor: &MinorModel) -> bool {
     minor.definitions.contains_key(OBJECT_META)
-}
-
-/// pkl-k8s's module path of a resource definition, without `.pkl`:
-/// `io.k8s.api.apps.v1.Deployment` → `api/apps/v1/Deployment`. `None` for a
-/// definition outside Kubernetes' own names (a CRD's).
-pub fn pkl_k8s_path(definition: &str) -> Option<String> {
-    let rest = definition.strip_prefix(PKL_K8S_PREFIX)?;
-    Some(rest.replace('.', "/"))
 }
 
 #[derive(Serialize)]
@@ -57,35 +44,28 @@ struct BaseData<'a> {
     api: &'a str,
     version: String,
     name: String,
+    /// `K8sObject.Quantity`'s type, the one every Quantity field takes.
+    quantity: &'static str,
 }
 
 #[derive(Serialize)]
-struct PathData<'a> {
+struct ShortData<'a> {
     api: &'a str,
     version: String,
     name: String,
     kind: &'a str,
     api_version: String,
     target: String,
-    path: String,
     extends: String,
-    imports: Vec<AliasImport>,
-    aliases: Vec<TypeAlias>,
 }
 
-/// `import "<path>" as <alias>` of a thin module.
 #[derive(Serialize)]
-struct AliasImport {
-    path: String,
-    alias: String,
-}
-
-/// `typealias <name> = <alias>.<name>`: a class pkl-k8s defines inside the
-/// resource's module (`Deployment.DeploymentSpec`).
-#[derive(Serialize)]
-struct TypeAlias {
+struct SchemaData<'a> {
+    api: &'a str,
+    version: String,
     name: String,
-    target: String,
+    /// Kind → apiVersion → module path (relative to the minor).
+    kinds: BTreeMap<&'a str, BTreeMap<String, String>>,
 }
 
 /// The module clause's name of `module` in `package`'s minor `version`.
@@ -100,20 +80,21 @@ fn module_name(package: &str, version: Version, module: &str) -> String {
 }
 
 /// The base modules and pkl-k8s paths of one minor, by path relative to
-/// the minor's directory. A pkl-k8s path that is already a module of the
-/// subtree is left out.
+/// the minor's directory: the bases, `k8sSchema.pkl`, and a thin module at
+/// vergate's own path of each resource that lives at pkl-k8s's path.
 pub fn files<'m>(
     api: &str,
     package: &str,
+    model: &GatedModel,
     minor: &'m MinorModel,
     layout: &MinorLayout<'m>,
-    owners: &Owners,
 ) -> Result<Vec<(String, Vec<u8>)>> {
     let version = minor.version;
     let base = |module: &str| BaseData {
         api,
         version: version.to_string(),
         name: module_name(package, version, module),
+        quantity: super::types::QUANTITY_TYPE,
     };
     let mut files = vec![
         (
@@ -125,71 +106,45 @@ pub fn files<'m>(
             templates::render("k8s_resource.pkl.tera", &base(K8S_RESOURCE))?,
         ),
     ];
+    let mut kinds: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
     for (module, resource) in &layout.resources {
-        let Some(path) = pkl_k8s_path(&resource.definition.name) else {
+        kinds
+            .entry(resource.kind.kind.as_str())
+            .or_default()
+            .insert(resource.kind.api_version(), format!("{module}.pkl"));
+        let Some(short) = &resource.short else {
             continue;
         };
-        if layout.resources.contains_key(&path)
-            || layout.type_modules.contains_key(&path)
-            || layout.object_modules.contains_key(&path)
-        {
-            continue;
-        }
-        let mut imports: BTreeMap<&str, String> = BTreeMap::new();
-        let mut aliases = Vec::new();
-        for (_, types, member) in layout.nested_in(owners, &resource.definition.name) {
-            let alias = imports
-                .entry(types)
-                .or_insert_with(|| format!("types_{}", sanitize(types)));
-            aliases.push(TypeAlias {
-                name: pkl_identifier(member).into_owned(),
-                target: format!("{alias}.{}", pkl_identifier(member)),
-            });
-        }
-        let data = PathData {
+        let data = ShortData {
             api,
             version: version.to_string(),
-            name: module_name(package, version, &path),
+            name: module_name(package, version, short),
             kind: &resource.kind.kind,
             api_version: resource.kind.api_version(),
             target: format!("{module}.pkl"),
-            path: format!("{path}.pkl"),
-            extends: relative_path(&path, module),
-            imports: imports
-                .into_iter()
-                .map(|(types, alias)| AliasImport {
-                    path: relative_path(&path, types),
-                    alias,
-                })
-                .collect(),
-            aliases,
+            extends: relative_path(short, module),
         };
         files.push((
-            format!("{path}.pkl"),
+            format!("{short}.pkl"),
             templates::render("k8s_path.pkl.tera", &data)?,
         ));
     }
-    Ok(files)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pkl_k8s_path;
-
-    #[test]
-    fn pkl_k8s_paths_follow_the_definition_names() {
-        let path = |name| pkl_k8s_path(name);
-        assert_eq!(
-            path("io.k8s.api.core.v1.Service").as_deref(),
-            Some("api/core/v1/Service")
-        );
-        assert_eq!(
-            path(
-                "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition"
-            )
-            .as_deref(),
-            Some("apiextensions-apiserver/pkg/apis/apiextensions/v1/CustomResourceDefinition")
-        );
-        assert_eq!(path("com.example.harbor.v1alpha1.Dock"), None);
+    for absent in super::absent_kinds::absent_kinds(model, version, layout) {
+        let name = module_name(package, version, &absent.path);
+        files.push((
+            format!("{}.pkl", absent.path),
+            super::absent_kinds::module_text(api, &name, &absent),
+        ));
     }
+    let schema = SchemaData {
+        api,
+        version: version.to_string(),
+        name: module_name(package, version, K8S_SCHEMA),
+        kinds,
+    };
+    files.push((
+        format!("{K8S_SCHEMA}.pkl"),
+        templates::render("k8s_schema.pkl.tera", &schema)?,
+    ));
+    Ok(files)
 }

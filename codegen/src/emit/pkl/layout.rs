@@ -17,8 +17,8 @@
 //!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`); its types module
 //!   keeps a typealias of the same name to it, so both names work.
 
-use super::k8s_base::pkl_k8s_path;
 use super::owners::Owners;
+use super::paths::{pkl_k8s_path, served_kind};
 use crate::error::{Error, Result};
 use crate::model::naming::{self, namespace_of, namespace_segments, version_priority, versioned};
 use crate::model::{Definition, GatedModel, MinorModel};
@@ -129,15 +129,23 @@ pub struct Resource<'m> {
     pub kind: &'m GroupVersionKind,
     /// True when this is the preferred served version of the kind.
     pub preferred: bool,
+    /// vergate's own path of a resource that lives at pkl-k8s's path
+    /// (`apps/Deployment` for `api/apps/v1/Deployment`): a thin module
+    /// there extends it, so both names work.
+    pub short: Option<String>,
 }
 
 impl<'m> MinorLayout<'m> {
     /// Places every definition of `minor`; the classes `owners` makes
-    /// modules of their own become object modules.
+    /// modules of their own become object modules. With `pkl_k8s_paths`
+    /// (Kubernetes-style objects), a resource of Kubernetes' own names
+    /// lives at pkl-k8s's path, where reflection over it (pkl-pantry's
+    /// converter, `k8sSchema.pkl`) finds its properties.
     pub fn new(
         minor: &'m MinorModel,
         paths: &NamespacePaths,
         owners: &Owners,
+        pkl_k8s_paths: bool,
     ) -> Result<MinorLayout<'m>> {
         let mut type_modules: BTreeMap<String, Vec<&Definition>> = BTreeMap::new();
         let mut object_modules: BTreeMap<String, &Definition> = BTreeMap::new();
@@ -183,10 +191,14 @@ impl<'m> MinorLayout<'m> {
             versions.sort_by_key(|(version, ..)| std::cmp::Reverse(version_priority(version)));
             for (index, (version, definition, gvk)) in versions.into_iter().enumerate() {
                 let preferred = index == 0;
-                let module = if preferred || version.is_empty() {
+                let short = if preferred || version.is_empty() {
                     format!("{dir}/{kind}")
                 } else {
                     format!("{dir}/{version}/{kind}")
+                };
+                let (module, short) = match pkl_k8s_path(&definition.name) {
+                    Some(path) if pkl_k8s_paths && path != short => (path, Some(short)),
+                    _ => (short, None),
                 };
                 if resources.contains_key(&module)
                     || type_modules.contains_key(&module)
@@ -214,9 +226,31 @@ impl<'m> MinorLayout<'m> {
                         definition,
                         kind: gvk,
                         preferred,
+                        short,
                     },
                 );
             }
+        }
+        let taken = |path: &String| {
+            resources.contains_key(path)
+                || type_modules.contains_key(path)
+                || object_modules.contains_key(path)
+        };
+        if let Some(resource) = resources
+            .values()
+            .find(|resource| resource.short.as_ref().is_some_and(taken))
+        {
+            let definition = resource.definition;
+            return Err(Error::Spec {
+                path: definition.source.path.clone(),
+                pointer: definition.source.pointer.clone(),
+                message: format!(
+                    "minor {}: {}'s short path {}.pkl is already another module",
+                    minor.version,
+                    definition.name,
+                    resource.short.as_deref().unwrap_or_default()
+                ),
+            });
         }
         if let Some((path, definition)) = object_modules
             .iter()
@@ -274,21 +308,6 @@ impl<'m> MinorLayout<'m> {
 
 /// One served version of a kind: (version segment, definition, kind).
 type ServedVersion<'m> = (String, &'m Definition, &'m GroupVersionKind);
-
-/// The kind a definition is a resource module of: served as exactly one
-/// kind, and an object with `apiVersion` and `kind` properties.
-pub fn served_kind(definition: &Definition) -> Option<&GroupVersionKind> {
-    let object = definition.object()?;
-    match definition.kinds.as_slice() {
-        [kind]
-            if object.properties.contains_key("apiVersion")
-                && object.properties.contains_key("kind") =>
-        {
-            Some(kind)
-        }
-        _ => None,
-    }
-}
 
 fn join_last(segments: &[&str], n: usize) -> String {
     let start = segments.len().saturating_sub(n);

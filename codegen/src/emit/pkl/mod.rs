@@ -19,16 +19,25 @@
 //! Each subtree holds exactly the definitions of its minor; gated items carry
 //! the annotation class of shared.pkl. See docs/pkl.md.
 
+mod absent_kinds;
+mod builder;
+mod checks;
 mod constraints;
 mod enum_type;
 mod escape;
 mod example;
 mod gate;
+mod items;
 mod k8s_base;
 pub mod layout;
 mod module;
+mod moved;
 mod owners;
+mod paths;
+mod rules;
+mod subtree;
 mod templates;
+mod types;
 mod union;
 
 pub use escape::{doc_comment, pkl_string};
@@ -39,9 +48,9 @@ use crate::error::Result;
 use crate::model::GatedModel;
 use crate::output::{Contents, FileTree, RenderCache};
 use layout::{MinorLayout, NamespacePaths};
-use module::{ModuleData, Subtree};
 use owners::Owners;
 use serde::Serialize;
+use subtree::{ModuleData, Subtree};
 use vergate_core::Version;
 
 /// The directory of the package inside `generated/<api>/`.
@@ -178,6 +187,11 @@ struct RootData<'a> {
     package_version: String,
     zip_url: String,
     description: &'a str,
+    /// The API server's words for a broken cross-field rule (shared.pkl's
+    /// rule functions; `vergate_core::gates::cross_field`).
+    duplicate: &'static str,
+    required: &'static str,
+    forbidden: &'static str,
 }
 
 /// A minor's own package (`v<X.Y>/PklProject`).
@@ -218,6 +232,9 @@ fn root_data<'a>(model: &GatedModel, settings: &'a Settings) -> RootData<'a> {
         base_uri,
         package_version,
         description: &settings.description,
+        duplicate: vergate_core::gates::DUPLICATE,
+        required: vergate_core::gates::REQUIRED,
+        forbidden: vergate_core::gates::FORBIDDEN,
     }
 }
 
@@ -289,7 +306,7 @@ fn minor_files(
     } else {
         Owners::default()
     };
-    let layout = MinorLayout::new(minor, paths, &owners)?;
+    let layout = MinorLayout::new(minor, paths, &owners, k8s)?;
     let dir = version.dir_name();
     let subtree = Subtree {
         model,
@@ -335,7 +352,7 @@ fn minor_files(
     ));
     if subtree.k8s_base {
         for (path, bytes) in
-            k8s_base::files(&settings.api, &settings.package, minor, &layout, &owners)?
+            k8s_base::files(&settings.api, &settings.package, model, minor, &layout)?
         {
             files.push((format!("{dir}/{path}"), bytes.into()));
         }

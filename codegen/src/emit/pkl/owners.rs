@@ -47,7 +47,7 @@ impl Owners {
                 let name = definition.name.as_str();
                 if is_class(definition) && name.starts_with("io.k8s.") {
                     classes.insert(name);
-                    if super::layout::served_kind(definition).is_some() {
+                    if super::paths::served_kind(definition).is_some() {
                         resources.insert(name);
                     }
                 } else {

@@ -48,6 +48,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "pkl/k8s_path.pkl.tera",
         include_str!("../../../templates/pkl/k8s_path.pkl.tera"),
     ),
+    (
+        "pkl/k8s_schema.pkl.tera",
+        include_str!("../../../templates/pkl/k8s_schema.pkl.tera"),
+    ),
 ];
 
 /// The Pkl template set, built once.
