@@ -310,7 +310,10 @@ pub mod ports {
 fn int_or_string_reads_both_forms_and_says_so_in_its_schema() {
     for (text, value) in [
         (r#"{"targetPort":8080}"#, vergate::IntOrString::Int(8080)),
-        (r#"{"targetPort":"http"}"#, vergate::IntOrString::String("http".into())),
+        (
+            r#"{"targetPort":"http"}"#,
+            vergate::IntOrString::String("http".into()),
+        ),
     ] {
         let backend: ports::v1_29::Backend = serde_json::from_str(text).unwrap();
         assert_eq!(backend.target_port, value);

@@ -21,9 +21,6 @@ pub mod wording;
 
 pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
 pub use dialect::{kubernetes, Convention, Dialect, DIALECTS};
-// The Pkl emitter's name checks, until it matches on `Convention` too.
-#[cfg(feature = "emit")]
-pub(crate) use dialect::kubernetes::{OBJECT_META, QUANTITY};
 pub use facts::FactNotes;
 pub use feature_gate_prose::{prose_gates, ProseGates};
 pub use gated::GatedModel;

@@ -19,7 +19,7 @@ use super::layout::MinorLayout;
 use super::paths::relative_path;
 use super::templates;
 use crate::error::Result;
-use crate::model::{GatedModel, MinorModel, OBJECT_META};
+use crate::model::{Convention, GatedModel, MinorModel};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use vergate_core::alias::{pkl_identifier, sanitize};
@@ -36,7 +36,10 @@ const K8S_SCHEMA: &str = "k8sSchema";
 
 /// True when `minor`'s objects are Kubernetes-style (it has ObjectMeta).
 pub fn applies(minor: &MinorModel) -> bool {
-    minor.definitions.contains_key(OBJECT_META)
+    minor
+        .definitions
+        .values()
+        .any(|definition| definition.convention == Some(Convention::ObjectMeta))
 }
 
 #[derive(Serialize)]

@@ -22,7 +22,7 @@
 //! classes on it modules of their own.
 
 use crate::model::naming::namespace_of;
-use crate::model::{Definition, GatedModel, Schema};
+use crate::model::{kubernetes, Definition, GatedModel, Schema};
 use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::Version;
 
@@ -45,7 +45,7 @@ impl Owners {
         for minor in model.minors.range(..=version).map(|(_, minor)| minor) {
             for definition in minor.definitions.values() {
                 let name = definition.name.as_str();
-                if is_class(definition) && name.starts_with("io.k8s.") {
+                if is_class(definition) && kubernetes::is_own_name(name) {
                     classes.insert(name);
                     if super::paths::served_kind(definition).is_some() {
                         resources.insert(name);

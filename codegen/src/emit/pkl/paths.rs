@@ -5,16 +5,7 @@
 use crate::model::Definition;
 use vergate_core::gates::GroupVersionKind;
 
-/// The definition-name prefix pkl-k8s's paths leave out.
-const PKL_K8S_PREFIX: &str = "io.k8s.";
-
-/// pkl-k8s's module path of a resource definition, without `.pkl`:
-/// `io.k8s.api.apps.v1.Deployment` → `api/apps/v1/Deployment`. `None` for a
-/// definition outside Kubernetes' own names (a CRD's).
-pub fn pkl_k8s_path(definition: &str) -> Option<String> {
-    let rest = definition.strip_prefix(PKL_K8S_PREFIX)?;
-    Some(rest.replace('.', "/"))
-}
+pub use crate::model::kubernetes::pkl_k8s_path;
 
 /// The kind a definition is a resource module of: served as exactly one
 /// kind, and an object with `apiVersion` and `kind` properties.

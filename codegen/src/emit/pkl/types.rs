@@ -82,7 +82,7 @@ impl Builder<'_, '_> {
         enum_values: &[String],
         from: &Definition,
     ) -> Result<String> {
-        if self.subtree.k8s_base && from.name == crate::model::QUANTITY {
+        if self.subtree.k8s_base && from.convention == Some(crate::model::Convention::Quantity) {
             return Ok(QUANTITY_TYPE.to_owned());
         }
         match schema {

@@ -27,6 +27,11 @@ const META_V1: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 /// The prefix of the definitions k8s.io/api's Go packages become.
 const API_PACKAGES: &str = "io.k8s.api.";
 
+/// The prefix of every name of Kubernetes' own definitions (k8s.io/api,
+/// apimachinery, apiextensions, kube-aggregator), which pkl-k8s's module
+/// paths leave out.
+const OWN_NAMES: &str = "io.k8s.";
+
 /// Marks the definitions of `minor` that carry a Kubernetes convention.
 pub fn mark(minor: &mut MinorModel) {
     for (name, convention) in [
@@ -42,6 +47,20 @@ pub fn mark(minor: &mut MinorModel) {
 /// True when `name` is a definition of apimachinery's `meta/v1` package.
 pub fn is_meta_v1(name: &str) -> bool {
     name.starts_with(META_V1)
+}
+
+/// True when `name` is one of Kubernetes' own definitions, not a custom
+/// resource's (whose names are its group's).
+pub fn is_own_name(name: &str) -> bool {
+    name.starts_with(OWN_NAMES)
+}
+
+/// pkl-k8s's module path of one of Kubernetes' own definitions, without
+/// `.pkl`: `io.k8s.api.apps.v1.Deployment` → `api/apps/v1/Deployment`.
+/// `None` for a definition outside Kubernetes' own names (a CRD's).
+pub fn pkl_k8s_path(name: &str) -> Option<String> {
+    let rest = name.strip_prefix(OWN_NAMES)?;
+    Some(rest.replace('.', "/"))
 }
 
 /// The definition name the Kubernetes specs give the Go type `kind` of
