@@ -51,11 +51,14 @@ pub enum Rule {
     /// A CustomResourceDefinition among the inputs that is left out: it
     /// does not read, or another CRD of its name says otherwise.
     CrdNotUsed,
+    /// A custom resource that fails a CEL validation rule of its CRD
+    /// (`x-kubernetes-validations`), or a rule vergate could not evaluate.
+    CelRule,
 }
 
 impl Rule {
     /// Every rule, for SARIF's rule table.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::NotYetIntroduced,
         Rule::Removed,
         Rule::NotInMinor,
@@ -72,6 +75,7 @@ impl Rule {
         Rule::Constraint,
         Rule::FeatureGateOff,
         Rule::CrdNotUsed,
+        Rule::CelRule,
     ];
 
     /// The stable id (`not-yet-introduced`).
@@ -93,6 +97,7 @@ impl Rule {
             Rule::Constraint => "constraint",
             Rule::FeatureGateOff => "feature-gate-off",
             Rule::CrdNotUsed => "crd-not-used",
+            Rule::CelRule => "cel-rule",
         }
     }
 
@@ -124,6 +129,9 @@ impl Rule {
             }
             Rule::CrdNotUsed => {
                 "A CustomResourceDefinition among the inputs is left out: it does not read, or another of its name differs."
+            }
+            Rule::CelRule => {
+                "The custom resource fails a CEL validation rule of its CRD (x-kubernetes-validations), or a rule could not be evaluated."
             }
         }
     }

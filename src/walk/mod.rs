@@ -18,6 +18,8 @@ mod union;
 mod values;
 
 pub(crate) use constraints::Verdict;
+#[cfg(feature = "cli")]
+pub(crate) use formats::float_value as scalar_float;
 pub(crate) use path::Step;
 pub(crate) use values::Refusal;
 

@@ -254,8 +254,19 @@ impl Check<'_> {
             return;
         }
         match preflight::check(self.tables, &doc.root, policy.options) {
-            Ok(report) if report.violations.is_empty() => {}
-            Ok(report) => {
+            Ok(mut report) => {
+                if let Some(rules) = self.custom.rules_for(&doc.root) {
+                    let outcome = vergate::cel::evaluate(rules, &doc.root, report.target);
+                    results.cel.evaluated += outcome.evaluated;
+                    results.cel.transition_skipped += outcome.transition_skipped;
+                    if !outcome.violations.is_empty() {
+                        report.violations.extend(outcome.violations);
+                        report.violations.sort_by_key(|violation| violation.line);
+                    }
+                }
+                if report.violations.is_empty() {
+                    return;
+                }
                 let target = report.target.to_string();
                 results
                     .violations

@@ -1,0 +1,147 @@
+//! One `x-kubernetes-validations` rule, compiled once per CRD version:
+//! its program, its message (or message expression), where it reports
+//! (`fieldPath`, `reason`) and what it needs (`oldSelf`, the functions it
+//! calls).
+
+use super::library;
+use cel::{Env, Program};
+use serde_json::Value as Json;
+use std::sync::{Arc, LazyLock};
+
+/// The environment every rule compiles in: cel-rust's standard library
+/// (macros and optional syntax included) and its strings extension. The
+/// Kubernetes functions are the context's ([`library::register`]).
+pub(crate) static ENV: LazyLock<Arc<Env>> = LazyLock::new(|| {
+    let mut env = Env::stdlib();
+    // The strings extension registers once on a fresh environment.
+    let _ = env.add_extension(cel::extensions::strings);
+    Arc::new(env)
+});
+
+/// How a failing rule is reported (`reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    Invalid,
+    Forbidden,
+    Required,
+    Duplicate,
+}
+
+impl Reason {
+    fn from_json(text: Option<&str>) -> Reason {
+        match text {
+            Some("FieldValueForbidden") => Reason::Forbidden,
+            Some("FieldValueRequired") => Reason::Required,
+            Some("FieldValueDuplicate") => Reason::Duplicate,
+            _ => Reason::Invalid,
+        }
+    }
+}
+
+/// A rule, compiled.
+pub struct Rule {
+    /// The CEL source.
+    pub source: String,
+    pub message: Option<String>,
+    pub message_expression: Option<Program>,
+    /// `fieldPath`, a JSON path relative to the rule's node (`.spec.x`).
+    pub field_path: Option<String>,
+    pub reason: Reason,
+    /// The program, or why it does not compile.
+    pub program: Result<Program, String>,
+    /// True when the rule reads `oldSelf` (a transition rule).
+    pub transition: bool,
+    /// `optionalOldSelf: true`: a transition rule that runs on create too,
+    /// with `oldSelf` as `optional.none()`.
+    pub optional_old_self: bool,
+    /// The functions it calls that a Kubernetes library adds or that vergate
+    /// does not evaluate, in source order.
+    pub functions: Vec<String>,
+}
+
+impl Rule {
+    /// Compiles one entry of `x-kubernetes-validations`; `None` for an
+    /// entry that is no object with a `rule`.
+    pub fn compile(entry: &Json) -> Option<Rule> {
+        let source = entry.get("rule")?.as_str()?.to_owned();
+        let text = |key: &str| entry.get(key).and_then(Json::as_str).map(str::to_owned);
+        let program = compile_bounded(&source);
+        let (transition, functions) = match &program {
+            Ok(program) => {
+                let references = program.references();
+                let functions = references
+                    .functions()
+                    .into_iter()
+                    .filter(|name| {
+                        library::introduced_in(name).is_some()
+                            || library::UNSUPPORTED
+                                .iter()
+                                .any(|(unsupported, _)| unsupported == name)
+                    })
+                    .map(str::to_owned)
+                    .collect();
+                (references.has_variable("oldSelf"), functions)
+            }
+            Err(_) => (source.contains("oldSelf"), Vec::new()),
+        };
+        Some(Rule {
+            message_expression: text("messageExpression")
+                .and_then(|source| compile_bounded(&source).ok()),
+            message: text("message"),
+            field_path: text("fieldPath"),
+            reason: Reason::from_json(entry.get("reason").and_then(Json::as_str)),
+            optional_old_self: entry.get("optionalOldSelf") == Some(&Json::Bool(true)),
+            program,
+            transition,
+            functions,
+            source,
+        })
+    }
+
+    /// What the API server says when the rule fails: the `message`, else
+    /// `failed rule: <rule>` (the message expression is evaluated by the
+    /// caller), after the reason's words.
+    pub fn failure(&self, type_name: &str, message: Option<String>) -> String {
+        let message = message
+            .or_else(|| self.message.clone())
+            .unwrap_or_else(|| format!("failed rule: {}", self.source));
+        match self.reason {
+            Reason::Invalid => format!("Invalid value: \"{type_name}\": {message}"),
+            Reason::Forbidden => format!("Forbidden: {message}"),
+            Reason::Required => format!("Required value: {message}"),
+            Reason::Duplicate => format!("Duplicate value: {message}"),
+        }
+    }
+}
+
+/// The longest rule source compiled, in bytes: the parser recurses, so a
+/// hostile rule is refused before it can exhaust the stack. The API server
+/// refuses far shorter expressions by their estimated cost.
+const MAX_SOURCE: usize = 16 * 1024;
+
+/// The deepest nesting of brackets compiled, for the same reason.
+const MAX_NESTING: usize = 64;
+
+fn compile_bounded(source: &str) -> Result<Program, String> {
+    if source.len() > MAX_SOURCE {
+        return Err(format!(
+            "the rule is longer than vergate compiles ({MAX_SOURCE} bytes)"
+        ));
+    }
+    let mut depth = 0usize;
+    for byte in source.bytes() {
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(format!(
+                        "the rule nests deeper than vergate compiles ({MAX_NESTING} brackets)"
+                    ));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    ENV.compile(source).map_err(|err| err.to_string())
+}

@@ -1,0 +1,192 @@
+//! Document values as the CEL values a rule sees: typed by the schema as
+//! the API server types them (an integer written where `number` is
+//! declared is a double; `date-time` strings are timestamps), with the
+//! schema's defaults applied to absent fields, as the API server applies
+//! them before it validates.
+
+use super::schema::{self, Shape};
+use crate::document::{Node, Value as Doc};
+use cel::objects::{Key, Map, Value};
+use serde_json::Value as Json;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// `node` as a CEL value under `schema` (`None`: untyped).
+pub fn of_node(node: &Node, schema: Option<&schema::Node>) -> Value {
+    let shape = schema.map_or(Shape::Any, |schema| schema.shape);
+    match &node.value {
+        Doc::Null => Value::Null,
+        Doc::Bool(flag) => Value::Bool(*flag),
+        Doc::Int(integer) if shape == Shape::Number => Value::Float(*integer as f64),
+        Doc::Int(integer) => Value::Int(*integer),
+        Doc::Float(text) => crate::walk::scalar_float(text)
+            .map_or_else(|| Value::String(Arc::new(text.to_string())), Value::Float),
+        Doc::String(text) => string(text, shape),
+        Doc::Seq(items) => {
+            let item = schema.and_then(|schema| schema.items.as_deref());
+            Value::List(Arc::new(
+                items.iter().map(|node| of_node(node, item)).collect(),
+            ))
+        }
+        Doc::Map(entries) => {
+            let mut map: HashMap<Key, Value> = HashMap::with_capacity(entries.len());
+            for entry in entries {
+                let member = schema.and_then(|schema| {
+                    schema
+                        .properties
+                        .get(entry.key.as_str())
+                        .or(schema.values.as_deref())
+                });
+                map.insert(
+                    Key::String(Arc::new(entry.key.to_string())),
+                    of_node(&entry.value, member),
+                );
+            }
+            if let Some(schema) = schema {
+                add_defaults(&mut map, schema);
+            }
+            Value::Map(Map { map: Arc::new(map) })
+        }
+    }
+}
+
+/// The schema's defaults for the properties `map` lacks.
+fn add_defaults(map: &mut HashMap<Key, Value>, schema: &schema::Node) {
+    for (name, property) in &schema.properties {
+        if let Some(default) = &property.default {
+            map.entry(Key::String(Arc::new(name.clone())))
+                .or_insert_with(|| of_json(default, Some(property)));
+        }
+    }
+}
+
+/// A JSON value (a default) as a CEL value under `schema`.
+pub fn of_json(json: &Json, schema: Option<&schema::Node>) -> Value {
+    let shape = schema.map_or(Shape::Any, |schema| schema.shape);
+    match json {
+        Json::Null => Value::Null,
+        Json::Bool(flag) => Value::Bool(*flag),
+        Json::Number(number) => match (number.as_i64(), shape) {
+            (Some(integer), shape) if shape != Shape::Number => Value::Int(integer),
+            _ => Value::Float(number.as_f64().unwrap_or(f64::NAN)),
+        },
+        Json::String(text) => string(text, shape),
+        Json::Array(items) => {
+            let item = schema.and_then(|schema| schema.items.as_deref());
+            Value::List(Arc::new(
+                items.iter().map(|json| of_json(json, item)).collect(),
+            ))
+        }
+        Json::Object(members) => {
+            let mut map: HashMap<Key, Value> = HashMap::with_capacity(members.len());
+            for (key, value) in members {
+                let member = schema
+                    .and_then(|schema| schema.properties.get(key).or(schema.values.as_deref()));
+                map.insert(Key::String(Arc::new(key.clone())), of_json(value, member));
+            }
+            if let Some(schema) = schema {
+                add_defaults(&mut map, schema);
+            }
+            Value::Map(Map { map: Arc::new(map) })
+        }
+    }
+}
+
+/// A JSON value (a default) as a document node on `line`, to walk it as
+/// the API server would once it has defaulted the field.
+pub fn node_of_json(json: &Json, line: u32) -> Node {
+    let value = match json {
+        Json::Null => Doc::Null,
+        Json::Bool(flag) => Doc::Bool(*flag),
+        Json::Number(number) => match number.as_i64() {
+            Some(integer) => Doc::Int(integer),
+            None => Doc::Float(number.to_string().into()),
+        },
+        Json::String(text) => Doc::String(text.as_str().into()),
+        Json::Array(items) => Doc::Seq(items.iter().map(|item| node_of_json(item, line)).collect()),
+        Json::Object(members) => Doc::Map(
+            members
+                .iter()
+                .map(|(key, value)| crate::document::Entry {
+                    key: key.as_str().into(),
+                    line,
+                    value: node_of_json(value, line),
+                })
+                .collect(),
+        ),
+    };
+    Node { value, line }
+}
+
+fn string(text: &str, shape: Shape) -> Value {
+    match shape {
+        Shape::Timestamp => match chrono::DateTime::parse_from_rfc3339(text) {
+            Ok(time) => Value::Timestamp(time),
+            Err(_) => Value::String(Arc::new(text.to_owned())),
+        },
+        Shape::Duration => match go_duration(text) {
+            Some(duration) => Value::Duration(duration),
+            None => Value::String(Arc::new(text.to_owned())),
+        },
+        _ => Value::String(Arc::new(text.to_owned())),
+    }
+}
+
+/// A Go duration (`1h30m`, `1.5s`, `-300ms`), as `time.ParseDuration` reads it.
+fn go_duration(text: &str) -> Option<chrono::Duration> {
+    let (negative, mut rest) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if rest == "0" {
+        return Some(chrono::Duration::zero());
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut nanos: f64 = 0.0;
+    while !rest.is_empty() {
+        let number_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+        let number: f64 = rest[..number_end].parse().ok()?;
+        rest = &rest[number_end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_end] {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
+        };
+        nanos += number * scale;
+        rest = &rest[unit_end..];
+    }
+    if !nanos.is_finite() || nanos.abs() > i64::MAX as f64 {
+        return None;
+    }
+    let nanos = nanos as i64;
+    Some(chrono::Duration::nanoseconds(if negative {
+        -nanos
+    } else {
+        nanos
+    }))
+}
+
+/// How many values `node` holds (itself included): the size a rule's
+/// comprehensions range over, for the cost bound.
+pub fn size(node: &Node) -> u64 {
+    let mut count = 0u64;
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        count += 1;
+        match &node.value {
+            Doc::Seq(items) => stack.extend(items),
+            Doc::Map(entries) => stack.extend(entries.iter().map(|entry| &entry.value)),
+            _ => {}
+        }
+    }
+    count
+}
