@@ -185,8 +185,9 @@ impl Walk<'_> {
             .unwrap_or(u64::MAX);
         if comprehensions > 0 && estimate > PER_CALL_LIMIT {
             let message = format!(
-                "the rule `{}` was not evaluated: over {size} values its cost may exceed the API server's per-call limit ({PER_CALL_LIMIT}), which it refuses with \"operation cancelled: actual cost limit exceeded\"",
-                rule.source
+                "the rule `{}` was not evaluated: over {size} values its cost may exceed the API server's per-call limit ({PER_CALL_LIMIT}), where the API server says \"'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: {}\"",
+                rule.source,
+                rule.error_string()
             );
             self.report(Severity::Warning, self.path.clone(), line, message);
             return;
@@ -226,9 +227,10 @@ impl Walk<'_> {
             }
             Err(err) => {
                 let message = format!(
-                    "Invalid value: \"{}\": {err} evaluating rule: {}",
+                    "Invalid value: \"{}\": {} evaluating rule: {}",
                     schema.shape.name(),
-                    rule.source
+                    go_error(&err),
+                    rule.error_string()
                 );
                 self.report(Severity::Error, self.path.clone(), line, message);
             }
@@ -281,6 +283,18 @@ impl Walk<'_> {
             at = entry.map(|entry| &entry.value);
         }
         (path, line)
+    }
+}
+
+/// An evaluation error as cel-go words the common ones.
+fn go_error(err: &ExecutionError) -> String {
+    match err {
+        ExecutionError::NoSuchKey(key) => format!("no such key: {key}"),
+        ExecutionError::IndexOutOfBounds(index) => format!("index out of bounds: {index:?}"),
+        ExecutionError::DivisionByZero(_) => "division by zero".to_owned(),
+        ExecutionError::RemainderByZero(_) => "modulus by zero".to_owned(),
+        ExecutionError::Overflow(..) => "integer overflow".to_owned(),
+        other => other.to_string(),
     }
 }
 

@@ -98,6 +98,15 @@ impl Rule {
         })
     }
 
+    /// How the API server names the rule in an error: its message, else
+    /// `failed rule: <rule>` (`ruleErrorString`).
+    pub fn error_string(&self) -> String {
+        match self.message.as_deref().map(str::trim) {
+            Some(message) if !message.is_empty() => message.to_owned(),
+            _ => format!("failed rule: {}", self.source),
+        }
+    }
+
     /// What the API server says when the rule fails: the `message`, else
     /// `failed rule: <rule>` (the message expression is evaluated by the
     /// caller), after the reason's words.

@@ -37,10 +37,7 @@ pub fn of_node(node: &Node, schema: Option<&schema::Node>) -> Value {
                         .get(entry.key.as_str())
                         .or(schema.values.as_deref())
                 });
-                map.insert(
-                    Key::String(Arc::new(entry.key.to_string())),
-                    of_node(&entry.value, member),
-                );
+                map.insert(key(schema, &entry.key), of_node(&entry.value, member));
             }
             if let Some(schema) = schema {
                 add_defaults(&mut map, schema);
@@ -54,7 +51,7 @@ pub fn of_node(node: &Node, schema: Option<&schema::Node>) -> Value {
 fn add_defaults(map: &mut HashMap<Key, Value>, schema: &schema::Node) {
     for (name, property) in &schema.properties {
         if let Some(default) = &property.default {
-            map.entry(Key::String(Arc::new(name.clone())))
+            map.entry(Key::String(Arc::new(escape(name))))
                 .or_insert_with(|| of_json(default, Some(property)));
         }
     }
@@ -82,7 +79,7 @@ pub fn of_json(json: &Json, schema: Option<&schema::Node>) -> Value {
             for (key, value) in members {
                 let member = schema
                     .and_then(|schema| schema.properties.get(key).or(schema.values.as_deref()));
-                map.insert(Key::String(Arc::new(key.clone())), of_json(value, member));
+                map.insert(self::key(schema, key), of_json(value, member));
             }
             if let Some(schema) = schema {
                 add_defaults(&mut map, schema);
@@ -116,6 +113,72 @@ pub fn node_of_json(json: &Json, line: u32) -> Node {
         ),
     };
     Node { value, line }
+}
+
+/// The key an entry has in CEL: a property's name escaped as the API
+/// server escapes it; a map's keys as they are.
+fn key(schema: Option<&schema::Node>, name: &str) -> Key {
+    let is_map = schema
+        .is_some_and(|schema| schema.values.is_some() && !schema.properties.contains_key(name));
+    Key::String(Arc::new(if is_map {
+        name.to_owned()
+    } else {
+        escape(name)
+    }))
+}
+
+/// CEL's reserved words, which a property named so is escaped from.
+const RESERVED: [&str; 21] = [
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
+
+/// A property name as rules name it (apiextensions' `Escape`): a reserved
+/// word becomes `__word__`; `__`, `.`, `-` and `/` become `__underscores__`,
+/// `__dot__`, `__dash__` and `__slash__`.
+pub fn escape(name: &str) -> String {
+    if RESERVED.contains(&name) {
+        return format!("__{name}__");
+    }
+    if !name.contains(['_', '.', '-', '/']) {
+        return name.to_owned();
+    }
+    let mut out = String::with_capacity(name.len() + 8);
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("__") {
+            out.push_str("__underscores__");
+            rest = &rest[2..];
+            continue;
+        }
+        match c {
+            '.' => out.push_str("__dot__"),
+            '-' => out.push_str("__dash__"),
+            '/' => out.push_str("__slash__"),
+            c => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 fn string(text: &str, shape: Shape) -> Value {

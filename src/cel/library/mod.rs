@@ -178,7 +178,10 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
         "transformMapEntry",
         "two-variable comprehensions (1.32) are not in cel-rust 0.15",
     ),
-    ("reverse", "strings ext v3 is not offered by the API server"),
+    (
+        "reverse",
+        "cel-go strings v3, which no Kubernetes minor offers",
+    ),
     (
         "semver",
         "the semver library (1.33) is not implemented by vergate",
