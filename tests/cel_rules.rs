@@ -264,3 +264,66 @@ fn custom_resources_without_rules_count_nothing() {
     ]);
     assert_eq!(json["summary"]["cel"]["transition_skipped"], 0);
 }
+
+#[test]
+fn rules_added_between_releases_show_in_gates_json_and_diff() {
+    // Gateway API's HTTPRoute CRD at v1.2.0 and v1.3.0 as the minors 1.2
+    // and 1.3 of a CRD-based API, regenerated as `cargo xtask add-api`
+    // and `regen` would.
+    let project = tempfile::tempdir().unwrap();
+    let specs = project.path().join("specs");
+    for (minor, release) in [("v1.2", "v1.2.0"), ("v1.3", "v1.3.0")] {
+        std::fs::create_dir_all(specs.join(minor)).unwrap();
+        std::fs::copy(
+            support::root().join(format!("tests/cel/gateway-api/{release}/httproutes.yaml")),
+            specs.join(minor).join("httproutes.yaml"),
+        )
+        .unwrap();
+    }
+    let specs_root = project.path().join("upstream-specs");
+    vergate_codegen::record::add_api(&specs_root, "gateway-api", &specs)
+        .unwrap_or_else(|err| panic!("add-api: {err}"));
+    let api = vergate_codegen::api::Api::open(&specs_root.join("gateway-api")).unwrap();
+    let out = project.path().join("generated/gateway-api");
+    vergate_codegen::regen::regen(&api, &out, vergate_codegen::output::Mode::Write)
+        .unwrap_or_else(|err| panic!("regen: {err}"));
+    // gates.json: the rule is a constraint of the mirror filter in 1.3 only.
+    let gates: Value =
+        serde_json::from_slice(&std::fs::read(out.join("gates.json")).unwrap()).unwrap();
+    let text = gates.to_string();
+    assert!(
+        text.contains(r#""rule":"!(has(self.percent) && has(self.fraction))""#),
+        "the rule is not in gates.json"
+    );
+    // `vergate diff` names the rules added, with their messages.
+    let output = vergate(&["diff", "--api", out.to_str().unwrap(), "1.2", "1.3"]);
+    let diff = stdout(&output);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        diff.contains("rule added `!(has(self.percent) && has(self.fraction))`: Only one of percent or fraction may be specified in HTTPRequestMirrorFilter"),
+        "{diff}"
+    );
+    // The JSON Schema and the Pkl of 1.3 carry each rule and its message.
+    for output in ["json", "pkl"] {
+        let text = walk_files(&out.join(output));
+        assert!(
+            text.contains("!(has(self.percent) && has(self.fraction))")
+                && text.contains("Only one of percent or fraction may be specified"),
+            "no {output} file carries the rule and its message"
+        );
+    }
+}
+
+/// The text of every file below `dir`.
+fn walk_files(dir: &std::path::Path) -> String {
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            text.push_str(&walk_files(&path));
+        } else if let Ok(contents) = std::fs::read_to_string(&path) {
+            text.push_str(&contents);
+        }
+    }
+    text
+}

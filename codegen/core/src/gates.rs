@@ -14,7 +14,7 @@ mod facts;
 mod type_expr;
 mod union;
 
-pub use constraints::{Constraints, Number};
+pub use constraints::{Constraints, Number, ValidationRule};
 pub use facts::{
     api_lifecycle_in, gate_state_in, warning_in, ApiLifecycle, FeatureGateHistory,
     FeatureGateState, GateStage, RetiredKind,

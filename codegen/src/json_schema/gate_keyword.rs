@@ -315,6 +315,7 @@ fn constraints_json(constraints: &Constraints) -> Json {
         unique_items,
         min_properties,
         max_properties,
+        rules,
     } = constraints;
     let mut out = Map::new();
     if let Some(pattern) = pattern {
@@ -345,6 +346,27 @@ fn constraints_json(constraints: &Constraints) -> Json {
     }
     if *unique_items {
         out.insert("uniqueItems".into(), Json::Bool(true));
+    }
+    if !rules.is_empty() {
+        let rules = rules
+            .iter()
+            .map(|rule| {
+                let mut entry = Map::new();
+                entry.insert("rule".into(), Json::string(&rule.rule));
+                for (key, value) in [
+                    ("message", &rule.message),
+                    ("messageExpression", &rule.message_expression),
+                    ("fieldPath", &rule.field_path),
+                    ("reason", &rule.reason),
+                ] {
+                    if let Some(value) = value {
+                        entry.insert(key.into(), Json::string(value));
+                    }
+                }
+                Json::Object(entry)
+            })
+            .collect();
+        out.insert("rules".into(), Json::Array(rules));
     }
     Json::Object(out)
 }

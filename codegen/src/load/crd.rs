@@ -23,8 +23,9 @@
 //! - `x-kubernetes-list-type: set` is `uniqueItems: true`; `map` (with
 //!   `x-kubernetes-list-map-keys`), `x-kubernetes-map-type`,
 //!   `x-kubernetes-embedded-resource` and the CEL rules of
-//!   `x-kubernetes-validations` are written into the description (kept and
-//!   shown, not evaluated);
+//!   `x-kubernetes-validations` are written into the description; the rules
+//!   are also kept as they are, for gates.json's constraints and the JSON
+//!   Schema (`vergate check --crd` evaluates them, from the CRD itself);
 //! - a version's `deprecated: true` marks the definition deprecated, and
 //!   its `deprecationWarning` becomes the definition's deprecation warning
 //!   (and a last paragraph of its description, `Deprecated: …`).
@@ -416,7 +417,7 @@ fn rewrite(value: Value) -> Value {
     }
     if let Some(Value::Array(rules)) = object.get("x-kubernetes-validations") {
         let mut text = String::from(
-            "Validation rules (CEL; enforced by the API server, not evaluated by vergate):",
+            "Validation rules (CEL; enforced by the API server, evaluated by `vergate check --crd`):",
         );
         for rule in rules {
             let expression = rule.get("rule").and_then(Value::as_str).unwrap_or_default();
