@@ -18,7 +18,7 @@
 
 mod evaluate;
 pub mod library;
-mod rule;
+pub(crate) mod rule;
 mod schema;
 mod value;
 

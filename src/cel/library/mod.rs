@@ -210,3 +210,64 @@ pub fn library_of(function: &str) -> Option<&'static Library> {
         .filter(|library| library.functions.contains(&function))
         .min_by_key(|library| library.since)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::register;
+    use crate::cel::rule::ENV;
+    use cel::{Context, Value};
+    use std::sync::Arc;
+
+    fn eval(expression: &str) -> Result<Value, String> {
+        let program = ENV.compile(expression).map_err(|err| err.to_string())?;
+        let mut context = Context::with_env(Arc::clone(&ENV));
+        register(&mut context);
+        program.execute(&context).map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn the_kubernetes_functions_answer_as_the_api_servers() {
+        for expression in [
+            "'abc'.find('b.') == 'bc'",
+            "'a1b2c3'.findAll('[0-9]') == ['1', '2', '3']",
+            "'a1b2c3'.findAll('[0-9]', 2) == ['1', '2']",
+            "[1, 2, 3].isSorted() && ![3, 1].isSorted()",
+            "[1, 2, 3].sum() == 6 && [3, 1, 2].min() == 1 && [3, 1, 2].max() == 3",
+            "url('https://example.com:8443/a?b=c').getHost() == 'example.com:8443'",
+            "url('https://example.com:8443/a?b=c').getQuery() == {'b': ['c']}",
+            "isURL('/a/path') && !isURL('a/path')",
+            "quantity('1Gi').isGreaterThan(quantity('1G'))",
+            "quantity('1.5').add(1).asApproximateFloat() == 2.5",
+            "quantity('2k').sub(quantity('1k')).asInteger() == 1000",
+            "quantity('500m').compareTo(quantity('0.5')) == 0 && !isQuantity('1Qi')",
+            "sets.contains([1, 2, 3], [2]) && sets.intersects([1], [1, 2]) && sets.equivalent([1, 2], [2, 1])",
+            "ip('10.0.0.1').family() == 4 && ip('::1').isLoopback()",
+            "cidr('10.0.0.0/8').containsIP('10.1.1.1') && cidr('10.0.0.0/8').containsIP(ip('10.1.1.1'))",
+            "cidr('10.0.0.0/8').containsCIDR('10.2.0.0/16') && cidr('10.0.0.0/8').prefixLength() == 8",
+            "cidr('10.1.2.3/8').masked() == cidr('10.0.0.0/8') && cidr('10.0.0.0/8').ip() == ip('10.0.0.0')",
+            "ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8::1') && isIP('1.2.3.4') && !isIP('1.2.3')",
+            "format.dns1123Label().validate('Bad_Name').hasValue() && !format.dns1123Label().validate('good').hasValue()",
+            "format.named('uuid').hasValue() && !format.named('nope').hasValue()",
+            "'%s-%d'.format(['a', 1]) == 'a-1'",
+            "'TacoCat'.lowerAscii() == 'tacocat' && 'a,b'.split(',') == ['a', 'b']",
+            "[1, 2, 3].all(x, x > 0) && [1, 2].exists_one(x, x == 2)",
+            "optional.of(1).orValue(2) == 1 && optional.none().orValue(2) == 2",
+        ] {
+            assert_eq!(eval(expression), Ok(Value::Bool(true)), "{expression}");
+        }
+    }
+
+    #[test]
+    fn bad_input_is_an_evaluation_error_never_a_panic() {
+        for expression in [
+            "quantity('1Qi') == quantity('1')",
+            "ip('not an ip') == ip('1.2.3.4')",
+            "cidr('10.0.0.0/33').prefixLength() == 33",
+            "url('no scheme') == url('/a')",
+            "'a'.find('(') == ''",
+            "[].min() == 1",
+        ] {
+            assert!(eval(expression).is_err(), "{expression}");
+        }
+    }
+}
