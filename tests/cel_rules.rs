@@ -303,6 +303,21 @@ fn rules_added_between_releases_show_in_gates_json_and_diff() {
         diff.contains("rule added `!(has(self.percent) && has(self.fraction))`: Only one of percent or fraction may be specified in HTTPRequestMirrorFilter"),
         "{diff}"
     );
+    // `check` runs each release's rules from gates.json: the mirror filter
+    // with both percent and fraction is refused by 1.3's rule only.
+    let mirror = "tests/cel/gateway-api/cases/httproute-mirror.yaml";
+    let refused = |minor: &str| {
+        let json = check_json(&["--api", out.to_str().unwrap(), "--target", minor, mirror]);
+        errors_by_document(&json, mirror)
+            .get(&1)
+            .is_some_and(|errors| {
+                errors
+                    .iter()
+                    .any(|e| e.contains("Only one of percent or fraction"))
+            })
+    };
+    assert!(!refused("1.2"), "1.2 has no such rule");
+    assert!(refused("1.3"), "1.3's rule refuses it");
     // The JSON Schema and the Pkl of 1.3 carry each rule and its message.
     for output in ["json", "pkl"] {
         let text = walk_files(&out.join(output));

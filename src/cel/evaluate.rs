@@ -38,9 +38,10 @@ thread_local! {
     static ROOT: RefCell<Option<Context<'static, 'static>>> = const { RefCell::new(None) };
 }
 
-/// Runs the rules of `tree` over the resource `root`, for the API server of
-/// minor `target`.
-pub fn evaluate(tree: &schema::Node, root: &Node, target: Version) -> Outcome {
+/// Runs the rules of `tree` over the resource `root`, for the Kubernetes
+/// API server of minor `target` (`None`: a minor not known, whose API
+/// server is taken to offer every library).
+pub fn evaluate(tree: &schema::Node, root: &Node, target: Option<Version>) -> Outcome {
     let mut outcome = Outcome::default();
     if !tree.rules_below {
         return outcome;
@@ -55,6 +56,7 @@ pub fn evaluate(tree: &schema::Node, root: &Node, target: Version) -> Outcome {
         let mut walk = Walk {
             context,
             target,
+            defaults_unknown: tree.defaults_unknown,
             path: String::new(),
             outcome: &mut outcome,
         };
@@ -65,7 +67,9 @@ pub fn evaluate(tree: &schema::Node, root: &Node, target: Version) -> Outcome {
 
 struct Walk<'w> {
     context: &'w Context<'static, 'static>,
-    target: Version,
+    target: Option<Version>,
+    /// The tree comes from gates, without the schema's defaults.
+    defaults_unknown: bool,
     /// The dotted path of the node being visited (`spec.rules[0]`).
     path: String,
     outcome: &'w mut Outcome,
@@ -225,6 +229,14 @@ impl Walk<'_> {
                 let message = format!("the rule `{}` was not evaluated: vergate does not support the function `{name}`", rule.source);
                 self.report(Severity::Warning, self.path.clone(), line, message);
             }
+            Err(err @ ExecutionError::NoSuchKey(_)) if self.defaults_unknown => {
+                let message = format!(
+                    "the rule `{}` was not judged: {} (gates.json keeps no defaults, which the API server applies first; check with --crd for them)",
+                    rule.source,
+                    go_error(&err)
+                );
+                self.report(Severity::Warning, self.path.clone(), line, message);
+            }
             Err(err) => {
                 let message = format!(
                     "Invalid value: \"{}\": {} evaluating rule: {}",
@@ -247,12 +259,15 @@ impl Walk<'_> {
             {
                 return Some(format!("the rule `{}` was not evaluated: vergate does not support the function `{function}` ({why})", rule.source));
             }
+            let Some(target) = self.target else {
+                continue;
+            };
             if let Some(library) =
-                library::library_of(function).filter(|library| library.since > self.target)
+                library::library_of(function).filter(|library| library.since > target)
             {
                 return Some(format!(
-                    "the rule `{}` calls `{function}` ({} library, from {}), which the API server of {} does not offer: it refuses the CRD; not evaluated",
-                    rule.source, library.name, library.since, self.target
+                    "the rule `{}` calls `{function}` ({} library, from {}), which the API server of {target} does not offer: it refuses the CRD; not evaluated",
+                    rule.source, library.name, library.since
                 ));
             }
         }

@@ -9,6 +9,8 @@
 //!   types, defaults).
 //! - `value`: document values as the CEL values the API server gives a rule.
 //! - `evaluate`: the walk that runs the rules over one resource.
+//! - `gates`: the same tree from an API's own gates (a regen of CRDs), per
+//!   type and minor.
 //! - `library`: the API server's CEL libraries per minor, and the
 //!   Kubernetes functions on top of cel-rust's standard library.
 //!
@@ -17,10 +19,12 @@
 //! API server.
 
 mod evaluate;
+mod gates;
 pub mod library;
 pub(crate) mod rule;
 mod schema;
 mod value;
 
 pub use evaluate::{evaluate, Outcome, PER_CALL_LIMIT};
+pub use gates::GateRules;
 pub use schema::Node as Schema;

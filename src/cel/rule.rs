@@ -15,6 +15,7 @@ pub(crate) static ENV: LazyLock<Arc<Env>> = LazyLock::new(|| {
     let mut env = Env::stdlib();
     // The strings extension registers once on a fresh environment.
     let _ = env.add_extension(cel::extensions::strings);
+    let _ = library::register_list_overloads(&mut env);
     Arc::new(env)
 });
 

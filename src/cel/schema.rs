@@ -53,6 +53,10 @@ pub struct Node {
     pub default: Option<Json>,
     /// True when this node or one below it has rules.
     pub rules_below: bool,
+    /// True for a tree read from gates, which keep no defaults: a rule
+    /// that reads an absent field is then not judged (the API server would
+    /// have defaulted it, or not).
+    pub defaults_unknown: bool,
 }
 
 /// The most schema levels read: a CRD deeper than this has its deeper
@@ -113,6 +117,7 @@ impl Node {
             values,
             default: schema.get("default").cloned(),
             rules_below,
+            defaults_unknown: false,
         }
     }
 

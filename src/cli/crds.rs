@@ -43,6 +43,9 @@ pub struct CustomResources {
     /// The CEL rules of each served version that has any, compiled once,
     /// by group, version and kind.
     rules: HashMap<(String, String, String), Schema>,
+    /// The rules of the API's own gates (a regen of CRDs), built per type
+    /// and minor as documents ask for them.
+    gate_rules: vergate::cel::GateRules,
     /// CRDs among the inputs left out: the input's name, the lines of the
     /// document, and why.
     unused: Vec<Unused>,
@@ -95,6 +98,23 @@ impl CustomResources {
         let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
         self.rules
             .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
+    }
+
+    /// The CEL rules of the API's own type of `root` in `minor`, when its
+    /// gates have any (a regen of CRDs checked with `--api`).
+    pub fn gate_rules_for(
+        &self,
+        tables: &GateTables,
+        root: &Node,
+        minor: Version,
+    ) -> Option<std::sync::Arc<Option<Schema>>> {
+        if !tables.has_rules() {
+            return None;
+        }
+        let kind = root.get("kind")?.as_str()?;
+        let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
+        let name = tables.types_for_gvk(group, version, kind).next()?;
+        Some(self.gate_rules.for_type(tables, name, minor))
     }
 
     /// When `root` is a custom resource of a version its CRD lists but does
@@ -283,6 +303,7 @@ pub fn load(
     let mut custom = CustomResources {
         crds: Vec::new(),
         rules: HashMap::new(),
+        gate_rules: Default::default(),
         unused,
     };
     if candidates.is_empty() {

@@ -414,3 +414,61 @@ fn compare(ftx: &FunctionContext, a: &Value, b: &Value) -> Result<Ordering> {
         _ => Err(ftx.error(format!("{a:?} and {b:?} cannot be ordered"))),
     }
 }
+
+/// The lists library's `indexOf` and `lastIndexOf`, declared on the
+/// environment beside the strings extension's overloads of the same names
+/// (a context function cannot share a name with an overload).
+pub fn register_list_overloads(
+    env: &mut cel::Env,
+) -> std::result::Result<(), cel::DeclarationError> {
+    use cel::common::types::{DYN_TYPE, LIST_TYPE};
+    env.add_member_overload(
+        "indexOf",
+        "list.indexOf(dyn)",
+        LIST_TYPE,
+        vec![DYN_TYPE],
+        list_index_of,
+    )?;
+    env.add_member_overload(
+        "lastIndexOf",
+        "list.lastIndexOf(dyn)",
+        LIST_TYPE,
+        vec![DYN_TYPE],
+        list_last_index_of,
+    )
+}
+
+/// Where `args[1]` first (or last) is in the list `args[0]`, or -1.
+fn position(args: &[cel::common::value::CowVal<'_, '_>], last: bool) -> Result<i64> {
+    let (Some(list), Some(item)) = (args.first(), args.get(1)) else {
+        return Err(ExecutionError::invalid_argument_count(2, args.len()));
+    };
+    let Value::List(items) = Value::try_from(list.as_ref())? else {
+        return Err(ExecutionError::function_error("indexOf", "expected a list"));
+    };
+    let item = Value::try_from(item.as_ref())?;
+    let found = if last {
+        items.iter().rposition(|candidate| *candidate == item)
+    } else {
+        items.iter().position(|candidate| *candidate == item)
+    };
+    Ok(found.map_or(-1, |index| index as i64))
+}
+
+fn list_index_of<'b, 'v>(
+    args: Vec<cel::common::value::CowVal<'b, 'v>>,
+) -> Result<cel::common::value::CowVal<'b, 'v>> {
+    let index = position(&args, false)?;
+    Ok(cel::common::value::CowVal::owned(
+        cel::common::types::CelInt::from(index),
+    ))
+}
+
+fn list_last_index_of<'b, 'v>(
+    args: Vec<cel::common::value::CowVal<'b, 'v>>,
+) -> Result<cel::common::value::CowVal<'b, 'v>> {
+    let index = position(&args, true)?;
+    Ok(cel::common::value::CowVal::owned(
+        cel::common::types::CelInt::from(index),
+    ))
+}

@@ -13,7 +13,7 @@ mod functions;
 mod net;
 mod quantity;
 
-pub use functions::register;
+pub use functions::{register, register_list_overloads};
 
 use crate::Version;
 
@@ -252,6 +252,8 @@ mod tests {
             "'TacoCat'.lowerAscii() == 'tacocat' && 'a,b'.split(',') == ['a', 'b']",
             "[1, 2, 3].all(x, x > 0) && [1, 2].exists_one(x, x == 2)",
             "optional.of(1).orValue(2) == 1 && optional.none().orValue(2) == 2",
+            "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && [1].indexOf(3) == -1",
+            "'abcb'.indexOf('b') == 1 && 'abcb'.lastIndexOf('b') == 3",
         ] {
             assert_eq!(eval(expression), Ok(Value::Bool(true)), "{expression}");
         }

@@ -255,8 +255,20 @@ impl Check<'_> {
         }
         match preflight::check(self.tables, &doc.root, policy.options) {
             Ok(mut report) => {
-                if let Some(rules) = self.custom.rules_for(&doc.root) {
-                    let outcome = vergate::cel::evaluate(rules, &doc.root, report.target);
+                let from_gates = match self.custom.rules_for(&doc.root) {
+                    Some(_) => None,
+                    None => self
+                        .custom
+                        .gate_rules_for(self.tables, &doc.root, report.target),
+                };
+                let rules = self
+                    .custom
+                    .rules_for(&doc.root)
+                    .or_else(|| from_gates.as_deref().and_then(Option::as_ref));
+                if let Some(rules) = rules {
+                    // Library versions follow Kubernetes minors only.
+                    let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);
+                    let outcome = vergate::cel::evaluate(rules, &doc.root, kubernetes);
                     results.cel.evaluated += outcome.evaluated;
                     results.cel.transition_skipped += outcome.transition_skipped;
                     if !outcome.violations.is_empty() {
