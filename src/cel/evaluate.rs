@@ -10,10 +10,9 @@ use super::value;
 use crate::document::{Node, Value as Doc};
 use crate::preflight::{Severity, Violation};
 use crate::Version;
-use cel::objects::{Key, Map, OptionalValue, Value};
+use cel::objects::{OptionalValue, Value};
 use cel::{Context, ExecutionError};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The API server's runtime cost limit for one evaluation of a rule
@@ -81,13 +80,17 @@ impl Walk<'_> {
             return;
         }
         if !schema.rules.is_empty() {
-            let mut value = value::of_node(node, Some(schema));
-            if is_root {
-                value = root_metadata(value);
+            // `self` is built once per node, for all of the node's rules.
+            let context: &Context<'_, '_> = self.context;
+            let mut scope = context.new_inner_scope();
+            scope.add_variable_as_val("self", value::of_node(node, Some(schema), is_root));
+            if schema.rules.iter().any(|rule| rule.transition) {
+                let none = Value::Opaque(Arc::new(OptionalValue::none()));
+                scope.add_variable_from_value("oldSelf", none);
             }
             let size = value::size(node);
             for rule in &schema.rules {
-                self.rule(rule, schema, &value, node, line, size);
+                self.rule(rule, schema, &scope, node, line, size);
             }
         }
         match &node.value {
@@ -158,7 +161,7 @@ impl Walk<'_> {
         &mut self,
         rule: &Rule,
         schema: &schema::Node,
-        value: &Value,
+        scope: &Context<'_, '_>,
         node: &Node,
         line: u32,
         size: u64,
@@ -182,7 +185,7 @@ impl Walk<'_> {
             self.report(Severity::Warning, self.path.clone(), line, message);
             return;
         }
-        let comprehensions = comprehension_count(&rule.source);
+        let comprehensions = rule.comprehensions;
         let estimate = size
             .saturating_add(1)
             .checked_pow(comprehensions)
@@ -197,17 +200,11 @@ impl Walk<'_> {
             return;
         }
         self.outcome.evaluated += 1;
-        let mut scope = self.context.new_inner_scope();
-        scope.add_variable_from_value("self", value.clone());
-        if rule.transition {
-            scope
-                .add_variable_from_value("oldSelf", Value::Opaque(Arc::new(OptionalValue::none())));
-        }
-        match program.execute(&scope) {
+        match program.execute(scope) {
             Ok(Value::Bool(true)) => {}
             Ok(Value::Bool(false)) => {
                 let message = rule.message_expression.as_ref().and_then(|expression| {
-                    match expression.execute(&scope) {
+                    match expression.execute(scope) {
                         Ok(Value::String(text)) if !text.trim().is_empty() => {
                             Some(text.to_string())
                         }
@@ -338,42 +335,6 @@ fn field_path_steps(field_path: &str) -> Vec<String> {
 /// The variables a rule may name (anything else undeclared is a function).
 fn is_variable(name: &str) -> bool {
     matches!(name, "self" | "oldSelf")
-}
-
-/// How many comprehension macros the rule calls: the exponent of the cost
-/// bound (each may range over every value of `self`).
-fn comprehension_count(source: &str) -> u32 {
-    ["all(", "exists(", "exists_one(", "map(", "filter("]
-        .iter()
-        .map(|macro_call| source.matches(&format!(".{macro_call}")).count() as u32)
-        .sum()
-}
-
-/// The root's `metadata` as CEL rules see it: `name` and `generateName` only.
-fn root_metadata(value: Value) -> Value {
-    let Value::Map(map) = value else {
-        return value;
-    };
-    let key = Key::String(Arc::new("metadata".to_owned()));
-    let Some(Value::Map(metadata)) = map.map.get(&key) else {
-        return Value::Map(map);
-    };
-    let kept: HashMap<Key, Value> = metadata
-        .map
-        .iter()
-        .filter(|(key, _)| matches!(key, Key::String(name) if name.as_str() == "name" || name.as_str() == "generateName"))
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect();
-    let mut entries: HashMap<Key, Value> = (*map.map).clone();
-    entries.insert(
-        key,
-        Value::Map(Map {
-            map: Arc::new(kept),
-        }),
-    );
-    Value::Map(Map {
-        map: Arc::new(entries),
-    })
 }
 
 #[cfg(test)]

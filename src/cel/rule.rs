@@ -58,6 +58,9 @@ pub struct Rule {
     /// The functions it calls that a Kubernetes library adds or that vergate
     /// does not evaluate, in source order.
     pub functions: Vec<String>,
+    /// How many comprehension macros it calls: the exponent of the cost
+    /// bound (each may range over every value of `self`).
+    pub comprehensions: u32,
 }
 
 impl Rule {
@@ -95,6 +98,7 @@ impl Rule {
             program,
             transition,
             functions,
+            comprehensions: comprehension_count(&source),
             source,
         })
     }
@@ -122,6 +126,14 @@ impl Rule {
             Reason::Duplicate => format!("Duplicate value: {message}"),
         }
     }
+}
+
+/// How many comprehension macros `source` calls (`.all(`, `.map(`, …).
+fn comprehension_count(source: &str) -> u32 {
+    [".all(", ".exists(", ".exists_one(", ".map(", ".filter("]
+        .iter()
+        .map(|call| source.matches(call).count() as u32)
+        .sum()
 }
 
 /// The longest rule source compiled, in bytes: the parser recurses, so a

@@ -6,30 +6,43 @@
 
 use super::schema::{self, Shape};
 use crate::document::{Node, Value as Doc};
-use cel::objects::{Key, Map, Value};
+use cel::common::types::{
+    CelBool, CelDouble, CelDuration, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString,
+    CelTimestamp,
+};
+use cel::common::value::Val;
 use serde_json::Value as Json;
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
 
-/// `node` as a CEL value under `schema` (`None`: untyped).
-pub fn of_node(node: &Node, schema: Option<&schema::Node>) -> Value {
+/// A CEL value that may borrow the document's text.
+pub type Boxed<'a> = Box<dyn Val + 'a>;
+
+/// `node` as the CEL value a rule sees under `schema` (`None`: untyped),
+/// borrowing the document's strings. `root`: the resource itself, whose
+/// `metadata` rules see only `name` and `generateName` of.
+pub fn of_node<'a>(node: &'a Node, schema: Option<&'a schema::Node>, root: bool) -> Boxed<'a> {
     let shape = schema.map_or(Shape::Any, |schema| schema.shape);
     match &node.value {
-        Doc::Null => Value::Null,
-        Doc::Bool(flag) => Value::Bool(*flag),
-        Doc::Int(integer) if shape == Shape::Number => Value::Float(*integer as f64),
-        Doc::Int(integer) => Value::Int(*integer),
-        Doc::Float(text) => crate::walk::scalar_float(text)
-            .map_or_else(|| Value::String(Arc::new(text.to_string())), Value::Float),
+        Doc::Null => Box::new(CelNull),
+        Doc::Bool(flag) => Box::new(CelBool::from(*flag)),
+        Doc::Int(integer) if shape == Shape::Number => Box::new(CelDouble::from(*integer as f64)),
+        Doc::Int(integer) => Box::new(CelInt::from(*integer)),
+        Doc::Float(text) => match crate::walk::scalar_float(text) {
+            Some(float) => Box::new(CelDouble::from(float)),
+            None => Box::new(CelString::from(text.as_str())),
+        },
         Doc::String(text) => string(text, shape),
         Doc::Seq(items) => {
             let item = schema.and_then(|schema| schema.items.as_deref());
-            Value::List(Arc::new(
-                items.iter().map(|node| of_node(node, item)).collect(),
-            ))
+            let items: Vec<Boxed<'a>> = items
+                .iter()
+                .map(|node| of_node(node, item, false))
+                .collect();
+            Box::new(CelList::from(items))
         }
         Doc::Map(entries) => {
-            let mut map: HashMap<Key, Value> = HashMap::with_capacity(entries.len());
+            let mut map: HashMap<CelMapKey<'a>, Boxed<'a>> = HashMap::with_capacity(entries.len());
             for entry in entries {
                 let member = schema.and_then(|schema| {
                     schema
@@ -37,54 +50,74 @@ pub fn of_node(node: &Node, schema: Option<&schema::Node>) -> Value {
                         .get(entry.key.as_str())
                         .or(schema.values.as_deref())
                 });
-                map.insert(key(schema, &entry.key), of_node(&entry.value, member));
+                let value = if root && entry.key == "metadata" {
+                    metadata(&entry.value)
+                } else {
+                    of_node(&entry.value, member, false)
+                };
+                map.insert(key(schema, &entry.key), value);
             }
             if let Some(schema) = schema {
                 add_defaults(&mut map, schema);
             }
-            Value::Map(Map { map: Arc::new(map) })
+            Box::new(CelMap::from(map))
         }
     }
 }
 
+/// The root's `metadata` as rules see it: `name` and `generateName` only.
+fn metadata(node: &Node) -> Boxed<'_> {
+    let mut map: HashMap<CelMapKey<'_>, Boxed<'_>> = HashMap::new();
+    if let Doc::Map(entries) = &node.value {
+        for entry in entries {
+            if entry.key == "name" || entry.key == "generateName" {
+                map.insert(
+                    CelMapKey::from(entry.key.as_str()),
+                    of_node(&entry.value, None, false),
+                );
+            }
+        }
+    }
+    Box::new(CelMap::from(map))
+}
+
 /// The schema's defaults for the properties `map` lacks.
-fn add_defaults(map: &mut HashMap<Key, Value>, schema: &schema::Node) {
+fn add_defaults<'a>(map: &mut HashMap<CelMapKey<'a>, Boxed<'a>>, schema: &'a schema::Node) {
     for (name, property) in &schema.properties {
         if let Some(default) = &property.default {
-            map.entry(Key::String(Arc::new(escape(name))))
+            map.entry(name_key(name))
                 .or_insert_with(|| of_json(default, Some(property)));
         }
     }
 }
 
 /// A JSON value (a default) as a CEL value under `schema`.
-pub fn of_json(json: &Json, schema: Option<&schema::Node>) -> Value {
+fn of_json<'a>(json: &'a Json, schema: Option<&'a schema::Node>) -> Boxed<'a> {
     let shape = schema.map_or(Shape::Any, |schema| schema.shape);
     match json {
-        Json::Null => Value::Null,
-        Json::Bool(flag) => Value::Bool(*flag),
+        Json::Null => Box::new(CelNull),
+        Json::Bool(flag) => Box::new(CelBool::from(*flag)),
         Json::Number(number) => match (number.as_i64(), shape) {
-            (Some(integer), shape) if shape != Shape::Number => Value::Int(integer),
-            _ => Value::Float(number.as_f64().unwrap_or(f64::NAN)),
+            (Some(integer), shape) if shape != Shape::Number => Box::new(CelInt::from(integer)),
+            _ => Box::new(CelDouble::from(number.as_f64().unwrap_or(f64::NAN))),
         },
         Json::String(text) => string(text, shape),
         Json::Array(items) => {
             let item = schema.and_then(|schema| schema.items.as_deref());
-            Value::List(Arc::new(
-                items.iter().map(|json| of_json(json, item)).collect(),
-            ))
+            let items: Vec<Boxed<'a>> = items.iter().map(|json| of_json(json, item)).collect();
+            Box::new(CelList::from(items))
         }
         Json::Object(members) => {
-            let mut map: HashMap<Key, Value> = HashMap::with_capacity(members.len());
-            for (key, value) in members {
+            let mut map: HashMap<CelMapKey<'a>, Boxed<'a>> = HashMap::with_capacity(members.len());
+            for (name, value) in members {
                 let member = schema
-                    .and_then(|schema| schema.properties.get(key).or(schema.values.as_deref()));
-                map.insert(self::key(schema, key), of_json(value, member));
+                    .and_then(|schema| schema.properties.get(name).or(schema.values.as_deref()));
+                map.insert(key(schema, name), of_json(value, member));
             }
             if let Some(schema) = schema {
                 add_defaults(&mut map, schema);
             }
-            Value::Map(Map { map: Arc::new(map) })
+            Box::new(CelMap::from(map))
         }
     }
 }
@@ -117,14 +150,22 @@ pub fn node_of_json(json: &Json, line: u32) -> Node {
 
 /// The key an entry has in CEL: a property's name escaped as the API
 /// server escapes it; a map's keys as they are.
-fn key(schema: Option<&schema::Node>, name: &str) -> Key {
+fn key<'a>(schema: Option<&schema::Node>, name: &'a str) -> CelMapKey<'a> {
     let is_map = schema
         .is_some_and(|schema| schema.values.is_some() && !schema.properties.contains_key(name));
-    Key::String(Arc::new(if is_map {
-        name.to_owned()
+    if is_map {
+        CelMapKey::from(name)
     } else {
-        escape(name)
-    }))
+        name_key(name)
+    }
+}
+
+/// A property's name as a key, escaped.
+fn name_key(name: &str) -> CelMapKey<'_> {
+    match escape(name) {
+        Cow::Borrowed(name) => CelMapKey::from(name),
+        Cow::Owned(name) => CelMapKey::from(name),
+    }
 }
 
 /// CEL's reserved words, which a property named so is escaped from.
@@ -155,12 +196,12 @@ const RESERVED: [&str; 21] = [
 /// A property name as rules name it (apiextensions' `Escape`): a reserved
 /// word becomes `__word__`; `__`, `.`, `-` and `/` become `__underscores__`,
 /// `__dot__`, `__dash__` and `__slash__`.
-pub fn escape(name: &str) -> String {
+pub fn escape(name: &str) -> Cow<'_, str> {
     if RESERVED.contains(&name) {
-        return format!("__{name}__");
+        return Cow::Owned(format!("__{name}__"));
     }
-    if !name.contains(['_', '.', '-', '/']) {
-        return name.to_owned();
+    if !name.contains("__") && !name.contains(['.', '-', '/']) {
+        return Cow::Borrowed(name);
     }
     let mut out = String::with_capacity(name.len() + 8);
     let mut rest = name;
@@ -178,20 +219,20 @@ pub fn escape(name: &str) -> String {
         }
         rest = &rest[c.len_utf8()..];
     }
-    out
+    Cow::Owned(out)
 }
 
-fn string(text: &str, shape: Shape) -> Value {
+fn string(text: &str, shape: Shape) -> Boxed<'_> {
     match shape {
         Shape::Timestamp => match chrono::DateTime::parse_from_rfc3339(text) {
-            Ok(time) => Value::Timestamp(time),
-            Err(_) => Value::String(Arc::new(text.to_owned())),
+            Ok(time) => Box::new(CelTimestamp::from(time)),
+            Err(_) => Box::new(CelString::from(text)),
         },
         Shape::Duration => match go_duration(text) {
-            Some(duration) => Value::Duration(duration),
-            None => Value::String(Arc::new(text.to_owned())),
+            Some(duration) => Box::new(CelDuration::from(duration)),
+            None => Box::new(CelString::from(text)),
         },
-        _ => Value::String(Arc::new(text.to_owned())),
+        _ => Box::new(CelString::from(text)),
     }
 }
 
