@@ -16,6 +16,29 @@ pub(crate) static ENV: LazyLock<Arc<Env>> = LazyLock::new(|| {
     // The strings extension registers once on a fresh environment.
     let _ = env.add_extension(cel::extensions::strings);
     let _ = library::register_list_overloads(&mut env);
+    // `matches` is rewritten to a call of the regex cache's
+    // (`library::MATCHES`): cel-rust compiles the pattern on every call.
+    for (global, arity) in [(false, 1), (true, 2)] {
+        let expand = |helper: &mut cel::parser::MacroExprHelper<'_>,
+                      target: &mut Option<cel::IdedExpr>,
+                      args: &mut Vec<cel::IdedExpr>| {
+            let mut all: Vec<cel::IdedExpr> = target.take().into_iter().collect();
+            all.append(args);
+            Ok(Some(helper.next_expr(cel::common::ast::Expr::Call(
+                cel::common::ast::CallExpr {
+                    func_name: library::MATCHES.to_owned(),
+                    target: None,
+                    args: all,
+                },
+            ))))
+        };
+        let rewrite = if global {
+            cel::parser::Macro::global("matches", arity, expand)
+        } else {
+            cel::parser::Macro::receiver("matches", arity, expand)
+        };
+        let _ = env.add_macro(rewrite);
+    }
     Arc::new(env)
 });
 

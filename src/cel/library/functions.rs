@@ -26,6 +26,11 @@ fn wrap<T: cel::objects::Opaque>(value: T) -> Value {
     Value::Opaque(Arc::new(value))
 }
 
+/// The function `matches` calls are rewritten to (a macro, when the rule
+/// compiles): the standard `matches` with its patterns compiled once per
+/// thread.
+pub const MATCHES: &str = "__vergate_matches__";
+
 /// Registers every Kubernetes extension function on `context`. A name
 /// cel-rust already declares is skipped: it keeps cel-rust's meaning.
 pub fn register(context: &mut Context) {
@@ -82,6 +87,12 @@ pub fn register(context: &mut Context) {
         );
     }
     // Regex.
+    let _ = context.add_function(
+        MATCHES,
+        |ftx: &FunctionContext, text: Arc<String>, pattern: Arc<String>| -> Result<bool> {
+            Ok(compiled(ftx, &pattern)?.is_match(&text))
+        },
+    );
     let _ = context.add_function(
         "find",
         |ftx: &FunctionContext,
@@ -380,12 +391,10 @@ pub fn register(context: &mut Context) {
 }
 
 /// A regular expression, compiled within the size bound `check` uses for
-/// `pattern` (RE2 syntax, linear-time matching).
-fn compiled(ftx: &FunctionContext, pattern: &str) -> Result<regex::Regex> {
-    regex::RegexBuilder::new(pattern)
-        .size_limit(1 << 20)
-        .build()
-        .map_err(|err| ftx.error(format!("invalid regex {pattern:?}: {err}")))
+/// `pattern` (RE2 syntax, linear-time matching), once per thread.
+fn compiled(ftx: &FunctionContext, pattern: &str) -> Result<std::rc::Rc<regex::Regex>> {
+    crate::walk::compiled_pattern(pattern)
+        .map_err(|why| ftx.error(format!("invalid regex {pattern:?}: {why}")))
 }
 
 fn quantity<'v>(ftx: &FunctionContext, value: &'v Value) -> Result<&'v Quantity> {

@@ -13,7 +13,7 @@ mod functions;
 mod net;
 mod quantity;
 
-pub use functions::{register, register_list_overloads};
+pub use functions::{register, register_list_overloads, MATCHES};
 
 use crate::Version;
 
@@ -254,6 +254,7 @@ mod tests {
             "optional.of(1).orValue(2) == 1 && optional.none().orValue(2) == 2",
             "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && [1].indexOf(3) == -1",
             "'abcb'.indexOf('b') == 1 && 'abcb'.lastIndexOf('b') == 3",
+            "'abc'.matches('^a') && matches('abc', 'c$') && !'abc'.matches('^b')",
         ] {
             assert_eq!(eval(expression), Ok(Value::Bool(true)), "{expression}");
         }
