@@ -10,6 +10,8 @@ use super::value;
 use crate::document::{Node, Value as Doc};
 use crate::preflight::{Severity, Violation};
 use crate::Version;
+use cel::common::types::{CelInt, CelString};
+use cel::common::value::Val;
 use cel::objects::{OptionalValue, Value};
 use cel::{Context, ExecutionError};
 use std::cell::RefCell;
@@ -59,7 +61,7 @@ pub fn evaluate(tree: &schema::Node, root: &Node, target: Option<Version>) -> Ou
             path: String::new(),
             outcome: &mut outcome,
         };
-        walk.node(tree, root, root.line, true);
+        walk.node(tree, root, root.line, true, None);
     });
     outcome
 }
@@ -75,15 +77,33 @@ struct Walk<'w> {
 }
 
 impl Walk<'_> {
-    fn node(&mut self, schema: &schema::Node, node: &Node, line: u32, is_root: bool) {
+    /// Runs the rules at `node` (of schema `schema`) and below; `cel` is
+    /// the node's CEL value when its parent's holds it (`None`: built here).
+    fn node(
+        &mut self,
+        schema: &schema::Node,
+        node: &Node,
+        line: u32,
+        is_root: bool,
+        cel: Option<&dyn Val>,
+    ) {
         if !schema.rules_below || matches!(node.value, Doc::Null) {
             return;
         }
+        // The resource is converted once; each node below takes its value
+        // from its parent's (shared, not copied).
+        let built;
+        let cel: &dyn Val = match cel {
+            Some(cel) => cel,
+            None => {
+                built = value::of_node(node, Some(schema), is_root);
+                &*built
+            }
+        };
         if !schema.rules.is_empty() {
-            // `self` is built once per node, for all of the node's rules.
             let context: &Context<'_, '_> = self.context;
             let mut scope = context.new_inner_scope();
-            scope.add_variable_as_val("self", value::of_node(node, Some(schema), is_root));
+            scope.add_variable_as_val("self", cel.clone_as_boxed());
             if schema.rules.iter().any(|rule| rule.transition) {
                 let none = Value::Opaque(Arc::new(OptionalValue::none()));
                 scope.add_variable_from_value("oldSelf", none);
@@ -93,6 +113,8 @@ impl Walk<'_> {
                 self.rule(rule, schema, &scope, node, line, size);
             }
         }
+        let index = cel.as_indexer();
+        let member = |key: &dyn Val| index.and_then(|index| index.get(key).ok());
         match &node.value {
             Doc::Map(entries) => {
                 for (name, property) in &schema.properties {
@@ -100,14 +122,18 @@ impl Walk<'_> {
                         continue;
                     }
                     let entry = entries.iter().find(|entry| entry.key == name.as_str());
+                    let child = member(&CelString::from(value::escape(name)));
+                    let child = child.as_ref().map(|child| child.as_ref());
                     let before = self.path.len();
                     self.push_key(name);
                     match (entry, &property.default) {
-                        (Some(entry), _) => self.node(property, &entry.value, entry.line, false),
+                        (Some(entry), _) => {
+                            self.node(property, &entry.value, entry.line, false, child)
+                        }
                         // Defaulted by the API server before validation.
                         (None, Some(default)) => {
                             let defaulted = value::node_of_json(default, line);
-                            self.node(property, &defaulted, line, false);
+                            self.node(property, &defaulted, line, false, child);
                         }
                         (None, None) => {}
                     }
@@ -118,9 +144,11 @@ impl Walk<'_> {
                         if schema.properties.contains_key(entry.key.as_str()) {
                             continue;
                         }
+                        let child = member(&CelString::from(entry.key.as_str()));
+                        let child = child.as_ref().map(|child| child.as_ref());
                         let before = self.path.len();
                         self.push_key(&entry.key);
-                        self.node(values, &entry.value, entry.line, false);
+                        self.node(values, &entry.value, entry.line, false, child);
                         self.path.truncate(before);
                     }
                 }
@@ -129,9 +157,11 @@ impl Walk<'_> {
                 if let Some(item_schema) = schema.items.as_deref().filter(|items| items.rules_below)
                 {
                     for (index, item) in items.iter().enumerate() {
+                        let child = member(&CelInt::from(index as i64));
+                        let child = child.as_ref().map(|child| child.as_ref());
                         let before = self.path.len();
                         self.path.push_str(&format!("[{index}]"));
-                        self.node(item_schema, item, item.line, false);
+                        self.node(item_schema, item, item.line, false, child);
                         self.path.truncate(before);
                     }
                 }

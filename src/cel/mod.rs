@@ -7,7 +7,8 @@
 //!   functions it calls.
 //! - `schema`: a CRD version's schema as the rules need it (their places,
 //!   types, defaults).
-//! - `value`: document values as the CEL values the API server gives a rule.
+//! - `value`: document values as the CEL values the API server gives a rule;
+//!   `shared`: their lists and maps, cheap to copy.
 //! - `evaluate`: the walk that runs the rules over one resource.
 //! - `gates`: the same tree from an API's own gates (a regen of CRDs), per
 //!   type and minor.
@@ -23,6 +24,7 @@ mod gates;
 pub mod library;
 pub(crate) mod rule;
 mod schema;
+mod shared;
 mod value;
 
 pub use evaluate::{evaluate, Outcome, PER_CALL_LIMIT};

@@ -5,6 +5,7 @@
 //! them before it validates.
 
 use super::schema::{self, Shape};
+use super::shared::{SharedList, SharedMap};
 use crate::document::{Node, Value as Doc};
 use cel::common::types::{
     CelBool, CelDouble, CelDuration, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString,
@@ -14,6 +15,7 @@ use cel::common::value::Val;
 use serde_json::Value as Json;
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A CEL value that may borrow the document's text.
 pub type Boxed<'a> = Box<dyn Val + 'a>;
@@ -39,7 +41,7 @@ pub fn of_node<'a>(node: &'a Node, schema: Option<&'a schema::Node>, root: bool)
                 .iter()
                 .map(|node| of_node(node, item, false))
                 .collect();
-            Box::new(CelList::from(items))
+            Box::new(SharedList(Arc::new(CelList::from(items))))
         }
         Doc::Map(entries) => {
             let mut map: HashMap<CelMapKey<'a>, Boxed<'a>> = HashMap::with_capacity(entries.len());
@@ -60,7 +62,7 @@ pub fn of_node<'a>(node: &'a Node, schema: Option<&'a schema::Node>, root: bool)
             if let Some(schema) = schema {
                 add_defaults(&mut map, schema);
             }
-            Box::new(CelMap::from(map))
+            Box::new(SharedMap(Arc::new(CelMap::from(map))))
         }
     }
 }
@@ -78,7 +80,7 @@ fn metadata(node: &Node) -> Boxed<'_> {
             }
         }
     }
-    Box::new(CelMap::from(map))
+    Box::new(SharedMap(Arc::new(CelMap::from(map))))
 }
 
 /// The schema's defaults for the properties `map` lacks.
@@ -105,7 +107,7 @@ fn of_json<'a>(json: &'a Json, schema: Option<&'a schema::Node>) -> Boxed<'a> {
         Json::Array(items) => {
             let item = schema.and_then(|schema| schema.items.as_deref());
             let items: Vec<Boxed<'a>> = items.iter().map(|json| of_json(json, item)).collect();
-            Box::new(CelList::from(items))
+            Box::new(SharedList(Arc::new(CelList::from(items))))
         }
         Json::Object(members) => {
             let mut map: HashMap<CelMapKey<'a>, Boxed<'a>> = HashMap::with_capacity(members.len());
@@ -117,7 +119,7 @@ fn of_json<'a>(json: &'a Json, schema: Option<&'a schema::Node>) -> Boxed<'a> {
             if let Some(schema) = schema {
                 add_defaults(&mut map, schema);
             }
-            Box::new(CelMap::from(map))
+            Box::new(SharedMap(Arc::new(CelMap::from(map))))
         }
     }
 }
