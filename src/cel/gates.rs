@@ -24,16 +24,20 @@ const MAX_DEPTH: usize = 32;
 /// cut there, its deeper rules left out.
 const MAX_NODES: usize = 20_000;
 
+/// A tree built (`None`: no rule below the type), shared by the documents
+/// that ask for it.
+type Built = Arc<Option<Node>>;
+
 /// Trees built so far, by type and minor, shared by the threads of one check.
 #[derive(Default)]
 pub struct GateRules {
-    built: Mutex<HashMap<(String, Version), Arc<Option<Node>>>>,
+    built: Mutex<HashMap<(String, Version), Built>>,
 }
 
 impl GateRules {
     /// The rules of the type `name` in `minor`, built once; `None` when no
     /// rule lies below it.
-    pub fn for_type(&self, tables: &GateTables, name: &str, minor: Version) -> Arc<Option<Node>> {
+    pub fn for_type(&self, tables: &GateTables, name: &str, minor: Version) -> Built {
         let key = (name.to_owned(), minor);
         if let Some(built) = self
             .built

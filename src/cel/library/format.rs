@@ -121,15 +121,11 @@ pub fn validate(format: &str, value: &str) -> Vec<String> {
                 errors.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character".into());
             }
         }
-        "uri" => {
-            if super::net::parse_url(value).is_err() {
-                errors.push("must be a valid URI".into());
-            }
+        "uri" if super::net::parse_url(value).is_err() => {
+            errors.push("must be a valid URI".into());
         }
-        "uuid" => {
-            if !UUID.is_match(value) {
-                errors.push("does not match the UUID format".into());
-            }
+        "uuid" if !UUID.is_match(value) => {
+            errors.push("does not match the UUID format".into());
         }
         "byte" => {
             use base64::Engine;
@@ -140,15 +136,11 @@ pub fn validate(format: &str, value: &str) -> Vec<String> {
                 errors.push("invalid base64".into());
             }
         }
-        "date" => {
-            if chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_err() {
-                errors.push("must be a valid date".into());
-            }
+        "date" if chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_err() => {
+            errors.push("must be a valid date".into());
         }
-        "datetime" => {
-            if chrono::DateTime::parse_from_rfc3339(value).is_err() {
-                errors.push("must be a valid datetime".into());
-            }
+        "datetime" if chrono::DateTime::parse_from_rfc3339(value).is_err() => {
+            errors.push("must be a valid datetime".into());
         }
         _ => {}
     }
