@@ -167,6 +167,12 @@ const MAX_SOURCE: usize = 16 * 1024;
 /// The deepest nesting of brackets compiled, for the same reason.
 const MAX_NESTING: usize = 64;
 
+/// The most operators, selects, calls and arguments a rule may have outside
+/// its string literals: the parser and the interpreter recurse along chains
+/// of them (a chain of 5,000 `+` overflows a thread's stack). The longest
+/// rule of Gateway API and of the CRDs in `../shared/crds` has 241.
+const MAX_OPERATORS: usize = 400;
+
 fn compile_bounded(source: &str) -> Result<Program, String> {
     if source.len() > MAX_SOURCE {
         return Err(format!(
@@ -174,7 +180,28 @@ fn compile_bounded(source: &str) -> Result<Program, String> {
         ));
     }
     let mut depth = 0usize;
+    let mut operators = 0usize;
+    let mut quote: Option<u8> = None;
     for byte in source.bytes() {
+        // Operators inside string literals are text (escapes aside, which
+        // only make the count larger).
+        match quote {
+            Some(open) if byte == open => quote = None,
+            Some(_) => continue,
+            None if byte == b'\'' || byte == b'"' => {
+                quote = Some(byte);
+                continue;
+            }
+            None => {}
+        }
+        if b"+-*/%=!<>&|?.[(,".contains(&byte) {
+            operators += 1;
+            if operators > MAX_OPERATORS {
+                return Err(format!(
+                    "the rule has more operators than vergate compiles ({MAX_OPERATORS})"
+                ));
+            }
+        }
         match byte {
             b'(' | b'[' | b'{' => {
                 depth += 1;
@@ -188,5 +215,116 @@ fn compile_bounded(source: &str) -> Result<Program, String> {
             _ => {}
         }
     }
-    ENV.compile(source).map_err(|err| err.to_string())
+    let program = ENV.compile(source).map_err(|err| err.to_string())?;
+    let levels = tree_depth(program.expression());
+    if levels > MAX_DEPTH {
+        return Err(format!(
+            "the rule nests {levels} levels deep, more than vergate runs ({MAX_DEPTH})"
+        ));
+    }
+    Ok(program)
+}
+
+/// The deepest the interpreter recurses into a rule (its syntax tree's
+/// depth): a chain of 200 `+` needs more than a debug build's 2 MiB thread
+/// stack. The deepest rule of Gateway API v1.3.0's standard CRDs is 21.
+const MAX_DEPTH: usize = 64;
+
+/// The depth of `root`'s syntax tree, measured without recursion.
+fn tree_depth(root: &cel::IdedExpr) -> usize {
+    use cel::common::ast::{EntryExpr, Expr};
+    let mut deepest = 0;
+    let mut stack = vec![(root, 1usize)];
+    while let Some((node, level)) = stack.pop() {
+        deepest = deepest.max(level);
+        let next = level + 1;
+        match &node.expr {
+            Expr::Call(call) => {
+                stack.extend(call.target.iter().map(|target| (&**target, next)));
+                stack.extend(call.args.iter().map(|arg| (arg, next)));
+            }
+            Expr::Comprehension(comprehension) => {
+                let c = &**comprehension;
+                for part in [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_cond,
+                    &c.loop_step,
+                    &c.result,
+                ] {
+                    stack.push((part, next));
+                }
+            }
+            Expr::List(list) => stack.extend(list.elements.iter().map(|e| (e, next))),
+            Expr::Map(map) => {
+                for entry in &map.entries {
+                    if let EntryExpr::MapEntry(entry) = &entry.expr {
+                        stack.push((&entry.key, next));
+                        stack.push((&entry.value, next));
+                    }
+                }
+            }
+            Expr::Struct(object) => {
+                for entry in &object.entries {
+                    if let EntryExpr::StructField(field) = &entry.expr {
+                        stack.push((&field.value, next));
+                    }
+                }
+            }
+            Expr::Select(select) => stack.push((&select.operand, next)),
+            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rule;
+
+    fn compiled(source: &str) -> Result<(), String> {
+        let entry = serde_json::json!({ "rule": source });
+        Rule::compile(&entry)
+            .expect("an entry with a rule")
+            .program
+            .map(|_| ())
+    }
+
+    #[test]
+    fn hostile_rules_are_refused_never_a_crash() {
+        let long_not = format!("{}true", "!".repeat(10_000));
+        let long_neg = format!("{}1 == 1", "-".repeat(10_000));
+        let long_sum = format!("1{} == 1", "+1".repeat(5_000));
+        let long_select = format!("self{} == 1", ".a".repeat(5_000));
+        let deep = format!("{}true{}", "(".repeat(100), ")".repeat(100));
+        let huge = "a".repeat(20_000);
+        for source in [&long_not, &long_neg, &long_sum, &long_select] {
+            assert!(
+                compiled(source).unwrap_err().contains("more operators"),
+                "{source:.20}"
+            );
+        }
+        // Chains within the operator bound are refused by their depth, or
+        // compile and run on a test thread's stack (2 MiB, as rayon's
+        // workers have).
+        assert!(compiled(&format!("1{} == 1", "+1".repeat(198)))
+            .unwrap_err()
+            .contains("levels deep"));
+        for chain in [
+            format!("{}true", "!".repeat(398)),
+            format!("{}1 == 1", "-".repeat(397)),
+            format!("1{} == 1", "+1".repeat(198)),
+            format!("self{} == 1", ".a".repeat(397)),
+        ] {
+            let entry = serde_json::json!({ "rule": chain });
+            if let Ok(program) = Rule::compile(&entry).unwrap().program {
+                let context = cel::Context::with_env(std::sync::Arc::clone(&super::ENV));
+                let _ = program.execute(&context);
+            }
+        }
+        assert!(compiled(&deep).unwrap_err().contains("nests deeper"));
+        assert!(compiled(&huge).unwrap_err().contains("longer than"));
+        assert!(compiled("self.a ==").is_err());
+        assert!(compiled("self.a == 1").is_ok());
+    }
 }
