@@ -120,16 +120,4 @@ impl Node {
             defaults_unknown: false,
         }
     }
-
-    /// Every rule of the tree, for counting.
-    pub fn rule_count(&self) -> usize {
-        self.rules.len()
-            + self
-                .properties
-                .values()
-                .map(Node::rule_count)
-                .sum::<usize>()
-            + self.items.as_ref().map_or(0, |node| node.rule_count())
-            + self.values.as_ref().map_or(0, |node| node.rule_count())
-    }
 }
