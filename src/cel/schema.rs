@@ -103,6 +103,11 @@ impl Node {
                 }
             }
         }
+        if depth == 0 && flag("x-vergate-status-subresource") {
+            // The API server resets `status` on create (the status
+            // subresource): its rules run on status updates only.
+            properties.remove("status");
+        }
         let items = schema.get("items").and_then(child);
         let values = schema.get("additionalProperties").and_then(child);
         let rules_below = !rules.is_empty()

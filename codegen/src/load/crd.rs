@@ -52,6 +52,9 @@ const OBJECT_META_SPEC: &str = include_str!("object_meta.json");
 pub const OBJECT_META_SOURCE: &str = "<vergate built-in ObjectMeta>";
 
 const CRD_KIND: &str = "CustomResourceDefinition";
+
+/// Marks a version's schema whose CRD serves the `status` subresource.
+pub const STATUS_SUBRESOURCE: &str = "x-vergate-status-subresource";
 const CRD_API_VERSION: &str = "apiextensions.k8s.io/v1";
 
 /// True when a YAML file holds a CRD document: a line `kind:
@@ -293,6 +296,11 @@ fn crd(
                     .entry(field)
                     .or_insert_with(|| json!({"type": "string"}));
             }
+        }
+        if version.pointer("/subresources/status").is_some() {
+            // The API server resets `status` on create: what its CEL rules
+            // say of a status is not checked then (`vergate check`).
+            schema.insert(STATUS_SUBRESOURCE.into(), Value::Bool(true));
         }
         schema.insert(
             "x-kubernetes-group-version-kind".into(),
