@@ -4,6 +4,7 @@
 
 use crate::gates::{
     show_values, values_listed_in, Constraints, FieldGate, Gate, Inferred, TypeExpr, UnionGate,
+    ValidationRule,
 };
 use crate::tables::GateTables;
 use crate::Version;
@@ -38,7 +39,8 @@ pub struct Changelog {
     pub fields_now_optional: Vec<Item>,
     /// Fields whose type differs.
     pub fields_retyped: Vec<Item>,
-    /// Fields whose value constraints differ (`maxLength 20 → 63`).
+    /// Fields (and types) whose value constraints differ (`maxLength 20 →
+    /// 63`, a CEL rule added or removed).
     pub fields_constrained: Vec<Item>,
     /// `Type.field=value` (or `Type=value`, `Type.field[]=value` for a
     /// list's items, `Type.field{}=value` for a map's values) entries:
@@ -256,18 +258,63 @@ fn constraint_changes(old: &Constraints, new: &Constraints) -> String {
             })
             .unwrap_or_default()
     };
+    let rules = rule_changes(&old.rules, &new.rules);
     let (old, new) = (entries(old), entries(new));
     let keys: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
     let none = "none".to_owned();
     keys.into_iter()
-        .filter(|key| old.get(*key) != new.get(*key))
+        .filter(|key| *key != "rules" && old.get(*key) != new.get(*key))
         .map(|key| {
             let before = old.get(key).unwrap_or(&none);
             let after = new.get(key).unwrap_or(&none);
             format!("{key} {before} → {after}")
         })
+        .chain(rules)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// What differs between two lists of CEL rules, rule by rule (a rule is
+/// its expression): `rule added `…`: message`, `rule removed `…``, and
+/// `rule `…` changed: message "a" → "b"`.
+fn rule_changes(old: &[ValidationRule], new: &[ValidationRule]) -> Vec<String> {
+    let find = |rules: &[ValidationRule], rule: &ValidationRule| {
+        rules.iter().find(|other| other.rule == rule.rule).cloned()
+    };
+    let mut changes = Vec::new();
+    for rule in new {
+        match find(old, rule) {
+            None => changes.push(format!("rule added {}", rule.describe())),
+            Some(before) if before != *rule => {
+                let shown = |rule: &ValidationRule| {
+                    format!(
+                        "{:?}",
+                        rule.message
+                            .as_deref()
+                            .or(rule.message_expression.as_deref())
+                            .unwrap_or("")
+                    )
+                };
+                let mut what = Vec::new();
+                if (&before.message, &before.message_expression)
+                    != (&rule.message, &rule.message_expression)
+                {
+                    what.push(format!("message {} → {}", shown(&before), shown(rule)));
+                }
+                if before.field_path != rule.field_path || before.reason != rule.reason {
+                    what.push("fieldPath or reason changed".to_owned());
+                }
+                changes.push(format!("rule `{}` changed: {}", rule.rule, what.join(", ")));
+            }
+            Some(_) => {}
+        }
+    }
+    for rule in old {
+        if find(new, rule).is_none() {
+            changes.push(format!("rule removed {}", rule.describe()));
+        }
+    }
+    changes
 }
 
 impl Changelog {
@@ -323,6 +370,15 @@ pub fn diff(tables: &GateTables, old: Version, new: Version) -> Changelog {
         let both = ty.gate.is_present_in(old) && ty.gate.is_present_in(new);
         if both {
             log.enum_changes(name, &ty.values, None);
+            // A type's own constraints (an object's CEL rules, most often).
+            let (old_constraints, new_constraints) =
+                (ty.constraints_in(old), ty.constraints_in(new));
+            if old_constraints != new_constraints {
+                log.fields_constrained.push(Item {
+                    name: name.to_owned(),
+                    note: constraint_changes(old_constraints, new_constraints),
+                });
+            }
             // Where the API publishes the kind's lifecycle, the API
             // server's own warning decides, and is the note.
             let warns = |minor: Version| match ty.api_lifecycle_in(minor) {

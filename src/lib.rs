@@ -12,6 +12,8 @@
 
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
 
+#[cfg(feature = "cli")]
+pub mod cel;
 pub mod changelog;
 #[cfg(feature = "cli")]
 #[path = "cli/args.rs"]

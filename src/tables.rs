@@ -38,6 +38,22 @@ pub struct GateTables {
     /// group/versions at most, so this answers `(group, version, kind)`
     /// lookups too).
     by_kind: HashMap<String, Vec<(GroupVersionKind, String)>, Hasher>,
+    /// True when a type of the index (not a custom one) has CEL validation
+    /// rules in some minor: a regen of CRDs ([`GateTables::has_rules`]).
+    has_rules: bool,
+}
+
+/// True when `ty` or one of its fields has CEL rules in some minor.
+fn has_rules(ty: &TypeGate) -> bool {
+    let any = |constraints: &crate::gates::Constraints,
+               history: &BTreeMap<Version, crate::gates::Constraints>| {
+        !constraints.rules.is_empty() || history.values().any(|c| !c.rules.is_empty())
+    };
+    any(&ty.constraints, &ty.constraints_history)
+        || ty
+            .fields
+            .values()
+            .any(|field| any(&field.constraints, &field.constraints_history))
 }
 
 /// The tables' hasher: a check looks a type up by name for every object it
@@ -186,10 +202,20 @@ impl GateTables {
         let mut tables = GateTables::empty(index.api, index.versions, index.deprecated_versions)
             .with_feature_gates(index.feature_gates)
             .with_retired_kinds(index.retired_kinds);
+        tables.has_rules = index.types.values().any(has_rules);
         for (name, ty) in index.types {
             tables.insert(name, ty);
         }
         tables
+    }
+
+    /// True when a type of the API's own index has CEL validation rules
+    /// (`constraints.rules`) in some minor: `check` then runs them. The
+    /// embedded Kubernetes index has none (it is read lazily and not
+    /// scanned), nor do custom types added from CRDs count (`check --crd`
+    /// runs their rules from the CRDs themselves).
+    pub fn has_rules(&self) -> bool {
+        self.has_rules
     }
 
     /// The tables with the API's feature-gate table.
@@ -284,6 +310,7 @@ impl GateTables {
             custom: HashSet::default(),
             types: HashMap::default(),
             by_kind: HashMap::default(),
+            has_rules: false,
         }
     }
 

@@ -60,6 +60,11 @@ fn custom_resources_are_checked_against_their_crd() {
         "spec.port: expected an integer or a string (int-or-string",
     );
     expect(26, "spec.ratio: 1 is not less than the exclusive maximum 1");
+    // The CRD's CEL rule, run as the API server runs it.
+    expect(
+        21,
+        r#"spec: Invalid value: "object": more than ten replicas need the large tier"#,
+    );
     expect(27, "spec.tags: has 4 items, more than the maximum 3");
     expect(27, "spec.tags: item [1] repeats an earlier item");
     // A pattern RE2 cannot take is said, not guessed.
@@ -80,7 +85,7 @@ fn custom_resources_are_checked_against_their_crd() {
         "the CRD widgets.example.com lists but does not serve version v1alpha1; use one of the served: example.com/v1beta1, example.com/v1",
     );
     assert!(
-        stderr(&output).contains("checked 4 documents against demo: 11 errors, 2 warnings"),
+        stderr(&output).contains("checked 4 documents against demo: 12 errors, 2 warnings"),
         "{}",
         stderr(&output)
     );

@@ -86,6 +86,7 @@ fn json_has_a_summary() {
             "input_errors": 2,
             "skipped": 2,
             "verdicts": {"pass": 2, "warn": 1, "fail": 1},
+            "cel": {"evaluated": 0, "transition_skipped": 0},
         })
     );
     // The fields the format had before the summary are all still there.

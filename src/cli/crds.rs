@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
+use vergate::cel::Schema;
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::Version;
@@ -39,6 +40,12 @@ fn names_crd_kind(text: &str) -> bool {
 #[derive(Default)]
 pub struct CustomResources {
     crds: Vec<CrdVersions>,
+    /// The CEL rules of each served version that has any, compiled once,
+    /// by group, version and kind.
+    rules: HashMap<(String, String, String), Schema>,
+    /// The rules of the API's own gates (a regen of CRDs), built per type
+    /// and minor as documents ask for them.
+    gate_rules: vergate::cel::GateRules,
     /// CRDs among the inputs left out: the input's name, the lines of the
     /// document, and why.
     unused: Vec<Unused>,
@@ -83,6 +90,31 @@ impl CustomResources {
             .iter()
             .find(|unused| unused.file == file && unused.lines.contains(&line))
             .map(|unused| unused.message.as_str())
+    }
+
+    /// The CEL rules of the custom resource `root`'s CRD version, if it has any.
+    pub fn rules_for(&self, root: &Node) -> Option<&Schema> {
+        let kind = root.get("kind")?.as_str()?;
+        let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
+        self.rules
+            .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
+    }
+
+    /// The CEL rules of the API's own type of `root` in `minor`, when its
+    /// gates have any (a regen of CRDs checked with `--api`).
+    pub fn gate_rules_for(
+        &self,
+        tables: &GateTables,
+        root: &Node,
+        minor: Version,
+    ) -> Option<std::sync::Arc<Option<Schema>>> {
+        if !tables.has_rules() {
+            return None;
+        }
+        let kind = root.get("kind")?.as_str()?;
+        let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
+        let name = tables.types_for_gvk(group, version, kind).next()?;
+        Some(self.gate_rules.for_type(tables, name, minor))
     }
 
     /// When `root` is a custom resource of a version its CRD lists but does
@@ -270,6 +302,8 @@ pub fn load(
     }
     let mut custom = CustomResources {
         crds: Vec::new(),
+        rules: HashMap::new(),
+        gate_rules: Default::default(),
         unused,
     };
     if candidates.is_empty() {
@@ -297,6 +331,7 @@ pub fn load(
         .iter()
         .flat_map(|(_, document)| document.crds.iter().cloned())
         .collect();
+    custom.rules = compiled_rules(&used);
     let mut tables = tables;
     if let Some(index) = index {
         for (name, ty) in index.types {
@@ -313,6 +348,34 @@ pub fn load(
         custom,
         errors,
     }
+}
+
+/// The CEL rules of every served version of the CRDs in `used` that has
+/// any, each version's compiled once (in parallel), keyed by its group,
+/// version and kind. The loader keeps `x-kubernetes-validations` in the
+/// schemas it rewrites, so the definitions are read as they are.
+fn compiled_rules(used: &[(PathBuf, Document)]) -> HashMap<(String, String, String), Schema> {
+    let versions: Vec<((String, String, String), &serde_json::Value)> = used
+        .iter()
+        .flat_map(|(_, document)| {
+            document.crds.iter().flat_map(move |crd| {
+                let reversed: Vec<&str> = crd.group.split('.').rev().collect();
+                crd.served.iter().filter_map(move |version| {
+                    let name = format!("{}.{version}.{}", reversed.join("."), crd.kind);
+                    let schema = document.root.get("definitions")?.get(&name)?;
+                    Some((
+                        (crd.group.clone(), version.clone(), crd.kind.clone()),
+                        schema,
+                    ))
+                })
+            })
+        })
+        .collect();
+    versions
+        .into_par_iter()
+        .map(|(key, schema)| (key, Schema::read(schema)))
+        .filter(|(_, schema)| schema.rules_below)
+        .collect()
 }
 
 /// The gates of every candidate that can be used together, and those

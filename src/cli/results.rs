@@ -64,6 +64,18 @@ pub struct Summary {
     /// Resources by verdict: `pass` (no finding), `warn` (warnings only),
     /// `fail` (an error).
     pub verdicts: Verdicts,
+    /// CEL validation rules of CRDs: run, and transition rules skipped.
+    pub cel: CelCounts,
+}
+
+/// CEL validation rules of CRDs over the run's custom resources.
+#[derive(Serialize, Default, Clone, Copy)]
+pub struct CelCounts {
+    /// Rule evaluations (a rule under a list runs once per item).
+    pub evaluated: usize,
+    /// Transition rules (`oldSelf`) not run, as the API server does not
+    /// run them on create.
+    pub transition_skipped: usize,
 }
 
 /// Resources by verdict.
@@ -109,6 +121,9 @@ pub struct Results {
     /// Every resource checked, in the order read.
     #[serde(skip)]
     pub resources: Vec<Checked>,
+    /// CEL rules run and skipped.
+    #[serde(skip)]
+    pub cel: CelCounts,
 }
 
 impl Results {
@@ -165,6 +180,7 @@ impl Results {
             input_errors: self.errors.len(),
             skipped: self.skipped.len(),
             verdicts,
+            cel: self.cel,
         }
     }
 
@@ -177,6 +193,8 @@ impl Results {
         }
         let resources_before = self.resources.len();
         self.documents += later.documents;
+        self.cel.evaluated += later.cel.evaluated;
+        self.cel.transition_skipped += later.cel.transition_skipped;
         self.violations
             .extend(later.violations.into_iter().map(|mut found| {
                 found.resource_index += resources_before;
@@ -207,6 +225,8 @@ impl Results {
             && self.skipped.is_empty()
             && self.files.is_empty()
             && self.resources.is_empty()
+            && self.cel.evaluated == 0
+            && self.cel.transition_skipped == 0
     }
 
     /// Sets each rule's severity as `--rule` says (`None`: the rule is

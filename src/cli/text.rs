@@ -95,6 +95,15 @@ pub fn print(results: &Results, api: &str, color: ColorChoice) {
     if summary.skipped > 0 {
         let _ = write!(err, ", {} skipped", summary.skipped);
     }
+    if summary.cel.evaluated > 0 || summary.cel.transition_skipped > 0 {
+        let _ = write!(
+            err,
+            "; CEL rules: {} evaluated, {} transition rule{} skipped (oldSelf: not run on create)",
+            summary.cel.evaluated,
+            summary.cel.transition_skipped,
+            plural(summary.cel.transition_skipped)
+        );
+    }
     err.push('\n');
     let mut stderr = anstream::AutoStream::new(std::io::stderr(), choice);
     let _ = stderr.write_all(err.as_bytes());

@@ -114,6 +114,10 @@ rules! {
     /// overlay's `[[rules]]`.
     CrossField = "cross-field", Error,
         "The object breaks a rule the API server applies over several of its fields (unique port names, exactly one handler).";
+    /// A custom resource that fails a CEL validation rule of its CRD
+    /// (`x-kubernetes-validations`), or a rule vergate could not evaluate.
+    CelRule = "cel-rule", Error,
+        "The custom resource fails a CEL validation rule of its CRD (x-kubernetes-validations), or a rule could not be evaluated.";
 }
 
 impl Serialize for Rule {

@@ -151,7 +151,7 @@ thread_local! {
 }
 
 /// `pattern` compiled once per thread, within the size limit.
-fn compiled(pattern: &str) -> Result<Rc<Regex>, String> {
+pub(crate) fn compiled(pattern: &str) -> Result<Rc<Regex>, String> {
     PATTERNS.with(|cache| {
         if let Some(found) = cache.borrow().get(pattern) {
             return found.clone();

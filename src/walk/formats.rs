@@ -4,7 +4,7 @@
 
 /// A YAML float's value (`1.5`, `1_000.0`, `.inf`); `None` when the text is
 /// no number. Underscores are dropped, as YAML 1.1 readers do.
-pub(super) fn float_value(text: &str) -> Option<f64> {
+pub(crate) fn float_value(text: &str) -> Option<f64> {
     match text {
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(f64::INFINITY),
         "-.inf" | "-.Inf" | "-.INF" => return Some(f64::NEG_INFINITY),

@@ -17,7 +17,11 @@ pub(crate) mod scalar;
 mod union;
 mod values;
 
+#[cfg(feature = "cli")]
+pub(crate) use constraints::compiled as compiled_pattern;
 pub(crate) use constraints::Verdict;
+#[cfg(feature = "cli")]
+pub(crate) use formats::float_value as scalar_float;
 pub(crate) use path::Step;
 pub(crate) use values::Refusal;
 

@@ -15,7 +15,7 @@ mod facts;
 mod type_expr;
 mod union;
 
-pub use constraints::{Constraints, Number};
+pub use constraints::{Constraints, Number, ValidationRule};
 pub use cross_field::{
     duplicate_message, none_message, too_many_message, CrossFieldRule, DUPLICATE, FORBIDDEN,
     REQUIRED,

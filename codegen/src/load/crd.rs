@@ -23,8 +23,9 @@
 //! - `x-kubernetes-list-type: set` is `uniqueItems: true`; `map` (with
 //!   `x-kubernetes-list-map-keys`), `x-kubernetes-map-type`,
 //!   `x-kubernetes-embedded-resource` and the CEL rules of
-//!   `x-kubernetes-validations` are written into the description (kept and
-//!   shown, not evaluated);
+//!   `x-kubernetes-validations` are written into the description; the rules
+//!   are also kept as they are, for gates.json's constraints and the JSON
+//!   Schema (`vergate check --crd` evaluates them, from the CRD itself);
 //! - a version's `deprecated: true` marks the definition deprecated, and
 //!   its `deprecationWarning` becomes the definition's deprecation warning
 //!   (and a last paragraph of its description, `Deprecated: …`).
@@ -51,6 +52,9 @@ const OBJECT_META_SPEC: &str = include_str!("object_meta.json");
 pub const OBJECT_META_SOURCE: &str = "<vergate built-in ObjectMeta>";
 
 const CRD_KIND: &str = "CustomResourceDefinition";
+
+/// Marks a version's schema whose CRD serves the `status` subresource.
+pub const STATUS_SUBRESOURCE: &str = "x-vergate-status-subresource";
 const CRD_API_VERSION: &str = "apiextensions.k8s.io/v1";
 
 /// True when a YAML file holds a CRD document: a line `kind:
@@ -293,6 +297,11 @@ fn crd(
                     .or_insert_with(|| json!({"type": "string"}));
             }
         }
+        if version.pointer("/subresources/status").is_some() {
+            // The API server resets `status` on create: what its CEL rules
+            // say of a status is not checked then (`vergate check`).
+            schema.insert(STATUS_SUBRESOURCE.into(), Value::Bool(true));
+        }
         schema.insert(
             "x-kubernetes-group-version-kind".into(),
             json!([{"group": group, "version": name, "kind": kind}]),
@@ -416,7 +425,7 @@ fn rewrite(value: Value) -> Value {
     }
     if let Some(Value::Array(rules)) = object.get("x-kubernetes-validations") {
         let mut text = String::from(
-            "Validation rules (CEL; enforced by the API server, not evaluated by vergate):",
+            "Validation rules (CEL; enforced by the API server, evaluated by `vergate check --crd`):",
         );
         for rule in rules {
             let expression = rule.get("rule").and_then(Value::as_str).unwrap_or_default();

@@ -23,7 +23,7 @@ use vergate_core::json_pointer;
 mod union;
 
 /// Keywords kept verbatim (as JSON text) for the emitters.
-const KEPT_KEYWORDS: [&str; 20] = [
+const KEPT_KEYWORDS: [&str; 21] = [
     "title",
     "minimum",
     "maximum",
@@ -44,6 +44,9 @@ const KEPT_KEYWORDS: [&str; 20] = [
     "example",
     "examples",
     "const",
+    // A CRD's CEL rules: gates.json's constraints, the JSON Schema's
+    // documentation, `vergate diff`.
+    "x-kubernetes-validations",
 ];
 
 /// Keywords that change a schema's meaning in ways the model does not follow.

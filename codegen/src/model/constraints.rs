@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 use std::collections::BTreeMap;
-use vergate_core::gates::{Constraints, Number};
+use vergate_core::gates::{Constraints, Number, ValidationRule};
 
 /// The constraints the `keywords` state. OpenAPI 3.0's boolean
 /// `exclusiveMinimum: true` moves `minimum` to `exclusiveMinimum` (as
@@ -57,7 +57,29 @@ pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
         unique_items: flag("uniqueItems"),
         min_properties: count("minProperties"),
         max_properties: count("maxProperties"),
+        rules: match json("x-kubernetes-validations") {
+            Some(Value::Array(entries)) => entries.iter().filter_map(validation_rule).collect(),
+            _ => Vec::new(),
+        },
     }
+}
+
+/// One entry of `x-kubernetes-validations`; `None` without a `rule`.
+fn validation_rule(entry: &Value) -> Option<ValidationRule> {
+    let Value::Object(members) = entry else {
+        return None;
+    };
+    let text = |key: &str| match members.get(key) {
+        Some(Value::String(text)) => Some(text.clone()),
+        _ => None,
+    };
+    Some(ValidationRule {
+        rule: text("rule")?,
+        message: text("message"),
+        message_expression: text("messageExpression"),
+        field_path: text("fieldPath"),
+        reason: text("reason"),
+    })
 }
 
 /// The constraints as one line of prose for documentation (`pattern

@@ -189,10 +189,10 @@ fn record_definition(entry: &mut TypeLifecycle, definition: &Definition, version
     entry
         .type_by_minor
         .insert(version, definition.own_type_expr());
+    // Empty ones included, as for fields: constraints a later minor adds
+    // (a CRD release's new CEL rule) are then not read back into earlier ones.
     let constraints = super::constraints::constraints_of(&definition.keywords);
-    if !constraints.is_empty() {
-        entry.constraints_by_minor.insert(version, constraints);
-    }
+    entry.constraints_by_minor.insert(version, constraints);
     if definition.deprecation_warning.is_some() {
         entry.deprecation_warning = definition.deprecation_warning.clone();
     }

@@ -106,7 +106,8 @@ pub struct TypeLifecycle {
     /// The type's own type in each minor it is present in (`object` for an
     /// object, whether or not it has fields).
     pub type_by_minor: BTreeMap<Version, TypeExpr>,
-    /// The constraints on the type's own value in each minor it has any.
+    /// The constraints on the type's own value in each minor it is present
+    /// in (empty ones included, so a constraint added or dropped is a change).
     pub constraints_by_minor: BTreeMap<Version, Constraints>,
     /// Whether its objects accept fields beyond its own, in each minor.
     pub open_by_minor: BTreeMap<Version, bool>,

@@ -254,8 +254,31 @@ impl Check<'_> {
             return;
         }
         match preflight::check(self.tables, &doc.root, policy.options) {
-            Ok(report) if report.violations.is_empty() => {}
-            Ok(report) => {
+            Ok(mut report) => {
+                let from_gates = match self.custom.rules_for(&doc.root) {
+                    Some(_) => None,
+                    None => self
+                        .custom
+                        .gate_rules_for(self.tables, &doc.root, report.target),
+                };
+                let rules = self
+                    .custom
+                    .rules_for(&doc.root)
+                    .or_else(|| from_gates.as_deref().and_then(Option::as_ref));
+                if let Some(rules) = rules {
+                    // Library versions follow Kubernetes minors only.
+                    let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);
+                    let outcome = vergate::cel::evaluate(rules, &doc.root, kubernetes);
+                    results.cel.evaluated += outcome.evaluated;
+                    results.cel.transition_skipped += outcome.transition_skipped;
+                    if !outcome.violations.is_empty() {
+                        report.violations.extend(outcome.violations);
+                        report.violations.sort_by_key(|violation| violation.line);
+                    }
+                }
+                if report.violations.is_empty() {
+                    return;
+                }
                 let target = report.target.to_string();
                 results
                     .violations

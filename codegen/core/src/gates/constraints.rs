@@ -127,6 +127,57 @@ pub struct Constraints {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub max_properties: Option<u64>,
+    /// CEL validation rules (a CRD's `x-kubernetes-validations`), each run
+    /// with `self` bound to the value.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub rules: Vec<ValidationRule>,
+}
+
+/// One CEL validation rule, as a CRD's `x-kubernetes-validations` states
+/// it (`rule`, and what the API server says when it fails).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct ValidationRule {
+    /// The CEL expression.
+    pub rule: String,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub message: Option<String>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub message_expression: Option<String>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub field_path: Option<String>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub reason: Option<String>,
+}
+
+impl ValidationRule {
+    /// The rule and its message, for documentation: `` `rule`: message ``.
+    pub fn describe(&self) -> String {
+        match self
+            .message
+            .as_deref()
+            .or(self.message_expression.as_deref())
+        {
+            Some(message) => format!("`{}`: {message}", self.rule),
+            None => format!("`{}`", self.rule),
+        }
+    }
 }
 
 impl Constraints {
@@ -148,6 +199,7 @@ impl Constraints {
             unique_items,
             min_properties,
             max_properties,
+            rules,
         } = self;
         pattern.is_none()
             && minimum.is_none()
@@ -162,6 +214,7 @@ impl Constraints {
             && !unique_items
             && min_properties.is_none()
             && max_properties.is_none()
+            && rules.is_empty()
     }
 }
 

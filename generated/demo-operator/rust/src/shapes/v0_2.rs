@@ -405,7 +405,7 @@ pub mod harbor {
             >,
             /// DockSpec is the desired state of a Dock.
             ///
-            /// Validation rules (CEL; enforced by the API server, not evaluated by vergate):
+            /// Validation rules (CEL; enforced by the API server, evaluated by `vergate check --crd`):
             /// - `self.berths <= 8 || self.tier == 'deep-water'`: more than eight berths need the deep-water tier
             ///
             /// Introduced in 0.2.
@@ -532,7 +532,7 @@ pub mod harbor {
         };
         /// DockSpec is the desired state of a Dock.
         ///
-        /// Validation rules (CEL; enforced by the API server, not evaluated by vergate):
+        /// Validation rules (CEL; enforced by the API server, evaluated by `vergate check --crd`):
         /// - `self.berths <= 8 || self.tier == 'deep-water'`: more than eight berths need the deep-water tier
         ///
         /// Introduced in 0.2.

@@ -1,0 +1,276 @@
+//! The CEL environment of the Kubernetes API server, per minor: which
+//! libraries each minor offers ([`LIBRARIES`], from k8s.io/apiserver's
+//! `pkg/cel/environment/base.go`), and the Kubernetes extension functions
+//! registered on top of cel-rust's standard library and its strings
+//! extension.
+//!
+//! **How to add a function:** implement it in the module of its library,
+//! register it in [`register`], and list its name under its library in
+//! [`LIBRARIES`] (a name not listed there is reported as unsupported).
+
+mod format;
+mod functions;
+mod net;
+mod quantity;
+
+pub use functions::{register, register_list_overloads, MATCHES};
+
+use crate::Version;
+
+/// One library of the API server's CEL environment.
+pub struct Library {
+    /// As docs/cli.md names it.
+    pub name: &'static str,
+    /// The first minor whose base environment has it.
+    pub since: Version,
+    /// The functions (and macros) it adds that a rule can name.
+    pub functions: &'static [&'static str],
+}
+
+const fn minor(minor: u32) -> Version {
+    Version::new(1, minor)
+}
+
+/// The libraries of the API server's CEL environment, with the minor that
+/// introduced each (k8s.io/apiserver `pkg/cel/environment/base.go`). The
+/// standard library's functions are cel-rust's and are not listed.
+pub const LIBRARIES: &[Library] = &[
+    Library {
+        name: "strings (cel-go ext.Strings v0)",
+        since: minor(0),
+        functions: &[
+            "charAt",
+            "indexOf",
+            "lastIndexOf",
+            "lowerAscii",
+            "upperAscii",
+            "replace",
+            "split",
+            "substring",
+            "trim",
+            "join",
+        ],
+    },
+    Library {
+        name: "URLs",
+        since: minor(0),
+        functions: &[
+            "url",
+            "isURL",
+            "getScheme",
+            "getHost",
+            "getHostname",
+            "getPort",
+            "getEscapedPath",
+            "getQuery",
+        ],
+    },
+    Library {
+        name: "regex",
+        since: minor(0),
+        functions: &["find", "findAll"],
+    },
+    Library {
+        name: "lists",
+        since: minor(0),
+        functions: &["isSorted", "sum", "min", "max", "indexOf", "lastIndexOf"],
+    },
+    Library {
+        name: "optional types",
+        since: minor(28),
+        functions: &[
+            "optional.of",
+            "optional.none",
+            "optional.ofNonZeroValue",
+            "hasValue",
+            "value",
+            "orValue",
+            "or",
+        ],
+    },
+    Library {
+        name: "quantity",
+        since: minor(28),
+        functions: &[
+            "quantity",
+            "isQuantity",
+            "sign",
+            "isGreaterThan",
+            "isLessThan",
+            "compareTo",
+            "add",
+            "sub",
+            "asInteger",
+            "isInteger",
+            "asApproximateFloat",
+        ],
+    },
+    Library {
+        name: "strings (cel-go ext.Strings v2: format, quote)",
+        since: minor(29),
+        functions: &["format", "strings.quote"],
+    },
+    Library {
+        name: "sets (cel-go ext.Sets)",
+        since: minor(29),
+        functions: &["sets.contains", "sets.equivalent", "sets.intersects"],
+    },
+    Library {
+        name: "IP and CIDR",
+        since: minor(30),
+        functions: &[
+            "ip",
+            "isIP",
+            "ip.isCanonical",
+            "family",
+            "isUnspecified",
+            "isLoopback",
+            "isLinkLocalMulticast",
+            "isLinkLocalUnicast",
+            "isGlobalUnicast",
+            "cidr",
+            "isCIDR",
+            "containsIP",
+            "containsCIDR",
+            "prefixLength",
+            "masked",
+        ],
+    },
+    Library {
+        name: "format",
+        since: minor(31),
+        functions: &[
+            "format.named",
+            "validate",
+            "format.dns1123Label",
+            "format.dns1123Subdomain",
+            "format.dns1035Label",
+            "format.qualifiedName",
+            "format.dns1123LabelPrefix",
+            "format.dns1123SubdomainPrefix",
+            "format.dns1035LabelPrefix",
+            "format.labelValue",
+            "format.uri",
+            "format.uuid",
+            "format.byte",
+            "format.date",
+            "format.datetime",
+        ],
+    },
+];
+
+/// Functions of the API server's environment vergate does not evaluate:
+/// a rule calling one is reported, not guessed.
+pub const UNSUPPORTED: &[(&str, &str)] = &[
+    (
+        "authorizer",
+        "the authorizer library needs a live API server",
+    ),
+    (
+        "transformList",
+        "two-variable comprehensions (1.32) are not in cel-rust 0.15",
+    ),
+    (
+        "transformMap",
+        "two-variable comprehensions (1.32) are not in cel-rust 0.15",
+    ),
+    (
+        "transformMapEntry",
+        "two-variable comprehensions (1.32) are not in cel-rust 0.15",
+    ),
+    (
+        "reverse",
+        "cel-go strings v3, which no Kubernetes minor offers",
+    ),
+    (
+        "semver",
+        "the semver library (1.33) is not implemented by vergate",
+    ),
+    (
+        "isSemver",
+        "the semver library (1.33) is not implemented by vergate",
+    ),
+];
+
+/// The first minor that offers `function`, when a Kubernetes library adds
+/// it (`None` for the standard library and for names no library lists).
+/// A name several libraries add is offered from the earliest.
+pub fn introduced_in(function: &str) -> Option<Version> {
+    LIBRARIES
+        .iter()
+        .filter(|library| library.functions.contains(&function))
+        .map(|library| library.since)
+        .min()
+}
+
+/// The library that adds `function` first, for messages.
+pub fn library_of(function: &str) -> Option<&'static Library> {
+    LIBRARIES
+        .iter()
+        .filter(|library| library.functions.contains(&function))
+        .min_by_key(|library| library.since)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::register;
+    use crate::cel::rule::ENV;
+    use cel::{Context, Value};
+    use std::sync::Arc;
+
+    fn eval(expression: &str) -> Result<Value, String> {
+        let program = ENV.compile(expression).map_err(|err| err.to_string())?;
+        let mut context = Context::with_env(Arc::clone(&ENV));
+        register(&mut context);
+        program.execute(&context).map_err(|err| err.to_string())
+    }
+
+    #[test]
+    fn the_kubernetes_functions_answer_as_the_api_servers() {
+        for expression in [
+            "'abc'.find('b.') == 'bc'",
+            "'a1b2c3'.findAll('[0-9]') == ['1', '2', '3']",
+            "'a1b2c3'.findAll('[0-9]', 2) == ['1', '2']",
+            "[1, 2, 3].isSorted() && ![3, 1].isSorted()",
+            "[1, 2, 3].sum() == 6 && [3, 1, 2].min() == 1 && [3, 1, 2].max() == 3",
+            "url('https://example.com:8443/a?b=c').getHost() == 'example.com:8443'",
+            "url('https://example.com:8443/a?b=c').getQuery() == {'b': ['c']}",
+            "isURL('/a/path') && !isURL('a/path')",
+            "quantity('1Gi').isGreaterThan(quantity('1G'))",
+            "quantity('1.5').add(1).asApproximateFloat() == 2.5",
+            "quantity('2k').sub(quantity('1k')).asInteger() == 1000",
+            "quantity('500m').compareTo(quantity('0.5')) == 0 && !isQuantity('1Qi')",
+            "sets.contains([1, 2, 3], [2]) && sets.intersects([1], [1, 2]) && sets.equivalent([1, 2], [2, 1])",
+            "ip('10.0.0.1').family() == 4 && ip('::1').isLoopback()",
+            "cidr('10.0.0.0/8').containsIP('10.1.1.1') && cidr('10.0.0.0/8').containsIP(ip('10.1.1.1'))",
+            "cidr('10.0.0.0/8').containsCIDR('10.2.0.0/16') && cidr('10.0.0.0/8').prefixLength() == 8",
+            "cidr('10.1.2.3/8').masked() == cidr('10.0.0.0/8') && cidr('10.0.0.0/8').ip() == ip('10.0.0.0')",
+            "ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8::1') && isIP('1.2.3.4') && !isIP('1.2.3')",
+            "format.dns1123Label().validate('Bad_Name').hasValue() && !format.dns1123Label().validate('good').hasValue()",
+            "format.named('uuid').hasValue() && !format.named('nope').hasValue()",
+            "'%s-%d'.format(['a', 1]) == 'a-1'",
+            "'TacoCat'.lowerAscii() == 'tacocat' && 'a,b'.split(',') == ['a', 'b']",
+            "[1, 2, 3].all(x, x > 0) && [1, 2].exists_one(x, x == 2)",
+            "optional.of(1).orValue(2) == 1 && optional.none().orValue(2) == 2",
+            "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && [1].indexOf(3) == -1",
+            "'abcb'.indexOf('b') == 1 && 'abcb'.lastIndexOf('b') == 3",
+            "'abc'.matches('^a') && matches('abc', 'c$') && !'abc'.matches('^b')",
+        ] {
+            assert_eq!(eval(expression), Ok(Value::Bool(true)), "{expression}");
+        }
+    }
+
+    #[test]
+    fn bad_input_is_an_evaluation_error_never_a_panic() {
+        for expression in [
+            "quantity('1Qi') == quantity('1')",
+            "ip('not an ip') == ip('1.2.3.4')",
+            "cidr('10.0.0.0/33').prefixLength() == 33",
+            "url('no scheme') == url('/a')",
+            "'a'.find('(') == ''",
+            "[].min() == 1",
+        ] {
+            assert!(eval(expression).is_err(), "{expression}");
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! Custom resources checked by their CRDs' CEL validation rules
+//! (`x-kubernetes-validations`), as the Kubernetes API server checks them
+//! on create.
+//!
+//! - `rule`: one rule compiled (once per CRD version): program, message,
+//!   `fieldPath`, `reason`, whether it reads `oldSelf`, the Kubernetes
+//!   functions it calls.
+//! - `schema`: a CRD version's schema as the rules need it (their places,
+//!   types, defaults).
+//! - `value`: document values as the CEL values the API server gives a rule;
+//!   `shared`: their lists and maps, cheap to copy.
+//! - `evaluate`: the walk that runs the rules over one resource.
+//! - `gates`: the same tree from an API's own gates (a regen of CRDs), per
+//!   type and minor.
+//! - `library`: the API server's CEL libraries per minor, and the
+//!   Kubernetes functions on top of cel-rust's standard library.
+//!
+//! CEL itself (parser, interpreter, standard library, strings extension) is
+//! the `cel` crate's (cel-rust); see docs/cli.md for what differs from the
+//! API server.
+
+mod evaluate;
+mod gates;
+pub mod library;
+pub(crate) mod rule;
+mod schema;
+mod shared;
+mod value;
+
+pub use evaluate::{evaluate, Outcome, PER_CALL_LIMIT};
+pub use gates::GateRules;
+pub use schema::Node as Schema;

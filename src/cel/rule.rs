@@ -1,0 +1,330 @@
+//! One `x-kubernetes-validations` rule, compiled once per CRD version:
+//! its program, its message (or message expression), where it reports
+//! (`fieldPath`, `reason`) and what it needs (`oldSelf`, the functions it
+//! calls).
+
+use super::library;
+use cel::{Env, Program};
+use serde_json::Value as Json;
+use std::sync::{Arc, LazyLock};
+
+/// The environment every rule compiles in: cel-rust's standard library
+/// (macros and optional syntax included) and its strings extension. The
+/// Kubernetes functions are the context's ([`library::register`]).
+pub(crate) static ENV: LazyLock<Arc<Env>> = LazyLock::new(|| {
+    let mut env = Env::stdlib();
+    // The strings extension registers once on a fresh environment.
+    let _ = env.add_extension(cel::extensions::strings);
+    let _ = library::register_list_overloads(&mut env);
+    // `matches` is rewritten to a call of the regex cache's
+    // (`library::MATCHES`): cel-rust compiles the pattern on every call.
+    for (global, arity) in [(false, 1), (true, 2)] {
+        let expand = |helper: &mut cel::parser::MacroExprHelper<'_>,
+                      target: &mut Option<cel::IdedExpr>,
+                      args: &mut Vec<cel::IdedExpr>| {
+            let mut all: Vec<cel::IdedExpr> = target.take().into_iter().collect();
+            all.append(args);
+            Ok(Some(helper.next_expr(cel::common::ast::Expr::Call(
+                cel::common::ast::CallExpr {
+                    func_name: library::MATCHES.to_owned(),
+                    target: None,
+                    args: all,
+                },
+            ))))
+        };
+        let rewrite = if global {
+            cel::parser::Macro::global("matches", arity, expand)
+        } else {
+            cel::parser::Macro::receiver("matches", arity, expand)
+        };
+        let _ = env.add_macro(rewrite);
+    }
+    Arc::new(env)
+});
+
+/// How a failing rule is reported (`reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    Invalid,
+    Forbidden,
+    Required,
+    Duplicate,
+}
+
+impl Reason {
+    fn from_json(text: Option<&str>) -> Reason {
+        match text {
+            Some("FieldValueForbidden") => Reason::Forbidden,
+            Some("FieldValueRequired") => Reason::Required,
+            Some("FieldValueDuplicate") => Reason::Duplicate,
+            _ => Reason::Invalid,
+        }
+    }
+}
+
+/// A rule, compiled.
+pub struct Rule {
+    /// The CEL source.
+    pub source: String,
+    pub message: Option<String>,
+    pub message_expression: Option<Program>,
+    /// `fieldPath`, a JSON path relative to the rule's node (`.spec.x`).
+    pub field_path: Option<String>,
+    pub reason: Reason,
+    /// The program, or why it does not compile.
+    pub program: Result<Program, String>,
+    /// True when the rule reads `oldSelf` (a transition rule).
+    pub transition: bool,
+    /// `optionalOldSelf: true`: a transition rule that runs on create too,
+    /// with `oldSelf` as `optional.none()`.
+    pub optional_old_self: bool,
+    /// The functions it calls that a Kubernetes library adds or that vergate
+    /// does not evaluate, in source order.
+    pub functions: Vec<String>,
+    /// How many comprehension macros it calls: the exponent of the cost
+    /// bound (each may range over every value of `self`).
+    pub comprehensions: u32,
+}
+
+impl Rule {
+    /// Compiles one entry of `x-kubernetes-validations`; `None` for an
+    /// entry that is no object with a `rule`.
+    pub fn compile(entry: &Json) -> Option<Rule> {
+        let source = entry.get("rule")?.as_str()?.to_owned();
+        let text = |key: &str| entry.get(key).and_then(Json::as_str).map(str::to_owned);
+        let program = compile_bounded(&source);
+        let (transition, functions) = match &program {
+            Ok(program) => {
+                let references = program.references();
+                let functions = references
+                    .functions()
+                    .into_iter()
+                    .filter(|name| {
+                        library::introduced_in(name).is_some()
+                            || library::UNSUPPORTED
+                                .iter()
+                                .any(|(unsupported, _)| unsupported == name)
+                    })
+                    .map(str::to_owned)
+                    .collect();
+                (references.has_variable("oldSelf"), functions)
+            }
+            Err(_) => (source.contains("oldSelf"), Vec::new()),
+        };
+        Some(Rule {
+            message_expression: text("messageExpression")
+                .and_then(|source| compile_bounded(&source).ok()),
+            message: text("message"),
+            field_path: text("fieldPath"),
+            reason: Reason::from_json(entry.get("reason").and_then(Json::as_str)),
+            optional_old_self: entry.get("optionalOldSelf") == Some(&Json::Bool(true)),
+            program,
+            transition,
+            functions,
+            comprehensions: comprehension_count(&source),
+            source,
+        })
+    }
+
+    /// How the API server names the rule in an error: its message, else
+    /// `failed rule: <rule>` (`ruleErrorString`).
+    pub fn error_string(&self) -> String {
+        match self.message.as_deref().map(str::trim) {
+            Some(message) if !message.is_empty() => message.to_owned(),
+            _ => format!("failed rule: {}", self.source),
+        }
+    }
+
+    /// What the API server says when the rule fails: the `message`, else
+    /// `failed rule: <rule>` (the message expression is evaluated by the
+    /// caller), after the reason's words.
+    pub fn failure(&self, type_name: &str, message: Option<String>) -> String {
+        let message = message
+            .or_else(|| self.message.clone())
+            .unwrap_or_else(|| format!("failed rule: {}", self.source));
+        match self.reason {
+            Reason::Invalid => format!("Invalid value: \"{type_name}\": {message}"),
+            Reason::Forbidden => format!("Forbidden: {message}"),
+            Reason::Required => format!("Required value: {message}"),
+            Reason::Duplicate => format!("Duplicate value: {message}"),
+        }
+    }
+}
+
+/// How many comprehension macros `source` calls (`.all(`, `.map(`, …).
+fn comprehension_count(source: &str) -> u32 {
+    [".all(", ".exists(", ".exists_one(", ".map(", ".filter("]
+        .iter()
+        .map(|call| source.matches(call).count() as u32)
+        .sum()
+}
+
+/// The longest rule source compiled, in bytes: the parser recurses, so a
+/// hostile rule is refused before it can exhaust the stack. The API server
+/// refuses far shorter expressions by their estimated cost.
+const MAX_SOURCE: usize = 16 * 1024;
+
+/// The deepest nesting of brackets compiled, for the same reason.
+const MAX_NESTING: usize = 64;
+
+/// The most operators, selects, calls and arguments a rule may have outside
+/// its string literals: the parser and the interpreter recurse along chains
+/// of them (a chain of 5,000 `+` overflows a thread's stack). The longest
+/// rule of Gateway API and of the CRDs in `../shared/crds` has 241.
+const MAX_OPERATORS: usize = 400;
+
+fn compile_bounded(source: &str) -> Result<Program, String> {
+    if source.len() > MAX_SOURCE {
+        return Err(format!(
+            "the rule is longer than vergate compiles ({MAX_SOURCE} bytes)"
+        ));
+    }
+    let mut depth = 0usize;
+    let mut operators = 0usize;
+    let mut quote: Option<u8> = None;
+    for byte in source.bytes() {
+        // Operators inside string literals are text (escapes aside, which
+        // only make the count larger).
+        match quote {
+            Some(open) if byte == open => quote = None,
+            Some(_) => continue,
+            None if byte == b'\'' || byte == b'"' => {
+                quote = Some(byte);
+                continue;
+            }
+            None => {}
+        }
+        if b"+-*/%=!<>&|?.[(,".contains(&byte) {
+            operators += 1;
+            if operators > MAX_OPERATORS {
+                return Err(format!(
+                    "the rule has more operators than vergate compiles ({MAX_OPERATORS})"
+                ));
+            }
+        }
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(format!(
+                        "the rule nests deeper than vergate compiles ({MAX_NESTING} brackets)"
+                    ));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let program = ENV.compile(source).map_err(|err| err.to_string())?;
+    let levels = tree_depth(program.expression());
+    if levels > MAX_DEPTH {
+        return Err(format!(
+            "the rule nests {levels} levels deep, more than vergate runs ({MAX_DEPTH})"
+        ));
+    }
+    Ok(program)
+}
+
+/// The deepest the interpreter recurses into a rule (its syntax tree's
+/// depth): a chain of 200 `+` needs more than a debug build's 2 MiB thread
+/// stack. The deepest rule of Gateway API v1.3.0's standard CRDs is 21.
+const MAX_DEPTH: usize = 64;
+
+/// The depth of `root`'s syntax tree, measured without recursion.
+fn tree_depth(root: &cel::IdedExpr) -> usize {
+    use cel::common::ast::{EntryExpr, Expr};
+    let mut deepest = 0;
+    let mut stack = vec![(root, 1usize)];
+    while let Some((node, level)) = stack.pop() {
+        deepest = deepest.max(level);
+        let next = level + 1;
+        match &node.expr {
+            Expr::Call(call) => {
+                stack.extend(call.target.iter().map(|target| (&**target, next)));
+                stack.extend(call.args.iter().map(|arg| (arg, next)));
+            }
+            Expr::Comprehension(comprehension) => {
+                let c = &**comprehension;
+                for part in [
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_cond,
+                    &c.loop_step,
+                    &c.result,
+                ] {
+                    stack.push((part, next));
+                }
+            }
+            Expr::List(list) => stack.extend(list.elements.iter().map(|e| (e, next))),
+            Expr::Map(map) => {
+                for entry in &map.entries {
+                    if let EntryExpr::MapEntry(entry) = &entry.expr {
+                        stack.push((&entry.key, next));
+                        stack.push((&entry.value, next));
+                    }
+                }
+            }
+            Expr::Struct(object) => {
+                for entry in &object.entries {
+                    if let EntryExpr::StructField(field) = &entry.expr {
+                        stack.push((&field.value, next));
+                    }
+                }
+            }
+            Expr::Select(select) => stack.push((&select.operand, next)),
+            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rule;
+
+    fn compiled(source: &str) -> Result<(), String> {
+        let entry = serde_json::json!({ "rule": source });
+        Rule::compile(&entry)
+            .expect("an entry with a rule")
+            .program
+            .map(|_| ())
+    }
+
+    #[test]
+    fn hostile_rules_are_refused_never_a_crash() {
+        let long_not = format!("{}true", "!".repeat(10_000));
+        let long_neg = format!("{}1 == 1", "-".repeat(10_000));
+        let long_sum = format!("1{} == 1", "+1".repeat(5_000));
+        let long_select = format!("self{} == 1", ".a".repeat(5_000));
+        let deep = format!("{}true{}", "(".repeat(100), ")".repeat(100));
+        let huge = "a".repeat(20_000);
+        for source in [&long_not, &long_neg, &long_sum, &long_select] {
+            assert!(
+                compiled(source).unwrap_err().contains("more operators"),
+                "{source:.20}"
+            );
+        }
+        // Chains within the operator bound are refused by their depth, or
+        // compile and run on a test thread's stack (2 MiB, as rayon's
+        // workers have).
+        assert!(compiled(&format!("1{} == 1", "+1".repeat(198)))
+            .unwrap_err()
+            .contains("levels deep"));
+        for chain in [
+            format!("{}true", "!".repeat(398)),
+            format!("{}1 == 1", "-".repeat(397)),
+            format!("1{} == 1", "+1".repeat(198)),
+            format!("self{} == 1", ".a".repeat(397)),
+        ] {
+            let entry = serde_json::json!({ "rule": chain });
+            if let Ok(program) = Rule::compile(&entry).unwrap().program {
+                let context = cel::Context::with_env(std::sync::Arc::clone(&super::ENV));
+                let _ = program.execute(&context);
+            }
+        }
+        assert!(compiled(&deep).unwrap_err().contains("nests deeper"));
+        assert!(compiled(&huge).unwrap_err().contains("longer than"));
+        assert!(compiled("self.a ==").is_err());
+        assert!(compiled("self.a == 1").is_ok());
+    }
+}

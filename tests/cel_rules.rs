@@ -1,0 +1,343 @@
+//! Custom resources checked by their CRDs' CEL validation rules
+//! (`x-kubernetes-validations`), as the API server checks them on create:
+//! Gateway API's own CEL test tables, translated into custom resources
+//! (`tests/cel/gateway-api/`, two releases of its CRDs), and vergate's
+//! cases for each behaviour (`tests/cel/features/`).
+
+mod support;
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use support::cli::{code, stderr, stdout, vergate};
+
+/// One case of a case file: its name and the errors expected, by release
+/// (`""`: every release).
+struct Case {
+    name: String,
+    expect: Vec<(String, String)>,
+}
+
+/// The cases of a case file, one per YAML document (`# case:` and
+/// `# expect:` / `# expect <release>:` comment lines at its top).
+fn cases(path: &str) -> Vec<Case> {
+    let text = std::fs::read_to_string(support::root().join(path)).unwrap();
+    let mut cases = Vec::new();
+    for part in text.split("\n---\n").skip(1) {
+        let mut case = Case {
+            name: String::new(),
+            expect: Vec::new(),
+        };
+        for line in part.lines().take_while(|line| line.starts_with('#')) {
+            if let Some(name) = line.strip_prefix("# case: ") {
+                case.name = name.to_owned();
+            } else if let Some(rest) = line.strip_prefix("# expect") {
+                let (release, message) = rest
+                    .split_once(": ")
+                    .expect("`# expect[ release]: message`");
+                case.expect
+                    .push((release.trim().to_owned(), message.to_owned()));
+            }
+        }
+        assert!(
+            !case.name.is_empty(),
+            "{path}: a document without `# case:`:\n{part}"
+        );
+        cases.push(case);
+    }
+    cases
+}
+
+/// Runs `vergate check --format json` and returns its JSON.
+fn check_json(args: &[&str]) -> Value {
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    let output = vergate(&all);
+    assert!(code(&output) <= 1, "{}", stderr(&output));
+    serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|err| panic!("{err}: {}", stdout(&output)))
+}
+
+/// The error messages of each document of `file`, by document index.
+fn errors_by_document(json: &Value, file: &str) -> BTreeMap<u64, Vec<String>> {
+    let mut errors: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for violation in json["violations"].as_array().unwrap() {
+        if violation["file"] == file && violation["severity"] == "error" {
+            errors
+                .entry(violation["document"].as_u64().unwrap())
+                .or_default()
+                .push(violation["message"].as_str().unwrap().to_owned());
+        }
+    }
+    errors
+}
+
+const CASE_FILES: [&str; 4] = [
+    "tests/cel/gateway-api/cases/httproute.yaml",
+    "tests/cel/gateway-api/cases/gateway.yaml",
+    "tests/cel/gateway-api/cases/grpcroute.yaml",
+    "tests/cel/gateway-api/cases/httproute-mirror.yaml",
+];
+
+#[test]
+fn gateway_api_cases_get_the_api_servers_verdicts_in_both_releases() {
+    let mut counted = BTreeMap::new();
+    for release in ["v1.2.0", "v1.3.0"] {
+        let crds = format!("tests/cel/gateway-api/{release}");
+        let mut args = vec!["--target", "1.31", "--crd", crds.as_str()];
+        args.extend(CASE_FILES);
+        let json = check_json(&args);
+        assert!(
+            json["summary"]["cel"]["evaluated"].as_u64().unwrap() > 1000,
+            "{}",
+            json["summary"]
+        );
+        for file in CASE_FILES {
+            let errors = errors_by_document(&json, file);
+            let cases = cases(file);
+            for (index, case) in cases.iter().enumerate() {
+                let found = errors.get(&(index as u64)).cloned().unwrap_or_default();
+                let expected: Vec<&str> = case
+                    .expect
+                    .iter()
+                    .filter(|(only, _)| only.is_empty() || only == release)
+                    .map(|(_, message)| message.as_str())
+                    .collect();
+                if expected.is_empty() {
+                    assert!(
+                        found.is_empty(),
+                        "{release} {file} {:?}: accepted by the API server, but:\n{found:#?}",
+                        case.name
+                    );
+                } else {
+                    for message in &expected {
+                        assert!(
+                            found.iter().any(|error| error.contains(message)),
+                            "{release} {file} {:?}: expected {message:?} among:\n{found:#?}",
+                            case.name
+                        );
+                    }
+                }
+                *counted.entry((release, expected.is_empty())).or_insert(0) += 1;
+            }
+            assert!(
+                errors.keys().last().map_or(0, |last| *last as usize + 1) <= cases.len(),
+                "{file}: findings past its last case"
+            );
+        }
+    }
+    // Both verdicts, in both releases, over HTTPRoute, Gateway and GRPCRoute.
+    for release in ["v1.2.0", "v1.3.0"] {
+        assert!(counted[&(release, true)] >= 25, "{counted:?}");
+        assert!(counted[&(release, false)] >= 40, "{counted:?}");
+    }
+}
+
+const PROBE_CRD: &str = "tests/cel/features/crd.yaml";
+const PROBES: &str = "tests/cel/features/probes.yaml";
+
+/// The findings of `json` as `line severity path: message` lines.
+fn findings(json: &Value) -> Vec<String> {
+    json["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            format!(
+                "{} {} {}: {}",
+                v["line"],
+                v["severity"].as_str().unwrap(),
+                v["path"].as_str().unwrap(),
+                v["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn rules_run_where_and_as_the_api_server_runs_them() {
+    let json = check_json(&["--target", "1.31", "--crd", PROBE_CRD, PROBES]);
+    let found = findings(&json);
+    let has = |needle: &str| {
+        assert!(
+            found.iter().any(|line| line.contains(needle)),
+            "{needle:?} not in:\n{found:#?}"
+        );
+    };
+    // messageExpression, evaluated; the root's metadata holds its name.
+    has("15 error : Invalid value: \"object\": name wrong must start with probe-");
+    // fieldPath and reason; maxReplicas defaulted to 10 before the rule ran.
+    has("19 error spec.minReplicas: Forbidden: minReplicas must not exceed maxReplicas");
+    // Library functions: IP (1.30), quantity (1.28).
+    has("20 error spec.address: Invalid value: \"string\": must be an IP address");
+    has("21 error spec.memory: Invalid value: \"string\": must be less than 2Gi");
+    // An integer written where `number` is declared is a double.
+    has("22 error spec.ratio: Invalid value: \"number\": at most 1");
+    // Per list item (with its default), per map value.
+    has("23 error spec.ports[0]: Invalid value: \"object\": ports up to 1024 need privileged");
+    has("24 error spec.labels.a: Invalid value: \"string\": label values are at most 8 characters");
+    // A property named by a CEL reserved word is `__namespace__`.
+    has("error spec: Invalid value: \"object\": an escaped property name");
+    // The accepted probe has no error.
+    assert!(
+        !found
+            .iter()
+            .any(|line| line.starts_with("5 error") || line.starts_with("7 error")),
+        "{found:#?}"
+    );
+    // Unsupported functions warn, naming the rule and the function.
+    has("warning spec: the rule `self.mode != 'reversed' || self.mode.reverse() == 'desrever'` was not evaluated: vergate does not support the function `reverse`");
+    // Transition rules: `oldSelf` skipped and counted (one per probe); the
+    // one with optionalOldSelf runs with oldSelf = optional.none().
+    assert_eq!(
+        json["summary"]["cel"]["transition_skipped"], 2,
+        "{}",
+        json["summary"]
+    );
+    assert!(
+        !found.iter().any(|line| line.contains("immutable")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_function_the_target_minor_lacks_is_a_warning_not_a_pass() {
+    let json = check_json(&["--target", "1.29", "--crd", PROBE_CRD, PROBES]);
+    let found = findings(&json);
+    assert!(
+        found.iter().any(|line| line.contains(
+            "warning spec.address: the rule `isIP(self)` calls `isIP` (IP and CIDR library, from 1.30), which the API server of 1.29 does not offer"
+        )),
+        "{found:#?}"
+    );
+    assert!(
+        !found
+            .iter()
+            .any(|line| line.contains("must be an IP address")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn the_text_summary_counts_rules_run_and_transition_rules_skipped() {
+    let output = vergate(&["check", "--target", "1.31", "--crd", PROBE_CRD, PROBES]);
+    assert_eq!(code(&output), 1);
+    let err = stderr(&output);
+    assert!(
+        err.contains(
+            "CEL rules: 21 evaluated, 2 transition rules skipped (oldSelf: not run on create)"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn rules_whose_cost_may_exceed_the_limit_are_reported_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts: Vec<String> = (0..1100).map(|i| format!("h{i}")).collect();
+    let probe = format!(
+        "apiVersion: example.com/v1\nkind: Probe\nmetadata: {{name: probe-big}}\nspec:\n  hosts: [{}]\n",
+        hosts.join(", ")
+    );
+    let path = dir.path().join("big.yaml");
+    std::fs::write(&path, probe).unwrap();
+    let path = path.to_str().unwrap();
+    let json = check_json(&["--target", "1.31", "--crd", PROBE_CRD, path]);
+    let found = findings(&json);
+    assert!(
+        found.iter().any(|line| line.contains("warning spec.hosts: the rule `self.all(a, self.all(b, a == b || a != b))` was not evaluated")
+            && line.contains("per-call limit (1000000)")),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn custom_resources_without_rules_count_nothing() {
+    let json = check_json(&[
+        "--api",
+        "generated/demo",
+        "--target",
+        "1.12",
+        "--crd",
+        "tests/custom-resources/widgets-crd.yaml",
+        "tests/custom-resources/good.yaml",
+    ]);
+    assert_eq!(json["summary"]["cel"]["transition_skipped"], 0);
+}
+
+#[test]
+fn rules_added_between_releases_show_in_gates_json_and_diff() {
+    // Gateway API's HTTPRoute CRD at v1.2.0 and v1.3.0 as the minors 1.2
+    // and 1.3 of a CRD-based API, regenerated as `cargo xtask add-api`
+    // and `regen` would.
+    let project = tempfile::tempdir().unwrap();
+    let specs = project.path().join("specs");
+    for (minor, release) in [("v1.2", "v1.2.0"), ("v1.3", "v1.3.0")] {
+        std::fs::create_dir_all(specs.join(minor)).unwrap();
+        std::fs::copy(
+            support::root().join(format!("tests/cel/gateway-api/{release}/httproutes.yaml")),
+            specs.join(minor).join("httproutes.yaml"),
+        )
+        .unwrap();
+    }
+    let specs_root = project.path().join("upstream-specs");
+    vergate_codegen::record::add_api(&specs_root, "gateway-api", &specs)
+        .unwrap_or_else(|err| panic!("add-api: {err}"));
+    let api = vergate_codegen::api::Api::open(&specs_root.join("gateway-api")).unwrap();
+    let out = project.path().join("generated/gateway-api");
+    vergate_codegen::regen::regen(&api, &out, vergate_codegen::output::Mode::Write)
+        .unwrap_or_else(|err| panic!("regen: {err}"));
+    // gates.json: the rule is a constraint of the mirror filter in 1.3 only.
+    let gates: Value =
+        serde_json::from_slice(&std::fs::read(out.join("gates.json")).unwrap()).unwrap();
+    let text = gates.to_string();
+    assert!(
+        text.contains(r#""rule":"!(has(self.percent) && has(self.fraction))""#),
+        "the rule is not in gates.json"
+    );
+    // `vergate diff` names the rules added, with their messages.
+    let output = vergate(&["diff", "--api", out.to_str().unwrap(), "1.2", "1.3"]);
+    let diff = stdout(&output);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        diff.contains("rule added `!(has(self.percent) && has(self.fraction))`: Only one of percent or fraction may be specified in HTTPRequestMirrorFilter"),
+        "{diff}"
+    );
+    // `check` runs each release's rules from gates.json: the mirror filter
+    // with both percent and fraction is refused by 1.3's rule only.
+    let mirror = "tests/cel/gateway-api/cases/httproute-mirror.yaml";
+    let refused = |minor: &str| {
+        let json = check_json(&["--api", out.to_str().unwrap(), "--target", minor, mirror]);
+        errors_by_document(&json, mirror)
+            .get(&1)
+            .is_some_and(|errors| {
+                errors
+                    .iter()
+                    .any(|e| e.contains("Only one of percent or fraction"))
+            })
+    };
+    assert!(!refused("1.2"), "1.2 has no such rule");
+    assert!(refused("1.3"), "1.3's rule refuses it");
+    // The JSON Schema and the Pkl of 1.3 carry each rule and its message.
+    for output in ["json", "pkl"] {
+        let text = walk_files(&out.join(output));
+        assert!(
+            text.contains("!(has(self.percent) && has(self.fraction))")
+                && text.contains("Only one of percent or fraction may be specified"),
+            "no {output} file carries the rule and its message"
+        );
+    }
+}
+
+/// The text of every file below `dir`.
+fn walk_files(dir: &std::path::Path) -> String {
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            text.push_str(&walk_files(&path));
+        } else if let Ok(contents) = std::fs::read_to_string(&path) {
+            text.push_str(&contents);
+        }
+    }
+    text
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# CEL validation rules' cost in `vergate check --crd`: the same custom
+# resources checked against Gateway API's CRDs (tests/cel/gateway-api/v1.3.0)
+# with their x-kubernetes-validations, and against the same CRDs with every
+# rule stripped. Side by side in one hyperfine run.
+#
+#   xtask/bench/cel.sh                 # 3000 resources, target 1.31
+#   N=6000 RUNS=10 xtask/bench/cel.sh
+#
+# Needs hyperfine and python3 with PyYAML (to strip the rules). Builds the
+# release binary. Not part of .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+N=${N:-3000}
+RUNS=${RUNS:-10}
+TARGET=${TARGET:-1.31}
+work=target/bench-cel
+crds=tests/cel/gateway-api/v1.3.0
+mkdir -p "$work/with-rules" "$work/without-rules"
+
+cargo build --quiet --release --bin vergate
+vergate=target/release/vergate
+
+python3 - "$crds" "$work" "$N" <<'PY'
+import pathlib, sys, yaml
+crds, work, n = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), int(sys.argv[3])
+
+def strip(node):
+    if isinstance(node, dict):
+        return {k: strip(v) for k, v in node.items() if k != "x-kubernetes-validations"}
+    if isinstance(node, list):
+        return [strip(v) for v in node]
+    return node
+
+for path in sorted(crds.glob("*.yaml")):
+    text = path.read_text()
+    (work / "with-rules" / path.name).write_text(text)
+    docs = [strip(d) for d in yaml.safe_load_all(text) if d]
+    (work / "without-rules" / path.name).write_text(yaml.safe_dump_all(docs, sort_keys=False))
+
+# Resources a real repository holds: routes with a few rules, matches,
+# filters and backends, and gateways with several listeners; all valid.
+route = """apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {{name: route-{i}, namespace: apps}}
+spec:
+  parentRefs: [{{name: gw-{g}, sectionName: https}}]
+  hostnames: [app-{i}.example.com]
+  rules:
+  - matches:
+    - path: {{type: PathPrefix, value: /api/v{i}}}
+      headers: [{{name: x-tenant, value: t{i}}}]
+    filters:
+    - type: RequestHeaderModifier
+      requestHeaderModifier: {{set: [{{name: x-route, value: r{i}}}]}}
+    backendRefs:
+    - {{name: api-{i}, port: 8080, weight: 90}}
+    - {{name: api-canary-{i}, port: 8080, weight: 10}}
+  - matches:
+    - path: {{type: Exact, value: /healthz}}
+    filters:
+    - type: URLRewrite
+      urlRewrite: {{path: {{type: ReplaceFullPath, replaceFullPath: /ready}}}}
+    backendRefs:
+    - {{name: api-{i}, port: 8081}}
+"""
+grpc = """apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {{name: grpc-{i}, namespace: apps}}
+spec:
+  parentRefs: [{{name: gw-{g}}}]
+  rules:
+  - matches:
+    - method: {{type: Exact, service: svc.v{i}.Greeter, method: SayHello}}
+    backendRefs:
+    - {{name: grpc-{i}, port: 9090}}
+"""
+gateway = """apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {{name: gw-{i}, namespace: apps}}
+spec:
+  gatewayClassName: example
+  listeners:
+  - {{name: http, protocol: HTTP, port: 80, hostname: "*.example.com"}}
+  - name: https
+    protocol: HTTPS
+    port: 443
+    hostname: "*.example.com"
+    tls: {{mode: Terminate, certificateRefs: [{{name: cert-{i}}}]}}
+  - {{name: tcp, protocol: TCP, port: 5432}}
+"""
+docs = []
+for i in range(n):
+    template = (route, route, route, grpc, gateway)[i % 5]
+    docs.append(template.format(i=i, g=i % 7))
+(work / "resources.yaml").write_text("---\n".join(docs))
+# The same resources in block style, as kubectl and Helm print them (the
+# reader's fast path), where the rules weigh more against the rest.
+block = [yaml.safe_load(doc) for doc in docs]
+(work / "resources-block.yaml").write_text(yaml.safe_dump_all(block, sort_keys=False))
+PY
+
+for style in resources resources-block; do
+    hyperfine --warmup 2 --runs "$RUNS" --export-json "$work/$style.json" \
+        -n "with CEL rules" "$vergate check --target $TARGET --crd $work/with-rules $work/$style.yaml" \
+        -n "rules stripped" "$vergate check --target $TARGET --crd $work/without-rules $work/$style.yaml"
+    python3 - "$work/$style.json" <<'PY'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["results"]
+median = {r["command"]: statistics.median(r["times"]) for r in results}
+user = {r["command"]: r["user"] for r in results}
+print(f"{sys.argv[1]}: medians {median['with CEL rules']*1000:.1f} ms / {median['rules stripped']*1000:.1f} ms = "
+      f"{median['with CEL rules']/median['rules stripped']:.2f}x; user CPU {user['with CEL rules']*1000:.0f} / {user['rules stripped']*1000:.0f} ms = "
+      f"{user['with CEL rules']/user['rules stripped']:.2f}x")
+PY
+done
+"$vergate" check --target "$TARGET" --crd "$work/with-rules" "$work/resources.yaml" 2>&1 | tail -1
