@@ -32,7 +32,9 @@
 //!
 //! Unserved versions are left out: no one can create them.
 
-use super::document::{yaml_error, yaml_to_json, Document};
+pub use super::document::CrdVersions;
+use super::document::Document;
+use super::yaml::{yaml_error, yaml_to_json};
 use crate::error::{Error, Result};
 use crate::model::ResourcePath;
 use serde::Deserialize;
@@ -176,22 +178,6 @@ pub fn from_documents(
         resources,
         path_kinds: Vec::new(),
     })
-}
-
-/// One CRD's name, group, kind and versions: what `vergate check` tells a
-/// custom resource of an unserved version.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CrdVersions {
-    /// `metadata.name` (`servicemonitors.monitoring.coreos.com`).
-    pub name: String,
-    pub group: String,
-    pub kind: String,
-    /// The versions served, in the CRD's order.
-    pub served: Vec<String>,
-    /// The versions listed but not served.
-    pub unserved: Vec<String>,
-    /// Where its kind is served: `spec.names.plural` and `spec.scope`.
-    pub resource: Option<ResourcePath>,
 }
 
 /// Where a CRD is: its file and its document's index there.

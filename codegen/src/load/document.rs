@@ -1,9 +1,10 @@
 //! Reading one spec file into a JSON value: JSON or YAML, with syntax errors
 //! reported at their line:column with a snippet.
 
+use super::yaml::{yaml_error, yaml_to_json};
 use crate::error::{snippet, Error, Result};
 use crate::model::ResourcePath;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
 use vergate_core::gates::GroupVersionKind;
@@ -41,7 +42,7 @@ pub struct Document {
     pub deprecation_warnings: std::collections::BTreeMap<String, String>,
     /// The CRDs the definitions were read from (none for OpenAPI): their
     /// custom resources' `metadata` refers to ObjectMeta.
-    pub crds: Vec<super::crd::CrdVersions>,
+    pub crds: Vec<CrdVersions>,
     /// Where each kind is served (`load/resources.rs`).
     pub resources: BTreeMap<GroupVersionKind, ResourcePath>,
     /// The kinds told only by the request bodies of `paths`, where no
@@ -49,16 +50,24 @@ pub struct Document {
     pub path_kinds: Vec<super::resources::PathKind>,
 }
 
-/// Parses a spec file's bytes. YAML is recognised by the `.yaml`/`.yml`
-/// extension; anything else is read as JSON.
-pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
-    let is_yaml = path
-        .extension()
-        .and_then(|ext| ext.to_str())
-        .is_some_and(|ext| ext.eq_ignore_ascii_case("yaml") || ext.eq_ignore_ascii_case("yml"));
-    if is_yaml && super::crd::holds_crd(bytes) {
-        return super::crd::parse(path, bytes);
-    }
+/// One CRD's name, group, kind and versions: what `vergate check` tells a
+/// custom resource of an unserved version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrdVersions {
+    /// `metadata.name` (`servicemonitors.monitoring.coreos.com`).
+    pub name: String,
+    pub group: String,
+    pub kind: String,
+    /// The versions served, in the CRD's order.
+    pub served: Vec<String>,
+    /// The versions listed but not served.
+    pub unserved: Vec<String>,
+    /// Where its kind is served: `spec.names.plural` and `spec.scope`.
+    pub resource: Option<ResourcePath>,
+}
+
+/// Parses an OpenAPI spec file's bytes, YAML or JSON.
+pub(super) fn parse_openapi(path: &Path, bytes: &[u8], is_yaml: bool) -> Result<Document> {
     let skeleton: Skeleton = if is_yaml {
         parse_yaml(path, bytes)?
     } else {
@@ -149,26 +158,6 @@ fn json_error(path: &Path, bytes: &[u8], err: &serde_json::Error) -> Error {
     }
 }
 
-/// A YAML syntax error at its line:column, with a snippet.
-pub(super) fn yaml_error(path: &Path, bytes: &[u8], err: serde_yaml_ng::Error) -> Error {
-    let (line, column) = err
-        .location()
-        .map_or((0, 0), |location| (location.line(), location.column()));
-    let full = err.to_string();
-    let message = match full.find(" at line ") {
-        Some(cut) => full[..cut].to_owned(),
-        None => full,
-    };
-    let text = String::from_utf8_lossy(bytes);
-    Error::Syntax {
-        path: path.to_owned(),
-        line,
-        column,
-        message: format!("invalid YAML: {message}"),
-        snippet: snippet(&text, line, column),
-    }
-}
-
 fn parse_yaml(path: &Path, bytes: &[u8]) -> Result<Skeleton> {
     let yaml: serde_yaml_ng::Value =
         serde_yaml_ng::from_slice(bytes).map_err(|err| yaml_error(path, bytes, err))?;
@@ -180,78 +169,10 @@ fn parse_yaml(path: &Path, bytes: &[u8]) -> Result<Skeleton> {
     })
 }
 
-/// Converts YAML to JSON. Keys that are numbers or booleans (`200:` under
-/// `responses`) become strings; other non-string keys are refused.
-pub(super) fn yaml_to_json(
-    value: serde_yaml_ng::Value,
-    path: &Path,
-    pointer: &mut String,
-) -> Result<Value> {
-    use serde_yaml_ng::Value as Yaml;
-    let refuse = |pointer: &str, message: String| Error::Spec {
-        path: path.to_owned(),
-        pointer: pointer.to_owned(),
-        message,
-    };
-    Ok(match value {
-        Yaml::Null => Value::Null,
-        Yaml::Bool(b) => Value::Bool(b),
-        Yaml::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::Number(i.into())
-            } else if let Some(u) = n.as_u64() {
-                Value::Number(u.into())
-            } else {
-                let f = n.as_f64().unwrap_or(f64::NAN);
-                Value::Number(Number::from_f64(f).ok_or_else(|| {
-                    refuse(
-                        pointer,
-                        format!("the number {f} has no JSON representation"),
-                    )
-                })?)
-            }
-        }
-        Yaml::String(s) => Value::String(s),
-        Yaml::Sequence(items) => {
-            let mut out = Vec::with_capacity(items.len());
-            for (index, item) in items.into_iter().enumerate() {
-                let len = pointer.len();
-                pointer.push_str(&format!("/{index}"));
-                out.push(yaml_to_json(item, path, pointer)?);
-                pointer.truncate(len);
-            }
-            Value::Array(out)
-        }
-        Yaml::Mapping(mapping) => {
-            let mut out = Map::new();
-            for (key, item) in mapping {
-                let key = match key {
-                    Yaml::String(s) => s,
-                    Yaml::Number(n) => n.to_string(),
-                    Yaml::Bool(b) => b.to_string(),
-                    other => {
-                        return Err(refuse(
-                            pointer,
-                            format!("a mapping key must be a string, found {other:?}"),
-                        ))
-                    }
-                };
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&vergate_core::json_pointer::escape(&key));
-                let converted = yaml_to_json(item, path, pointer)?;
-                pointer.truncate(len);
-                out.insert(key, converted);
-            }
-            Value::Object(out)
-        }
-        Yaml::Tagged(tagged) => yaml_to_json(tagged.value, path, pointer)?,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::parse;
 
     #[test]
     fn json_syntax_error_has_line_column_and_snippet() {

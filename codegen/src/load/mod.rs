@@ -9,13 +9,14 @@ pub mod facts;
 mod openapi;
 mod resources;
 mod union_cycles;
+mod yaml;
 
 pub use cache::LoadCache;
 pub use crd::{
     from_documents as crds_from_documents, holds_crd, parse as parse_crds, CrdVersions,
     OBJECT_META, OBJECT_META_SOURCE,
 };
-pub use document::{parse, Document};
+pub use document::Document;
 pub use openapi::{check_definition_name, RENAMED_FROM};
 pub use resources::PathKind;
 
@@ -132,6 +133,21 @@ fn load_files(
     let mut loaded = build_minor(minor.version, &documents)?;
     api.dialect.mark(&mut loaded.model);
     Ok(loaded)
+}
+
+/// Parses a spec file's bytes: the one place an input format is chosen. A
+/// `.yaml`/`.yml` file that holds CustomResourceDefinitions is read as CRDs
+/// (`crd.rs`), any other as an OpenAPI document, YAML or JSON by its
+/// extension (`document.rs`).
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Document> {
+    let is_yaml = path
+        .extension()
+        .and_then(|ext| ext.to_str())
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("yaml") || ext.eq_ignore_ascii_case("yml"));
+    if is_yaml && crd::holds_crd(bytes) {
+        return crd::parse(path, bytes);
+    }
+    document::parse_openapi(path, bytes, is_yaml)
 }
 
 /// Builds a minor's model from its parsed documents. A definition repeated in

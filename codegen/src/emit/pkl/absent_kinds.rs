@@ -179,7 +179,7 @@ pub fn module_text(api: &str, name: &str, absent: &AbsentKind) -> Vec<u8> {
          status: Dynamic?\n\n\
          data: Dynamic?\n",
         absent.message,
-        pkl_string(&relative_path(&absent.path, super::k8s_base::K8S_RESOURCE)),
+        pkl_string(&relative_path(&absent.path, super::paths::K8S_RESOURCE)),
         pkl_string(&absent.message),
         pkl_string(&absent.kind.kind),
     )

@@ -25,11 +25,7 @@ use std::collections::BTreeMap;
 use vergate_core::alias::{pkl_identifier, sanitize};
 use vergate_core::Version;
 
-/// The abstract base of every resource module (a module path of the minor).
-pub const K8S_RESOURCE: &str = "K8sResource";
-
-/// The open base of K8sResource, which holds the output renderer.
-pub const K8S_OBJECT: &str = "K8sObject";
+pub use super::paths::{K8S_OBJECT, K8S_RESOURCE};
 
 /// pkl-k8s's index of resource modules by kind and apiVersion.
 const K8S_SCHEMA: &str = "k8sSchema";

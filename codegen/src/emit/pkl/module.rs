@@ -157,7 +157,7 @@ impl<'a> Subtree<'a> {
         let (open, extends) = if self.k8s_base {
             (
                 true,
-                Some(relative_path(module, super::k8s_base::K8S_RESOURCE)),
+                Some(relative_path(module, super::paths::K8S_RESOURCE)),
             )
         } else {
             (false, None)
@@ -295,7 +295,7 @@ impl<'a> Subtree<'a> {
             doc: definition.description.clone().unwrap_or_default(),
             gate: Gate::of(lifecycle, self.version, &self.model.versions),
             open: true,
-            extends: Some(relative_path(module, super::k8s_base::K8S_OBJECT)),
+            extends: Some(relative_path(module, super::paths::K8S_OBJECT)),
             ..builder.into_data(&Items {
                 properties,
                 typealiases,

@@ -5,6 +5,12 @@
 use crate::model::Definition;
 use vergate_core::gates::GroupVersionKind;
 
+/// The abstract base of every resource module (a module path of the minor).
+pub const K8S_RESOURCE: &str = "K8sResource";
+
+/// The open base of K8sResource, which holds the output renderer.
+pub const K8S_OBJECT: &str = "K8sObject";
+
 pub use crate::model::kubernetes::pkl_k8s_path;
 
 /// The kind a definition is a resource module of: served as exactly one
