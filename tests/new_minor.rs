@@ -63,9 +63,12 @@ fn adding_v1_36_rewrites_only_what_changed() {
         report.removed
     );
     for path in &report.added {
+        // 1.36's own files, or in an older minor's Pkl package the module
+        // of a kind 1.36 brings, which fails on use saying so.
         let shown = path.display().to_string();
+        let text = String::from_utf8_lossy(built.tree.get(path).unwrap());
         assert!(
-            shown.contains("1.36") || shown.contains("1_36"),
+            shown.contains("1.36") || shown.contains("1_36") || text.contains("introduced in 1.36"),
             "{shown} was added but is not 1.36's"
         );
     }

@@ -31,7 +31,6 @@ mod items;
 mod k8s_base;
 pub mod layout;
 mod module;
-mod moved;
 mod owners;
 mod paths;
 mod rules;
@@ -98,11 +97,27 @@ pub fn emit_cached(
 fn check_own_modules(model: &GatedModel, config: &ApiConfig) -> Result<()> {
     for name in &config.pkl_own_modules {
         if !model.types.contains_key(name) {
+            // The definitions of that short name, or any one as an example
+            // of how the specs spell names.
+            let short = crate::model::naming::short_name(name);
+            let same_short: Vec<&str> = model
+                .types
+                .keys()
+                .filter(|known| crate::model::naming::short_name(known) == short)
+                .map(String::as_str)
+                .collect();
+            let hint = match same_short.as_slice() {
+                [] => match model.types.keys().next() {
+                    Some(example) => format!("as the specs spell it (e.g. {example})"),
+                    None => "as the specs spell it".to_owned(),
+                },
+                found => format!("did you mean {}?", found.join(" or ")),
+            };
             return Err(crate::error::Error::Config {
                 path: format!("upstream-specs/{}/api.toml", model.api).into(),
                 message: format!(
                     "pkl_own_modules names {name:?}, which no minor defines; \
-                     give a definition name as the specs spell it (io.k8s.api.core.v1.EnvVar)"
+                     give a definition name {hint}"
                 ),
             });
         }

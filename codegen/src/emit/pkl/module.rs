@@ -100,27 +100,7 @@ impl<'a> Subtree<'a> {
         } else {
             Vec::new()
         };
-        for (_, types, _) in &members {
-            builder.referenced.insert((*types).to_owned());
-        }
-        let object = definition.object().expect("resources are objects");
-        let own_names: Vec<String> = object
-            .properties
-            .keys()
-            .cloned()
-            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()))
-            .collect();
-        let moved = self.moved_names(module, &own_names);
-        for (_, location) in &moved {
-            if location.module() != module {
-                builder.referenced.insert(location.module().to_owned());
-            }
-        }
-        builder.finish_imports(
-            own_names
-                .into_iter()
-                .chain(moved.iter().map(|(name, _)| (*name).to_owned())),
-        );
+        let moved = self.import_members_and_moved(&mut builder, module, definition, &members);
         let mut typealiases = self.member_aliases(&builder, definition, members);
         typealiases.extend(self.moved_aliases(&builder, module, &moved));
         let mut properties = builder.properties(definition)?;
@@ -209,11 +189,46 @@ impl<'a> Subtree<'a> {
             .collect()
     }
 
+    /// Imports what a module of `definition` (an object) refers to beyond
+    /// its properties: the types modules of its `members` (classes pkl-k8s
+    /// keeps inside it) and the modules of the classes pkl-k8s's old paths
+    /// moved into it; returns the latter, for their typealiases.
+    fn import_members_and_moved(
+        &self,
+        builder: &mut Builder<'_, 'a>,
+        module: &str,
+        definition: &Definition,
+        members: &[(&str, &str, &str)],
+    ) -> Vec<(&'static str, &'a Location)> {
+        for (_, types, _) in members {
+            builder.referenced.insert((*types).to_owned());
+        }
+        let object = definition.object().expect("modules are of objects");
+        let own_names: Vec<String> = object
+            .properties
+            .keys()
+            .cloned()
+            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()))
+            .collect();
+        let moved = self.moved_names(module, &own_names);
+        for (_, location) in &moved {
+            if location.module() != module {
+                builder.referenced.insert(location.module().to_owned());
+            }
+        }
+        builder.finish_imports(
+            own_names
+                .into_iter()
+                .chain(moved.iter().map(|(name, _)| (*name).to_owned())),
+        );
+        moved
+    }
+
     /// pkl-k8s's old names for classes it moved out of `module`
     /// (`moved.rs`) that this minor can give, each with where its class is
     /// now; names the module already holds (`taken`) are left out.
     fn moved_names(&self, module: &str, taken: &[String]) -> Vec<(&'static str, &'a Location)> {
-        super::moved::moved_into(module)
+        crate::model::kubernetes::pkl_k8s_moved_into(module)
             .filter(|(name, _)| !taken.iter().any(|t| t == name))
             .filter_map(|(name, target)| Some((name, self.layout.locations.get(target)?)))
             .collect()
@@ -265,27 +280,7 @@ impl<'a> Subtree<'a> {
             .layout
             .nested_in(self.owners, &definition.name)
             .collect();
-        for (_, types, _) in &members {
-            builder.referenced.insert((*types).to_owned());
-        }
-        let object = definition.object().expect("object modules are classes");
-        let own_names: Vec<String> = object
-            .properties
-            .keys()
-            .cloned()
-            .chain(members.iter().map(|(_, _, member)| (*member).to_owned()))
-            .collect();
-        let moved = self.moved_names(module, &own_names);
-        for (_, location) in &moved {
-            if location.module() != module {
-                builder.referenced.insert(location.module().to_owned());
-            }
-        }
-        builder.finish_imports(
-            own_names
-                .into_iter()
-                .chain(moved.iter().map(|(name, _)| (*name).to_owned())),
-        );
+        let moved = self.import_members_and_moved(&mut builder, module, definition, &members);
         let properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "class")?;
         let mut typealiases = self.member_aliases(&builder, definition, members);

@@ -7,6 +7,10 @@
 //! Emitters never compare these names: the load pass marks the
 //! definitions ([`mark`]) and they match on [`Convention`].
 
+mod pkl_k8s;
+
+pub use pkl_k8s::{moved_into as pkl_k8s_moved_into, pkl_k8s_path};
+
 use super::Convention;
 use crate::model::MinorModel;
 
@@ -30,7 +34,7 @@ const API_PACKAGES: &str = "io.k8s.api.";
 /// The prefix of every name of Kubernetes' own definitions (k8s.io/api,
 /// apimachinery, apiextensions, kube-aggregator), which pkl-k8s's module
 /// paths leave out.
-const OWN_NAMES: &str = "io.k8s.";
+pub(super) const OWN_NAMES: &str = "io.k8s.";
 
 /// Marks the definitions of `minor` that carry a Kubernetes convention.
 pub fn mark(minor: &mut MinorModel) {
@@ -53,14 +57,6 @@ pub fn is_meta_v1(name: &str) -> bool {
 /// resource's (whose names are its group's).
 pub fn is_own_name(name: &str) -> bool {
     name.starts_with(OWN_NAMES)
-}
-
-/// pkl-k8s's module path of one of Kubernetes' own definitions, without
-/// `.pkl`: `io.k8s.api.apps.v1.Deployment` → `api/apps/v1/Deployment`.
-/// `None` for a definition outside Kubernetes' own names (a CRD's).
-pub fn pkl_k8s_path(name: &str) -> Option<String> {
-    let rest = name.strip_prefix(OWN_NAMES)?;
-    Some(rest.replace('.', "/"))
 }
 
 /// The definition name the Kubernetes specs give the Go type `kind` of

@@ -1,10 +1,21 @@
-//! pkl-k8s's deprecated typealiases: classes pkl-k8s once kept inside a
+//! pkl-k8s's layout of Kubernetes' own definitions: the module path of a
+//! definition, and its deprecated typealiases: classes pkl-k8s once kept inside a
 //! module and later moved into modules of their own (or renamed), whose old
 //! names it keeps as deprecated typealiases (`PodSpec.Probe`,
 //! `Lifecycle.Handler`). A user's file may still say them, so each minor's
 //! package keeps them too, deprecated the same way, where the minor has
 //! the class and the module does not already hold the name. The table is
 //! pkl-k8s's (its generator's `movedTypes` and `renamedTypes`).
+
+use super::OWN_NAMES;
+
+/// pkl-k8s's module path of one of Kubernetes' own definitions, without
+/// `.pkl`: `io.k8s.api.apps.v1.Deployment` → `api/apps/v1/Deployment`.
+/// `None` for a definition outside Kubernetes' own names (a CRD's).
+pub fn pkl_k8s_path(name: &str) -> Option<String> {
+    let rest = name.strip_prefix(OWN_NAMES)?;
+    Some(rest.replace('.', "/"))
+}
 
 /// (module path, old name, definition it names now).
 const MOVED: &[(&str, &str, &str)] = &[
