@@ -255,16 +255,14 @@ impl Check<'_> {
         }
         match preflight::check(self.tables, &doc.root, policy.options) {
             Ok(mut report) => {
-                let from_gates = match self.custom.rules_for(&doc.root) {
+                let own_rules = self.custom.rules_for(&doc.root);
+                let from_gates = match own_rules {
                     Some(_) => None,
                     None => self
                         .custom
                         .gate_rules_for(self.tables, &doc.root, report.target),
                 };
-                let rules = self
-                    .custom
-                    .rules_for(&doc.root)
-                    .or_else(|| from_gates.as_deref().and_then(Option::as_ref));
+                let rules = own_rules.or_else(|| from_gates.as_deref().and_then(Option::as_ref));
                 if let Some(rules) = rules {
                     // Library versions follow Kubernetes minors only.
                     let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);
