@@ -1986,18 +1986,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             // Join the whitespaces or fold line breaks. go-yaml: a break
             // that is LS or PS is kept, not folded.
             if leading_blanks {
-                if leading_break.starts_with('\n') {
-                    if trailing_breaks.is_empty() {
-                        string.push(' ');
-                    } else {
-                        string.push_str(&trailing_breaks);
-                    }
-                } else {
-                    string.push_str(&leading_break);
-                    string.push_str(&trailing_breaks);
-                }
-                trailing_breaks.clear();
-                leading_break.clear();
+                fold_breaks(&mut string, &mut leading_break, &mut trailing_breaks);
             } else {
                 string.push_str(&whitespaces);
                 whitespaces.clear();
@@ -2201,18 +2190,7 @@ impl<T: Iterator<Item = char>> Scanner<T> {
             if !is_blank_or_breakz(self.ch()) && self.next_can_be_plain_scalar() {
                 if self.leading_whitespace {
                     // go-yaml: a break that is LS or PS is kept.
-                    if leading_break.starts_with('\n') {
-                        if trailing_breaks.is_empty() {
-                            string.push(' ');
-                        } else {
-                            string.push_str(&trailing_breaks);
-                        }
-                    } else {
-                        string.push_str(&leading_break);
-                        string.push_str(&trailing_breaks);
-                    }
-                    trailing_breaks.clear();
-                    leading_break.clear();
+                    fold_breaks(&mut string, &mut leading_break, &mut trailing_breaks);
                     self.leading_whitespace = false;
                 } else if !whitespaces.is_empty() {
                     string.push_str(&whitespaces);
@@ -2594,4 +2572,23 @@ pub enum Chomping {
     Clip,
     /// The final line break and trailing empty lines are included.
     Keep,
+}
+
+/// Joins a scalar's line breaks into `string` as YAML folds them: the first
+/// break (`leading_break`) becomes a space, or vanishes when more breaks
+/// follow (`trailing_breaks`, kept). go-yaml: a leading break that is LS or
+/// PS is kept, not folded. Both break buffers are left empty.
+fn fold_breaks(string: &mut String, leading_break: &mut String, trailing_breaks: &mut String) {
+    if leading_break.starts_with('\n') {
+        if trailing_breaks.is_empty() {
+            string.push(' ');
+        } else {
+            string.push_str(trailing_breaks);
+        }
+    } else {
+        string.push_str(leading_break);
+        string.push_str(trailing_breaks);
+    }
+    trailing_breaks.clear();
+    leading_break.clear();
 }
