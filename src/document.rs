@@ -23,7 +23,7 @@ mod yaml;
 /// The string type of keys and string values: inline up to 24 bytes, as
 /// most keys and values of a manifest are, so a tree costs few allocations.
 pub use compact_str::CompactString;
-pub use encoding::{decode, decode_slice, EncodingError};
+pub use encoding::{decode, decode_slice, Encoding, EncodingError};
 pub use reader::{Reader, MAX_DEPTH, MAX_FILE_BYTES};
 pub use split::{split, Part, ReadResult};
 

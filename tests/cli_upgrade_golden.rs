@@ -1,7 +1,8 @@
 //! `vergate upgrade` edits files as a careful person would: byte-for-byte
 //! golden files (`tests/upgrade_golden/NAME.in.*` → `NAME.out.*`) show
 //! that only the nodes that change are rewritten, and every other byte
-//! (comments, blank lines, flow style, quoting, key order, CRLF) is kept;
+//! (comments, blank lines, flow style, quoting, key order, CRLF, the
+//! encoding) is kept;
 //! a file with nothing to change is not rewritten at all. Each output then
 //! checks clean at the target minor.
 //!
@@ -60,6 +61,9 @@ const CASES: &[Case] = &[
     case("crlf", "yaml", DEMO, "1.12", 0),
     // So is a UTF-8 byte order mark.
     case("bom", "yaml", DEMO, "1.12", 0),
+    // A UTF-16 file (little-endian, with its byte order mark) is written
+    // back as UTF-16.
+    case("utf16", "yaml", DEMO, "1.12", 0),
 ];
 
 const fn case(

@@ -81,8 +81,14 @@ pub fn write_out(text: &str) {
 
 /// Writes to `out` (stdout, perhaps through a colour filter); a closed pipe
 /// ends quietly.
-pub fn write_out_with(mut out: impl std::io::Write, text: &str) {
-    if let Err(err) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+pub fn write_out_with(out: impl std::io::Write, text: &str) {
+    write_bytes_out(out, text.as_bytes());
+}
+
+/// [`write_out_with`] for bytes that may not be UTF-8 (a file's text in its
+/// own encoding).
+pub fn write_bytes_out(mut out: impl std::io::Write, bytes: &[u8]) {
+    if let Err(err) = out.write_all(bytes).and_then(|()| out.flush()) {
         if err.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: cannot write to standard output: {err}");
         }

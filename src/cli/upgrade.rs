@@ -1,10 +1,10 @@
 //! `vergate upgrade`: rewrite documents for a newer minor, or with `--all`
 //! for every minor they hold in without loss.
 
-use super::{inputs, known_minor, load_tables, write_out, Outcome, UpgradeArgs};
+use super::{inputs, known_minor, load_tables, write_bytes_out, Outcome, UpgradeArgs};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use vergate::document::{self, Node};
+use vergate::document::{self, Encoding, Node};
 use vergate::tables::GateTables;
 use vergate::upgrade::edit::{self, Target};
 use vergate::upgrade::{self, Conversion};
@@ -41,7 +41,7 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
     };
     // Every file is converted before anything is written: a refusal in
     // one file writes none.
-    let mut converted: Vec<(String, &Destination)> = Vec::new();
+    let mut converted: Vec<(String, &Destination, Encoding)> = Vec::new();
     let mut outcome = Outcome::Clean;
     let mut refused = 0;
     let mut unchanged = 0;
@@ -49,14 +49,14 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
         match upgrade_source(&tables, args, source) {
             Upgraded::Written(yaml, result) => {
                 outcome = outcome.max(result);
-                converted.push((yaml, destination));
+                converted.push((yaml, destination, encoding_of(source)));
             }
             Upgraded::Unchanged(text, result) => {
                 outcome = outcome.max(result);
                 unchanged += 1;
                 // In place, a file with nothing to change is not touched.
                 if !args.in_place {
-                    converted.push((text, destination));
+                    converted.push((text, destination, encoding_of(source)));
                 }
             }
             Upgraded::Skipped(reason) => eprintln!("{}: note: skipped: {reason}", source.name),
@@ -72,9 +72,12 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
         }
         return Outcome::InputError;
     }
-    for (yaml, destination) in &converted {
+    for (yaml, destination, encoding) in &converted {
         match destination {
-            Destination::Stdout => write_out(yaml),
+            // Standard output gets the bytes a file would get.
+            Destination::Stdout => {
+                write_bytes_out(std::io::stdout().lock(), &encoding.encode(yaml))
+            }
             Destination::File(path) => {
                 if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                     if let Err(err) = std::fs::create_dir_all(parent) {
@@ -85,7 +88,7 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
                         return Outcome::InputError;
                     }
                 }
-                if let Err(err) = std::fs::write(path, yaml) {
+                if let Err(err) = std::fs::write(path, encoding.encode(yaml)) {
                     eprintln!("{}: error: cannot write: {err}", path.display());
                     return Outcome::InputError;
                 }
@@ -229,9 +232,11 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// What became of one input.
 enum Upgraded {
-    /// Its new text, and whether something was lost (exit 1).
+    /// Its new text (without a byte order mark: [`encoding_of`] says how
+    /// it is stored), and whether something was lost (exit 1).
     Written(String, Outcome),
-    /// Nothing to change: its text as read (never rewritten in place).
+    /// Nothing to change: its text as read, likewise (never rewritten in
+    /// place).
     Unchanged(String, Outcome),
     /// A walked file that is no manifest (a template, a values file).
     Skipped(&'static str),
@@ -297,16 +302,9 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
             intended,
         })
         .collect();
-    // The reader leaves a UTF-8 byte order mark out of the text; it is
-    // written back.
-    let bom = if starts_with_bom(source) {
-        "\u{feff}"
-    } else {
-        ""
-    };
     match edit::rewrite(&text, &targets) {
-        Ok(Some(edited)) => Upgraded::Written(format!("{bom}{edited}"), outcome),
-        Ok(None) => Upgraded::Unchanged(format!("{bom}{}", &*text), outcome),
+        Ok(Some(edited)) => Upgraded::Written(edited, outcome),
+        Ok(None) => Upgraded::Unchanged(text.to_string(), outcome),
         Err(err) => {
             eprintln!("{}:{}: error: {}", source.name, err.line, err.message);
             Upgraded::Refused
@@ -314,16 +312,20 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
     }
 }
 
-/// True when the source is a file that starts with a UTF-8 byte order mark.
-fn starts_with_bom(source: &inputs::Source) -> bool {
+/// How the source file is stored (UTF-8 or UTF-16, with or without a byte
+/// order mark), read from its first bytes: the reader decodes it to text,
+/// and the upgraded text is written the same way, to a file or standard
+/// output. Standard input is taken as UTF-8.
+fn encoding_of(source: &inputs::Source) -> Encoding {
     use std::io::Read as _;
     let Some(path) = source.path() else {
-        return false;
+        return Encoding::Utf8;
     };
-    let mut start = [0u8; 3];
-    std::fs::File::open(path)
-        .and_then(|mut file| file.read_exact(&mut start))
-        .is_ok_and(|()| start == *b"\xEF\xBB\xBF")
+    let mut start = Vec::with_capacity(3);
+    match std::fs::File::open(path).and_then(|file| file.take(3).read_to_end(&mut start)) {
+        Ok(_) => Encoding::of(&start),
+        Err(_) => Encoding::Utf8,
+    }
 }
 
 /// `--all`: each document written anew for every minor it holds in without

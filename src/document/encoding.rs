@@ -35,6 +35,50 @@ impl EncodingError {
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// How a file's text is stored, so a tool that rewrites the file
+/// (`vergate upgrade --in-place`) writes it back the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// UTF-8 without a byte-order mark.
+    Utf8,
+    /// UTF-8 after a byte-order mark.
+    Utf8Bom,
+    /// UTF-16, little-endian, after a byte-order mark.
+    Utf16Le,
+    /// UTF-16, big-endian, after a byte-order mark.
+    Utf16Be,
+}
+
+impl Encoding {
+    /// The encoding of a file that starts with `start` (its first bytes, two
+    /// or three are enough), as [`decode`] reads it.
+    pub fn of(start: &[u8]) -> Encoding {
+        match start {
+            [0xFF, 0xFE, ..] => Encoding::Utf16Le,
+            [0xFE, 0xFF, ..] => Encoding::Utf16Be,
+            _ if start.starts_with(UTF8_BOM) => Encoding::Utf8Bom,
+            _ => Encoding::Utf8,
+        }
+    }
+
+    /// `text` stored in this encoding, its byte-order mark first: what
+    /// [`decode`] reads back as `text`.
+    pub fn encode(self, text: &str) -> Vec<u8> {
+        let utf16 = |unit: fn(u16) -> [u8; 2]| {
+            let mut bytes = Vec::with_capacity(2 + text.len() * 2);
+            bytes.extend(unit(0xFEFF));
+            bytes.extend(text.encode_utf16().flat_map(unit));
+            bytes
+        };
+        match self {
+            Encoding::Utf8 => text.as_bytes().to_vec(),
+            Encoding::Utf8Bom => [UTF8_BOM, text.as_bytes()].concat(),
+            Encoding::Utf16Le => utf16(u16::to_le_bytes),
+            Encoding::Utf16Be => utf16(u16::to_be_bytes),
+        }
+    }
+}
+
 /// The text of a file's bytes: UTF-8 (a byte-order mark dropped) or UTF-16
 /// with a byte-order mark; NUL refused.
 pub fn decode(bytes: Vec<u8>) -> Result<String, EncodingError> {
@@ -125,6 +169,24 @@ fn line_at(before: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_encoding_writes_back_what_it_reads() {
+        let text = "kind: Pod\nmetadata: {name: café-🚀}\n";
+        for encoding in [
+            Encoding::Utf8,
+            Encoding::Utf8Bom,
+            Encoding::Utf16Le,
+            Encoding::Utf16Be,
+        ] {
+            let bytes = encoding.encode(text);
+            assert_eq!(Encoding::of(&bytes), encoding);
+            assert_eq!(decode(bytes.clone()).unwrap(), text, "{encoding:?}");
+            assert_eq!(decode_slice(&bytes).unwrap(), text, "{encoding:?}");
+        }
+        assert_eq!(Encoding::of(b""), Encoding::Utf8);
+        assert_eq!(Encoding::of(b"\xEF\xBB"), Encoding::Utf8);
+    }
 
     #[test]
     fn a_utf8_byte_order_mark_is_dropped() {
