@@ -525,6 +525,25 @@ fn upgrade_all_writes_every_lossless_minor_ascending() {
 }
 
 #[test]
+fn upgrade_all_keeps_each_copys_comments_and_style() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("clean.yaml");
+    let document = "apiVersion: \"1.12\"  # pinned\nkind: Pipeline\nmetadata:\n  name: clean   # the name\n\
+         spec:\n  # ten minutes\n  timeout: 10m\n  retries:\n    limit: 3\n  steps:\n    - {name: build, runtime: docker}\n";
+    std::fs::write(&file, format!("# Source: chart/clean.yaml\n{document}")).unwrap();
+    let out = vergate(&["upgrade", "--api", DEMO, "--all", file.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let copy = |version: &str| {
+        format!(
+            "---\n# Source: chart/clean.yaml\n{}",
+            document.replace("\"1.12\"", &format!("\"{version}\""))
+        )
+    };
+    assert_eq!(stdout(&out), copy("1.11") + &copy("1.12"));
+    assert!(!stderr(&out).contains("written anew"), "{}", stderr(&out));
+}
+
+#[test]
 fn diff_lists_what_the_newer_minor_changes() {
     let out = vergate(&["diff", "1.11", "1.12", "--api", DEMO]);
     assert_eq!(code(&out), 0);

@@ -328,8 +328,11 @@ fn encoding_of(source: &inputs::Source) -> Encoding {
     }
 }
 
-/// `--all`: each document written anew for every minor it holds in without
-/// loss (a new text, so comments inside documents are not kept).
+/// `--all`: each document written for every minor it holds in without
+/// loss, each copy its own text with only what that minor changes edited
+/// (so its comments are kept); written anew from its values where it
+/// cannot be edited in place (JSON, nodes shared through anchors), with a
+/// note.
 fn all_minors_of(
     tables: &GateTables,
     args: &UpgradeArgs,
@@ -337,15 +340,27 @@ fn all_minors_of(
     text: &str,
     documents: &[document::Document],
 ) -> Upgraded {
+    let own_texts = upgrade::copies::document_texts(text, documents.len());
     let mut yaml = String::new();
     let mut outcome = Outcome::Clean;
-    for doc in documents {
+    for (at, doc) in documents.iter().enumerate() {
         let mut written: Vec<Node> = Vec::new();
         let result = all_minors(tables, &source.name, &doc.root, args.from, &mut written);
         outcome = outcome.max(result);
         let header = header_comments(text, doc.root.line);
+        let own = own_texts.as_ref().map(|texts| texts[at]);
         for node in &written {
-            yaml.push_str(&with_header(&upgrade::to_yaml(&[node]), &header));
+            match own.map(|own| upgrade::copies::edited(own, node)) {
+                Some(Ok(copy)) => yaml.push_str(&edited_with_header(&copy, &header)),
+                Some(Err(err)) => {
+                    eprintln!(
+                        "{}:{}: note: written anew, without the comments inside it: {}",
+                        source.name, doc.root.line, err.message
+                    );
+                    yaml.push_str(&with_header(&upgrade::to_yaml(&[node]), &header));
+                }
+                None => yaml.push_str(&with_header(&upgrade::to_yaml(&[node]), &header)),
+            }
         }
     }
     if outcome == Outcome::InputError {
@@ -383,6 +398,24 @@ fn header_comments(text: &str, first: u32) -> Vec<&str> {
             .collect(),
         None => Vec::new(),
     }
+}
+
+/// An edited copy of a document's own text, after `---` and its header
+/// comments, in the copy's line breaks; a copy whose root starts on its
+/// own `---` line (`--- {a: 1}`) gets its header before it.
+fn edited_with_header(copy: &str, header: &[&str]) -> String {
+    let newline = if copy.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut out = String::new();
+    if !copy.starts_with("---") {
+        out.push_str("---");
+        out.push_str(newline);
+    }
+    for line in header {
+        out.push_str(line);
+        out.push_str(newline);
+    }
+    out.push_str(copy);
+    out
 }
 
 /// One document's YAML (`---` first) with its header comments after `---`.

@@ -16,6 +16,7 @@ use converter::Converter;
 use std::fmt;
 
 mod converter;
+pub mod copies;
 pub mod edit;
 mod render;
 mod retype;
