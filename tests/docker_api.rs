@@ -17,7 +17,6 @@ mod support;
 
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 use vergate_codegen::api::Api;
 use vergate_codegen::output::Mode;
@@ -310,13 +309,12 @@ fn main() {
 }
 "###;
     std::fs::write(work.join("src/main.rs"), main).unwrap();
-    let output = Command::new(env!("CARGO"))
+    let output = support::harness_cargo()
         .args(["run", "--quiet", "--manifest-path"])
         .arg(work.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(support::root().join("target/generated/docker-api/target"))
         .env("RUSTFLAGS", "-D warnings")
-        .env_remove("CARGO_TARGET_DIR")
         .output()
         .unwrap();
     assert!(

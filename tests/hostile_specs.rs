@@ -455,13 +455,12 @@ fn run_harness(case: &str, krate: &Path, main: &str) -> String {
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::write(dir.join("src/main.rs"), main).unwrap();
-    let output = std::process::Command::new(env!("CARGO"))
+    let output = support::harness_cargo()
         .args(["run", "--quiet", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(support::root().join("target/generated/hostile/target"))
         .env("RUSTFLAGS", "-D warnings")
-        .env_remove("CARGO_TARGET_DIR")
         .output()
         .unwrap();
     assert!(

@@ -41,7 +41,7 @@ fn write_if_changed(path: &Path, text: &str) {
 /// `cargo <args>` in the harness with warnings denied; panics with cargo's
 /// output when it fails; returns stdout.
 fn cargo(dir: &Path, target_dir: &Path, args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO"))
+    let output = support::harness_cargo()
         .args(args)
         .arg("--quiet")
         .arg("--manifest-path")
@@ -49,7 +49,6 @@ fn cargo(dir: &Path, target_dir: &Path, args: &[&str]) -> String {
         .arg("--target-dir")
         .arg(target_dir)
         .env("RUSTFLAGS", "-D warnings")
-        .env_remove("CARGO_TARGET_DIR")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -312,14 +311,13 @@ fn the_kubernetes_crate_documents_without_warnings() {
         features.join(", ")
     );
     harness(&dir, &deps, "fn main() {}\n");
-    let output = Command::new(env!("CARGO"))
+    let output = support::harness_cargo()
         .args(["doc", "--quiet", "--no-deps", "-p", "vergate-kubernetes"])
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(&target)
         .env("RUSTDOCFLAGS", "-D warnings")
-        .env_remove("CARGO_TARGET_DIR")
         .output()
         .unwrap();
     assert!(
@@ -1117,7 +1115,7 @@ fn every_feature_at_once_builds_as_the_readme_says() {
             std::fs::remove_dir_all(&copy).unwrap();
         }
         copy_dir(&krate, &copy);
-        let mut cargo = Command::new(env!("CARGO"));
+        let mut cargo = support::harness_cargo();
         for assignment in &words[..at] {
             let (key, value) = assignment.split_once('=').unwrap();
             cargo.env(key, value);
@@ -1129,7 +1127,6 @@ fn every_feature_at_once_builds_as_the_readme_says() {
             .arg(&target)
             .current_dir(&copy)
             .env("RUSTFLAGS", "-D warnings")
-            .env_remove("CARGO_TARGET_DIR")
             .output()
             .unwrap();
         assert!(
