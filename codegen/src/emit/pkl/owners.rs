@@ -98,6 +98,12 @@ impl Owners {
         self.owner.get(name).is_some_and(|home| home == name)
     }
 
+    /// The home of class `name`: itself when it is a module of its own,
+    /// else the class whose module holds it.
+    pub fn home_of(&self, name: &str) -> Option<&str> {
+        self.owner.get(name).map(String::as_str)
+    }
+
     /// The classes that live inside `module`'s module (not itself), sorted.
     pub fn members_of<'s>(&'s self, module: &'s str) -> impl Iterator<Item = &'s str> + 's {
         self.owner

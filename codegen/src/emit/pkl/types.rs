@@ -143,6 +143,11 @@ impl Builder<'_, '_> {
             // `alias_target`), never inline.
             Schema::Union(_) | Schema::Any => "Any".into(),
             Schema::Ref(name) if self.is_schema_or(name) => self.schema_or(name, from)?,
+            Schema::Ref(name) if self.writes_out(name) => {
+                let minor = &self.subtree.model.minors[&self.subtree.version];
+                let definition = &minor.definitions[name.as_str()];
+                self.alias_target(&definition.schema, &[], definition)?
+            }
             Schema::Ref(name) => match self.locate(name, from)? {
                 Location::Member { module, name } if *module == self.module => {
                     pkl_identifier(name).into_owned()
@@ -168,6 +173,27 @@ impl Builder<'_, '_> {
             .is_some_and(|definition| definition.convention == Some(Convention::SchemaOr))
     }
 
+    /// True when a reference to `name` is written as its type rather than
+    /// its typealias: with pkl-k8s's layout, a plain typealias (`Time =
+    /// String`, `FieldsV1 = Mapping<String, Any>`) of a types module other
+    /// than this one. A types module names the classes of its namespace,
+    /// so importing it would load every module of the namespace; written
+    /// out, the plain type costs nothing and renders the same.
+    pub(super) fn writes_out(&self, name: &str) -> bool {
+        if !self.subtree.k8s_base {
+            return false;
+        }
+        let layout = &self.subtree.layout;
+        let Some(Location::Member { module, .. }) = layout.locations.get(name) else {
+            return false;
+        };
+        if *module == self.module || !layout.type_modules.contains_key(module) {
+            return false;
+        }
+        let minor = &self.subtree.model.minors[&self.subtree.version];
+        minor.definitions.get(name).is_some_and(is_plain_alias)
+    }
+
     /// A JSONSchemaProps-or-something union written out where it is used,
     /// the JSONSchemaProps the default member (`*JSONSchemaProps|Boolean`),
     /// as pkl-k8s writes it: reflection over the property (pkl-pantry's
@@ -183,6 +209,27 @@ impl Builder<'_, '_> {
             members.push(if index == 0 { format!("*{ty}") } else { ty });
         }
         Ok(members.join("|"))
+    }
+}
+
+/// True when `definition` is a typealias of a plain Pkl type: a string
+/// (not a duration), `Any`, or a free-form object or map of strings or
+/// anything, with no enum, constraint or convention.
+fn is_plain_alias(definition: &Definition) -> bool {
+    if definition.convention.is_some()
+        || !definition.enum_values.is_empty()
+        || !definition.keywords.is_empty()
+    {
+        return false;
+    }
+    let plain_value = |schema: &Schema| matches!(schema, Schema::Any | Schema::String { .. });
+    match &definition.schema {
+        Schema::String { format } => format.as_deref() != Some("duration"),
+        Schema::Any => true,
+        Schema::Object(object) => {
+            object.properties.is_empty() && object.additional.as_deref().is_none_or(plain_value)
+        }
+        _ => false,
     }
 }
 
