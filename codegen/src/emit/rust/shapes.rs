@@ -47,8 +47,15 @@ impl Shapes {
                         .values()
                         .filter_map(|p| p.schema.referenced())
                 });
+                // A union's members: a union of JSONSchemaProps is a new
+                // shape in each minor whose JSONSchemaProps is.
+                let members = definition
+                    .union()
+                    .into_iter()
+                    .flat_map(|union| union.members.iter().filter_map(|m| m.referenced()));
                 own.into_iter()
                     .chain(fields)
+                    .chain(members)
                     .filter_map(|target| index.get(&(*version, target)).copied())
                     .collect()
             })
