@@ -78,6 +78,38 @@ fn converter_project(pantry: &Path, package: &Path) -> tempfile::TempDir {
     dir
 }
 
+/// Fails with what to do when the checkout's k8s.contrib needs a newer
+/// pkl than the one the tests run (2.x needs 0.31, `.ci/run` installs
+/// 0.30), rather than with Pkl's error deep in the suite.
+fn refuse_a_newer_converter(pkl: &pkl::Pkl, contrib: &Path) {
+    let version = |text: &str| -> Option<Vec<u32>> {
+        text.split('.')
+            .map(|part| part.trim().parse().ok())
+            .collect()
+    };
+    let output = pkl.run(contrib, &["--version"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let ours = stdout.split_whitespace().nth(1).and_then(version);
+    for module in ["convert.pkl", "Converter.pkl"] {
+        let Ok(text) = std::fs::read_to_string(contrib.join(module)) else {
+            continue;
+        };
+        let needed = text
+            .split("minPklVersion = \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next());
+        if let (Some(needed), Some(ours)) = (needed, &ours) {
+            assert!(
+                version(needed).is_none_or(|needed| needed <= *ours),
+                "{} needs pkl {needed}, this pkl is {stdout}: use k8s.contrib 1.0.4 \
+                 (`git archive b29f01f packages/k8s.contrib packages/pkl.experimental.uri \
+                 packages/basePklProject.pkl` of a pkl-pantry clone) as PKL_PANTRY",
+                contrib.join(module).display(),
+            );
+        }
+    }
+}
+
 /// The suite's test module (`tests/Converter.pkl` in 2.x, `tests/convert.pkl`
 /// in 1.x), relative to the package.
 fn suite(contrib: &Path) -> &'static str {
@@ -116,6 +148,7 @@ fn examples(pkl: &pkl::Pkl, contrib: &Path, module: &str) -> serde_json::Value {
 fn the_converter_suite_passes_against_one_minor() {
     let pantry = support::pkl_pantry_checkout();
     let pkl = pkl::pkl();
+    refuse_a_newer_converter(&pkl, &pantry.join("packages/k8s.contrib"));
     let package = support::kubernetes_output().join("pkl").join(MINOR);
     let dir = converter_project(&pantry, &package);
     let contrib = dir.path().join("packages/k8s.contrib");
