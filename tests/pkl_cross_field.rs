@@ -1,7 +1,9 @@
 //! #34: the API server's cross-field rules (the refinements overlay's
 //! `[[rules]]`) are refused by the Pkl packages and by `vergate check`
 //! with one message: a Service with two unnamed ports, two container ports
-//! of one name, a probe with two handlers. Each case is written twice, as
+//! of one name, a probe with two handlers, an Endpoints subset with two
+//! ports and one unnamed, a NetworkPolicy peer with an ipBlock and a
+//! podSelector. Each case is written twice, as
 //! Pkl and as YAML, and both must name the same place and words.
 
 mod pkl;
@@ -27,6 +29,16 @@ const CASES: &[(&str, &str, &str)] = &[
         "amends \"@k8s/api/core/v1/Pod.pkl\"\nmetadata { name = \"web\" }\nspec { containers { new { name = \"app\"; image = \"nginx\"; livenessProbe { httpGet { port = 80 }; exec { command { \"true\" } } } } } }\n",
         "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: app\n    image: nginx\n    livenessProbe:\n      httpGet: {port: 80}\n      exec: {command: [\"true\"]}\n",
         "httpGet: Forbidden: may not specify more than 1 handler type",
+    ),
+    (
+        "amends \"@k8s/api/core/v1/Endpoints.pkl\"\nmetadata { name = \"web\" }\nsubsets { new { addresses { new { ip = \"10.0.0.1\" } }; ports { new { name = \"http\"; port = 80 } new { port = 443 } } } }\n",
+        "apiVersion: v1\nkind: Endpoints\nmetadata: {name: web}\nsubsets:\n- addresses: [{ip: 10.0.0.1}]\n  ports:\n  - {name: http, port: 80}\n  - {port: 443}\n",
+        "ports[1].name: Required value",
+    ),
+    (
+        "amends \"@k8s/api/networking/v1/NetworkPolicy.pkl\"\nmetadata { name = \"db\" }\nspec { podSelector {}; ingress { new { from { new { ipBlock { cidr = \"10.0.0.0/8\" }; podSelector { matchLabels { [\"app\"] = \"api\" } } } } } } }\n",
+        "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: db}\nspec:\n  podSelector: {}\n  ingress:\n  - from:\n    - ipBlock: {cidr: 10.0.0.0/8}\n      podSelector: {matchLabels: {app: api}}\n",
+        "Forbidden: may not specify both ipBlock and another peer",
     ),
 ];
 

@@ -280,7 +280,8 @@ fn project_with(
     ignore = "needs generated/kubernetes: cargo xtask regen --api kubernetes"
 )]
 fn value_deprecations_do_not_deprecate_the_field_in_pkl() {
-    let module = support::kubernetes_output().join("pkl/v1.34/core/v1.pkl");
+    // PodStatus lives in Pod's module, as pkl-k8s has it.
+    let module = support::kubernetes_output().join("pkl/v1.34/api/core/v1/Pod.pkl");
     let text = std::fs::read_to_string(module).unwrap();
     let class = text
         .split("\nclass PodStatus {\n")

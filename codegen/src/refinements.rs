@@ -40,6 +40,14 @@
 //! none = "must specify a handler type"
 //! too_many = "may not specify more than 1 handler type"
 //! source = "pkg/apis/core/validation: validateHandler"
+//!
+//! [[rules]]
+//! on = "io.k8s.api.networking.v1.NetworkPolicyPeer"
+//! one_or_more_of = ["podSelector", "namespaceSelector", "ipBlock"]
+//! alone = "ipBlock"                             # … and this one only alone
+//! none = "must specify a peer"
+//! too_many = "may not specify both ipBlock and another peer"
+//! source = "pkg/apis/networking/validation: ValidateNetworkPolicyPeer"
 //! ```
 
 use crate::error::{Error, Result};
@@ -64,8 +72,9 @@ struct Overlay {
 }
 
 /// One `[[rules]]` entry: `on` a list field (`unique`,
-/// `required_when_many`) or on an object (`exactly_one_of`, `none`,
-/// `too_many`); `source` says where the API server enforces it.
+/// `required_when_many`) or on an object (`exactly_one_of`, or
+/// `one_or_more_of` with `alone`; `none`, `too_many`); `source` says where
+/// the API server enforces it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RuleEntry {
@@ -74,6 +83,8 @@ struct RuleEntry {
     unique: Option<String>,
     required_when_many: Option<String>,
     exactly_one_of: Option<Vec<String>>,
+    one_or_more_of: Option<Vec<String>>,
+    alone: Option<String>,
     none: Option<String>,
     too_many: Option<String>,
 }
@@ -237,8 +248,30 @@ fn rules_of(
     };
     let mut out = Vec::new();
     let list_rules = entry.unique.is_some() || entry.required_when_many.is_some();
+    if let (Some(fields), false, None) = (&entry.one_or_more_of, list_rules, &entry.exactly_one_of)
+    {
+        let definition = entry.on.as_str();
+        for field in fields.iter().filter(|field| !has(definition, field)) {
+            problems.push(format!("{at}: no minor's {definition} has field {field:?}"));
+        }
+        match (&entry.alone, &entry.none, &entry.too_many) {
+            (Some(alone), Some(none), Some(too_many)) if fields.contains(alone) => out.push((
+                definition.to_owned(),
+                CrossFieldRule::OneOrMoreOf {
+                    fields: fields.clone(),
+                    alone: alone.clone(),
+                    none: none.clone(),
+                    too_many: too_many.clone(),
+                },
+            )),
+            _ => problems.push(format!(
+                "{at}: one_or_more_of needs `alone` (one of its fields) and the API server's `none` and `too_many` messages"
+            )),
+        }
+        return out;
+    }
     match (&entry.exactly_one_of, list_rules) {
-        (Some(fields), false) => {
+        (Some(fields), false) if entry.one_or_more_of.is_none() => {
             let definition = entry.on.as_str();
             for field in fields.iter().filter(|field| !has(definition, field)) {
                 problems.push(format!("{at}: no minor's {definition} has field {field:?}"));
@@ -286,7 +319,7 @@ fn rules_of(
             }
         }
         _ => problems.push(format!(
-            "{at}: give either `exactly_one_of` (on an object) or `unique`/`required_when_many` (on a list field)"
+            "{at}: give either `exactly_one_of` or `one_or_more_of` (on an object) or `unique`/`required_when_many` (on a list field)"
         )),
     }
     out
@@ -390,5 +423,21 @@ max_length = 63
             "{err}"
         );
         assert!(err.contains("give either `exactly_one_of`"), "{err}");
+    }
+
+    #[test]
+    fn one_or_more_of_names_a_field_that_stands_alone() {
+        let mut minors = minors();
+        let text = "[[rules]]\non = \"a.Port\"\none_or_more_of = [\"port\", \"name\"]\nalone = \"name\"\nnone = \"n\"\ntoo_many = \"t\"\nsource = \"s\"\n";
+        let rules = apply_text(&mut minors, Path::new("r.toml"), text).unwrap();
+        assert!(matches!(
+            &rules.0[..],
+            [(on, CrossFieldRule::OneOrMoreOf { alone, .. })] if on == "a.Port" && alone == "name"
+        ));
+        let text = "[[rules]]\non = \"a.Port\"\none_or_more_of = [\"port\", \"name\"]\nalone = \"other\"\nnone = \"n\"\ntoo_many = \"t\"\nsource = \"s\"\n";
+        let err = apply_text(&mut minors, Path::new("r.toml"), text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("needs `alone` (one of its fields)"), "{err}");
     }
 }

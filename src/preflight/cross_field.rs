@@ -75,6 +75,30 @@ pub(super) fn check(rules: &[CrossFieldRule], entries: &[Entry], line: u32) -> V
                     message: too_many_message(too_many),
                 }));
             }
+            CrossFieldRule::OneOrMoreOf {
+                fields,
+                alone,
+                none,
+                too_many,
+            } => {
+                let set: Vec<&Entry> = fields
+                    .iter()
+                    .filter_map(|name| field(name))
+                    .filter(|entry| !matches!(entry.value.value, Value::Null))
+                    .collect();
+                let message = if set.is_empty() {
+                    none_message(none)
+                } else if set.len() > 1 && set.iter().any(|entry| entry.key == alone.as_str()) {
+                    too_many_message(too_many)
+                } else {
+                    continue;
+                };
+                broken.push(Broken {
+                    last: String::new(),
+                    line,
+                    message,
+                });
+            }
         }
     }
     broken
@@ -132,6 +156,30 @@ mod tests {
             .into_iter()
             .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
             .collect()
+    }
+
+    #[test]
+    fn a_peer_names_one_or_more_and_ip_block_alone() {
+        let rules = vec![CrossFieldRule::OneOrMoreOf {
+            fields: vec![
+                "podSelector".into(),
+                "namespaceSelector".into(),
+                "ipBlock".into(),
+            ],
+            alone: "ipBlock".into(),
+            none: "must specify a peer".into(),
+            too_many: "may not specify both ipBlock and another peer".into(),
+        }];
+        assert_eq!(
+            messages(&rules, "ipBlock: {cidr: 10.0.0.0/8}\npodSelector: {}\n"),
+            ["@1: Forbidden: may not specify both ipBlock and another peer"]
+        );
+        assert_eq!(
+            messages(&rules, "podSelector: null\n"),
+            ["@1: Required value: must specify a peer"]
+        );
+        assert!(messages(&rules, "podSelector: {}\nnamespaceSelector: {}\n").is_empty());
+        assert!(messages(&rules, "ipBlock: {cidr: 10.0.0.0/8}\npodSelector: null\n").is_empty());
     }
 
     #[test]

@@ -25,6 +25,15 @@ pub enum CrossFieldRule {
         none: String,
         too_many: String,
     },
+    /// At least one of `fields` is set (non-null): none is `none` at the
+    /// object; and `alone`, when set, is the only one: beside another it is
+    /// `too_many` at the object (a NetworkPolicyPeer's `ipBlock`).
+    OneOrMoreOf {
+        fields: Vec<String>,
+        alone: String,
+        none: String,
+        too_many: String,
+    },
 }
 
 impl CrossFieldRule {
@@ -33,7 +42,8 @@ impl CrossFieldRule {
         match self {
             CrossFieldRule::UniqueKey { field, .. }
             | CrossFieldRule::KeyRequiredWhenMany { field, .. } => vec![field],
-            CrossFieldRule::ExactlyOneOf { fields, .. } => {
+            CrossFieldRule::ExactlyOneOf { fields, .. }
+            | CrossFieldRule::OneOrMoreOf { fields, .. } => {
                 fields.iter().map(String::as_str).collect()
             }
         }

@@ -42,6 +42,10 @@ impl<'s, 'a> Builder<'s, 'a> {
     pub(super) fn collect_definition(&mut self, definition: &Definition) -> Result<()> {
         let names = std::iter::once(definition.name.as_str()).chain(definition.references());
         for name in names {
+            // A plain typealias written out needs no import (`types.rs`).
+            if name != definition.name && self.writes_out(name) {
+                continue;
+            }
             let location = self.locate(name, definition)?;
             if location.module() != self.module {
                 self.referenced.insert(location.module().to_owned());

@@ -63,8 +63,20 @@ struct SchemaData<'a> {
     api: &'a str,
     version: String,
     name: String,
-    /// Kind → apiVersion → module path (relative to the minor).
-    kinds: BTreeMap<&'a str, BTreeMap<String, String>>,
+    /// Kind → apiVersion → its module, or why the minor does not serve it.
+    kinds: BTreeMap<String, BTreeMap<String, Template>>,
+}
+
+/// One entry of `k8sSchema.pkl`'s `resourceTemplates`.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Template {
+    /// The resource module's path, relative to the minor.
+    Module(String),
+    /// A kind the minor does not serve: reading the entry fails with this
+    /// (the absent kind's message), so a tool that looks a manifest's kind
+    /// up (pkl-pantry's converter) says why rather than "cannot find".
+    Absent(String),
 }
 
 /// The module clause's name of `module` in `package`'s minor `version`.
@@ -105,12 +117,12 @@ pub fn files<'m>(
             templates::render("k8s_resource.pkl.tera", &base(K8S_RESOURCE))?,
         ),
     ];
-    let mut kinds: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, BTreeMap<String, Template>> = BTreeMap::new();
     for (module, resource) in &layout.resources {
-        kinds
-            .entry(resource.kind.kind.as_str())
-            .or_default()
-            .insert(resource.kind.api_version(), format!("{module}.pkl"));
+        kinds.entry(resource.kind.kind.clone()).or_default().insert(
+            resource.kind.api_version(),
+            Template::Module(format!("{module}.pkl")),
+        );
         let Some(short) = &resource.short else {
             continue;
         };
@@ -134,6 +146,11 @@ pub fn files<'m>(
             format!("{}.pkl", absent.path),
             super::absent_kinds::module_text(api, &name, &absent),
         ));
+        kinds
+            .entry(absent.kind.kind.clone())
+            .or_default()
+            .entry(absent.kind.api_version())
+            .or_insert(Template::Absent(absent.message));
     }
     let schema = SchemaData {
         api,

@@ -15,7 +15,10 @@
 //! - **Object modules** (Kubernetes-style APIs): a class that pkl-k8s makes
 //!   a module of its own ([`super::owners`]) lives at pkl-k8s's path
 //!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`); its types module
-//!   keeps a typealias of the same name to it, so both names work.
+//!   keeps a typealias of the same name to it, so both names work. A class
+//!   pkl-k8s keeps inside such a module (or a resource's) is written there
+//!   (`Service.ServiceSpec`, `PodSpec.Container`); its types module keeps
+//!   a typealias to it.
 
 use super::owners::Owners;
 use super::paths::{pkl_k8s_path, served_kind};
@@ -265,6 +268,9 @@ impl<'m> MinorLayout<'m> {
                 ),
             });
         }
+        if pkl_k8s_paths {
+            nest_in_homes(&type_modules, owners, &mut locations);
+        }
         Ok(MinorLayout {
             type_modules,
             resources,
@@ -275,7 +281,9 @@ impl<'m> MinorLayout<'m> {
 
     /// The classes pkl-k8s keeps inside the module of `name` (`owners`'
     /// members of it) that this minor has, in name order, each as
-    /// (definition name, types module, member name): `PodSpec.Container`.
+    /// (definition name, the module its class is written in, member name):
+    /// `PodSpec.Container`. With pkl-k8s's paths that module is `name`'s
+    /// own ([`nest_in_homes`]).
     pub fn nested_in<'s>(
         &'s self,
         owners: &'s Owners,
@@ -303,6 +311,33 @@ impl<'m> MinorLayout<'m> {
             .collect();
         all.sort_unstable();
         all
+    }
+}
+
+/// Places each class that pkl-k8s keeps inside another's module
+/// ([`Owners`]) in that module, when the home is a module at pkl-k8s's path:
+/// `ServiceSpec` is written in `api/core/v1/Service.pkl`, `Container` in
+/// `api/core/v1/PodSpec.pkl`. A file importing a resource then loads the
+/// modules of what it reaches, not the whole types module of its
+/// namespace (which keeps a typealias of each, for vergate's own names).
+fn nest_in_homes<'m>(
+    type_modules: &BTreeMap<String, Vec<&'m Definition>>,
+    owners: &Owners,
+    locations: &mut BTreeMap<&'m str, Location>,
+) {
+    for definition in type_modules.values().flatten() {
+        let name = definition.name.as_str();
+        let Some(home) = owners.home_of(name).filter(|home| *home != name) else {
+            continue;
+        };
+        let Some(Location::Module { module }) = locations.get(home) else {
+            continue;
+        };
+        let inside = Location::Member {
+            module: module.clone(),
+            name: definition.short_name().to_owned(),
+        };
+        locations.insert(name, inside);
     }
 }
 

@@ -25,7 +25,14 @@ impl<'a> Subtree<'a> {
     pub fn types_module(&self, module: &str, definitions: &[&Definition]) -> Result<ModuleData> {
         let mut builder = Builder::new(self, module);
         for definition in definitions {
-            builder.collect_definition(definition)?;
+            // A class written in another module is a typealias here: only
+            // that module is imported for it.
+            match self.layout.locations.get(definition.name.as_str()) {
+                Some(location) if location.module() != module => {
+                    builder.referenced.insert(location.module().to_owned());
+                }
+                _ => builder.collect_definition(definition)?,
+            }
         }
         builder.finish_imports(definitions.iter().map(|d| d.short_name().to_owned()));
         let mut classes = Vec::new();
@@ -48,6 +55,23 @@ impl<'a> Subtree<'a> {
                     deprecated: None,
                 });
                 continue;
+            }
+            if let Some(Location::Member {
+                module: path,
+                name: member,
+            }) = self.layout.locations.get(definition.name.as_str())
+            {
+                if path != module {
+                    // A class pkl-k8s keeps inside another's module.
+                    typealiases.push(TypeAliasData {
+                        doc: format!("`{name}` is `{member}` of the module `{path}.pkl`."),
+                        gate,
+                        name,
+                        ty: format!("{}.{}", builder.alias(path), pkl_identifier(member)),
+                        deprecated: None,
+                    });
+                    continue;
+                }
             }
             match &definition.schema {
                 Schema::Object(object) if !object.properties.is_empty() => {
@@ -100,8 +124,9 @@ impl<'a> Subtree<'a> {
         } else {
             Vec::new()
         };
-        let moved = self.import_members_and_moved(&mut builder, module, definition, &members);
-        let mut typealiases = self.member_aliases(&builder, definition, members);
+        let moved = self.import_members_and_moved(&mut builder, module, definition, &members)?;
+        let classes = self.nested_classes(&builder, module, &members)?;
+        let mut typealiases = self.member_aliases(&builder, module, definition, members);
         typealiases.extend(self.moved_aliases(&builder, module, &moved));
         let mut properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "resource")?;
@@ -160,21 +185,54 @@ impl<'a> Subtree<'a> {
             ..builder.into_data(&Items {
                 properties,
                 typealiases,
-                ..Items::default()
+                classes,
             })
         })
     }
 
+    /// The classes pkl-k8s keeps inside `module` that are written there
+    /// (`members`: each (definition name, its module, member name)).
+    fn nested_classes(
+        &self,
+        builder: &Builder,
+        module: &str,
+        members: &[(&str, &str, &str)],
+    ) -> Result<Vec<ClassData>> {
+        let minor = &self.model.minors[&self.version];
+        let mut classes = Vec::new();
+        for (name, home, member) in members {
+            if *home != module {
+                continue;
+            }
+            let definition = &minor.definitions[*name];
+            check_name(member, definition)?;
+            classes.push(ClassData {
+                doc: definition.description.clone().unwrap_or_default(),
+                gate: Gate::of(
+                    &self.model.types[*name].lifecycle,
+                    self.version,
+                    &self.model.versions,
+                ),
+                name: (*member).to_owned(),
+                properties: builder.properties(definition)?,
+            });
+        }
+        Ok(classes)
+    }
+
     /// The typealiases of the classes pkl-k8s keeps inside `definition`'s
-    /// module, each (definition name, types module, member name).
+    /// module that are written elsewhere (their types module), each
+    /// (definition name, that module, member name).
     fn member_aliases(
         &self,
         builder: &Builder,
+        module: &str,
         definition: &Definition,
         members: Vec<(&str, &str, &str)>,
     ) -> Vec<TypeAliasData> {
         members
             .into_iter()
+            .filter(|(_, types, _)| *types != module)
             .map(|(name, types, member)| TypeAliasData {
                 doc: format!("pkl-k8s's `{}.{member}`.", definition.short_name()),
                 gate: Gate::of(
@@ -199,9 +257,14 @@ impl<'a> Subtree<'a> {
         module: &str,
         definition: &Definition,
         members: &[(&str, &str, &str)],
-    ) -> Vec<(&'static str, &'a Location)> {
-        for (_, types, _) in members {
-            builder.referenced.insert((*types).to_owned());
+    ) -> Result<Vec<(&'static str, &'a Location)>> {
+        let minor = &self.model.minors[&self.version];
+        for (name, types, _) in members {
+            if *types == module {
+                builder.collect_definition(&minor.definitions[*name])?;
+            } else {
+                builder.referenced.insert((*types).to_owned());
+            }
         }
         let object = definition.object().expect("modules are of objects");
         let own_names: Vec<String> = object
@@ -221,7 +284,7 @@ impl<'a> Subtree<'a> {
                 .into_iter()
                 .chain(moved.iter().map(|(name, _)| (*name).to_owned())),
         );
-        moved
+        Ok(moved)
     }
 
     /// pkl-k8s's old names for classes it moved out of `module`
@@ -280,10 +343,11 @@ impl<'a> Subtree<'a> {
             .layout
             .nested_in(self.owners, &definition.name)
             .collect();
-        let moved = self.import_members_and_moved(&mut builder, module, definition, &members);
+        let moved = self.import_members_and_moved(&mut builder, module, definition, &members)?;
         let properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "class")?;
-        let mut typealiases = self.member_aliases(&builder, definition, members);
+        let classes = self.nested_classes(&builder, module, &members)?;
+        let mut typealiases = self.member_aliases(&builder, module, definition, members);
         typealiases.extend(self.moved_aliases(&builder, module, &moved));
         let lifecycle = &self.model.types[&definition.name].lifecycle;
         Ok(ModuleData {
@@ -294,7 +358,7 @@ impl<'a> Subtree<'a> {
             ..builder.into_data(&Items {
                 properties,
                 typealiases,
-                ..Items::default()
+                classes,
             })
         })
     }

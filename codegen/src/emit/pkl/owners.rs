@@ -17,12 +17,14 @@
 //!
 //! Only classes (objects with properties) of Kubernetes' own names
 //! (`io.k8s.…`) take part; a reference from anything else (a typealias, a
-//! union) makes the class a module of its own. A cycle that the rule cannot
+//! union) makes the class a module of its own, but for a union written out
+//! where it is used (JSONSchemaPropsOrArray), whose members count as
+//! referred to by its users. A cycle that the rule cannot
 //! settle (a class reached again while its home is being found) makes the
 //! classes on it modules of their own.
 
 use crate::model::naming::namespace_of;
-use crate::model::{kubernetes, Definition, GatedModel, Schema};
+use crate::model::{kubernetes, Convention, Definition, GatedModel, MinorModel, Schema};
 use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::Version;
 
@@ -45,6 +47,10 @@ impl Owners {
         for minor in model.minors.range(..=version).map(|(_, minor)| minor) {
             for definition in minor.definitions.values() {
                 let name = definition.name.as_str();
+                if definition.convention == Some(Convention::SchemaOr) {
+                    others.insert(name);
+                    continue;
+                }
                 if is_class(definition) && kubernetes::is_own_name(name) {
                     classes.insert(name);
                     if super::paths::served_kind(definition).is_some() {
@@ -53,7 +59,11 @@ impl Owners {
                 } else {
                     others.insert(name);
                 }
-                for target in definition.references() {
+                for target in definition
+                    .references()
+                    .into_iter()
+                    .flat_map(|target| through(minor, target))
+                {
                     if target != name {
                         referrers.entry(target).or_default().insert(name);
                     }
@@ -88,6 +98,12 @@ impl Owners {
         self.owner.get(name).is_some_and(|home| home == name)
     }
 
+    /// The home of class `name`: itself when it is a module of its own,
+    /// else the class whose module holds it.
+    pub fn home_of(&self, name: &str) -> Option<&str> {
+        self.owner.get(name).map(String::as_str)
+    }
+
     /// The classes that live inside `module`'s module (not itself), sorted.
     pub fn members_of<'s>(&'s self, module: &'s str) -> impl Iterator<Item = &'s str> + 's {
         self.owner
@@ -102,6 +118,16 @@ impl Owners {
             .iter()
             .filter(|(name, home)| name == home)
             .count()
+    }
+}
+
+/// `target`'s references when it is a JSONSchemaProps-or union, which is
+/// written out where it is used (`types.rs`), so that its members count as
+/// referred to from there; else `target`.
+fn through<'a>(minor: &'a MinorModel, target: &'a str) -> Vec<&'a str> {
+    match minor.definitions.get(target) {
+        Some(union) if union.convention == Some(Convention::SchemaOr) => union.references(),
+        _ => vec![target],
     }
 }
 

@@ -8,13 +8,41 @@
 //!   property's value: `ports[1].name: Duplicate value: "http"`;
 //! - `ExactlyOneOf` constrains the first of its fields the minor has, null
 //!   included, reading the others as sibling properties:
-//!   `tcpSocket: Forbidden: may not specify more than 1 handler type`.
+//!   `tcpSocket: Forbidden: may not specify more than 1 handler type`;
+//! - `OneOrMoreOf` likewise, failing at the object:
+//!   `Forbidden: may not specify both ipBlock and another peer`.
 
 use super::builder::{Builder, SHARED};
 use super::escape::pkl_string;
-use crate::model::Definition;
+use crate::model::{Definition, ObjectSchema};
 use vergate_core::alias::pkl_identifier;
 use vergate_core::gates::CrossFieldRule;
+
+/// `Pair("podSelector", this), Pair("namespaceSelector", namespaceSelector)`:
+/// the fields of an object rule the minor has, in order, the first read as
+/// `this`, when the property `name` is that first one.
+fn sibling_pairs(object: &ObjectSchema, fields: &[String], name: &str) -> Option<String> {
+    let present: Vec<&String> = fields
+        .iter()
+        .filter(|field| object.properties.contains_key(*field))
+        .collect();
+    if present.first().is_none_or(|first| *first != name) {
+        return None;
+    }
+    let pairs: Vec<String> = present
+        .iter()
+        .enumerate()
+        .map(|(index, field)| {
+            let value = if index == 0 {
+                "this".to_owned()
+            } else {
+                pkl_identifier(field).into_owned()
+            };
+            format!("Pair({}, {value})", pkl_string(field))
+        })
+        .collect();
+    Some(pairs.join(", "))
+}
 
 /// The checks a property's type makes: `value` on its value when set,
 /// `whole` on the property whatever its value (null too).
@@ -77,6 +105,22 @@ impl Builder<'_, '_> {
                     checks.whole.push(format!(
                         "{shared}.exactlyOne(List({}), {}, {})",
                         pairs.join(", "),
+                        pkl_string(none),
+                        pkl_string(too_many),
+                    ));
+                }
+                CrossFieldRule::OneOrMoreOf {
+                    fields,
+                    alone,
+                    none,
+                    too_many,
+                } => {
+                    let Some(pairs) = sibling_pairs(object, fields, name) else {
+                        continue;
+                    };
+                    checks.whole.push(format!(
+                        "{shared}.oneOrMore(List({pairs}), {}, {}, {})",
+                        pkl_string(alone),
                         pkl_string(none),
                         pkl_string(too_many),
                     ));

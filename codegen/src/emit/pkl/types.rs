@@ -8,7 +8,7 @@ use super::escape::pkl_string;
 use super::layout::Location;
 use super::rules::Checks;
 use crate::error::Result;
-use crate::model::{Definition, Property, Schema};
+use crate::model::{Convention, Definition, Property, Schema};
 use vergate_core::alias::pkl_identifier;
 
 /// A Kubernetes quantity in Pkl: a `DataSize` (rendered `100Mi`), a number,
@@ -82,7 +82,7 @@ impl Builder<'_, '_> {
         enum_values: &[String],
         from: &Definition,
     ) -> Result<String> {
-        if self.subtree.k8s_base && from.convention == Some(crate::model::Convention::Quantity) {
+        if self.subtree.k8s_base && from.convention == Some(Convention::Quantity) {
             return Ok(QUANTITY_TYPE.to_owned());
         }
         match schema {
@@ -93,6 +93,9 @@ impl Builder<'_, '_> {
                 )),
                 None => Ok("Dynamic".into()),
             },
+            Schema::Union(_) if from.convention == Some(Convention::SchemaOr) => {
+                self.schema_or(&from.name, from)
+            }
             Schema::Union(union) => {
                 let minor = &self.subtree.model.minors[&self.subtree.version];
                 super::union::union_type(union, minor, |member| self.type_expr(member, &[], from))
@@ -139,6 +142,12 @@ impl Builder<'_, '_> {
             // Unions are definitions of their own (a typealias, see
             // `alias_target`), never inline.
             Schema::Union(_) | Schema::Any => "Any".into(),
+            Schema::Ref(name) if self.is_schema_or(name) => self.schema_or(name, from)?,
+            Schema::Ref(name) if self.writes_out(name) => {
+                let minor = &self.subtree.model.minors[&self.subtree.version];
+                let definition = &minor.definitions[name.as_str()];
+                self.alias_target(&definition.schema, &[], definition)?
+            }
             Schema::Ref(name) => match self.locate(name, from)? {
                 Location::Member { module, name } if *module == self.module => {
                     pkl_identifier(name).into_owned()
@@ -150,6 +159,77 @@ impl Builder<'_, '_> {
                 Location::Module { module } => self.alias(module),
             },
         })
+    }
+}
+
+impl Builder<'_, '_> {
+    /// True when `name` is a definition of the minor marked
+    /// [`Convention::SchemaOr`].
+    fn is_schema_or(&self, name: &str) -> bool {
+        let minor = &self.subtree.model.minors[&self.subtree.version];
+        minor
+            .definitions
+            .get(name)
+            .is_some_and(|definition| definition.convention == Some(Convention::SchemaOr))
+    }
+
+    /// True when a reference to `name` is written as its type rather than
+    /// its typealias: with pkl-k8s's layout, a plain typealias (`Time =
+    /// String`, `FieldsV1 = Mapping<String, Any>`) of a types module other
+    /// than this one. A types module names the classes of its namespace,
+    /// so importing it would load every module of the namespace; written
+    /// out, the plain type costs nothing and renders the same.
+    pub(super) fn writes_out(&self, name: &str) -> bool {
+        if !self.subtree.k8s_base {
+            return false;
+        }
+        let layout = &self.subtree.layout;
+        let Some(Location::Member { module, .. }) = layout.locations.get(name) else {
+            return false;
+        };
+        if *module == self.module || !layout.type_modules.contains_key(module) {
+            return false;
+        }
+        let minor = &self.subtree.model.minors[&self.subtree.version];
+        minor.definitions.get(name).is_some_and(is_plain_alias)
+    }
+
+    /// A JSONSchemaProps-or-something union written out where it is used,
+    /// the JSONSchemaProps the default member (`*JSONSchemaProps|Boolean`),
+    /// as pkl-k8s writes it: reflection over the property (pkl-pantry's
+    /// converter) then sees the classes, where a typealias would hide them.
+    fn schema_or(&self, name: &str, from: &Definition) -> Result<String> {
+        let minor = &self.subtree.model.minors[&self.subtree.version];
+        let Some(union) = minor.definitions.get(name).and_then(Definition::union) else {
+            return Ok("Any".into());
+        };
+        let mut members = Vec::with_capacity(union.members.len());
+        for (index, member) in union.members.iter().enumerate() {
+            let ty = self.type_expr(member, &[], from)?;
+            members.push(if index == 0 { format!("*{ty}") } else { ty });
+        }
+        Ok(members.join("|"))
+    }
+}
+
+/// True when `definition` is a typealias of a plain Pkl type: a string
+/// (not a duration), `Any`, or a free-form object or map of strings or
+/// anything, with no enum, constraint or convention.
+fn is_plain_alias(definition: &Definition) -> bool {
+    if definition.convention.is_some()
+        || !definition.enum_values.is_empty()
+        || !definition.keywords.is_empty()
+    {
+        return false;
+    }
+    let plain_value = |schema: &Schema| matches!(schema, Schema::Any | Schema::String { .. });
+    match &definition.schema {
+        Schema::String { format } => format.as_deref() != Some("duration"),
+        Schema::Any => true,
+        Schema::Object(object) => {
+            object.properties.is_empty() && object.additional.as_deref().is_none_or(plain_value)
+        }
+        _ => false,
     }
 }
 

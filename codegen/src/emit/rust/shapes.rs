@@ -47,8 +47,15 @@ impl Shapes {
                         .values()
                         .filter_map(|p| p.schema.referenced())
                 });
+                // A union's members: a union of JSONSchemaProps is a new
+                // shape in each minor whose JSONSchemaProps is.
+                let members = definition
+                    .union()
+                    .into_iter()
+                    .flat_map(|union| union.members.iter().filter_map(|m| m.referenced()));
                 own.into_iter()
                     .chain(fields)
+                    .chain(members)
                     .filter_map(|target| index.get(&(*version, target)).copied())
                     .collect()
             })
@@ -121,4 +128,55 @@ fn intern<K: std::hash::Hash + Eq>(keys: impl Iterator<Item = K>) -> Vec<usize> 
         *ids.entry(key).or_insert(next)
     })
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Definition, MinorModel, Schema, UnionSchema};
+    use vergate_core::gates::UnionKind;
+
+    #[test]
+    fn a_union_changes_shape_with_its_members() {
+        let (old, new) = (Version::new(1, 0), Version::new(1, 1));
+        let union = Schema::Union(UnionSchema {
+            kind: UnionKind::AnyOf,
+            members: vec![Schema::Ref("a.Props".into()), Schema::Boolean],
+            discriminator: None,
+        });
+        let minors = [old, new]
+            .map(|version| {
+                let mut minor = MinorModel::new(version);
+                for (name, schema) in [("a.Props", Schema::Any), ("a.PropsOrBool", union.clone())] {
+                    minor
+                        .definitions
+                        .insert(name.into(), Definition::new(name, schema));
+                }
+                minor
+            })
+            .to_vec();
+        let model = GatedModel::merge("a", minors).unwrap();
+        // The union's own item reads the same in both minors; its member's
+        // does not.
+        let texts = |version: Version, props: &str| {
+            vec![
+                ((version, "a.Props"), props.to_owned()),
+                ((version, "a.PropsOrBool"), "enum PropsOrBool".to_owned()),
+            ]
+        };
+        let shapes = Shapes::new(
+            &model,
+            vec![
+                texts(old, "struct Props {}"),
+                texts(new, "struct Props { x }"),
+            ],
+        );
+        assert!(!shapes.same("a.Props", old, new));
+        assert!(!shapes.same("a.PropsOrBool", old, new));
+        let shapes = Shapes::new(
+            &model,
+            vec![texts(old, "struct Props {}"), texts(new, "struct Props {}")],
+        );
+        assert!(shapes.same("a.PropsOrBool", old, new));
+    }
 }

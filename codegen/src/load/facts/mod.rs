@@ -33,9 +33,17 @@ pub type GoType = (String, String, String);
 impl Facts {
     /// Lays the tables on `model`: feature gates, then kinds. A kind the
     /// files state and no minor of the model has (removed before its first
-    /// minor) becomes a retired kind, with the newest statement.
+    /// minor) becomes a retired kind, with the newest statement, as does
+    /// a kind outside k8s.io/api the dialect states
+    /// ([`kubernetes::outside_api_lifecycles`]).
     pub fn apply(self, model: &mut GatedModel) -> FactNotes {
         let notes = model.apply_feature_gates(self.feature_gates);
+        // Only an API with k8s.io/api's tables is Kubernetes itself.
+        let outside = if self.api_lifecycle.is_empty() {
+            Vec::new()
+        } else {
+            kubernetes::outside_api_lifecycles()
+        };
         let groups = package_groups(model);
         let mut by_definition = BTreeMap::new();
         let mut retired = Vec::new();
@@ -66,6 +74,17 @@ impl Facts {
             });
         }
         model.apply_api_lifecycle(by_definition);
+        // Kinds whose Go types live outside k8s.io/api (apiextensions'
+        // v1beta1 CRD), stated by the dialect, when no minor serves them.
+        for outside in outside {
+            let served = model
+                .types
+                .values()
+                .any(|ty| ty.kinds.contains(&outside.kind));
+            if !served && !retired.iter().any(|r: &RetiredKind| r.kind == outside.kind) {
+                retired.push(outside);
+            }
+        }
         retired.sort_by(|a, b| {
             (a.kind.api_version(), &a.kind.kind).cmp(&(b.kind.api_version(), &b.kind.kind))
         });

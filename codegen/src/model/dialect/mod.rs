@@ -24,6 +24,12 @@ pub enum Convention {
     /// The object metadata every kind's `metadata` is; what kube-rs's
     /// `Resource` hands out.
     ObjectMeta,
+    /// A JSONSchemaProps or another shape (JSONSchemaPropsOrArray, …OrBool,
+    /// …OrStringArray): the spec says only "an object", the Go type's JSON
+    /// decoding takes either. Marked definitions are an `anyOf` of the two,
+    /// the JSONSchemaProps first; Pkl makes it the default member and
+    /// writes the union where it is used, as pkl-k8s does.
+    SchemaOr,
 }
 
 /// The kind of API an api.toml describes.

@@ -1,5 +1,5 @@
 //! The Kubernetes world's conventions, in one place: the definitions whose
-//! meaning the specs do not say (Quantity, ObjectMeta) and how its names are
+//! meaning the specs do not say (Quantity, ObjectMeta, JSONSchemaPropsOr…) and how its names are
 //! built. It serves both dialects that speak it: the API server's own
 //! (`kubernetes`) and operators' custom resources (`custom-resources`),
 //! whose objects embed the same ObjectMeta and quantities.
@@ -7,8 +7,11 @@
 //! Emitters never compare these names: the load pass marks the
 //! definitions ([`mark`]) and they match on [`Convention`].
 
+mod outside_api;
 mod pkl_k8s;
+mod schema_or;
 
+pub use outside_api::outside_api_lifecycles;
 pub use pkl_k8s::{moved_into as pkl_k8s_moved_into, pkl_k8s_path};
 
 use super::Convention;
@@ -46,6 +49,7 @@ pub fn mark(minor: &mut MinorModel) {
             definition.convention = Some(convention);
         }
     }
+    schema_or::mark(minor);
 }
 
 /// True when `name` is a definition of apimachinery's `meta/v1` package.
