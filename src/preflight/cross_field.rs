@@ -16,6 +16,16 @@ pub(super) struct Broken {
     pub message: String,
 }
 
+/// The entries of `fields` an object (its `entries`) sets to a value other
+/// than null, in the order of `fields`.
+fn set_fields<'a>(entries: &'a [Entry], fields: &[String]) -> Vec<&'a Entry> {
+    fields
+        .iter()
+        .filter_map(|name| entries.iter().find(|entry| entry.key == name.as_str()))
+        .filter(|entry| !matches!(entry.value.value, Value::Null))
+        .collect()
+}
+
 /// The rules `rules` of an object (its `entries`, at `line`) breaks. Each
 /// list is read once; the work is linear in the object's size.
 pub(super) fn check(rules: &[CrossFieldRule], entries: &[Entry], line: u32) -> Vec<Broken> {
@@ -56,11 +66,7 @@ pub(super) fn check(rules: &[CrossFieldRule], entries: &[Entry], line: u32) -> V
                 none,
                 too_many,
             } => {
-                let set: Vec<&Entry> = fields
-                    .iter()
-                    .filter_map(|name| field(name))
-                    .filter(|entry| !matches!(entry.value.value, Value::Null))
-                    .collect();
+                let set = set_fields(entries, fields);
                 if set.is_empty() {
                     broken.push(Broken {
                         last: String::new(),
@@ -81,11 +87,7 @@ pub(super) fn check(rules: &[CrossFieldRule], entries: &[Entry], line: u32) -> V
                 none,
                 too_many,
             } => {
-                let set: Vec<&Entry> = fields
-                    .iter()
-                    .filter_map(|name| field(name))
-                    .filter(|entry| !matches!(entry.value.value, Value::Null))
-                    .collect();
+                let set = set_fields(entries, fields);
                 let message = if set.is_empty() {
                     none_message(none)
                 } else if set.len() > 1 && set.iter().any(|entry| entry.key == alone.as_str()) {

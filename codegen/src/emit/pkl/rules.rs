@@ -20,13 +20,19 @@ use vergate_core::gates::CrossFieldRule;
 
 /// `Pair("podSelector", this), Pair("namespaceSelector", namespaceSelector)`:
 /// the fields of an object rule the minor has, in order, the first read as
-/// `this`, when the property `name` is that first one.
-fn sibling_pairs(object: &ObjectSchema, fields: &[String], name: &str) -> Option<String> {
+/// `this`, when the property `name` is that first one and the minor has at
+/// least `least` of them.
+fn sibling_pairs(
+    object: &ObjectSchema,
+    fields: &[String],
+    name: &str,
+    least: usize,
+) -> Option<String> {
     let present: Vec<&String> = fields
         .iter()
         .filter(|field| object.properties.contains_key(*field))
         .collect();
-    if present.first().is_none_or(|first| *first != name) {
+    if present.len() < least || present.first().is_none_or(|first| *first != name) {
         return None;
     }
     let pairs: Vec<String> = present
@@ -83,28 +89,11 @@ impl Builder<'_, '_> {
                     none,
                     too_many,
                 } => {
-                    let present: Vec<&String> = fields
-                        .iter()
-                        .filter(|field| object.properties.contains_key(*field))
-                        .collect();
-                    if present.len() < 2 || present[0] != name {
+                    let Some(pairs) = sibling_pairs(object, fields, name, 2) else {
                         continue;
-                    }
-                    let pairs: Vec<String> = present
-                        .iter()
-                        .enumerate()
-                        .map(|(index, field)| {
-                            let value = if index == 0 {
-                                "this".to_owned()
-                            } else {
-                                pkl_identifier(field).into_owned()
-                            };
-                            format!("Pair({}, {value})", pkl_string(field))
-                        })
-                        .collect();
+                    };
                     checks.whole.push(format!(
-                        "{shared}.exactlyOne(List({}), {}, {})",
-                        pairs.join(", "),
+                        "{shared}.exactlyOne(List({pairs}), {}, {})",
                         pkl_string(none),
                         pkl_string(too_many),
                     ));
@@ -115,7 +104,7 @@ impl Builder<'_, '_> {
                     none,
                     too_many,
                 } => {
-                    let Some(pairs) = sibling_pairs(object, fields, name) else {
+                    let Some(pairs) = sibling_pairs(object, fields, name, 1) else {
                         continue;
                     };
                     checks.whole.push(format!(
