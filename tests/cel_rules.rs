@@ -341,3 +341,31 @@ fn walk_files(dir: &std::path::Path) -> String {
     }
     text
 }
+
+/// A CRD document among the inputs is checked as a create: the API server
+/// compiles a new CRD's rules with the libraries of the minor before its
+/// own, so `isIP` (1.30) is refused by 1.30 and 1.29 and accepted by 1.31;
+/// `quantity` (1.28) is accepted by all three.
+#[test]
+fn a_crd_using_a_library_of_the_target_minor_is_refused_on_create() {
+    let at = |target: &str| {
+        let json = check_json(&["--target", target, PROBE_CRD]);
+        findings(&json)
+            .into_iter()
+            .filter(|line| line.contains("x-kubernetes-validations"))
+            .collect::<Vec<_>>()
+    };
+    let refused = at("1.30");
+    assert_eq!(refused.len(), 1, "{refused:#?}");
+    assert!(
+        refused[0].starts_with("47 error spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.address.x-kubernetes-validations[0].rule: the rule calls `isIP` (IP and CIDR library, new in 1.30)")
+            && refused[0].contains("refuses it on create"),
+        "{refused:#?}"
+    );
+    let older = at("1.29");
+    assert!(
+        older.len() == 1 && older[0].contains("which the API server of 1.29 does not offer"),
+        "{older:#?}"
+    );
+    assert!(at("1.31").is_empty(), "{:#?}", at("1.31"));
+}

@@ -6,6 +6,7 @@
 use super::rule::Rule;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The type of a schema node, as the API server's CEL types read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +45,7 @@ impl Shape {
 /// One schema node.
 pub struct Node {
     pub shape: Shape,
-    pub rules: Vec<Rule>,
+    pub rules: Vec<Arc<Rule>>,
     pub properties: BTreeMap<String, Node>,
     /// Items of an array.
     pub items: Option<Box<Node>>,
@@ -89,8 +90,8 @@ impl Node {
             Some("boolean") => Shape::Boolean,
             _ => Shape::Any,
         };
-        let rules: Vec<Rule> = match schema.get("x-kubernetes-validations") {
-            Some(Json::Array(entries)) => entries.iter().filter_map(Rule::compile).collect(),
+        let rules: Vec<Arc<Rule>> = match schema.get("x-kubernetes-validations") {
+            Some(Json::Array(entries)) => entries.iter().filter_map(Rule::compile_shared).collect(),
             _ => Vec::new(),
         };
         let mut properties = BTreeMap::new();
