@@ -369,3 +369,37 @@ fn a_crd_using_a_library_of_the_target_minor_is_refused_on_create() {
     );
     assert!(at("1.31").is_empty(), "{:#?}", at("1.31"));
 }
+
+/// A value met again is judged as the first time: the passes a rule keeps
+/// per value never turn a failure into a pass, in either order. Each case
+/// file twice in one input (one thread, so the second copy meets every
+/// pass the first left) has the same findings per copy.
+#[test]
+fn a_value_met_again_gets_the_same_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in CASE_FILES {
+        let text = std::fs::read_to_string(file).unwrap();
+        let copies = dir.path().join("twice.yaml");
+        std::fs::write(&copies, format!("{text}\n---\n{text}")).unwrap();
+        let copies = copies.to_str().unwrap();
+        let json = check_json(&[
+            "-j",
+            "1",
+            "--target",
+            "1.31",
+            "--crd",
+            "tests/cel/gateway-api/v1.3.0",
+            copies,
+        ]);
+        let errors = errors_by_document(&json, copies);
+        let count = cases(file).len() as u64;
+        for index in 0..count {
+            assert_eq!(
+                errors.get(&index),
+                errors.get(&(index + count)),
+                "{file}: case {index} and its copy"
+            );
+        }
+        assert!(!errors.is_empty(), "{file}: no findings");
+    }
+}

@@ -4,6 +4,7 @@
 //! of a map; a node whose value is absent or null runs nothing below it.
 
 use super::library;
+use super::passed;
 use super::rule::{Rule, ENV};
 use super::schema;
 use super::value;
@@ -116,8 +117,18 @@ impl Walk<'_> {
             } else {
                 0
             };
-            for rule in &schema.rules {
-                self.rule(rule, schema, &scope, node, line, size);
+            let mut key = passed::Key::of(node, self.target);
+            for (index, rule) in schema.rules.iter().enumerate() {
+                if let Some(key) = key.as_mut() {
+                    if schema.passed.contains(key, index) {
+                        self.outcome.evaluated += 1;
+                        continue;
+                    }
+                }
+                let passed = self.rule(rule, schema, &scope, node, line, size);
+                if let (true, Some(key)) = (passed, key.as_mut()) {
+                    schema.passed.insert(key, index);
+                }
             }
         }
         let index = cel.and_then(|cel| cel.as_indexer());
@@ -202,7 +213,7 @@ impl Walk<'_> {
         node: &Node,
         line: u32,
         size: u64,
-    ) {
+    ) -> bool {
         match &rule.program {
             Ok(_) => {}
             Err(why) => {
@@ -211,16 +222,16 @@ impl Walk<'_> {
                     rule.source
                 );
                 self.report(Severity::Warning, self.path.clone(), line, message);
-                return;
+                return false;
             }
         }
         if rule.transition && !rule.optional_old_self {
             self.outcome.transition_skipped += 1;
-            return;
+            return false;
         }
         if let Some(message) = self.unavailable(rule) {
             self.report(Severity::Warning, self.path.clone(), line, message);
-            return;
+            return false;
         }
         let comprehensions = rule.comprehensions;
         let estimate = size
@@ -234,7 +245,7 @@ impl Walk<'_> {
                 rule.error_string()
             );
             self.report(Severity::Warning, self.path.clone(), line, message);
-            return;
+            return false;
         }
         self.outcome.evaluated += 1;
         let verdict = Value::resolve_val(&rule.planned, scope).and_then(|value| {
@@ -244,7 +255,7 @@ impl Walk<'_> {
             }
         });
         match verdict {
-            Ok(Ok(true)) => {}
+            Ok(Ok(true)) => return true,
             Ok(Ok(false)) => {
                 let message = rule.message_expression.as_ref().and_then(|expression| {
                     match expression.execute(scope) {
@@ -287,6 +298,7 @@ impl Walk<'_> {
                 self.report(Severity::Error, self.path.clone(), line, message);
             }
         }
+        false
     }
 
     /// Why the rule is not run at this target: it calls a function vergate

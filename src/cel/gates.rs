@@ -79,6 +79,7 @@ impl Builder<'_> {
             default: None,
             rules_below: false,
             defaults_unknown: true,
+            passed: Default::default(),
         }
     }
 

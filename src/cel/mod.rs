@@ -5,6 +5,8 @@
 //! - `rule`: one rule compiled (once per CRD version): program, message,
 //!   `fieldPath`, `reason`, whether it reads `oldSelf`, the Kubernetes
 //!   functions it calls.
+//! - `passed`: the values each node's rules passed on, so an equal value
+//!   met again is not evaluated again.
 //! - `plan`: a rule's syntax tree rewritten once into one cel-rust runs
 //!   with less work (selections on variables as indexes).
 //! - `schema`: a CRD version's schema as the rules need it (their places,
@@ -28,6 +30,7 @@ pub mod crd_document;
 mod evaluate;
 mod gates;
 pub mod library;
+mod passed;
 mod plan;
 pub(crate) mod rule;
 mod schema;

@@ -3,6 +3,7 @@
 //! server gives it), the defaults the API server applies before it
 //! validates, and whether any rule lies below (so a walk skips the rest).
 
+use super::passed::Passed;
 use super::rule::Rule;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
@@ -58,6 +59,8 @@ pub struct Node {
     /// that reads an absent field is then not judged (the API server would
     /// have defaulted it, or not).
     pub defaults_unknown: bool,
+    /// The values this node's rules have passed on.
+    pub passed: Passed,
 }
 
 /// The most schema levels read: a CRD deeper than this has its deeper
@@ -124,6 +127,7 @@ impl Node {
             default: schema.get("default").cloned(),
             rules_below,
             defaults_unknown: false,
+            passed: Passed::default(),
         }
     }
 }
