@@ -117,18 +117,20 @@ impl Walk<'_> {
             } else {
                 0
             };
-            let mut key = passed::Key::of(node, self.target);
+            // The rules that passed on an equal value are not run again.
+            let key = passed::Key::of(node, self.target);
+            let known = key.as_ref().map_or(0, |key| schema.passed.lookup(key));
+            let mut passes = 0;
             for (index, rule) in schema.rules.iter().enumerate() {
-                if let Some(key) = key.as_mut() {
-                    if schema.passed.contains(key, index) {
-                        self.outcome.evaluated += 1;
-                        continue;
-                    }
+                let bit = passed::bit(index);
+                if known & bit != 0 {
+                    self.outcome.evaluated += 1;
+                } else if self.rule(rule, schema, &scope, node, line, size) {
+                    passes |= bit;
                 }
-                let passed = self.rule(rule, schema, &scope, node, line, size);
-                if let (true, Some(key)) = (passed, key.as_mut()) {
-                    schema.passed.insert(key, index);
-                }
+            }
+            if let Some(key) = key {
+                schema.passed.record(key, passes);
             }
         }
         let index = cel.and_then(|cel| cel.as_indexer());

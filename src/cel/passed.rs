@@ -14,7 +14,7 @@
 
 use crate::document::{Node, Value as Doc};
 use crate::Version;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// The longest value encoding kept, in bytes: small nodes (an item of a
@@ -25,33 +25,49 @@ const MAX_KEY: usize = 512;
 /// The most values kept per schema node; past it the set starts over.
 const MAX_VALUES: usize = 4096;
 
-/// The passes of one schema node's rules.
+/// The passes of one schema node's rules: per value, a bit per rule (the
+/// node's first 64 rules; any after them are always evaluated).
 #[derive(Debug, Default)]
-pub struct Passed(Mutex<HashSet<Box<[u8]>>>);
+pub struct Passed(Mutex<Values>);
+
+type Values = HashMap<Box<[u8]>, u64, foldhash::fast::RandomState>;
 
 impl Passed {
-    /// True when rule `index` passed on the value `key` encodes.
-    pub fn contains(&self, key: &mut Key, index: usize) -> bool {
-        key.select(index);
+    /// The rules (as bits of their index) that passed on the value `key`
+    /// encodes: one lookup for all the node's rules.
+    pub fn lookup(&self, key: &Key) -> u64 {
         self.0
             .lock()
-            .is_ok_and(|passed| passed.contains(key.bytes.as_slice()))
+            .ok()
+            .and_then(|passed| passed.get(key.bytes.as_slice()).copied())
+            .unwrap_or(0)
     }
 
-    /// Remembers that rule `index` passed on the value `key` encodes.
-    pub fn insert(&self, key: &mut Key, index: usize) {
-        key.select(index);
+    /// Remembers that the rules of `rules` (bits of their index) passed on
+    /// the value `key` encodes.
+    pub fn record(&self, key: Key, rules: u64) {
+        if rules == 0 {
+            return;
+        }
         if let Ok(mut passed) = self.0.lock() {
             if passed.len() >= MAX_VALUES {
                 passed.clear();
             }
-            passed.insert(key.bytes.clone().into_boxed_slice());
+            *passed.entry(key.bytes.into_boxed_slice()).or_insert(0) |= rules;
         }
     }
 }
 
-/// A node's value encoded for [`Passed`]: the rule's index, the target
-/// minor, then the value (tagged, lengths before contents).
+/// The bit of rule `index` in [`Passed`]'s sets (none past the 64th).
+pub fn bit(index: usize) -> u64 {
+    u32::try_from(index)
+        .ok()
+        .and_then(|index| 1u64.checked_shl(index))
+        .unwrap_or(0)
+}
+
+/// A node's value encoded for [`Passed`]: the target minor, then the value
+/// (tagged, lengths before contents).
 pub struct Key {
     bytes: Vec<u8>,
 }
@@ -61,7 +77,6 @@ impl Key {
     /// would pass [`MAX_KEY`].
     pub fn of(node: &Node, target: Option<Version>) -> Option<Key> {
         let mut bytes = Vec::with_capacity(64);
-        bytes.extend_from_slice(&[0, 0]);
         match target {
             Some(target) => {
                 bytes.push(1);
@@ -71,11 +86,6 @@ impl Key {
             None => bytes.push(0),
         }
         encode(node, &mut bytes).then_some(Key { bytes })
-    }
-
-    fn select(&mut self, index: usize) {
-        let index = u16::try_from(index).unwrap_or(u16::MAX);
-        self.bytes[..2].copy_from_slice(&index.to_le_bytes());
     }
 }
 
@@ -125,7 +135,7 @@ fn text_of(tag: u8, text: &str, out: &mut Vec<u8>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Key, Passed};
+    use super::{bit, Key, Passed};
     use crate::document::parse;
 
     fn key(text: &str) -> Key {
@@ -137,8 +147,10 @@ mod tests {
     #[test]
     fn only_an_equal_value_finds_a_pass() {
         let passed = Passed::default();
-        passed.insert(&mut key("{type: Exact, value: /a}"), 0);
-        assert!(passed.contains(&mut key("{type: Exact, value: /a}"), 0));
+        passed.record(key("{type: Exact, value: /a}"), bit(0) | bit(2));
+        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), 0b101);
+        passed.record(key("{type: Exact, value: /a}"), bit(1));
+        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), 0b111);
         for other in [
             "{type: Exact, value: /b}",
             "{type: Exact}",
@@ -147,16 +159,16 @@ mod tests {
             "{type: Exactvalue, '': /a}",
             "{type: '1', value: /a}",
         ] {
-            assert!(!passed.contains(&mut key(other), 0), "{other}");
+            assert_eq!(passed.lookup(&key(other)), 0, "{other}");
         }
-        // Another rule of the node has not passed on it.
-        assert!(!passed.contains(&mut key("{type: Exact, value: /a}"), 1));
-        // Nor has the rule at another minor.
+        // Nor has the rule passed at another minor.
         let parsed = parse("{type: Exact, value: /a}");
-        let mut at_30 = Key::of(&parsed.documents[0].root, Some(crate::Version::new(1, 30)));
-        assert!(!passed.contains(at_30.as_mut().unwrap(), 0));
-        // A large value is not kept.
+        let at_30 = Key::of(&parsed.documents[0].root, Some(crate::Version::new(1, 30)));
+        assert_eq!(passed.lookup(&at_30.unwrap()), 0);
+        // A large value is not kept; rules past the 64th have no bit.
         let large = format!("{{value: {}}}", "a".repeat(600));
         assert!(Key::of(&parse(&large).documents[0].root, None).is_none());
+        assert_eq!(bit(63), 1 << 63);
+        assert_eq!(bit(64), 0);
     }
 }
