@@ -9,12 +9,13 @@
 //! equal one. Only passes are kept (a failure is evaluated again, to word
 //! and place its report), keyed by the value's full encoding (compared
 //! byte for byte, never by hash alone) and the target minor. The memory is
-//! bounded per node ([`MAX_VALUES`]) and per value ([`MAX_KEY`]); a larger
-//! value is evaluated every time.
+//! bounded per value ([`MAX_KEY`]: a larger value is evaluated every time),
+//! per node ([`MAX_VALUES`]) and in all ([`MAX_BYTES`]: 32 MiB).
 
 use crate::document::{Node, Value as Doc};
 use crate::Version;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The longest value encoding kept, in bytes: small nodes (an item of a
@@ -22,8 +23,15 @@ use std::sync::Mutex;
 /// costs more than it saves.
 const MAX_KEY: usize = 512;
 
-/// The most values kept per schema node; past it the set starts over.
+/// The most values kept per schema node; past it, the node keeps what it
+/// has and learns nothing new.
 const MAX_VALUES: usize = 4096;
+
+/// The most bytes of keys kept in all, across every node of every CRD.
+const MAX_BYTES: usize = 32 << 20;
+
+/// The bytes of keys kept so far.
+static KEPT: AtomicUsize = AtomicUsize::new(0);
 
 /// The passes of one schema node's rules: per value, a bit per rule (the
 /// node's first 64 rules; any after them are always evaluated).
@@ -50,10 +58,15 @@ impl Passed {
             return;
         }
         if let Ok(mut passed) = self.0.lock() {
-            if passed.len() >= MAX_VALUES {
-                passed.clear();
+            if let Some(known) = passed.get_mut(key.bytes.as_slice()) {
+                *known |= rules;
+                return;
             }
-            *passed.entry(key.bytes.into_boxed_slice()).or_insert(0) |= rules;
+            let size = key.bytes.len();
+            if passed.len() >= MAX_VALUES || KEPT.fetch_add(size, Ordering::Relaxed) > MAX_BYTES {
+                return;
+            }
+            passed.insert(key.bytes.into_boxed_slice(), rules);
         }
     }
 }
