@@ -6,10 +6,11 @@
 //! (the previous minor), for expressions it has not stored yet, and
 //! `StoredExpressions`, at its own minor, for expressions it already holds.
 //! A new CRD's rules compile in the first, so a rule calling a function of
-//! a library that arrived in the target minor itself is refused on create
-//! (it is accepted once a CRD that holds it is stored, on update, which is
-//! why custom resources are checked with the target's own libraries). A
-//! library from a later minor is refused by both.
+//! a library that arrived in the target minor itself is refused on create,
+//! and so is such a rule added by an update; a rule a stored CRD already
+//! holds, unchanged, compiles in the second (and custom resources are
+//! validated against stored CRDs, so they are checked with the target's
+//! own libraries). A library from a later minor is refused by both.
 
 use super::library;
 use super::rule::Rule;
@@ -109,12 +110,12 @@ fn rule_at(entry: &Node, path: String, target: Version, found: &mut Vec<Violatio
     };
     let message = if library.since > target {
         format!(
-            "the rule calls `{function}` ({} library, from {}), which the API server of {target} does not offer: it refuses the CRD (\"compilation failed: ERROR: undeclared reference to '{function}'\"); remove the call or target {} or later",
+            "the rule calls `{function}` ({} library, from {}), which the API server of {target} does not offer: it refuses the CRD (\"compilation failed: ERROR: undeclared reference to '{function}'\"); remove the call, or create the CRD on {} or later",
             library.name, library.since, library.since
         )
     } else {
         format!(
-            "the rule calls `{function}` ({} library, new in {target}): the API server of {target} compiles a new CRD's rules with the libraries of {previous} and refuses it on create (\"compilation failed: ERROR: undeclared reference to '{function}'\"); a CRD already stored with the rule keeps it. Create the CRD without the rule, or target {}",
+            "the rule calls `{function}` ({} library, new in {target}): the API server of {target} compiles a new CRD's rules with the libraries of {previous} and refuses it on create (\"compilation failed: ERROR: undeclared reference to '{function}'\"); a stored CRD whose rule is unchanged keeps it (it compiles with {target}'s own libraries), but a rule new in an update is refused too: create the CRD without the rule, or on {} or later",
             library.name,
             Version::new(target.major(), target.minor() + 1)
         )
