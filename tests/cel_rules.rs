@@ -403,3 +403,37 @@ fn a_value_met_again_gets_the_same_verdict() {
         assert!(!errors.is_empty(), "{file}: no findings");
     }
 }
+
+/// The semver library (1.33) runs: a version below the rule's floor fails
+/// with the rule's message at 1.33, and at 1.32 the rule is a warning (that
+/// API server does not offer `semver`).
+#[test]
+fn semver_rules_run_from_1_33() {
+    let dir = tempfile::tempdir().unwrap();
+    let crd = dir.path().join("crd.yaml");
+    std::fs::write(
+        &crd,
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: releases.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {kind: Release, plural: releases}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              version:\n                type: string\n                x-kubernetes-validations:\n                - rule: \"isSemver(self, true) && semver(self, true).isGreaterThan(semver('1.4.0'))\"\n                  message: must be a version after 1.4.0\n",
+    )
+    .unwrap();
+    let resources = dir.path().join("releases.yaml");
+    std::fs::write(
+        &resources,
+        "apiVersion: example.com/v1\nkind: Release\nmetadata: {name: new}\nspec: {version: v1.10}\n---\napiVersion: example.com/v1\nkind: Release\nmetadata: {name: old}\nspec: {version: 1.2.0}\n",
+    )
+    .unwrap();
+    let (crd, resources) = (crd.to_str().unwrap(), resources.to_str().unwrap());
+    let found = findings(&check_json(&["--target", "1.33", "--crd", crd, resources]));
+    assert_eq!(
+        found,
+        ["9 error spec.version: Invalid value: \"string\": must be a version after 1.4.0"],
+        "{found:#?}"
+    );
+    let found = findings(&check_json(&["--target", "1.32", "--crd", crd, resources]));
+    assert!(
+        found.len() == 2
+            && found.iter().all(|line| line.contains("warning")
+                && line.contains("which the API server of 1.32 does not offer")),
+        "{found:#?}"
+    );
+}
