@@ -341,3 +341,99 @@ fn walk_files(dir: &std::path::Path) -> String {
     }
     text
 }
+
+/// A CRD document among the inputs is checked as a create: the API server
+/// compiles a new CRD's rules with the libraries of the minor before its
+/// own, so `isIP` (1.30) is refused by 1.30 and 1.29 and accepted by 1.31;
+/// `quantity` (1.28) is accepted by all three.
+#[test]
+fn a_crd_using_a_library_of_the_target_minor_is_refused_on_create() {
+    let at = |target: &str| {
+        let json = check_json(&["--target", target, PROBE_CRD]);
+        findings(&json)
+            .into_iter()
+            .filter(|line| line.contains("x-kubernetes-validations"))
+            .collect::<Vec<_>>()
+    };
+    let refused = at("1.30");
+    assert_eq!(refused.len(), 1, "{refused:#?}");
+    assert!(
+        refused[0].starts_with("47 error spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.address.x-kubernetes-validations[0].rule: the rule calls `isIP` (IP and CIDR library, new in 1.30)")
+            && refused[0].contains("refuses it on create"),
+        "{refused:#?}"
+    );
+    let older = at("1.29");
+    assert!(
+        older.len() == 1 && older[0].contains("which the API server of 1.29 does not offer"),
+        "{older:#?}"
+    );
+    assert!(at("1.31").is_empty(), "{:#?}", at("1.31"));
+}
+
+/// A value met again is judged as the first time: the passes a rule keeps
+/// per value never turn a failure into a pass, in either order. Each case
+/// file twice in one input (one thread, so the second copy meets every
+/// pass the first left) has the same findings per copy.
+#[test]
+fn a_value_met_again_gets_the_same_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in CASE_FILES {
+        let text = std::fs::read_to_string(file).unwrap();
+        let copies = dir.path().join("twice.yaml");
+        std::fs::write(&copies, format!("{text}\n---\n{text}")).unwrap();
+        let copies = copies.to_str().unwrap();
+        let json = check_json(&[
+            "-j",
+            "1",
+            "--target",
+            "1.31",
+            "--crd",
+            "tests/cel/gateway-api/v1.3.0",
+            copies,
+        ]);
+        let errors = errors_by_document(&json, copies);
+        let count = cases(file).len() as u64;
+        for index in 0..count {
+            assert_eq!(
+                errors.get(&index),
+                errors.get(&(index + count)),
+                "{file}: case {index} and its copy"
+            );
+        }
+        assert!(!errors.is_empty(), "{file}: no findings");
+    }
+}
+
+/// The semver library (1.33) runs: a version below the rule's floor fails
+/// with the rule's message at 1.33, and at 1.32 the rule is a warning (that
+/// API server does not offer `semver`).
+#[test]
+fn semver_rules_run_from_1_33() {
+    let dir = tempfile::tempdir().unwrap();
+    let crd = dir.path().join("crd.yaml");
+    std::fs::write(
+        &crd,
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: releases.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {kind: Release, plural: releases}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              version:\n                type: string\n                x-kubernetes-validations:\n                - rule: \"isSemver(self, true) && semver(self, true).isGreaterThan(semver('1.4.0'))\"\n                  message: must be a version after 1.4.0\n",
+    )
+    .unwrap();
+    let resources = dir.path().join("releases.yaml");
+    std::fs::write(
+        &resources,
+        "apiVersion: example.com/v1\nkind: Release\nmetadata: {name: new}\nspec: {version: v1.10}\n---\napiVersion: example.com/v1\nkind: Release\nmetadata: {name: old}\nspec: {version: 1.2.0}\n",
+    )
+    .unwrap();
+    let (crd, resources) = (crd.to_str().unwrap(), resources.to_str().unwrap());
+    let found = findings(&check_json(&["--target", "1.33", "--crd", crd, resources]));
+    assert_eq!(
+        found,
+        ["9 error spec.version: Invalid value: \"string\": must be a version after 1.4.0"],
+        "{found:#?}"
+    );
+    let found = findings(&check_json(&["--target", "1.32", "--crd", crd, resources]));
+    assert!(
+        found.len() == 2
+            && found.iter().all(|line| line.contains("warning")
+                && line.contains("which the API server of 1.32 does not offer")),
+        "{found:#?}"
+    );
+}

@@ -4,13 +4,14 @@
 //! of a map; a node whose value is absent or null runs nothing below it.
 
 use super::library;
+use super::passed;
 use super::rule::{Rule, ENV};
 use super::schema;
 use super::value;
 use crate::document::{Node, Value as Doc};
 use crate::preflight::{Severity, Violation};
 use crate::Version;
-use cel::common::types::{CelInt, CelString};
+use cel::common::types::{CelBool, CelInt, CelString};
 use cel::common::value::Val;
 use cel::objects::{OptionalValue, Value};
 use cel::{Context, ExecutionError};
@@ -90,17 +91,19 @@ impl Walk<'_> {
         if !schema.rules_below || matches!(node.value, Doc::Null) {
             return;
         }
-        // The resource is converted once; each node below takes its value
-        // from its parent's (shared, not copied).
+        // A node's value is converted where the first rule on the way down
+        // needs it; each node below takes its value from that one (shared,
+        // not copied). The rest of the resource is never converted.
         let built;
-        let cel: &dyn Val = match cel {
-            Some(cel) => cel,
-            None => {
+        let cel: Option<&dyn Val> = match cel {
+            Some(cel) => Some(cel),
+            None if !schema.rules.is_empty() => {
                 built = value::of_node(node, Some(schema), is_root);
-                &*built
+                Some(&*built)
             }
+            None => None,
         };
-        if !schema.rules.is_empty() {
+        if let Some(cel) = cel.filter(|_| !schema.rules.is_empty()) {
             let context: &Context<'_, '_> = self.context;
             let mut scope = context.new_inner_scope();
             scope.add_variable_as_val("self", cel.clone_as_boxed());
@@ -108,12 +111,29 @@ impl Walk<'_> {
                 let none = Value::Opaque(Arc::new(OptionalValue::none()));
                 scope.add_variable_from_value("oldSelf", none);
             }
-            let size = value::size(node);
-            for rule in &schema.rules {
-                self.rule(rule, schema, &scope, node, line, size);
+            // The values a comprehension may range over, for its cost bound.
+            let size = if schema.rules.iter().any(|rule| rule.comprehensions > 0) {
+                value::size(node)
+            } else {
+                0
+            };
+            // The rules that passed on an equal value are not run again.
+            let key = passed::Key::of(node, self.target);
+            let known = key.as_ref().map_or(0, |key| schema.passed.lookup(key));
+            let mut passes = 0;
+            for (index, rule) in schema.rules.iter().enumerate() {
+                let bit = passed::bit(index);
+                if known & bit != 0 {
+                    self.outcome.evaluated += 1;
+                } else if self.rule(rule, schema, &scope, node, line, size) {
+                    passes |= bit;
+                }
+            }
+            if let Some(key) = key {
+                schema.passed.record(key, passes);
             }
         }
-        let index = cel.as_indexer();
+        let index = cel.and_then(|cel| cel.as_indexer());
         let member = |key: &dyn Val| index.and_then(|index| index.get(key).ok());
         match &node.value {
             Doc::Map(entries) => {
@@ -195,25 +215,25 @@ impl Walk<'_> {
         node: &Node,
         line: u32,
         size: u64,
-    ) {
-        let program = match &rule.program {
-            Ok(program) => program,
+    ) -> bool {
+        match &rule.program {
+            Ok(_) => {}
             Err(why) => {
                 let message = format!(
                     "the rule `{}` does not compile, so the API server refuses the CRD: {why}",
                     rule.source
                 );
                 self.report(Severity::Warning, self.path.clone(), line, message);
-                return;
+                return false;
             }
-        };
+        }
         if rule.transition && !rule.optional_old_self {
             self.outcome.transition_skipped += 1;
-            return;
+            return false;
         }
         if let Some(message) = self.unavailable(rule) {
             self.report(Severity::Warning, self.path.clone(), line, message);
-            return;
+            return false;
         }
         let comprehensions = rule.comprehensions;
         let estimate = size
@@ -227,12 +247,18 @@ impl Walk<'_> {
                 rule.error_string()
             );
             self.report(Severity::Warning, self.path.clone(), line, message);
-            return;
+            return false;
         }
         self.outcome.evaluated += 1;
-        match program.execute(scope) {
-            Ok(Value::Bool(true)) => {}
-            Ok(Value::Bool(false)) => {
+        let verdict = Value::resolve_val(&rule.planned, scope).and_then(|value| {
+            match value.downcast_ref::<CelBool>() {
+                Some(verdict) => Ok(Ok(*verdict.inner())),
+                None => Value::try_from(value.as_ref()).map(Err),
+            }
+        });
+        match verdict {
+            Ok(Ok(true)) => return true,
+            Ok(Ok(false)) => {
                 let message = rule.message_expression.as_ref().and_then(|expression| {
                     match expression.execute(scope) {
                         Ok(Value::String(text)) if !text.trim().is_empty() => {
@@ -245,7 +271,7 @@ impl Walk<'_> {
                 let message = rule.failure(schema.shape.name(), message);
                 self.report(Severity::Error, path, line, message);
             }
-            Ok(other) => {
+            Ok(Err(other)) => {
                 let message = format!(
                     "the rule `{}` gave {other:?}, not a bool; the API server refuses the CRD",
                     rule.source
@@ -274,6 +300,7 @@ impl Walk<'_> {
                 self.report(Severity::Error, self.path.clone(), line, message);
             }
         }
+        false
     }
 
     /// Why the rule is not run at this target: it calls a function vergate

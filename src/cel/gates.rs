@@ -79,6 +79,7 @@ impl Builder<'_> {
             default: None,
             rules_below: false,
             defaults_unknown: true,
+            passed: Default::default(),
         }
     }
 
@@ -137,7 +138,7 @@ impl Builder<'_> {
 }
 
 /// The rules of `first` and then those of `second` not already among them.
-fn compile(first: &[ValidationRule], second: &[ValidationRule]) -> Vec<Rule> {
+fn compile(first: &[ValidationRule], second: &[ValidationRule]) -> Vec<Arc<Rule>> {
     let mut seen: Vec<&ValidationRule> = Vec::new();
     for rule in first.iter().chain(second) {
         if !seen.contains(&rule) {
@@ -145,7 +146,7 @@ fn compile(first: &[ValidationRule], second: &[ValidationRule]) -> Vec<Rule> {
         }
     }
     seen.into_iter()
-        .filter_map(|rule| Rule::compile(&json(rule)))
+        .filter_map(|rule| Rule::compile_shared(&json(rule)))
         .collect()
 }
 

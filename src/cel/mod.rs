@@ -5,11 +5,18 @@
 //! - `rule`: one rule compiled (once per CRD version): program, message,
 //!   `fieldPath`, `reason`, whether it reads `oldSelf`, the Kubernetes
 //!   functions it calls.
+//! - `passed`: the values each node's rules passed on, so an equal value
+//!   met again is not evaluated again.
+//! - `plan`: a rule's syntax tree rewritten once into one cel-rust runs
+//!   with less work (selections on variables as indexes).
 //! - `schema`: a CRD version's schema as the rules need it (their places,
 //!   types, defaults).
 //! - `value`: document values as the CEL values the API server gives a rule;
 //!   `shared`: their lists and maps, cheap to copy.
 //! - `evaluate`: the walk that runs the rules over one resource.
+//! - `crd_document`: a CRD among the inputs, its rules compiled as the
+//!   target's API server compiles a new CRD's (libraries of the minor
+//!   before).
 //! - `gates`: the same tree from an API's own gates (a regen of CRDs), per
 //!   type and minor.
 //! - `library`: the API server's CEL libraries per minor, and the
@@ -19,9 +26,12 @@
 //! the `cel` crate's (cel-rust); see docs/cli.md for what differs from the
 //! API server.
 
+pub mod crd_document;
 mod evaluate;
 mod gates;
 pub mod library;
+mod passed;
+mod plan;
 pub(crate) mod rule;
 mod schema;
 mod shared;

@@ -6,7 +6,8 @@
 use super::library;
 use cel::{Env, Program};
 use serde_json::Value as Json;
-use std::sync::{Arc, LazyLock};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// The environment every rule compiles in: cel-rust's standard library
 /// (macros and optional syntax included) and its strings extension. The
@@ -73,6 +74,9 @@ pub struct Rule {
     pub reason: Reason,
     /// The program, or why it does not compile.
     pub program: Result<Program, String>,
+    /// The program's expression as it is run ([`super::plan`]); a literal
+    /// `false` when the rule does not compile.
+    pub planned: cel::IdedExpr,
     /// True when the rule reads `oldSelf` (a transition rule).
     pub transition: bool,
     /// `optionalOldSelf: true`: a transition rule that runs on create too,
@@ -86,7 +90,35 @@ pub struct Rule {
     pub comprehensions: u32,
 }
 
+/// The rules compiled in this process, by their entry's JSON text: one CRD
+/// repeats a rule in each version it serves and at each place a type is
+/// used (Gateway API's filter rules appear four times per version), and
+/// parsing is the costly part of compiling. Bounded by the inputs: one
+/// entry per distinct rule read.
+static COMPILED: LazyLock<Mutex<HashMap<String, Arc<Rule>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
 impl Rule {
+    /// [`Rule::compile`], once per distinct entry in the process: the same
+    /// entry elsewhere shares the compiled rule.
+    pub fn compile_shared(entry: &Json) -> Option<Arc<Rule>> {
+        let key = entry.to_string();
+        let cached = COMPILED
+            .lock()
+            .ok()
+            .and_then(|compiled| compiled.get(&key).cloned());
+        if cached.is_some() {
+            return cached;
+        }
+        // Compiled outside the lock: two threads may both compile a rule
+        // first seen at once, and keep the same result.
+        let rule = Arc::new(Rule::compile(entry)?);
+        if let Ok(mut compiled) = COMPILED.lock() {
+            compiled.insert(key, Arc::clone(&rule));
+        }
+        Some(rule)
+    }
+
     /// Compiles one entry of `x-kubernetes-validations`; `None` for an
     /// entry that is no object with a `rule`.
     pub fn compile(entry: &Json) -> Option<Rule> {
@@ -111,7 +143,17 @@ impl Rule {
             }
             Err(_) => (source.contains("oldSelf"), Vec::new()),
         };
+        let planned = match &program {
+            Ok(program) => super::plan::plan(program.expression()),
+            Err(_) => cel::IdedExpr {
+                id: 0,
+                expr: cel::common::ast::Expr::Literal(cel::common::ast::LiteralValue::Boolean(
+                    false.into(),
+                )),
+            },
+        };
         Some(Rule {
+            planned,
             message_expression: text("messageExpression")
                 .and_then(|source| compile_bounded(&source).ok()),
             message: text("message"),

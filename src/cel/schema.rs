@@ -3,9 +3,11 @@
 //! server gives it), the defaults the API server applies before it
 //! validates, and whether any rule lies below (so a walk skips the rest).
 
+use super::passed::Passed;
 use super::rule::Rule;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The type of a schema node, as the API server's CEL types read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +46,7 @@ impl Shape {
 /// One schema node.
 pub struct Node {
     pub shape: Shape,
-    pub rules: Vec<Rule>,
+    pub rules: Vec<Arc<Rule>>,
     pub properties: BTreeMap<String, Node>,
     /// Items of an array.
     pub items: Option<Box<Node>>,
@@ -57,6 +59,8 @@ pub struct Node {
     /// that reads an absent field is then not judged (the API server would
     /// have defaulted it, or not).
     pub defaults_unknown: bool,
+    /// The values this node's rules have passed on.
+    pub passed: Passed,
 }
 
 /// The most schema levels read: a CRD deeper than this has its deeper
@@ -89,8 +93,8 @@ impl Node {
             Some("boolean") => Shape::Boolean,
             _ => Shape::Any,
         };
-        let rules: Vec<Rule> = match schema.get("x-kubernetes-validations") {
-            Some(Json::Array(entries)) => entries.iter().filter_map(Rule::compile).collect(),
+        let rules: Vec<Arc<Rule>> = match schema.get("x-kubernetes-validations") {
+            Some(Json::Array(entries)) => entries.iter().filter_map(Rule::compile_shared).collect(),
             _ => Vec::new(),
         };
         let mut properties = BTreeMap::new();
@@ -123,6 +127,7 @@ impl Node {
             default: schema.get("default").cloned(),
             rules_below,
             defaults_unknown: false,
+            passed: Passed::default(),
         }
     }
 }

@@ -6,6 +6,7 @@
 #
 #   xtask/bench/cel.sh                 # 3000 resources, target 1.31
 #   N=6000 RUNS=10 xtask/bench/cel.sh
+#   VERGATE=target/quick/vergate xtask/bench/cel.sh
 #
 # Needs hyperfine and python3 with PyYAML (to strip the rules). Builds the
 # release binary. Not part of .ci/run.
@@ -18,8 +19,12 @@ work=target/bench-cel
 crds=tests/cel/gateway-api/v1.3.0
 mkdir -p "$work/with-rules" "$work/without-rules"
 
-cargo build --quiet --release --bin vergate
-vergate=target/release/vergate
+# VERGATE=<binary> measures that build instead (a quicker profile while
+# iterating); the figures in docs/benchmarks.md are the release build's.
+if [ -z "${VERGATE:-}" ]; then
+    cargo build --quiet --release --bin vergate
+fi
+vergate=${VERGATE:-target/release/vergate}
 
 python3 - "$crds" "$work" "$N" <<'PY'
 import pathlib, sys, yaml

@@ -5,6 +5,7 @@
 use super::format::{self, Format};
 use super::net::{self, Cidr, Ip, Url};
 use super::quantity::Quantity;
+use super::semver::Semver;
 use cel::extractors::{Arguments, This};
 use cel::objects::{Key, Map, OptionalValue, Value};
 use cel::{Context, ExecutionError, FunctionContext};
@@ -249,6 +250,39 @@ pub fn register(context: &mut Context) {
             Ok(ordered(ftx, &this, &other)? as i64)
         },
     );
+    // Semver.
+    let _ = context.add_function(
+        "semver",
+        |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value> {
+            let (text, normalize) = semver_arguments(ftx, &args)?;
+            Semver::parse(&text, normalize)
+                .map(wrap)
+                .map_err(|why| ftx.error(why))
+        },
+    );
+    let _ = context.add_function(
+        "isSemver",
+        |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<bool> {
+            let (text, normalize) = semver_arguments(ftx, &args)?;
+            Ok(Semver::parse(&text, normalize).is_ok())
+        },
+    );
+    type Part = fn(&Semver) -> u64;
+    let parts: [(&str, Part); 3] = [
+        ("major", Semver::major),
+        ("minor", Semver::minor),
+        ("patch", Semver::patch),
+    ];
+    for (name, part) in parts {
+        let _ = context.add_function(
+            name,
+            move |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
+                let version =
+                    opaque::<Semver>(&this).ok_or_else(|| ftx.error("expected a semver"))?;
+                i64::try_from(part(version)).map_err(|_| ftx.error("integer overflow"))
+            },
+        );
+    }
     // Sets.
     let _ = context.add_function("sets.contains", |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| {
         b.iter().all(|item| a.contains(item))
@@ -403,9 +437,22 @@ fn quantity<'v>(ftx: &FunctionContext, value: &'v Value) -> Result<&'v Quantity>
 
 /// Orders two quantities (or two values CEL orders).
 fn ordered(ftx: &FunctionContext, a: &Value, b: &Value) -> Result<Ordering> {
+    if let (Some(a), Some(b)) = (opaque::<Semver>(a), opaque::<Semver>(b)) {
+        return Ok(a.compare(b));
+    }
     match (opaque::<Quantity>(a), opaque::<Quantity>(b)) {
         (Some(a), Some(b)) => Ok(a.compare(b)),
         _ => compare(ftx, a, b),
+    }
+}
+
+/// The version text and the `normalize` flag of `semver(text)`,
+/// `semver(text, normalize)` and the same of `isSemver`.
+fn semver_arguments(ftx: &FunctionContext, args: &[Value]) -> Result<(Arc<String>, bool)> {
+    match args {
+        [Value::String(text)] => Ok((Arc::clone(text), false)),
+        [Value::String(text), Value::Bool(normalize)] => Ok((Arc::clone(text), *normalize)),
+        _ => Err(ftx.error("expected a string and an optional bool")),
     }
 }
 

@@ -12,6 +12,7 @@ mod format;
 mod functions;
 mod net;
 mod quantity;
+mod semver;
 
 pub use functions::{register, register_list_overloads, MATCHES};
 
@@ -157,6 +158,11 @@ pub const LIBRARIES: &[Library] = &[
             "format.datetime",
         ],
     },
+    Library {
+        name: "semver",
+        since: minor(33),
+        functions: &["semver", "isSemver", "major", "minor", "patch"],
+    },
 ];
 
 /// Functions of the API server's environment vergate does not evaluate:
@@ -181,14 +187,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     (
         "reverse",
         "cel-go strings v3, which no Kubernetes minor offers",
-    ),
-    (
-        "semver",
-        "the semver library (1.33) is not implemented by vergate",
-    ),
-    (
-        "isSemver",
-        "the semver library (1.33) is not implemented by vergate",
     ),
 ];
 
@@ -255,6 +253,10 @@ mod tests {
             "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && [1].indexOf(3) == -1",
             "'abcb'.indexOf('b') == 1 && 'abcb'.lastIndexOf('b') == 3",
             "'abc'.matches('^a') && matches('abc', 'c$') && !'abc'.matches('^b')",
+            "semver('1.2.3').major() == 1 && semver('1.2.3').minor() == 2 && semver('1.2.3').patch() == 3",
+            "semver('1.2.3').isLessThan(semver('1.10.0')) && semver('2.0.0').isGreaterThan(semver('2.0.0-rc.1'))",
+            "semver('1.0.0').compareTo(semver('1.0.0+build')) == 0 && semver('v1.0', true) == semver('1.0.0')",
+            "isSemver('1.2.3') && !isSemver('v1.2') && isSemver('v1.2', true) && !isSemver('hello')",
         ] {
             assert_eq!(eval(expression), Ok(Value::Bool(true)), "{expression}");
         }
@@ -269,6 +271,8 @@ mod tests {
             "url('no scheme') == url('/a')",
             "'a'.find('(') == ''",
             "[].min() == 1",
+            "semver('1.2') == semver('1.2.0')",
+            "semver('1.0.0').major() == 1 && semver('1').isLessThan(1)",
         ] {
             assert!(eval(expression).is_err(), "{expression}");
         }

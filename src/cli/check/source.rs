@@ -263,6 +263,13 @@ impl Check<'_> {
                         .gate_rules_for(self.tables, &doc.root, report.target),
                 };
                 let rules = own_rules.or_else(|| from_gates.as_deref().and_then(Option::as_ref));
+                if self.tables.api() == "kubernetes" {
+                    let refused = vergate::cel::crd_document::check(&doc.root, report.target);
+                    if !refused.is_empty() {
+                        report.violations.extend(refused);
+                        report.violations.sort_by_key(|violation| violation.line);
+                    }
+                }
                 if let Some(rules) = rules {
                     // Library versions follow Kubernetes minors only.
                     let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);

@@ -1,0 +1,187 @@
+//! The values each rule of a schema node has passed on, so that the same
+//! value met again (the same path match, filter or parent reference in many
+//! routes of a repository) is not evaluated again.
+//!
+//! A rule's verdict is a function of its node's value alone: the value is
+//! converted from the document by the node's schema (types, defaults), the
+//! rule and the schema belong to the node, and every CEL function vergate
+//! offers is deterministic. So a rule that passed on a value passes on an
+//! equal one. Only passes are kept (a failure is evaluated again, to word
+//! and place its report), keyed by the value's full encoding (compared
+//! byte for byte, never by hash alone) and the target minor. The memory is
+//! bounded per value ([`MAX_KEY`]: a larger value is evaluated every time),
+//! per node ([`MAX_VALUES`]) and in all ([`MAX_BYTES`]: 32 MiB).
+
+use crate::document::{Node, Value as Doc};
+use crate::Version;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The longest value encoding kept, in bytes: small nodes (an item of a
+/// list, a path match) repeat; large ones rarely do, and encoding them
+/// costs more than it saves.
+const MAX_KEY: usize = 512;
+
+/// The most values kept per schema node; past it, the node keeps what it
+/// has and learns nothing new.
+const MAX_VALUES: usize = 4096;
+
+/// The most bytes of keys kept in all, across every node of every CRD.
+const MAX_BYTES: usize = 32 << 20;
+
+/// The bytes of keys kept so far.
+static KEPT: AtomicUsize = AtomicUsize::new(0);
+
+/// The passes of one schema node's rules: per value, a bit per rule (the
+/// node's first 64 rules; any after them are always evaluated).
+#[derive(Debug, Default)]
+pub struct Passed(Mutex<Values>);
+
+type Values = HashMap<Box<[u8]>, u64, foldhash::fast::RandomState>;
+
+impl Passed {
+    /// The rules (as bits of their index) that passed on the value `key`
+    /// encodes: one lookup for all the node's rules.
+    pub fn lookup(&self, key: &Key) -> u64 {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|passed| passed.get(key.bytes.as_slice()).copied())
+            .unwrap_or(0)
+    }
+
+    /// Remembers that the rules of `rules` (bits of their index) passed on
+    /// the value `key` encodes.
+    pub fn record(&self, key: Key, rules: u64) {
+        if rules == 0 {
+            return;
+        }
+        if let Ok(mut passed) = self.0.lock() {
+            if let Some(known) = passed.get_mut(key.bytes.as_slice()) {
+                *known |= rules;
+                return;
+            }
+            let size = key.bytes.len();
+            if passed.len() >= MAX_VALUES || KEPT.fetch_add(size, Ordering::Relaxed) > MAX_BYTES {
+                return;
+            }
+            passed.insert(key.bytes.into_boxed_slice(), rules);
+        }
+    }
+}
+
+/// The bit of rule `index` in [`Passed`]'s sets (none past the 64th).
+pub fn bit(index: usize) -> u64 {
+    u32::try_from(index)
+        .ok()
+        .and_then(|index| 1u64.checked_shl(index))
+        .unwrap_or(0)
+}
+
+/// A node's value encoded for [`Passed`]: the target minor, then the value
+/// (tagged, lengths before contents).
+pub struct Key {
+    bytes: Vec<u8>,
+}
+
+impl Key {
+    /// The key of `node`'s value at `target`; `None` when the encoding
+    /// would pass [`MAX_KEY`].
+    pub fn of(node: &Node, target: Option<Version>) -> Option<Key> {
+        let mut bytes = Vec::with_capacity(64);
+        match target {
+            Some(target) => {
+                bytes.push(1);
+                bytes.extend_from_slice(&target.major().to_le_bytes());
+                bytes.extend_from_slice(&target.minor().to_le_bytes());
+            }
+            None => bytes.push(0),
+        }
+        encode(node, &mut bytes).then_some(Key { bytes })
+    }
+}
+
+/// Appends `node`'s encoding to `out`; false once `out` passes [`MAX_KEY`].
+/// Each value is written with its tag and each text with its length, so
+/// two different values never encode alike.
+fn encode(node: &Node, out: &mut Vec<u8>) -> bool {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        if out.len() > MAX_KEY {
+            return false;
+        }
+        match &node.value {
+            Doc::Null => out.push(b'n'),
+            Doc::Bool(flag) => out.extend_from_slice(&[b'b', u8::from(*flag)]),
+            Doc::Int(integer) => {
+                out.push(b'i');
+                out.extend_from_slice(&integer.to_le_bytes());
+            }
+            Doc::Float(text) => text_of(b'f', text, out),
+            Doc::String(text) => text_of(b's', text, out),
+            Doc::Seq(items) => {
+                out.push(b'l');
+                out.extend_from_slice(&(items.len() as u64).to_le_bytes());
+                stack.extend(items.iter().rev());
+            }
+            Doc::Map(entries) => {
+                out.push(b'm');
+                out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+                // Keys first, in order, then the values in the same order
+                // (popped from the stack in reverse).
+                for entry in entries {
+                    text_of(b'k', &entry.key, out);
+                }
+                stack.extend(entries.iter().rev().map(|entry| &entry.value));
+            }
+        }
+    }
+    out.len() <= MAX_KEY
+}
+
+fn text_of(tag: u8, text: &str, out: &mut Vec<u8>) {
+    out.push(tag);
+    out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bit, Key, Passed};
+    use crate::document::parse;
+
+    fn key(text: &str) -> Key {
+        let parsed = parse(text);
+        let root = &parsed.documents[0].root;
+        Key::of(root, Some(crate::Version::new(1, 31))).expect("small")
+    }
+
+    #[test]
+    fn only_an_equal_value_finds_a_pass() {
+        let passed = Passed::default();
+        passed.record(key("{type: Exact, value: /a}"), bit(0) | bit(2));
+        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), 0b101);
+        passed.record(key("{type: Exact, value: /a}"), bit(1));
+        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), 0b111);
+        for other in [
+            "{type: Exact, value: /b}",
+            "{type: Exact}",
+            "{type: Exact, value: /a, x: 1}",
+            "{type: Exact, value: [/a]}",
+            "{type: Exactvalue, '': /a}",
+            "{type: '1', value: /a}",
+        ] {
+            assert_eq!(passed.lookup(&key(other)), 0, "{other}");
+        }
+        // Nor has the rule passed at another minor.
+        let parsed = parse("{type: Exact, value: /a}");
+        let at_30 = Key::of(&parsed.documents[0].root, Some(crate::Version::new(1, 30)));
+        assert_eq!(passed.lookup(&at_30.unwrap()), 0);
+        // A large value is not kept; rules past the 64th have no bit.
+        let large = format!("{{value: {}}}", "a".repeat(600));
+        assert!(Key::of(&parse(&large).documents[0].root, None).is_none());
+        assert_eq!(bit(63), 1 << 63);
+        assert_eq!(bit(64), 0);
+    }
+}

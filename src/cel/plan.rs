@@ -1,0 +1,325 @@
+//! A compiled rule's syntax tree rewritten once, at compile time, into an
+//! equivalent tree that cel-rust's interpreter runs with less work.
+//!
+//! cel-rust resolves every field selection on a name (`self.spec.x`) as a
+//! qualified name first, on every evaluation: it collects the segments,
+//! joins them into a string and looks up each prefix in each scope, in case
+//! `self.spec` were a variable of its own. A rule's names are known when it
+//! compiles: `self`, `oldSelf` and the variables of its comprehensions, none
+//! of them qualified. So a selection on one of them is rewritten into the
+//! index it means (`self.spec.x` is `self['spec']['x']`: one variable lookup,
+//! then map lookups), as cel-go's planner does when it resolves names ahead
+//! of evaluation. Two operators whose implementation allocates on every call
+//! are rewritten into equal expressions that do not: `!x` (an overload error
+//! built before it is known to be needed) and `x in [literals]` (a new list
+//! on every evaluation).
+//!
+//! What a rewrite may change is an error's wording, never a result: a field
+//! selected on a value that is no map says `_[_]` where cel-rust says `_._`,
+//! and `!` on a value that is no bool names the type it expected. The API
+//! server type-checks rules when it accepts a CRD, so these errors come
+//! only from rules it would have refused.
+
+use cel::common::ast::{
+    operators, CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedEntryExpr, IdedExpr, ListExpr,
+    LiteralValue, MapEntryExpr, MapExpr, SelectExpr,
+};
+use cel::common::types::{CelBool, CelString};
+
+/// The names a rule binds without a comprehension.
+const RULE_VARIABLES: [&str; 2] = ["self", "oldSelf"];
+
+/// The longest literal list `x in [...]` is rewritten for: past it, a chain
+/// of comparisons costs about what the list does.
+const MAX_IN_LIST: usize = 8;
+
+/// `expr`, rewritten for the interpreter (see the module's doc).
+pub fn plan(expr: &IdedExpr) -> IdedExpr {
+    let mut names: Vec<&str> = RULE_VARIABLES.to_vec();
+    rewrite(expr, &mut names)
+}
+
+fn rewrite<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>) -> IdedExpr {
+    let id = expr.id;
+    let node = |expr: Expr| IdedExpr { id, expr };
+    match &expr.expr {
+        Expr::Select(select) if !select.test && rooted_in_variable(&select.operand, names) => {
+            let operand = rewrite(&select.operand, names);
+            node(call(
+                operators::INDEX,
+                vec![operand, string(id, &select.field)],
+            ))
+        }
+        Expr::Select(select) => {
+            let operand = rewrite(&select.operand, names);
+            // A presence test on a bare name would still be resolved as a
+            // qualified name: wrap the name so that it is not one.
+            let operand = match operand.expr {
+                Expr::Ident(_) if select.test => IdedExpr {
+                    id: operand.id,
+                    expr: call(
+                        operators::CONDITIONAL,
+                        vec![boolean(operand.id, true), operand.clone(), operand],
+                    ),
+                },
+                _ => operand,
+            };
+            node(Expr::Select(SelectExpr {
+                operand: Box::new(operand),
+                field: select.field.clone(),
+                test: select.test,
+            }))
+        }
+        Expr::Call(call_expr)
+            if call_expr.target.is_none()
+                && call_expr.func_name == operators::LOGICAL_NOT
+                && call_expr.args.len() == 1 =>
+        {
+            let operand = rewrite(&call_expr.args[0], names);
+            node(call(
+                operators::CONDITIONAL,
+                vec![operand, boolean(id, false), boolean(id, true)],
+            ))
+        }
+        Expr::Call(call_expr) if call_expr.target.is_none() => {
+            match in_literals(call_expr, names) {
+                Some((needle, list)) => {
+                    let needle = rewrite(needle, names);
+                    any_equal(id, &needle, list)
+                }
+                None => node(Expr::Call(CallExpr {
+                    func_name: call_expr.func_name.clone(),
+                    target: None,
+                    args: call_expr
+                        .args
+                        .iter()
+                        .map(|arg| rewrite(arg, names))
+                        .collect(),
+                })),
+            }
+        }
+        Expr::Call(call_expr) => node(Expr::Call(CallExpr {
+            func_name: call_expr.func_name.clone(),
+            target: call_expr
+                .target
+                .as_ref()
+                .map(|target| Box::new(rewrite(target, names))),
+            args: call_expr
+                .args
+                .iter()
+                .map(|arg| rewrite(arg, names))
+                .collect(),
+        })),
+        Expr::Comprehension(comprehension) => {
+            let c = &**comprehension;
+            let iter_range = rewrite(&c.iter_range, names);
+            let accu_init = rewrite(&c.accu_init, names);
+            let bound = names.len();
+            names.push(&c.iter_var);
+            names.extend(c.iter_var2.as_deref());
+            names.push(&c.accu_var);
+            let loop_cond = rewrite(&c.loop_cond, names);
+            let loop_step = rewrite(&c.loop_step, names);
+            names.truncate(bound);
+            names.push(&c.accu_var);
+            let result = rewrite(&c.result, names);
+            names.truncate(bound);
+            node(Expr::Comprehension(Box::new(ComprehensionExpr {
+                iter_range,
+                iter_var: c.iter_var.clone(),
+                iter_var2: c.iter_var2.clone(),
+                accu_var: c.accu_var.clone(),
+                accu_init,
+                loop_cond,
+                loop_step,
+                result,
+            })))
+        }
+        Expr::List(list) => node(Expr::List(ListExpr {
+            elements: list
+                .elements
+                .iter()
+                .map(|element| rewrite(element, names))
+                .collect(),
+            optional_indices: list.optional_indices.clone(),
+        })),
+        Expr::Map(map) => node(Expr::Map(MapExpr {
+            entries: map
+                .entries
+                .iter()
+                .map(|entry| IdedEntryExpr {
+                    id: entry.id,
+                    expr: match &entry.expr {
+                        EntryExpr::MapEntry(pair) => EntryExpr::MapEntry(MapEntryExpr {
+                            key: rewrite(&pair.key, names),
+                            value: rewrite(&pair.value, names),
+                            optional: pair.optional,
+                        }),
+                        other => other.clone(),
+                    },
+                })
+                .collect(),
+        })),
+        Expr::Struct(_) | Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => expr.clone(),
+    }
+}
+
+/// True when `expr` is a variable of the rule, or fields and indexes
+/// selected on one: a selection on it means an index.
+fn rooted_in_variable(expr: &IdedExpr, names: &[&str]) -> bool {
+    let mut at = expr;
+    loop {
+        match &at.expr {
+            Expr::Ident(name) => return names.contains(&name.as_str()),
+            Expr::Select(select) if !select.test => at = &select.operand,
+            Expr::Call(call) if call.func_name == operators::INDEX && call.args.len() == 2 => {
+                at = &call.args[0]
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// `x in [a, b]` with literal items and `x` a variable's field (a value
+/// that is cheap to read twice and has no effect): `x` and the items.
+fn in_literals<'c>(call: &'c CallExpr, names: &[&str]) -> Option<(&'c IdedExpr, &'c [IdedExpr])> {
+    let [needle, list] = call.args.as_slice() else {
+        return None;
+    };
+    let Expr::List(list) = &list.expr else {
+        return None;
+    };
+    let rewritten = call.func_name == operators::IN
+        && list.optional_indices.is_empty()
+        && (1..=MAX_IN_LIST).contains(&list.elements.len())
+        && list
+            .elements
+            .iter()
+            .all(|element| matches!(element.expr, Expr::Literal(_)))
+        && rooted_in_variable(needle, names);
+    rewritten.then_some((needle, list.elements.as_slice()))
+}
+
+/// `needle == items[0] || needle == items[1] || …` (`items` not empty).
+fn any_equal(id: u64, needle: &IdedExpr, items: &[IdedExpr]) -> IdedExpr {
+    let equal = |item: &IdedExpr| IdedExpr {
+        id,
+        expr: call(operators::EQUALS, vec![needle.clone(), item.clone()]),
+    };
+    let mut comparisons = items.iter().map(equal);
+    let first = comparisons.next().unwrap_or_else(|| boolean(id, false));
+    comparisons.fold(first, |either, next| IdedExpr {
+        id,
+        expr: call(operators::LOGICAL_OR, vec![either, next]),
+    })
+}
+
+fn call(function: &str, args: Vec<IdedExpr>) -> Expr {
+    Expr::Call(CallExpr {
+        func_name: function.to_owned(),
+        target: None,
+        args,
+    })
+}
+
+fn string(id: u64, text: &str) -> IdedExpr {
+    IdedExpr {
+        id,
+        expr: Expr::Literal(LiteralValue::String(CelString::from(text.to_owned()))),
+    }
+}
+
+fn boolean(id: u64, value: bool) -> IdedExpr {
+    IdedExpr {
+        id,
+        expr: Expr::Literal(LiteralValue::Boolean(CelBool::from(value))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plan;
+    use cel::common::ast::{operators, Expr};
+    use cel::{Context, Value};
+    use std::sync::Arc;
+
+    /// Every rewrite gives the result the rule gives as written, on maps
+    /// with and without the fields, with a comprehension, optionals and
+    /// errors.
+    #[test]
+    fn a_planned_rule_gives_what_the_rule_gives() {
+        let env = Arc::clone(&super::super::rule::ENV);
+        let mut context = Context::with_env(Arc::clone(&env));
+        let value: serde_json::Value = serde_json::json!({
+            "type": "Exact", "value": "/a", "n": 3,
+            "items": [{"name": "a", "port": 1}, {"name": "b"}],
+            "spec": {"x": {"y": true}}
+        });
+        context
+            .add_variable("self", cel::to_value(&value).unwrap())
+            .unwrap();
+        for source in [
+            "self.type == 'Exact'",
+            "!(has(self.type) && self.type != 'Exact')",
+            "!has(self.missing)",
+            "has(self.spec.x.y) && self.spec.x.y",
+            "has(self.spec.x.z)",
+            "self.type in ['Exact', 'PathPrefix'] ? self.value.startsWith('/') : true",
+            "self.type in ['Prefix']",
+            "self.type in []",
+            "self.missing in ['a']",
+            "self.items.all(i, has(i.port) ? i.port > 0 : i.name != '')",
+            "self.items.exists_one(i, i.name == 'a')",
+            "self.items.filter(i, !has(i.port)).size() == 1",
+            "self.items.map(i, i.name).exists(n, n in ['a'])",
+            "self.?spec.?x.?y.orValue(false)",
+            "self.spec['x'].y",
+            "self.missing == 1",
+            "self.items[2].name == 'c'",
+            "!self.n",
+            "self.type.size() + self.n == 8",
+            "{'k': self.type}.k == 'Exact'",
+        ] {
+            let program = env.compile(source).unwrap();
+            let planned = plan(program.expression());
+            let as_written = program.execute(&context);
+            let rewritten = Value::resolve(&planned, &context);
+            match (&as_written, &rewritten) {
+                (Ok(left), Ok(right)) => assert_eq!(left, right, "{source}"),
+                (Err(_), Err(_)) => {}
+                _ => panic!("{source}: {as_written:?} as written, {rewritten:?} planned"),
+            }
+        }
+    }
+
+    /// The rewrites happen: no selection on `self` is left to be resolved
+    /// as a qualified name, and `!` and `in` are gone.
+    #[test]
+    fn selections_on_variables_become_indexes() {
+        let program = super::super::rule::ENV
+            .compile("!(has(self.a.b) && self.a.c in ['x', 'y']) && self.l.all(i, i.d)")
+            .unwrap();
+        let planned = plan(program.expression());
+        let mut stack = vec![&planned];
+        while let Some(node) = stack.pop() {
+            match &node.expr {
+                Expr::Select(select) => {
+                    assert!(select.test, "{select:?}");
+                    assert!(!matches!(select.operand.expr, Expr::Ident(_)));
+                    stack.push(&select.operand);
+                }
+                Expr::Call(call) => {
+                    assert_ne!(call.func_name, operators::LOGICAL_NOT);
+                    assert_ne!(call.func_name, operators::IN);
+                    stack.extend(call.target.as_deref());
+                    stack.extend(&call.args);
+                }
+                Expr::Comprehension(c) => {
+                    stack.extend([&c.iter_range, &c.accu_init, &c.loop_cond, &c.loop_step]);
+                    stack.push(&c.result);
+                }
+                _ => {}
+            }
+        }
+    }
+}
