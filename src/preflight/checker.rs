@@ -41,6 +41,17 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The severity of what the API server accepts with a warning (an
+    /// unknown field, a gated-off field, a value a later spec lists): a
+    /// warning, an error with `--strict`.
+    fn strict_warning(&self) -> Severity {
+        if self.strict {
+            Severity::Error
+        } else {
+            Severity::Warning
+        }
+    }
+
     /// Why the API server would drop a field of this gate at the target:
     /// its feature gate is off by default there (alpha, or beta and off in
     /// the feature-gate table), unless set on with `--feature-gates`, or it
@@ -221,11 +232,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 accepted,
                 carried_from: Some(known_from),
             } => (
-                if self.strict {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                },
+                self.strict_warning(),
                 format!(
                     "value {text:?} is likely refused in {target}: the {target} spec lists no values, and {known_from}'s, carried back as the field's description is the same, are {}",
                     show_values(&accepted)
@@ -306,14 +313,9 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 if let Some(suggestion) = closest_field(def, key, target) {
                     let _ = write!(message, "; did you mean {suggestion:?}?");
                 }
-                let severity = if self.strict {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                };
                 self.report(
                     walk,
-                    severity,
+                    self.strict_warning(),
                     Rule::UnknownField,
                     Some(key),
                     entry.line,
@@ -346,14 +348,9 @@ impl<'a> Visitor<'a> for Checker<'a> {
             );
         }
         if let Some(message) = self.gate_off(&field.gate) {
-            let severity = if self.strict {
-                Severity::Error
-            } else {
-                Severity::Warning
-            };
             self.report(
                 walk,
-                severity,
+                self.strict_warning(),
                 Rule::FeatureGateOff,
                 Some(key),
                 entry.line,
