@@ -11,7 +11,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use vergate::document::{self, Entry, Node, Value};
-use vergate::upgrade::edit::{self, Target};
+use vergate::upgrade::edit;
 
 /// Every `.yaml`, `.yml` and `.json` file below `dir`.
 fn files(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -148,15 +148,7 @@ fn exercise(name: &str, text: &str, tally: &mut Tally) {
                     }
                 })
                 .collect();
-            let targets: Vec<Target<'_>> = parsed
-                .documents
-                .iter()
-                .zip(&intended)
-                .map(|(doc, intended)| Target {
-                    read: &doc.root,
-                    intended,
-                })
-                .collect();
+            let targets = edit::targets(&parsed.documents, &intended);
             match edit::rewrite(text, &targets) {
                 Ok(Some(new_text)) => {
                     tally.edited += 1;

@@ -47,6 +47,18 @@ pub struct Target<'a> {
     pub intended: &'a Node,
 }
 
+/// The targets of a file's documents as read, each with its intended value
+/// (`intended`, in the same order).
+pub fn targets<'a>(read: &'a [document::Document], intended: &'a [Node]) -> Vec<Target<'a>> {
+    read.iter()
+        .zip(intended)
+        .map(|(doc, intended)| Target {
+            read: &doc.root,
+            intended,
+        })
+        .collect()
+}
+
 /// The text of a file whose documents (`targets`, in the reader's order)
 /// are rewritten as intended, every other byte kept; `Ok(None)` when no
 /// document changes (the file is left as it is). Refused when the text
