@@ -544,6 +544,32 @@ fn upgrade_all_keeps_each_copys_comments_and_style() {
 }
 
 #[test]
+fn upgrade_all_renames_in_place_in_each_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("release.yaml");
+    let document = |version: &str, replicas: &str| {
+        format!(
+            "apiVersion: \"{version}\"\nkind: Release\nmetadata:\n  name: web\nspec:\n  \
+             image: registry.example/web:1.4\n  {replicas}: 3  # three\n  target: {{cluster: prod}}\n"
+        )
+    };
+    // A header comment puts the document's lines one after its own text's.
+    std::fs::write(&file, format!("# web\n{}", document("1.11", "replicas"))).unwrap();
+    let out = vergate(&["upgrade", "--api", DEMO, "--all", file.to_str().unwrap()]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let copies: String = [
+        ("1.9", "replicas"),
+        ("1.10", "replicas"),
+        ("1.11", "replicas"),
+        ("1.12", "replicaCount"),
+    ]
+    .iter()
+    .map(|(version, replicas)| format!("---\n# web\n{}", document(version, replicas)))
+    .collect();
+    assert_eq!(stdout(&out), copies);
+}
+
+#[test]
 fn diff_lists_what_the_newer_minor_changes() {
     let out = vergate(&["diff", "1.11", "1.12", "--api", DEMO]);
     assert_eq!(code(&out), 0);

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use vergate::document::{self, Encoding, Node};
 use vergate::tables::GateTables;
-use vergate::upgrade::edit::{self, Target};
+use vergate::upgrade::edit;
 use vergate::upgrade::{self, Conversion};
 use vergate::Version;
 
@@ -293,15 +293,7 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
     if outcome == Outcome::InputError {
         return Upgraded::Refused;
     }
-    let targets: Vec<Target<'_>> = parsed
-        .documents
-        .iter()
-        .zip(&intended)
-        .map(|(doc, intended)| Target {
-            read: &doc.root,
-            intended,
-        })
-        .collect();
+    let targets = edit::targets(&parsed.documents, &intended);
     match edit::rewrite(&text, &targets) {
         Ok(Some(edited)) => Upgraded::Written(edited, outcome),
         Ok(None) => Upgraded::Unchanged(text.to_string(), outcome),
@@ -350,7 +342,7 @@ fn all_minors_of(
         let header = header_comments(text, doc.root.line);
         let own = own_texts.as_ref().map(|texts| texts[at]);
         for node in &written {
-            match own.map(|own| upgrade::copies::edited(own, node)) {
+            match own.map(|own| upgrade::copies::edited(own, &doc.root, node)) {
                 Some(Ok(copy)) => yaml.push_str(&edited_with_header(&copy, &header)),
                 Some(Err(err)) => {
                     eprintln!(

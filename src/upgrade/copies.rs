@@ -5,7 +5,7 @@
 
 use super::edit::{self, EditError, Target};
 use crate::document::scalar::Syntax;
-use crate::document::{self, spans, Node};
+use crate::document::{spans, Node};
 
 /// The text of each document of a YAML `text`, from the start of the line
 /// its root starts on to the end of the line it ends on, in the reader's
@@ -30,21 +30,14 @@ pub fn document_texts(text: &str, count: usize) -> Option<Vec<&str>> {
     Some(texts)
 }
 
-/// `own` (one document's text, from [`document_texts`]) edited so that it
-/// reads as `intended`, every other byte kept; refused, with why, when it
-/// cannot be edited in place (the caller then writes the copy anew).
-pub fn edited(own: &str, intended: &Node) -> Result<String, EditError> {
-    let parsed = document::parse(own);
-    let [read] = parsed.documents.as_slice() else {
-        return Err(EditError {
-            line: 1,
-            message: "the document's text does not read as one document".into(),
-        });
-    };
-    let target = Target {
-        read: &read.root,
-        intended,
-    };
+/// `own` (one document's text, from [`document_texts`], read from the file
+/// as `read`) edited so that it reads as `intended`, every other byte kept;
+/// refused, with why, when it cannot be edited in place (the caller then
+/// writes the copy anew). `read` is the document as read from the whole
+/// file, so its lines are the file's: the edit pairs renamed keys by line,
+/// and names the file's line when it refuses.
+pub fn edited(own: &str, read: &Node, intended: &Node) -> Result<String, EditError> {
+    let target = Target { read, intended };
     let text = edit::rewrite(own, &[target])?.unwrap_or_else(|| own.to_owned());
     Ok(if text.ends_with('\n') {
         text
@@ -56,6 +49,7 @@ pub fn edited(own: &str, intended: &Node) -> Result<String, EditError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document;
 
     #[test]
     fn each_document_text_runs_from_its_first_line_to_its_last() {
@@ -69,13 +63,14 @@ mod tests {
     #[test]
     fn a_copy_keeps_its_comments_and_changes_only_what_differs() {
         let own = "kind: A # the kind\nspec:\n  # why three\n  replicas: 3\n";
-        let mut intended = document::parse(own).documents.remove(0).root;
+        let read = document::parse(own).documents.remove(0).root;
+        let mut intended = read.clone();
         let document::Value::Map(entries) = &mut intended.value else {
             panic!("a mapping")
         };
         entries[0].value.value = document::Value::String("B".into());
         assert_eq!(
-            edited(own, &intended).unwrap(),
+            edited(own, &read, &intended).unwrap(),
             "kind: B # the kind\nspec:\n  # why three\n  replicas: 3\n"
         );
     }
