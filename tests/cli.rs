@@ -3,13 +3,13 @@
 
 mod support;
 
-use support::cli::{code, stderr, stdout, vergate};
+use support::cli::{code, stderr, stdout, vergate, vergate_with_stdin};
 use support::root;
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const DEMO: &str = "generated/demo";
 
@@ -218,22 +218,10 @@ fn targets_are_read_as_clusters_print_them() {
 
 #[test]
 fn standard_input_is_read_with_a_dash() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vergate"))
-        .args(["check", "--api", DEMO, "--target", "1.9", "-"])
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"{\"apiVersion\": \"1.9\", \"kind\": \"Pipeline\",\n \"metadata\": {\"name\": \"j\"},\n \"spec\": {\"steps\": [], \"timeout\": \"1m\"}}\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = vergate_with_stdin(
+        &["check", "--api", DEMO, "--target", "1.9", "-"],
+        b"{\"apiVersion\": \"1.9\", \"kind\": \"Pipeline\",\n \"metadata\": {\"name\": \"j\"},\n \"spec\": {\"steps\": [], \"timeout\": \"1m\"}}\n",
+    );
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),

@@ -200,18 +200,10 @@ fn crds_piped_in_on_standard_input_are_used_too() {
     let mut piped = std::fs::read_to_string(support::root().join(WIDGETS_CRD)).unwrap();
     piped.push_str("\n---\n");
     piped.push_str(&std::fs::read_to_string(support::root().join(WIDGETS)).unwrap());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_vergate"))
-        .args(["check", "--api", "generated/demo", "--target", "1.12", "-"])
-        .current_dir(support::root())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    std::io::Write::write_all(&mut stdin, piped.as_bytes()).unwrap();
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
+    let output = support::cli::vergate_with_stdin(
+        &["check", "--api", "generated/demo", "--target", "1.12", "-"],
+        piped.as_bytes(),
+    );
     let out = stdout(&output);
     assert_eq!(code(&output), 1, "{out}{}", stderr(&output));
     assert!(

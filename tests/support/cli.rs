@@ -1,7 +1,8 @@
 //! Running the `vergate` binary from the integration tests, and reading
 //! what it printed.
 
-use std::process::{Command, Output};
+use std::io::Write as _;
+use std::process::{Command, Output, Stdio};
 
 /// Runs `vergate` from the repository root.
 pub fn vergate(args: &[&str]) -> Output {
@@ -10,6 +11,23 @@ pub fn vergate(args: &[&str]) -> Output {
         .current_dir(super::root())
         .output()
         .expect("the vergate binary runs")
+}
+
+/// Runs `vergate` from the repository root with `input` piped to its
+/// standard input.
+pub fn vergate_with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vergate"))
+        .args(args)
+        .current_dir(super::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the vergate binary runs");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input).expect("vergate reads its input");
+    drop(stdin);
+    child.wait_with_output().expect("vergate finishes")
 }
 
 /// What the command printed on standard output (it must be UTF-8).
