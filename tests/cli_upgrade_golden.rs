@@ -135,6 +135,16 @@ fn upgrade_writes_only_what_changes_byte_for_byte() {
             "{}: standard output",
             case.name
         );
+        // So does standard input: the encoding is read from the stream.
+        let mut args = vec!["upgrade"];
+        args.extend(case.options);
+        args.push("-");
+        assert_eq!(
+            support::cli::vergate_with_stdin(&args, &std::fs::read(&input).unwrap()).stdout,
+            expected,
+            "{}: standard input",
+            case.name
+        );
         // `check --target` of the output is clean.
         let mut args = vec!["check", "--strict", "--target", case.target];
         args.extend(api(case.options));

@@ -12,6 +12,7 @@ use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use vergate::document::Encoding;
 
 /// How directories are walked.
 #[derive(Clone, Debug, Default)]
@@ -42,7 +43,7 @@ enum Kind {
     File(PathBuf),
     /// Standard input, read once: the CRDs among the inputs and the check
     /// both see its text.
-    Stdin(OnceLock<Result<String, ReadError>>),
+    Stdin(OnceLock<Result<(String, Encoding), ReadError>>),
     Failed(String),
 }
 
@@ -69,7 +70,7 @@ impl Source {
             Kind::Stdin(text) => text
                 .get_or_init(|| read::stream(std::io::stdin().lock(), "standard input"))
                 .clone()
-                .map(Text::from),
+                .map(|(text, encoding)| Text::owned(text, encoding)),
         }
     }
 

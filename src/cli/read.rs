@@ -17,7 +17,7 @@
 use memmap2::{Advice, MmapMut, MmapOptions};
 use std::io::Read;
 use std::ops::Deref;
-use vergate::document::{self, MAX_FILE_BYTES};
+use vergate::document::{self, Encoding, MAX_FILE_BYTES};
 
 /// Why a source gave no text: the line (0 for the whole file) and the message.
 #[derive(Clone)]
@@ -33,8 +33,12 @@ impl ReadError {
     }
 }
 
-/// The decoded text of an input, in a `String` or where it was read.
-pub struct Text(Repr);
+/// The decoded text of an input, in a `String` or where it was read, and
+/// how its bytes were stored (for a tool that writes it back).
+pub struct Text {
+    repr: Repr,
+    encoding: Encoding,
+}
 
 enum Repr {
     Owned(String),
@@ -57,16 +61,26 @@ impl Deref for Text {
     type Target = str;
 
     fn deref(&self) -> &str {
-        match &self.0 {
+        match &self.repr {
             Repr::Owned(text) => text,
             Repr::InPlace(in_place) => in_place.borrow_dependent(),
         }
     }
 }
 
-impl From<String> for Text {
-    fn from(text: String) -> Text {
-        Text(Repr::Owned(text))
+impl Text {
+    /// A text decoded into a `String` from bytes stored as `encoding`.
+    pub fn owned(text: String, encoding: Encoding) -> Text {
+        Text {
+            repr: Repr::Owned(text),
+            encoding,
+        }
+    }
+
+    /// How the bytes were stored: UTF-8 or UTF-16, with or without a byte
+    /// order mark.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
 }
 
@@ -86,11 +100,13 @@ pub fn file(path: &std::path::Path) -> Result<Text, ReadError> {
             return read;
         }
     }
-    decode(read_bounded(file, len).map_err(cannot)?).map(Text::from)
+    let (text, encoding) = decode(read_bounded(file, len).map_err(cannot)?)?;
+    Ok(Text::owned(text, encoding))
 }
 
-/// At most one byte more than [`MAX_FILE_BYTES`] of `reader`, decoded.
-pub fn stream(reader: impl Read, what: &str) -> Result<String, ReadError> {
+/// At most one byte more than [`MAX_FILE_BYTES`] of `reader`, decoded, and
+/// how it was stored.
+pub fn stream(reader: impl Read, what: &str) -> Result<(String, Encoding), ReadError> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_FILE_BYTES as u64 + 1)
@@ -99,12 +115,15 @@ pub fn stream(reader: impl Read, what: &str) -> Result<String, ReadError> {
     decode(bytes)
 }
 
-/// Bytes read as text, within the size limit (see [`document::decode`]).
-fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
+/// Bytes read as text, within the size limit (see [`document::decode`]),
+/// and how they were stored.
+fn decode(bytes: Vec<u8>) -> Result<(String, Encoding), ReadError> {
     if bytes.len() > MAX_FILE_BYTES {
         return Err(too_large());
     }
-    document::decode(bytes).map_err(encoding_error)
+    let encoding = Encoding::of(&bytes);
+    let text = document::decode(bytes).map_err(encoding_error)?;
+    Ok((text, encoding))
 }
 
 fn too_large() -> ReadError {
@@ -150,6 +169,7 @@ fn in_place(file: &std::fs::File, len: usize) -> std::io::Result<Option<Result<T
         Decoded(String),
         Failed(document::EncodingError),
     }
+    let encoding = Encoding::of(&buffer[start..start + len]);
     let text = InPlace::try_new(buffer, |buffer| {
         match document::decode_slice(&buffer[start..start + len]) {
             Ok(std::borrow::Cow::Borrowed(text)) => Ok(text),
@@ -158,8 +178,11 @@ fn in_place(file: &std::fs::File, len: usize) -> std::io::Result<Option<Result<T
         }
     });
     Ok(Some(match text {
-        Ok(text) => Ok(Text(Repr::InPlace(text))),
-        Err(Elsewhere::Decoded(text)) => Ok(Text::from(text)),
+        Ok(text) => Ok(Text {
+            repr: Repr::InPlace(text),
+            encoding,
+        }),
+        Err(Elsewhere::Decoded(text)) => Ok(Text::owned(text, encoding)),
         Err(Elsewhere::Failed(err)) => Err(encoding_error(err)),
     }))
 }
@@ -222,7 +245,8 @@ mod tests {
         bytes.extend(yaml(IN_PLACE_FROM as usize + 12_345));
         let file = written(&bytes);
         let text = super::file(file.path()).ok().unwrap();
-        assert!(matches!(text.0, Repr::InPlace(_)));
+        assert!(matches!(text.repr, Repr::InPlace(_)));
+        assert_eq!(text.encoding(), Encoding::Utf8Bom);
         assert_eq!(&*text, document::decode(bytes).unwrap());
     }
 
@@ -244,7 +268,10 @@ mod tests {
             .into_iter()
             .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
             .collect();
-        assert_eq!(&*super::file(written(&bytes).path()).ok().unwrap(), text);
+        let read = super::file(written(&bytes).path()).ok().unwrap();
+        assert_eq!((&*read, read.encoding()), (&*text, Encoding::Utf16Le));
+        let read = super::file(written(&bytes[..4000]).path()).ok().unwrap();
+        assert_eq!(read.encoding(), Encoding::Utf16Le, "a small file too");
     }
 
     #[test]
@@ -262,8 +289,11 @@ mod tests {
     fn small_files_and_streams_read_into_strings() {
         let file = written(b"kind: Pod\n");
         let text = super::file(file.path()).ok().unwrap();
-        assert!(matches!(text.0, Repr::Owned(_)));
+        assert!(matches!(text.repr, Repr::Owned(_)));
         assert_eq!(&*text, "kind: Pod\n");
-        assert_eq!(stream(&b"a: 1\n"[..], "it").ok().unwrap(), "a: 1\n");
+        assert_eq!(
+            stream(&b"a: 1\n"[..], "it").ok().unwrap(),
+            ("a: 1\n".to_owned(), Encoding::Utf8)
+        );
     }
 }

@@ -47,16 +47,16 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
     let mut unchanged = 0;
     for (source, destination) in sources.iter().zip(&destinations) {
         match upgrade_source(&tables, args, source) {
-            Upgraded::Written(yaml, result) => {
+            Upgraded::Written(yaml, encoding, result) => {
                 outcome = outcome.max(result);
-                converted.push((yaml, destination, encoding_of(source)));
+                converted.push((yaml, destination, encoding));
             }
-            Upgraded::Unchanged(text, result) => {
+            Upgraded::Unchanged(text, encoding, result) => {
                 outcome = outcome.max(result);
                 unchanged += 1;
                 // In place, a file with nothing to change is not touched.
                 if !args.in_place {
-                    converted.push((text, destination, encoding_of(source)));
+                    converted.push((text, destination, encoding));
                 }
             }
             Upgraded::Skipped(reason) => eprintln!("{}: note: skipped: {reason}", source.name),
@@ -232,12 +232,13 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// What became of one input.
 enum Upgraded {
-    /// Its new text (without a byte order mark: [`encoding_of`] says how
-    /// it is stored), and whether something was lost (exit 1).
-    Written(String, Outcome),
+    /// Its new text (without a byte order mark), to be stored as the input
+    /// was (UTF-8 or UTF-16, with or without the mark), and whether
+    /// something was lost (exit 1).
+    Written(String, Encoding, Outcome),
     /// Nothing to change: its text as read, likewise (never rewritten in
     /// place).
-    Unchanged(String, Outcome),
+    Unchanged(String, Encoding, Outcome),
     /// A walked file that is no manifest (a template, a values file).
     Skipped(&'static str),
     /// Refused or unreadable (reported on stderr).
@@ -295,28 +296,12 @@ fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Sour
     }
     let targets = edit::targets(&parsed.documents, &intended);
     match edit::rewrite(&text, &targets) {
-        Ok(Some(edited)) => Upgraded::Written(edited, outcome),
-        Ok(None) => Upgraded::Unchanged(text.to_string(), outcome),
+        Ok(Some(edited)) => Upgraded::Written(edited, text.encoding(), outcome),
+        Ok(None) => Upgraded::Unchanged(text.to_string(), text.encoding(), outcome),
         Err(err) => {
             eprintln!("{}:{}: error: {}", source.name, err.line, err.message);
             Upgraded::Refused
         }
-    }
-}
-
-/// How the source file is stored (UTF-8 or UTF-16, with or without a byte
-/// order mark), read from its first bytes: the reader decodes it to text,
-/// and the upgraded text is written the same way, to a file or standard
-/// output. Standard input is taken as UTF-8.
-fn encoding_of(source: &inputs::Source) -> Encoding {
-    use std::io::Read as _;
-    let Some(path) = source.path() else {
-        return Encoding::Utf8;
-    };
-    let mut start = Vec::with_capacity(3);
-    match std::fs::File::open(path).and_then(|file| file.take(3).read_to_end(&mut start)) {
-        Ok(_) => Encoding::of(&start),
-        Err(_) => Encoding::Utf8,
     }
 }
 
@@ -329,7 +314,7 @@ fn all_minors_of(
     tables: &GateTables,
     args: &UpgradeArgs,
     source: &inputs::Source,
-    text: &str,
+    text: &inputs::Text,
     documents: &[document::Document],
 ) -> Upgraded {
     let own_texts = upgrade::copies::document_texts(text, documents.len());
@@ -358,7 +343,7 @@ fn all_minors_of(
     if outcome == Outcome::InputError {
         return Upgraded::Refused;
     }
-    Upgraded::Written(yaml, outcome)
+    Upgraded::Written(yaml, text.encoding(), outcome)
 }
 
 /// The comment lines just above a document's first line (`first`,
