@@ -216,8 +216,8 @@ impl Walk<'_> {
         line: u32,
         size: u64,
     ) -> bool {
-        match &rule.program {
-            Ok(_) => {}
+        let planned = match &rule.program {
+            Ok(planned) => planned,
             Err(why) => {
                 let message = format!(
                     "the rule `{}` does not compile, so the API server refuses the CRD: {why}",
@@ -226,7 +226,7 @@ impl Walk<'_> {
                 self.report(Severity::Warning, self.path.clone(), line, message);
                 return false;
             }
-        }
+        };
         if rule.transition && !rule.optional_old_self {
             self.outcome.transition_skipped += 1;
             return false;
@@ -250,7 +250,7 @@ impl Walk<'_> {
             return false;
         }
         self.outcome.evaluated += 1;
-        let verdict = Value::resolve_val(&rule.planned, scope).and_then(|value| {
+        let verdict = Value::resolve_val(planned, scope).and_then(|value| {
             match value.downcast_ref::<CelBool>() {
                 Some(verdict) => Ok(Ok(*verdict.inner())),
                 None => Value::try_from(value.as_ref()).map(Err),

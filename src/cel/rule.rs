@@ -72,11 +72,9 @@ pub struct Rule {
     /// `fieldPath`, a JSON path relative to the rule's node (`.spec.x`).
     pub field_path: Option<String>,
     pub reason: Reason,
-    /// The program, or why it does not compile.
-    pub program: Result<Program, String>,
-    /// The program's expression as it is run ([`super::plan`]); a literal
-    /// `false` when the rule does not compile.
-    pub planned: cel::IdedExpr,
+    /// The rule's expression as it is run (planned once, [`super::plan`]),
+    /// or why it does not compile.
+    pub program: Result<cel::IdedExpr, String>,
     /// True when the rule reads `oldSelf` (a transition rule).
     pub transition: bool,
     /// `optionalOldSelf: true`: a transition rule that runs on create too,
@@ -143,24 +141,14 @@ impl Rule {
             }
             Err(_) => (source.contains("oldSelf"), Vec::new()),
         };
-        let planned = match &program {
-            Ok(program) => super::plan::plan(program.expression()),
-            Err(_) => cel::IdedExpr {
-                id: 0,
-                expr: cel::common::ast::Expr::Literal(cel::common::ast::LiteralValue::Boolean(
-                    false.into(),
-                )),
-            },
-        };
         Some(Rule {
-            planned,
             message_expression: text("messageExpression")
                 .and_then(|source| compile_bounded(&source).ok()),
             message: text("message"),
             field_path: text("fieldPath"),
             reason: Reason::from_json(entry.get("reason").and_then(Json::as_str)),
             optional_old_self: entry.get("optionalOldSelf") == Some(&Json::Bool(true)),
-            program,
+            program: program.map(|program| super::plan::plan(program.expression())),
             transition,
             functions,
             comprehensions: comprehension_count(&source),
@@ -359,9 +347,9 @@ mod tests {
             format!("self{} == 1", ".a".repeat(397)),
         ] {
             let entry = serde_json::json!({ "rule": chain });
-            if let Ok(program) = Rule::compile(&entry).unwrap().program {
+            if let Ok(planned) = Rule::compile(&entry).unwrap().program {
                 let context = cel::Context::with_env(std::sync::Arc::clone(&super::ENV));
-                let _ = program.execute(&context);
+                let _ = cel::objects::Value::resolve_val(&planned, &context);
             }
         }
         assert!(compiled(&deep).unwrap_err().contains("nests deeper"));
