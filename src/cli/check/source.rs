@@ -263,23 +263,23 @@ impl Check<'_> {
                         .gate_rules_for(self.tables, &doc.root, report.target),
                 };
                 let rules = own_rules.or_else(|| from_gates.as_deref().and_then(Option::as_ref));
-                if self.tables.api() == "kubernetes" {
-                    let refused = vergate::cel::crd_document::check(&doc.root, report.target);
-                    if !refused.is_empty() {
-                        report.violations.extend(refused);
-                        report.violations.sort_by_key(|violation| violation.line);
-                    }
-                }
+                // CEL library versions follow Kubernetes minors only.
+                let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);
+                // A CRD document's rules as the API server compiles them on
+                // create, then the custom resource's rules.
+                let mut cel_found = match kubernetes {
+                    Some(target) => vergate::cel::crd_document::check(&doc.root, target),
+                    None => Vec::new(),
+                };
                 if let Some(rules) = rules {
-                    // Library versions follow Kubernetes minors only.
-                    let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);
                     let outcome = vergate::cel::evaluate(rules, &doc.root, kubernetes);
                     results.cel.evaluated += outcome.evaluated;
                     results.cel.transition_skipped += outcome.transition_skipped;
-                    if !outcome.violations.is_empty() {
-                        report.violations.extend(outcome.violations);
-                        report.violations.sort_by_key(|violation| violation.line);
-                    }
+                    cel_found.extend(outcome.violations);
+                }
+                if !cel_found.is_empty() {
+                    report.violations.extend(cel_found);
+                    report.violations.sort_by_key(|violation| violation.line);
                 }
                 if report.violations.is_empty() {
                     return;
