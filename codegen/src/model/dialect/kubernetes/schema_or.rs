@@ -36,13 +36,13 @@ const ALTERNATIVES: [(&str, Other); 3] = [
 /// gives a shape keeps it.
 pub(super) fn mark(minor: &mut MinorModel) {
     for namespace in NAMESPACES {
-        let props = format!("{namespace}JSONSchemaProps");
-        if !minor.definitions.contains_key(&props) {
+        let props_name = format!("{namespace}JSONSchemaProps");
+        if !minor.definitions.contains_key(&props_name) {
             continue;
         }
-        let props = Schema::Ref(props);
+        let props = Schema::Ref(props_name.clone());
         for (suffix, other) in ALTERNATIVES {
-            let name = format!("{}{suffix}", props.referenced().unwrap_or_default());
+            let name = format!("{props_name}{suffix}");
             let Some(definition) = minor.definitions.get_mut(&name) else {
                 continue;
             };
