@@ -125,9 +125,8 @@ impl<'a> Subtree<'a> {
             Vec::new()
         };
         let moved = self.import_members_and_moved(&mut builder, module, definition, &members)?;
-        let classes = self.nested_classes(&builder, module, &members)?;
-        let mut typealiases = self.member_aliases(&builder, module, definition, members);
-        typealiases.extend(self.moved_aliases(&builder, module, &moved));
+        let (classes, typealiases) =
+            self.nested_items(&builder, module, definition, members, &moved)?;
         let mut properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "resource")?;
         for property in &mut properties {
@@ -188,6 +187,23 @@ impl<'a> Subtree<'a> {
                 classes,
             })
         })
+    }
+
+    /// What a module at pkl-k8s's path holds for the classes pkl-k8s keeps
+    /// inside it (`members`) and the ones it moved out (`moved`): the
+    /// classes written there, and typealiases of the rest.
+    fn nested_items(
+        &self,
+        builder: &Builder,
+        module: &str,
+        definition: &Definition,
+        members: Vec<(&str, &str, &str)>,
+        moved: &[(&'static str, &Location)],
+    ) -> Result<(Vec<ClassData>, Vec<TypeAliasData>)> {
+        let classes = self.nested_classes(builder, module, &members)?;
+        let mut typealiases = self.member_aliases(builder, module, definition, members);
+        typealiases.extend(self.moved_aliases(builder, module, moved));
+        Ok((classes, typealiases))
     }
 
     /// The classes pkl-k8s keeps inside `module` that are written there
@@ -346,9 +362,8 @@ impl<'a> Subtree<'a> {
         let moved = self.import_members_and_moved(&mut builder, module, definition, &members)?;
         let properties = builder.properties(definition)?;
         refuse_output(&properties, definition, "class")?;
-        let classes = self.nested_classes(&builder, module, &members)?;
-        let mut typealiases = self.member_aliases(&builder, module, definition, members);
-        typealiases.extend(self.moved_aliases(&builder, module, &moved));
+        let (classes, typealiases) =
+            self.nested_items(&builder, module, definition, members, &moved)?;
         let lifecycle = &self.model.types[&definition.name].lifecycle;
         Ok(ModuleData {
             doc: definition.description.clone().unwrap_or_default(),
