@@ -81,35 +81,24 @@ fn rewrite<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>) -> IdedExpr {
                 vec![operand, boolean(id, false), boolean(id, true)],
             ))
         }
-        Expr::Call(call_expr) if call_expr.target.is_none() => {
-            match in_literals(call_expr, names) {
-                Some((needle, list)) => {
-                    let needle = rewrite(needle, names);
-                    any_equal(id, &needle, list)
-                }
-                None => node(Expr::Call(CallExpr {
-                    func_name: call_expr.func_name.clone(),
-                    target: None,
-                    args: call_expr
-                        .args
-                        .iter()
-                        .map(|arg| rewrite(arg, names))
-                        .collect(),
-                })),
+        Expr::Call(call_expr) => match in_literals(call_expr, names) {
+            Some((needle, list)) => {
+                let needle = rewrite(needle, names);
+                any_equal(id, &needle, list)
             }
-        }
-        Expr::Call(call_expr) => node(Expr::Call(CallExpr {
-            func_name: call_expr.func_name.clone(),
-            target: call_expr
-                .target
-                .as_ref()
-                .map(|target| Box::new(rewrite(target, names))),
-            args: call_expr
-                .args
-                .iter()
-                .map(|arg| rewrite(arg, names))
-                .collect(),
-        })),
+            None => node(Expr::Call(CallExpr {
+                func_name: call_expr.func_name.clone(),
+                target: call_expr
+                    .target
+                    .as_ref()
+                    .map(|target| Box::new(rewrite(target, names))),
+                args: call_expr
+                    .args
+                    .iter()
+                    .map(|arg| rewrite(arg, names))
+                    .collect(),
+            })),
+        },
         Expr::Comprehension(comprehension) => {
             let c = &**comprehension;
             let iter_range = rewrite(&c.iter_range, names);
@@ -183,6 +172,9 @@ fn rooted_in_variable(expr: &IdedExpr, names: &[&str]) -> bool {
 /// `x in [a, b]` with literal items and `x` a variable's field (a value
 /// that is cheap to read twice and has no effect): `x` and the items.
 fn in_literals<'c>(call: &'c CallExpr, names: &[&str]) -> Option<(&'c IdedExpr, &'c [IdedExpr])> {
+    if call.target.is_some() {
+        return None;
+    }
     let [needle, list] = call.args.as_slice() else {
         return None;
     };
