@@ -404,6 +404,55 @@ fn a_value_met_again_gets_the_same_verdict() {
     }
 }
 
+/// A pass is kept by the part of a value its rules read, so it must never
+/// reach a value that differs where a rule looks. Every case file in one
+/// input, in both orders and on one thread (each case meets every pass the
+/// cases before it left, of every kind), has the findings each case has
+/// when its file is checked alone.
+#[test]
+fn passes_kept_by_what_rules_read_never_reach_another_value() {
+    let crds = "tests/cel/gateway-api/v1.3.0";
+    let alone: Vec<Vec<Vec<String>>> = CASE_FILES
+        .iter()
+        .map(|file| {
+            let json = check_json(&["-j", "1", "--target", "1.31", "--crd", crds, file]);
+            let errors = errors_by_document(&json, file);
+            (0..cases(file).len() as u64)
+                .map(|index| errors.get(&index).cloned().unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    for order in [[0, 1, 2, 3], [3, 2, 1, 0]] {
+        // The cases alone, without each file's leading comment.
+        let texts: Vec<String> = order
+            .iter()
+            .flat_map(|&at| {
+                let text = std::fs::read_to_string(CASE_FILES[at]).unwrap();
+                let cases: Vec<String> = text.split("\n---\n").skip(1).map(str::to_owned).collect();
+                cases
+            })
+            .collect();
+        let mixed = dir.path().join("mixed.yaml");
+        std::fs::write(&mixed, texts.join("\n---\n")).unwrap();
+        let mixed = mixed.to_str().unwrap();
+        let json = check_json(&["-j", "1", "--target", "1.31", "--crd", crds, mixed]);
+        let errors = errors_by_document(&json, mixed);
+        let mut document = 0u64;
+        for &at in &order {
+            for (index, expected) in alone[at].iter().enumerate() {
+                let found = errors.get(&document).cloned().unwrap_or_default();
+                assert_eq!(
+                    &found, expected,
+                    "{}: case {index} in {order:?}",
+                    CASE_FILES[at]
+                );
+                document += 1;
+            }
+        }
+    }
+}
+
 /// The semver library (1.33) runs: a version below the rule's floor fails
 /// with the rule's message at 1.33, and at 1.32 the rule is a warning (that
 /// API server does not offer `semver`).

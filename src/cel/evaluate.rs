@@ -91,19 +91,30 @@ impl Walk<'_> {
         if !schema.rules_below || matches!(node.value, Doc::Null) {
             return;
         }
+        // The rules that passed on a value that reads alike are not run
+        // again; when all of them have, the value is not even converted.
+        let key = match schema.rules.is_empty() {
+            true => None,
+            false => schema.passed.key(node, self.target),
+        };
+        let known = key.as_ref().map_or(0, |key| schema.passed.lookup(key));
+        let all_known = (0..schema.rules.len()).all(|index| known & passed::bit(index) != 0);
+        if all_known {
+            self.outcome.evaluated += schema.rules.len();
+        }
         // A node's value is converted where the first rule on the way down
-        // needs it; each node below takes its value from that one (shared,
-        // not copied). The rest of the resource is never converted.
+        // runs; each node below takes its value from that one (shared, not
+        // copied). The rest of the resource is never converted.
         let built;
         let cel: Option<&dyn Val> = match cel {
             Some(cel) => Some(cel),
-            None if !schema.rules.is_empty() => {
+            None if !all_known => {
                 built = value::of_node(node, Some(schema), is_root);
                 Some(&*built)
             }
             None => None,
         };
-        if let Some(cel) = cel.filter(|_| !schema.rules.is_empty()) {
+        if let Some(cel) = cel.filter(|_| !all_known) {
             let context: &Context<'_, '_> = self.context;
             let mut scope = context.new_inner_scope();
             scope.add_variable_as_val("self", cel.clone_as_boxed());
@@ -117,9 +128,6 @@ impl Walk<'_> {
             } else {
                 0
             };
-            // The rules that passed on an equal value are not run again.
-            let key = passed::Key::of(node, self.target);
-            let known = key.as_ref().map_or(0, |key| schema.passed.lookup(key));
             let mut passes = 0;
             for (index, rule) in schema.rules.iter().enumerate() {
                 let bit = passed::bit(index);

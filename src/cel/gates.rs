@@ -8,6 +8,7 @@
 //! and on the definition the field refers to (the loader keeps it on both)
 //! runs once.
 
+use super::passed::Passed;
 use super::rule::Rule;
 use super::schema::{Node, Shape};
 use crate::gates::{Format, Scalar, TypeExpr, ValidationRule};
@@ -168,6 +169,7 @@ fn json(rule: &ValidationRule) -> serde_json::Value {
 }
 
 fn finish(mut node: Node) -> Node {
+    node.passed = Passed::for_rules(&node.rules);
     node.rules_below = !node.rules.is_empty()
         || node.properties.values().any(|child| child.rules_below)
         || node.items.as_ref().is_some_and(|child| child.rules_below)

@@ -6,7 +6,8 @@
 //!   `fieldPath`, `reason`, whether it reads `oldSelf`, the Kubernetes
 //!   functions it calls.
 //! - `passed`: the values each node's rules passed on, so an equal value
-//!   met again is not evaluated again.
+//!   met again is not evaluated again; `reads`: the part of a value the
+//!   rules read, which is all that keys a pass.
 //! - `plan`: a rule's syntax tree rewritten once into one cel-rust runs
 //!   with less work (selections on variables as indexes).
 //! - `schema`: a CRD version's schema as the rules need it (their places,
@@ -32,6 +33,7 @@ mod gates;
 pub mod library;
 mod passed;
 mod plan;
+mod reads;
 pub(crate) mod rule;
 mod schema;
 mod shared;

@@ -7,11 +7,14 @@
 //! rule and the schema belong to the node, and every CEL function vergate
 //! offers is deterministic. So a rule that passed on a value passes on an
 //! equal one. Only passes are kept (a failure is evaluated again, to word
-//! and place its report), keyed by the value's full encoding (compared
-//! byte for byte, never by hash alone) and the target minor. The memory is
+//! and place its report), keyed by the part of the value the node's rules
+//! read ([`Reads`]: a filter's `type` and which fields are set, not its
+//! header values), encoded in full (compared byte for byte, never by hash
+//! alone), and the target minor. The memory is
 //! bounded per value ([`MAX_KEY`]: a larger value is evaluated every time),
 //! per node ([`MAX_VALUES`]) and in all ([`MAX_BYTES`]: 32 MiB).
 
+use super::reads::Reads;
 use crate::document::{Node, Value as Doc};
 use crate::Version;
 use std::collections::HashMap;
@@ -35,16 +38,58 @@ static KEPT: AtomicUsize = AtomicUsize::new(0);
 
 /// The passes of one schema node's rules: per value, a bit per rule (the
 /// node's first 64 rules; any after them are always evaluated).
-#[derive(Debug, Default)]
-pub struct Passed(Mutex<Values>);
+#[derive(Debug)]
+pub struct Passed {
+    values: Mutex<Values>,
+    /// What of the node's value its rules read: the part keyed.
+    reads: Reads,
+}
+
+impl Default for Passed {
+    /// Passes keyed by the whole value.
+    fn default() -> Passed {
+        Passed::new(Reads::whole())
+    }
+}
 
 type Values = HashMap<Box<[u8]>, u64, foldhash::fast::RandomState>;
 
 impl Passed {
+    /// The passes of rules that read `reads` of their node's value.
+    pub fn new(reads: Reads) -> Passed {
+        Passed {
+            values: Mutex::default(),
+            reads,
+        }
+    }
+
+    /// The passes of `rules` (those that compiled read their part).
+    pub fn for_rules(rules: &[std::sync::Arc<super::rule::Rule>]) -> Passed {
+        Passed::new(Reads::of_rules(
+            rules.iter().filter_map(|rule| rule.program.as_ref().ok()),
+        ))
+    }
+
+    /// The key of `node`'s value at `target`: the part the rules read;
+    /// `None` when its encoding would pass [`MAX_KEY`].
+    pub fn key(&self, node: &Node, target: Option<Version>) -> Option<Key> {
+        let mut bytes = Vec::with_capacity(64);
+        match target {
+            Some(target) => {
+                bytes.push(1);
+                bytes.extend_from_slice(&target.major().to_le_bytes());
+                bytes.extend_from_slice(&target.minor().to_le_bytes());
+            }
+            None => bytes.push(0),
+        }
+        let fits = self.reads.encode(Some(node), &mut bytes, MAX_KEY, &encode);
+        (fits && bytes.len() <= MAX_KEY).then_some(Key { bytes })
+    }
+
     /// The rules (as bits of their index) that passed on the value `key`
     /// encodes: one lookup for all the node's rules.
     pub fn lookup(&self, key: &Key) -> u64 {
-        self.0
+        self.values
             .lock()
             .ok()
             .and_then(|passed| passed.get(key.bytes.as_slice()).copied())
@@ -57,7 +102,7 @@ impl Passed {
         if rules == 0 {
             return;
         }
-        if let Ok(mut passed) = self.0.lock() {
+        if let Ok(mut passed) = self.values.lock() {
             if let Some(known) = passed.get_mut(key.bytes.as_slice()) {
                 *known |= rules;
                 return;
@@ -79,27 +124,10 @@ pub fn bit(index: usize) -> u64 {
         .unwrap_or(0)
 }
 
-/// A node's value encoded for [`Passed`]: the target minor, then the value
-/// (tagged, lengths before contents).
+/// A node's value encoded for [`Passed`]: the target minor, then the part
+/// of the value read (tagged, lengths before contents).
 pub struct Key {
     bytes: Vec<u8>,
-}
-
-impl Key {
-    /// The key of `node`'s value at `target`; `None` when the encoding
-    /// would pass [`MAX_KEY`].
-    pub fn of(node: &Node, target: Option<Version>) -> Option<Key> {
-        let mut bytes = Vec::with_capacity(64);
-        match target {
-            Some(target) => {
-                bytes.push(1);
-                bytes.extend_from_slice(&target.major().to_le_bytes());
-                bytes.extend_from_slice(&target.minor().to_le_bytes());
-            }
-            None => bytes.push(0),
-        }
-        encode(node, &mut bytes).then_some(Key { bytes })
-    }
 }
 
 /// Appends `node`'s encoding to `out`; false once `out` passes [`MAX_KEY`].
@@ -154,7 +182,9 @@ mod tests {
     fn key(text: &str) -> Key {
         let parsed = parse(text);
         let root = &parsed.documents[0].root;
-        Key::of(root, Some(crate::Version::new(1, 31))).expect("small")
+        Passed::default()
+            .key(root, Some(crate::Version::new(1, 31)))
+            .expect("small")
     }
 
     #[test]
@@ -176,11 +206,14 @@ mod tests {
         }
         // Nor has the rule passed at another minor.
         let parsed = parse("{type: Exact, value: /a}");
-        let at_30 = Key::of(&parsed.documents[0].root, Some(crate::Version::new(1, 30)));
+        let at_30 =
+            Passed::default().key(&parsed.documents[0].root, Some(crate::Version::new(1, 30)));
         assert_eq!(passed.lookup(&at_30.unwrap()), 0);
         // A large value is not kept; rules past the 64th have no bit.
         let large = format!("{{value: {}}}", "a".repeat(600));
-        assert!(Key::of(&parse(&large).documents[0].root, None).is_none());
+        assert!(Passed::default()
+            .key(&parse(&large).documents[0].root, None)
+            .is_none());
         assert_eq!(bit(63), 1 << 63);
         assert_eq!(bit(64), 0);
     }

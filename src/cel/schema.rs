@@ -120,6 +120,7 @@ impl Node {
             || values.as_ref().is_some_and(|node| node.rules_below);
         Node {
             shape,
+            passed: Passed::for_rules(&rules),
             rules,
             properties,
             items,
@@ -127,7 +128,6 @@ impl Node {
             default: schema.get("default").cloned(),
             rules_below,
             defaults_unknown: false,
-            passed: Passed::default(),
         }
     }
 }
