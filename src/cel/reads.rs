@@ -55,6 +55,7 @@ impl Reads {
     pub fn of_rules<'r>(rules: impl IntoIterator<Item = &'r IdedExpr>) -> Reads {
         let mut scan = Scan {
             variables: vec![("self", Some(Vec::new()))],
+            counting: None,
             reads: Reads::default(),
         };
         for rule in rules {
@@ -179,6 +180,10 @@ struct Scan<'e> {
     /// The names in scope, innermost last: the path a variable stands for,
     /// or `None` for one that is no path from `self` (an accumulator).
     variables: Vec<(&'e str, Option<Vec<Step>>)>,
+    /// The accumulator of the comprehension whose step is being read, when
+    /// only the size of its result is used (`self.filter(f, …).size()`):
+    /// the items it collects are counted, not read.
+    counting: Option<&'e str>,
     reads: Reads,
 }
 
@@ -247,6 +252,66 @@ impl<'e> Scan<'e> {
         Some(path)
     }
 
+    /// The list added in `accu + [item]`, when `accu` is the accumulator
+    /// of a counted comprehension.
+    fn counted_item(
+        &self,
+        call: &'e cel::common::ast::CallExpr,
+    ) -> Option<&'e cel::common::ast::ListExpr> {
+        let accumulator = self.counting?;
+        match (call.func_name.as_str(), &call.target, call.args.as_slice()) {
+            (operators::ADD, None, [accu, list]) => match (&accu.expr, &list.expr) {
+                (Expr::Ident(name), Expr::List(list)) if name == accumulator => Some(list),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A comprehension: its variable stands for each item of the range
+    /// when the range is a path; `counted` when only the size of its
+    /// result is used.
+    fn comprehension(
+        &mut self,
+        c: &'e cel::common::ast::ComprehensionExpr,
+        depth: usize,
+        counted: bool,
+    ) {
+        let outer = self.counting.take();
+        self.visit(&c.accu_init, depth + 1);
+        let range = match c.iter_var2 {
+            None => self.path(&c.iter_range, depth + 1),
+            // Two variables bind keys or indexes too: read whole.
+            Some(_) => None,
+        };
+        let item = match range {
+            Some(mut path) => {
+                path.push(Step::Each);
+                self.reads.at(&path);
+                Some(path)
+            }
+            None => {
+                self.visit(&c.iter_range, depth + 1);
+                None
+            }
+        };
+        let bound = self.variables.len();
+        self.variables.push((&c.iter_var, item));
+        if let Some(second) = &c.iter_var2 {
+            self.variables.push((second, None));
+        }
+        self.variables.push((&c.accu_var, None));
+        self.counting = counted.then_some(c.accu_var.as_str());
+        self.visit(&c.loop_cond, depth + 1);
+        self.visit(&c.loop_step, depth + 1);
+        self.counting = None;
+        self.variables.truncate(bound);
+        self.variables.push((&c.accu_var, None));
+        self.visit(&c.result, depth + 1);
+        self.variables.truncate(bound);
+        self.counting = outer;
+    }
+
     fn visit(&mut self, expr: &'e IdedExpr, depth: usize) {
         if depth > MAX_DEPTH {
             self.reads.whole = true;
@@ -268,12 +333,31 @@ impl<'e> Scan<'e> {
             Expr::Select(select) => self.visit(&select.operand, depth + 1),
             Expr::Call(call) => {
                 let sized = match (call.func_name.as_str(), &call.target, call.args.as_slice()) {
-                    ("size", Some(target), []) => self.path(target, depth + 1),
-                    ("size", None, [arg]) => self.path(arg, depth + 1),
+                    ("size", Some(target), []) => Some(&**target),
+                    ("size", None, [arg]) => Some(arg),
                     _ => None,
                 };
-                if let Some(path) = sized {
-                    self.reads.at(&path).length = true;
+                if let Some(sized) = sized {
+                    if let Some(path) = self.path(sized, depth + 1) {
+                        self.reads.at(&path).length = true;
+                        return;
+                    }
+                    if let Expr::Comprehension(comprehension) = &sized.expr {
+                        self.comprehension(comprehension, depth + 1, true);
+                        return;
+                    }
+                }
+                if let Some(list) = self.counted_item(call) {
+                    // `accu + [item]` of a counted comprehension: the item
+                    // is there, whatever it holds.
+                    for element in &list.elements {
+                        match self.path(element, depth + 1) {
+                            Some(path) => {
+                                self.reads.at(&path);
+                            }
+                            None => self.visit(element, depth + 1),
+                        }
+                    }
                     return;
                 }
                 if let Some(target) = &call.target {
@@ -284,36 +368,7 @@ impl<'e> Scan<'e> {
                 }
             }
             Expr::Comprehension(comprehension) => {
-                let c = &**comprehension;
-                self.visit(&c.accu_init, depth + 1);
-                let range = match c.iter_var2 {
-                    None => self.path(&c.iter_range, depth + 1),
-                    // Two variables bind keys or indexes too: read whole.
-                    Some(_) => None,
-                };
-                let item = match range {
-                    Some(mut path) => {
-                        path.push(Step::Each);
-                        self.reads.at(&path);
-                        Some(path)
-                    }
-                    None => {
-                        self.visit(&c.iter_range, depth + 1);
-                        None
-                    }
-                };
-                let bound = self.variables.len();
-                self.variables.push((&c.iter_var, item));
-                if let Some(second) = &c.iter_var2 {
-                    self.variables.push((second, None));
-                }
-                self.variables.push((&c.accu_var, None));
-                self.visit(&c.loop_cond, depth + 1);
-                self.visit(&c.loop_step, depth + 1);
-                self.variables.truncate(bound);
-                self.variables.push((&c.accu_var, None));
-                self.visit(&c.result, depth + 1);
-                self.variables.truncate(bound);
+                self.comprehension(comprehension, depth + 1, false)
             }
             Expr::List(list) => {
                 for element in &list.elements {
@@ -401,9 +456,19 @@ mod tests {
         assert!(same(&rule, "[{type: A, x: 1}]", "[{type: A, x: 2}]"));
         assert!(!same(&rule, "[{type: A}]", "[{type: B}]"));
         assert!(!same(&rule, "[{type: A}]", "[{type: A}, {type: A}]"));
-        // `filter` keeps the items themselves: each is read whole.
-        let kept = reads(&["self.filter(f, f.type == 'URLRewrite').size() <= 1"]);
+        // `filter` keeps the items themselves, read whole, unless only
+        // how many it keeps is used.
+        let counted = reads(&["self.filter(f, f.type == 'URLRewrite').size() <= 1"]);
+        assert!(same(&counted, "[{type: A, x: 1}]", "[{type: A, x: 2}]"));
+        assert!(!same(&counted, "[{type: A}]", "[{type: B}]"));
+        let kept = reads(&["self.filter(f, f.type == 'URLRewrite') == []"]);
         assert!(!same(&kept, "[{type: A, x: 1}]", "[{type: A, x: 2}]"));
+        let inner = reads(&["self.filter(f, f.items.filter(g, g.set).all(g, g.set)).size() < 2"]);
+        assert!(!same(
+            &inner,
+            "[{items: [{set: true, x: 1}]}]",
+            "[{items: [{set: true, x: 2}]}]"
+        ));
         let first = reads(&["(self.size() > 0 ? self[0].matches.size() : 0) <= 8"]);
         assert!(same(
             &first,
