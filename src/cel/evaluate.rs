@@ -16,6 +16,7 @@ use cel::common::value::Val;
 use cel::objects::{OptionalValue, Value};
 use cel::{Context, ExecutionError};
 use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// The API server's runtime cost limit for one evaluation of a rule
@@ -142,7 +143,6 @@ impl Walk<'_> {
             }
         }
         let index = cel.and_then(|cel| cel.as_indexer());
-        let member = |key: &dyn Val| index.and_then(|index| index.get(key).ok());
         match &node.value {
             Doc::Map(entries) => {
                 for (name, property) in &schema.properties {
@@ -150,7 +150,9 @@ impl Walk<'_> {
                         continue;
                     }
                     let entry = entries.iter().find(|entry| entry.key == name.as_str());
-                    let child = member(&CelString::from(value::escape(name)));
+                    // The key is built only when this node has a value.
+                    let child = index
+                        .and_then(|index| index.get(&CelString::from(value::escape(name))).ok());
                     let child = child.as_ref().map(|child| child.as_ref());
                     let before = self.path.len();
                     self.push_key(name);
@@ -172,7 +174,8 @@ impl Walk<'_> {
                         if schema.properties.contains_key(entry.key.as_str()) {
                             continue;
                         }
-                        let child = member(&CelString::from(entry.key.as_str()));
+                        let child = index
+                            .and_then(|index| index.get(&CelString::from(entry.key.as_str())).ok());
                         let child = child.as_ref().map(|child| child.as_ref());
                         let before = self.path.len();
                         self.push_key(&entry.key);
@@ -184,11 +187,12 @@ impl Walk<'_> {
             Doc::Seq(items) => {
                 if let Some(item_schema) = schema.items.as_deref().filter(|items| items.rules_below)
                 {
-                    for (index, item) in items.iter().enumerate() {
-                        let child = member(&CelInt::from(index as i64));
+                    let at = index;
+                    for (position, item) in items.iter().enumerate() {
+                        let child = at.and_then(|at| at.get(&CelInt::from(position as i64)).ok());
                         let child = child.as_ref().map(|child| child.as_ref());
                         let before = self.path.len();
-                        self.path.push_str(&format!("[{index}]"));
+                        let _ = write!(self.path, "[{position}]");
                         self.node(item_schema, item, item.line, false, child);
                         self.path.truncate(before);
                     }

@@ -134,34 +134,42 @@ pub struct Key {
 /// Each value is written with its tag and each text with its length, so
 /// two different values never encode alike.
 fn encode(node: &Node, out: &mut Vec<u8>) -> bool {
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        if out.len() > MAX_KEY {
-            return false;
+    encode_at(node, out, 0)
+}
+
+/// The deepest value encoded: a deeper one is not kept (its rules run).
+const MAX_DEPTH: usize = 64;
+
+fn encode_at(node: &Node, out: &mut Vec<u8>, depth: usize) -> bool {
+    if out.len() > MAX_KEY || depth > MAX_DEPTH {
+        return false;
+    }
+    match &node.value {
+        Doc::Null => out.push(b'n'),
+        Doc::Bool(flag) => out.extend_from_slice(&[b'b', u8::from(*flag)]),
+        Doc::Int(integer) => {
+            out.push(b'i');
+            out.extend_from_slice(&integer.to_le_bytes());
         }
-        match &node.value {
-            Doc::Null => out.push(b'n'),
-            Doc::Bool(flag) => out.extend_from_slice(&[b'b', u8::from(*flag)]),
-            Doc::Int(integer) => {
-                out.push(b'i');
-                out.extend_from_slice(&integer.to_le_bytes());
-            }
-            Doc::Float(text) => text_of(b'f', text, out),
-            Doc::String(text) => text_of(b's', text, out),
-            Doc::Seq(items) => {
-                out.push(b'l');
-                out.extend_from_slice(&(items.len() as u64).to_le_bytes());
-                stack.extend(items.iter().rev());
-            }
-            Doc::Map(entries) => {
-                out.push(b'm');
-                out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
-                // Keys first, in order, then the values in the same order
-                // (popped from the stack in reverse).
-                for entry in entries {
-                    text_of(b'k', &entry.key, out);
+        Doc::Float(text) => text_of(b'f', text, out),
+        Doc::String(text) => text_of(b's', text, out),
+        Doc::Seq(items) => {
+            out.push(b'l');
+            out.extend_from_slice(&(items.len() as u64).to_le_bytes());
+            for item in items {
+                if !encode_at(item, out, depth + 1) {
+                    return false;
                 }
-                stack.extend(entries.iter().rev().map(|entry| &entry.value));
+            }
+        }
+        Doc::Map(entries) => {
+            out.push(b'm');
+            out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+            for entry in entries {
+                text_of(b'k', &entry.key, out);
+                if !encode_at(&entry.value, out, depth + 1) {
+                    return false;
+                }
             }
         }
     }
