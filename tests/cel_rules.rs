@@ -453,6 +453,43 @@ fn passes_kept_by_what_rules_read_never_reach_another_value() {
     }
 }
 
+/// Two-variable comprehensions (1.32) run: a map whose values break the
+/// rule fails at 1.32 with the rule's message, a good one passes, and at
+/// 1.31 the rule is a warning naming the macro (that API server does not
+/// offer it).
+#[test]
+fn two_variable_comprehensions_run_from_1_32() {
+    let dir = tempfile::tempdir().unwrap();
+    let crd = dir.path().join("crd.yaml");
+    std::fs::write(
+        &crd,
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: quotas.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {kind: Quota, plural: quotas}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties:\n              limits:\n                type: object\n                maxProperties: 16\n                additionalProperties: {type: integer}\n                x-kubernetes-validations:\n                - rule: \"self.all(name, limit, limit <= 100 || name.startsWith('big-'))\"\n                  message: only big- limits may pass 100\n",
+    )
+    .unwrap();
+    let resources = dir.path().join("quotas.yaml");
+    std::fs::write(
+        &resources,
+        "apiVersion: example.com/v1\nkind: Quota\nmetadata: {name: good}\nspec: {limits: {cpu: 10, big-memory: 500}}\n---\napiVersion: example.com/v1\nkind: Quota\nmetadata: {name: bad}\nspec: {limits: {cpu: 500}}\n",
+    )
+    .unwrap();
+    let (crd, resources) = (crd.to_str().unwrap(), resources.to_str().unwrap());
+    let json = check_json(&["--target", "1.32", "--crd", crd, resources]);
+    let errors = errors_by_document(&json, resources);
+    assert_eq!(errors.get(&0), None, "{json:#}");
+    assert_eq!(
+        errors.get(&1).map(Vec::as_slice),
+        Some(&["Invalid value: \"object\": only big- limits may pass 100".to_owned()][..]),
+        "{json:#}"
+    );
+    let earlier = findings(&check_json(&["--target", "1.31", "--crd", crd, resources]));
+    assert!(
+        earlier.iter().any(|line| line.contains(
+            "calls `all` (two-variable comprehensions (cel-go ext.TwoVarComprehensions) library, from 1.32), which the API server of 1.31 does not offer"
+        )),
+        "{earlier:#?}"
+    );
+}
+
 /// The semver library (1.33) runs: a version below the rule's floor fails
 /// with the rule's message at 1.33, and at 1.32 the rule is a warning (that
 /// API server does not offer `semver`).

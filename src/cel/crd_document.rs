@@ -108,6 +108,7 @@ fn rule_at(entry: &Node, path: String, target: Version, found: &mut Vec<Violatio
     let Some((function, library)) = late else {
         return;
     };
+    let function = library::display_name(function);
     let message = if library.since > target {
         format!(
             "the rule calls `{function}` ({} library, from {}), which the API server of {target} does not offer: it refuses the CRD (\"compilation failed: ERROR: undeclared reference to '{function}'\"); remove the call, or create the CRD on {} or later",

@@ -332,8 +332,11 @@ impl Walk<'_> {
                 library::library_of(function).filter(|library| library.since > target)
             {
                 return Some(format!(
-                    "the rule `{}` calls `{function}` ({} library, from {}), which the API server of {target} does not offer: it refuses the CRD; not evaluated",
-                    rule.source, library.name, library.since
+                    "the rule `{}` calls `{}` ({} library, from {}), which the API server of {target} does not offer: it refuses the CRD; not evaluated",
+                    rule.source,
+                    library::display_name(function),
+                    library.name,
+                    library.since
                 ));
             }
         }

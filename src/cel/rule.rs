@@ -17,6 +17,7 @@ pub(crate) static ENV: LazyLock<Arc<Env>> = LazyLock::new(|| {
     // The strings extension registers once on a fresh environment.
     let _ = env.add_extension(cel::extensions::strings);
     let _ = library::register_list_overloads(&mut env);
+    library::two_var::add_macros(&mut env);
     // `matches` is rewritten to a call of the regex cache's
     // (`library::MATCHES`): cel-rust compiles the pattern on every call.
     for (global, arity) in [(false, 1), (true, 2)] {
@@ -183,10 +184,22 @@ impl Rule {
 
 /// How many comprehension macros `source` calls (`.all(`, `.map(`, …).
 fn comprehension_count(source: &str) -> u32 {
-    [".all(", ".exists(", ".exists_one(", ".map(", ".filter("]
-        .iter()
-        .map(|call| source.matches(call).count() as u32)
-        .sum()
+    // A map built by a transform copies the map so far at each step: it
+    // counts twice.
+    [
+        (".all(", 1),
+        (".exists(", 1),
+        (".exists_one(", 1),
+        (".existsOne(", 1),
+        (".map(", 1),
+        (".filter(", 1),
+        (".transformList(", 1),
+        (".transformMap(", 2),
+        (".transformMapEntry(", 2),
+    ]
+    .iter()
+    .map(|(call, weight)| source.matches(call).count() as u32 * weight)
+    .sum()
 }
 
 /// The longest rule source compiled, in bytes: the parser recurses, so a

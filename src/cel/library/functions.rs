@@ -35,6 +35,7 @@ pub const MATCHES: &str = "__vergate_matches__";
 /// Registers every Kubernetes extension function on `context`. A name
 /// cel-rust already declares is skipped: it keeps cel-rust's meaning.
 pub fn register(context: &mut Context) {
+    super::two_var::register(context);
     // Lists.
     let _ = context.add_function(
         "isSorted",

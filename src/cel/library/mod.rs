@@ -13,6 +13,7 @@ mod functions;
 mod net;
 mod quantity;
 mod semver;
+pub mod two_var;
 
 pub use functions::{register, register_list_overloads, MATCHES};
 
@@ -159,6 +160,11 @@ pub const LIBRARIES: &[Library] = &[
         ],
     },
     Library {
+        name: "two-variable comprehensions (cel-go ext.TwoVarComprehensions)",
+        since: minor(32),
+        functions: &two_var::KEYS,
+    },
+    Library {
         name: "semver",
         since: minor(33),
         functions: &["semver", "isSemver", "major", "minor", "patch"],
@@ -171,18 +177,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     (
         "authorizer",
         "the authorizer library needs a live API server",
-    ),
-    (
-        "transformList",
-        "two-variable comprehensions (1.32) are not in cel-rust 0.15",
-    ),
-    (
-        "transformMap",
-        "two-variable comprehensions (1.32) are not in cel-rust 0.15",
-    ),
-    (
-        "transformMapEntry",
-        "two-variable comprehensions (1.32) are not in cel-rust 0.15",
     ),
     (
         "reverse",
@@ -199,6 +193,12 @@ pub fn introduced_in(function: &str) -> Option<Version> {
         .filter(|library| library.functions.contains(&function))
         .map(|library| library.since)
         .min()
+}
+
+/// How a rule names `function`: a two-variable comprehension's key list
+/// (`@transformMap`) by its macro (`transformMap`).
+pub fn display_name(function: &str) -> &str {
+    function.strip_prefix('@').unwrap_or(function)
 }
 
 /// The library that adds `function` first, for messages.
@@ -257,8 +257,33 @@ mod tests {
             "semver('1.2.3').isLessThan(semver('1.10.0')) && semver('2.0.0').isGreaterThan(semver('2.0.0-rc.1'))",
             "semver('1.0.0').compareTo(semver('1.0.0+build')) == 0 && semver('v1.0', true) == semver('1.0.0')",
             "isSemver('1.2.3') && !isSemver('v1.2') && isSemver('v1.2', true) && !isSemver('hello')",
+            // Two-variable comprehensions (1.32): index or key, then value.
+            "[1, 2, 3].all(i, v, v > i) && ![1, 2, 3].all(i, v, v > 1)",
+            "{'a': 1, 'b': 2}.exists(k, v, k == 'b' && v == 2) && ![1].exists(i, v, i == 1)",
+            "[1, 2, 2].existsOne(i, v, v == 1) && ![2, 2].existsOne(i, v, v == 2)",
+            "[1, 2].transformList(i, v, v * 2 + i) == [2, 5]",
+            "[1, 2, 3].transformList(i, v, i > 0, v) == [2, 3]",
+            "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2} && [5, 6].transformMap(i, v, v) == {0: 5, 1: 6}",
+            "{'a': 1, 'b': 2}.transformMap(k, v, v > 1, k) == {'b': 'b'}",
+            "{'a': 1, 'b': 2}.transformMapEntry(k, v, {v: k}) == {1: 'a', 2: 'b'}",
+            "[[1], [2, 3]].all(i, l, l.all(j, x, x > i)) && [1].all(i, v, [2].all(j, w, w > v))",
+            "[1, 2].all(x, x > 0) && [1, 2].exists_one(x, x == 2)",
         ] {
             assert_eq!(eval(expression), Ok(Value::Bool(true)), "{expression}");
+        }
+    }
+
+    #[test]
+    fn two_variable_comprehensions_refuse_what_cel_go_refuses() {
+        let duplicate = eval("{'a': 1, 'b': 1}.transformMapEntry(k, v, {'x': v}) == {}");
+        assert!(
+            duplicate
+                .as_ref()
+                .is_err_and(|err| err.contains("insert failed: key x already exists")),
+            "{duplicate:?}"
+        );
+        for expression in ["[1].all(1, v, true)", "[1].all(i, i, true)"] {
+            assert!(ENV.compile(expression).is_err(), "{expression}");
         }
     }
 
@@ -273,6 +298,8 @@ mod tests {
             "[].min() == 1",
             "semver('1.2') == semver('1.2.0')",
             "semver('1.0.0').major() == 1 && semver('1').isLessThan(1)",
+            "{'a': 1, 'b': 1}.transformMapEntry(k, v, {'x': v}) == {}",
+            "1.all(i, v, true)",
         ] {
             assert!(eval(expression).is_err(), "{expression}");
         }
