@@ -63,6 +63,27 @@ pub struct Node {
     pub passed: Passed,
 }
 
+/// Appends the rule entries of `schema` and the schemas below it, as far as
+/// [`Node::read`] goes.
+fn rule_entries<'j>(schema: &'j Json, depth: usize, out: &mut Vec<&'j Json>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if let Some(Json::Array(entries)) = schema.get("x-kubernetes-validations") {
+        out.extend(entries);
+    }
+    if let Some(Json::Object(members)) = schema.get("properties") {
+        for member in members.values() {
+            rule_entries(member, depth + 1, out);
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(child) = schema.get(key).filter(|child| child.is_object()) {
+            rule_entries(child, depth + 1, out);
+        }
+    }
+}
+
 /// The most schema levels read: a CRD deeper than this has its deeper
 /// rules left out (the YAML reader bounds CRDs well below it anyway).
 const MAX_DEPTH: usize = 128;
@@ -71,6 +92,26 @@ impl Node {
     /// Reads `schema` (an `openAPIV3Schema` or one inside it).
     pub fn read(schema: &Json) -> Node {
         Node::read_at(schema, 0)
+    }
+
+    /// Reads every schema of `schemas`, each distinct rule among them
+    /// compiled once and the compilations spread over the threads (parsing
+    /// is most of reading; one CRD version may hold most of the rules).
+    pub fn read_all<K: Send>(schemas: Vec<(K, &Json)>) -> Vec<(K, Node)> {
+        use rayon::prelude::*;
+        let mut entries = Vec::new();
+        for (_, schema) in &schemas {
+            rule_entries(schema, 0, &mut entries);
+        }
+        let mut seen = std::collections::HashSet::new();
+        entries.retain(|entry| seen.insert(entry.to_string()));
+        entries.into_par_iter().for_each(|entry| {
+            let _ = Rule::compile_shared(entry);
+        });
+        schemas
+            .into_par_iter()
+            .map(|(key, schema)| (key, Node::read(schema)))
+            .collect()
     }
 
     fn read_at(schema: &Json, depth: usize) -> Node {

@@ -375,9 +375,8 @@ fn compiled_rules(used: &[(PathBuf, Document)]) -> HashMap<(String, String, Stri
             })
         })
         .collect();
-    versions
-        .into_par_iter()
-        .map(|(key, schema)| (key, Schema::read(schema)))
+    Schema::read_all(versions)
+        .into_iter()
         .filter(|(_, schema)| schema.rules_below)
         .collect()
 }
