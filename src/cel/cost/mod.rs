@@ -1,0 +1,43 @@
+//! The API server's static (estimated) cost of CRD validation rules, as it
+//! computes it when a CRD is created or updated, and the limits it refuses
+//! a CRD by.
+//!
+//! - `decl`: a schema node's type with its size facts (`maxLength`,
+//!   `maxItems`, `maxProperties`, else the worst case a 3 MiB request
+//!   allows).
+//! - `ty`: the CEL types the model needs, inferred without a checker.
+//! - `est`: cel-go's `{min, max}` sizes and costs, saturating.
+//! - `estimate`: cel-go's cost estimate over a rule's syntax tree.
+//! - `calls`: what each function costs (standard library, Kubernetes
+//!   libraries).
+//! - `limits`: per-rule and per-CRD limits over a schema, with the API
+//!   server's messages.
+
+mod calls;
+pub mod decl;
+mod est;
+mod estimate;
+pub mod limits;
+mod ty;
+
+pub use decl::Decl;
+pub use estimate::max_cost;
+pub use limits::{check, Finding, Step, CRD_LIMIT, RULE_LIMIT};
+
+/// The estimated cost (cel-go's maximum, before the cardinality) of the
+/// rule `source` on a node of schema `schema` (`resource_root` for a CRD's
+/// root or an embedded resource); `Err` when the rule does not compile.
+pub fn rule_cost(
+    source: &str,
+    schema: &serde_json::Value,
+    resource_root: bool,
+) -> Result<u64, String> {
+    let rule =
+        crate::cel::rule::Rule::compile(&serde_json::json!({ "rule": source })).ok_or("no rule")?;
+    rule.program?;
+    let decl = Decl::of(schema, resource_root).ok_or("the schema gives rules no type")?;
+    let program = crate::cel::rule::ENV
+        .compile(source)
+        .map_err(|err| err.to_string())?;
+    Ok(max_cost(program.expression(), &decl))
+}

@@ -1,0 +1,321 @@
+//! The API server's static cost estimate of CRD validation rules, checked
+//! against its own tables: apiextensions-apiserver's `TestCostEstimation`
+//! (`pkg/apiserver/schema/cel/compilation_test.go`: each rule's estimated
+//! cost on a schema without and with `maxItems`/`maxLength`/
+//! `maxProperties`), translated case by case into JSON schemas.
+
+use serde_json::{json, Value};
+use vergate::cel::cost::rule_cost;
+
+/// The per-call limit the table's "exceeds" cases compare with.
+const COST_LIMIT: u64 = 1_000_000;
+
+/// Expected cost: exact, or at least this much.
+#[derive(Clone, Copy)]
+enum Expect {
+    Exactly(u64),
+    AtLeast(u64),
+    /// The table checks nothing (an expected cost of 0).
+    Unchecked,
+}
+
+use Expect::*;
+
+type Generator = Box<dyn Fn(Option<i64>) -> Value>;
+
+struct Case {
+    name: &'static str,
+    schema: Generator,
+    rule: &'static str,
+    calc: Expect,
+    set_max: i64,
+    set: Expect,
+}
+
+fn with_rule(mut schema: Value, rule: &str) -> Value {
+    schema["x-kubernetes-validations"] = json!([{ "rule": rule }]);
+    schema
+}
+
+fn set(mut schema: Value, key: &str, max: Option<i64>) -> Value {
+    if let Some(max) = max {
+        schema[key] = json!(max);
+    }
+    schema
+}
+
+/// A schema of `ty` as the table names it (`duration`, `date`, `date-time`
+/// are string formats; `int-or-string` is `x-kubernetes-int-or-string`).
+fn scalar(ty: &str) -> Value {
+    match ty {
+        "duration" | "date" | "date-time" => json!({"type": "string", "format": ty}),
+        "int-or-string" => json!({"x-kubernetes-int-or-string": true}),
+        _ => json!({ "type": ty }),
+    }
+}
+
+fn array(ty: &'static str) -> Generator {
+    Box::new(move |max| {
+        set(
+            json!({"type": "array", "items": scalar(ty)}),
+            "maxItems",
+            max,
+        )
+    })
+}
+
+fn array_of_arrays(ty: &'static str) -> Generator {
+    Box::new(move |max| {
+        set(
+            json!({"type": "array", "items": {"type": "array", "items": {"type": ty}}}),
+            "maxItems",
+            max,
+        )
+    })
+}
+
+fn object_with_required() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"required": {"type": "string"}, "optional": {"type": "string"}},
+        "required": ["required"]
+    })
+}
+
+fn object_array() -> Generator {
+    Box::new(|max| {
+        set(
+            json!({"type": "array", "items": object_with_required()}),
+            "maxItems",
+            max,
+        )
+    })
+}
+
+fn map_array(ty: &'static str) -> Generator {
+    Box::new(move |max| {
+        set(
+            json!({"type": "array", "items": {"type": "object", "additionalProperties": {"type": ty}}}),
+            "maxItems",
+            max,
+        )
+    })
+}
+
+fn map(ty: &'static str) -> Generator {
+    Box::new(move |max| {
+        set(
+            json!({"type": "object", "additionalProperties": scalar(ty)}),
+            "maxProperties",
+            max,
+        )
+    })
+}
+
+fn map_of(item: Value) -> Generator {
+    Box::new(move |max| {
+        set(
+            json!({"type": "object", "additionalProperties": item.clone()}),
+            "maxProperties",
+            max,
+        )
+    })
+}
+
+fn string() -> Generator {
+    Box::new(|max| set(json!({"type": "string"}), "maxLength", max))
+}
+
+fn enumerated(values: &'static [&'static str]) -> Generator {
+    Box::new(move |max| set(json!({"type": "string", "enum": values}), "maxLength", max))
+}
+
+fn bytes() -> Generator {
+    Box::new(|max| {
+        set(
+            json!({"type": "string", "format": "byte"}),
+            "maxLength",
+            max,
+        )
+    })
+}
+
+fn nested_spec() -> Generator {
+    Box::new(|max| {
+        let values = set(json!({"type": "string"}), "maxLength", max);
+        set(
+            json!({"type": "object", "additionalProperties": values}),
+            "maxProperties",
+            max,
+        )
+    })
+}
+
+/// `genAllMaxNestedSpecWithRootRule` (`all: true`) and
+/// `genOneMaxNestedSpecWithRootRule` (`all: false`).
+fn nested_root(all: bool) -> Generator {
+    Box::new(move |max| {
+        let inner_max = if all { max } else { None };
+        let values = set(object_with_required(), "maxProperties", inner_max);
+        let items = set(
+            json!({"type": "object", "additionalProperties": values}),
+            "maxProperties",
+            max,
+        );
+        set(
+            json!({"type": "array", "items": items}),
+            "maxItems",
+            inner_max,
+        )
+    })
+}
+
+fn string_list() -> Generator {
+    Box::new(|max| {
+        let item = set(json!({"type": "string"}), "maxLength", max);
+        set(
+            json!({"type": "array", "x-kubernetes-list-type": "atomic", "items": item}),
+            "maxItems",
+            max,
+        )
+    })
+}
+
+fn replace_object() -> Generator {
+    Box::new(|max| {
+        json!({"type": "object", "properties": {
+            "str": set(json!({"type": "string"}), "maxLength", max),
+            "before": {"type": "string", "maxLength": 2},
+            "after": {"type": "string", "maxLength": 4},
+        }})
+    })
+}
+
+fn split_object() -> Generator {
+    Box::new(|max| {
+        let text = set(json!({"type": "string"}), "maxLength", max);
+        json!({"type": "object", "properties": {"str": text.clone(), "separator": text}})
+    })
+}
+
+fn int_or_string() -> Generator {
+    Box::new(|max| {
+        set(
+            json!({"x-kubernetes-int-or-string": true}),
+            "maxLength",
+            max,
+        )
+    })
+}
+
+#[rustfmt::skip]
+fn table() -> Vec<Case> {
+    let case = |name, schema, rule, calc, set_max, set| Case { name, schema, rule, calc, set_max, set };
+    vec![
+        case("number array with all", array("number"), "self.all(x, true)", Exactly(4718591), 10, Exactly(32)),
+        case("string array with all", array("string"), "self.all(x, true)", Exactly(3145727), 20, Exactly(62)),
+        case("boolean array with all", array("boolean"), "self.all(x, true)", Exactly(1887437), 5, Exactly(17)),
+        case("array of number arrays with all", array_of_arrays("number"), "self.all(x, true)", Exactly(3145727), 100, Exactly(302)),
+        case("array of objects with all", object_array(), "self.all(x, true)", Exactly(555128), 50, Exactly(152)),
+        case("map of numbers with all", map("number"), "self.all(x, true)", Exactly(1348169), 10, Exactly(32)),
+        case("map of numbers with has", map("number"), "has(self.x)", Unchecked, 100, Unchecked),
+        case("map of strings with all", map("string"), "self.all(x, true)", Exactly(1179647), 3, Exactly(11)),
+        case("map of strings with has", map("string"), "has(self.x)", Unchecked, 550, Unchecked),
+        case("map of booleans with all", map("boolean"), "self.all(x, true)", Exactly(943718), 100, Exactly(302)),
+        case("map of booleans with has", map("boolean"), "has(self.x)", Unchecked, 1024, Unchecked),
+        case("string with contains", string(), "self.contains('test')", Exactly(314574), 10, Exactly(5)),
+        case("string with startsWith", string(), "self.startsWith('test')", Exactly(2), 15, Exactly(2)),
+        case("string with endsWith", string(), "self.endsWith('test')", Exactly(2), 30, Exactly(2)),
+        case("concat string", string(), r#"size(self + "hello") > size("hello")"#, Exactly(314578), 4, Exactly(7)),
+        case("index of array with numbers", array("number"), "self[1] == 0.0", Exactly(2), 5000, Exactly(2)),
+        case("index of array with strings", array("string"), "self[1] == self[1]", Exactly(314577), 8, Exactly(314577)),
+        case("O(n^2) loop with numbers", array("number"), "self.all(x, self.all(y, true))", AtLeast(COST_LIMIT), 10, Exactly(352)),
+        case("O(n^3) loop with numbers", array("number"), "self.all(x, self.all(y, self.all(z, true)))", AtLeast(COST_LIMIT), 10, Exactly(3552)),
+        case("regex matches simple", string(), r#"self.matches("x")"#, Exactly(314574), 50, Exactly(22)),
+        case("regex matches empty string", string(), r#""".matches("(((((((((())))))))))[0-9]")"#, Exactly(7), 10, Exactly(7)),
+        case("regex matches empty regex", string(), r#"self.matches("")"#, Exactly(1), 100, Exactly(1)),
+        case("map of strings with value length", nested_spec(), "self.all(x, x.contains(self[x]))", Exactly(2752507), 10, Exactly(72)),
+        case("set array maxLength to zero", array("number"), "self[3] == 0.0", Exactly(2), 0, Exactly(2)),
+        case("set map maxLength to zero", map("number"), r#"self["x"] == 0.0"#, Exactly(2), 0, Exactly(2)),
+        case("set string maxLength to zero", string(), r#"self == "x""#, Exactly(2), 0, Exactly(1)),
+        case("set bytes maxLength to zero", bytes(), r#"self == b"x""#, Exactly(2), 0, Exactly(1)),
+        case("set maxLength greater than estimated maxLength", array("number"), "self.all(x, x == 0.0)", Exactly(6291454), 3 * 1024 * 2048, Exactly(25165826)),
+        case("nested types with root rule with all supporting maxLength", nested_root(true), r#"self.all(x, x["y"].required == "z")"#, Exactly(7340027), 10, Exactly(72)),
+        case("nested types with root rule with one supporting maxLength", nested_root(false), r#"self.all(x, x["y"].required == "z")"#, Exactly(7340027), 10, Exactly(7340027)),
+        case("int-or-string array with all", array("int-or-string"), "self.all(x, true)", Exactly(4718591), 10, Exactly(32)),
+        case("index of array with int-or-strings", array("int-or-string"), "self[0] == 5", Exactly(3), 10, Exactly(3)),
+        case("index of array with booleans", array("boolean"), "self[0] == false", Exactly(2), 25, Exactly(2)),
+        case("index of array of objects", object_array(), "self[0] == null", Exactly(2), 422, Exactly(2)),
+        case("index of array of array of numnbers", array_of_arrays("number"), "self[0][0] == -1.0", Exactly(3), 51, Exactly(3)),
+        case("array of number maps with all", map_array("number"), "self.all(x, x.y == 25.2)", Exactly(6291452), 12, Exactly(74)),
+        case("index of array of number maps", map_array("number"), "self[0].x > 2.0", Exactly(4), 3000, Exactly(4)),
+        case("duration array with all", array("duration"), "self.all(x, true)", Exactly(2359295), 5, Exactly(17)),
+        case("index of duration array", array("duration"), "self[0].getHours() == 2", Exactly(4), 525, Exactly(4)),
+        case("date array with all", array("date"), "self.all(x, true)", Exactly(725936), 15, Exactly(47)),
+        case("index of date array", array("date"), "self[2].getDayOfMonth() == 13", Exactly(4), 42, Exactly(4)),
+        case("date-time array with all", array("date-time"), "self.all(x, true)", Exactly(428963), 25, Exactly(77)),
+        case("index of date-time array", array("date-time"), "self[2].getMinutes() == 45", Exactly(4), 99, Exactly(4)),
+        case("map of int-or-strings with all", map("int-or-string"), "self.all(x, true)", Exactly(1348169), 15, Exactly(47)),
+        case("map of int-or-strings with has", map("int-or-string"), "has(self.x)", Unchecked, 5000, Unchecked),
+        case("map of objects with all", map_of(object_with_required()), "self.all(x, true)", Exactly(428963), 20, Exactly(62)),
+        case("map of objects with has", map_of(object_with_required()), "has(self.x)", Unchecked, 9001, Unchecked),
+        case("map of number maps with all", map_of(json!({"type": "object", "additionalProperties": {"type": "number"}})), "self.all(x, true)", Exactly(1179647), 10, Exactly(32)),
+        case("map of number maps with has", map_of(json!({"type": "object", "additionalProperties": {"type": "number"}})), "has(self.x)", Unchecked, 101, Unchecked),
+        case("map of number arrays with all", map_of(json!({"type": "array", "items": {"type": "number"}})), "self.all(x, true)", Exactly(1179647), 25, Exactly(77)),
+        case("map of number arrays with has", map_of(json!({"type": "array", "items": {"type": "number"}})), "has(self.x)", Unchecked, 40000, Unchecked),
+        case("map of durations with all", map("duration"), "self.all(x, true)", Exactly(1048577), 5, Exactly(17)),
+        case("map of durations with has", map("duration"), "has(self.x)", Unchecked, 256, Unchecked),
+        case("map of dates with all", map("date"), "self.all(x, true)", Exactly(524288), 10, Exactly(32)),
+        case("map of dates with has", map("date"), "has(self.x)", Unchecked, 65536, Unchecked),
+        case("map of date-times with all", map("date-time"), "self.all(x, true)", Exactly(349526), 25, Exactly(77)),
+        case("map of date-times with has", map("date-time"), "has(self.x)", Unchecked, 490, Unchecked),
+        case("extended library regex find", string(), "self.find('[0-9]+') == ''", Exactly(629147), 10, Exactly(11)),
+        case("extended library join", string_list(), "self.join(' ') == 'aa bb'", Exactly(329853068905), 10, Exactly(43)),
+        case("extended library isSorted", string_list(), "self.isSorted() == true", Exactly(329854432052), 10, Exactly(52)),
+        case("extended library replace", replace_object(), "self.str.replace(self.before, self.after) == 'does not matter'", Exactly(629154), 4, Exactly(12)),
+        case("extended library split", split_object(), "self.str.split(self.separator) == []", Exactly(629160), 10, Exactly(22)),
+        case("extended library lowerAscii", string(), "self.lowerAscii() == 'lower!'", Exactly(314575), 10, Exactly(6)),
+        case("check cost of size call", map("integer"), "oldSelf.size() == self.size()", Exactly(5), 10, Exactly(5)),
+        case("check cost of timestamp comparison", map("date-time"), r#"self["a"] == self["b"]"#, Exactly(8), 7, Exactly(8)),
+        case("check cost of duration comparison", map("duration"), r#"self["c"] == self["d"]"#, Exactly(8), 42, Exactly(8)),
+        case("enums with maxLength equals to the longest possible value", enumerated(&["A", "B", "C", "LongValue"]), "self.contains('A')", Exactly(2), 1000, Exactly(401)),
+        case("IntOrString type with quantity rule", int_or_string(), "isQuantity(self)", Exactly(314574), 20, Exactly(9)),
+    ]
+}
+
+fn judge(name: &str, which: &str, got: u64, expect: Expect) -> Option<String> {
+    match expect {
+        Exactly(want) if got != want => {
+            Some(format!("{name} ({which}): expected {want}, got {got}"))
+        }
+        AtLeast(want) if got < want => Some(format!(
+            "{name} ({which}): expected at least {want}, got {got}"
+        )),
+        _ => None,
+    }
+}
+
+#[test]
+fn upstream_cost_estimation_table() {
+    let mut failures = Vec::new();
+    let cases = table();
+    for case in &cases {
+        for (which, max, expect) in [
+            ("calc", None, case.calc),
+            ("set", Some(case.set_max), case.set),
+        ] {
+            let schema = with_rule((case.schema)(max), case.rule);
+            match rule_cost(case.rule, &schema, false) {
+                Ok(got) => failures.extend(judge(case.name, which, got, expect)),
+                Err(err) => failures.push(format!("{} ({which}): {err}", case.name)),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len() * 2,
+        failures.join("\n")
+    );
+}
