@@ -319,3 +319,153 @@ fn upstream_cost_estimation_table() {
         failures.join("\n")
     );
 }
+
+/// The errors `vergate::cel::cost::check` gives for `schema` (an
+/// `openAPIV3Schema`), as the API server's field paths after
+/// `spec.validation.openAPIV3Schema` with the error's first word.
+fn limit_errors(schema: Value) -> Vec<String> {
+    let mut found: Vec<String> = vergate::cel::cost::check(&schema)
+        .into_iter()
+        .map(|finding| {
+            let word = finding
+                .error
+                .split(':')
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            format!("{word} spec.validation.openAPIV3Schema{}", finding.field)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn sorted(expected: &[&str]) -> Vec<String> {
+    let mut expected: Vec<String> = expected.iter().map(|s| (*s).to_owned()).collect();
+    expected.sort();
+    expected
+}
+
+fn double_nested(list_max: Option<i64>, map_max: Option<i64>, key: Value) -> Value {
+    let values = json!({"type": "object", "required": ["key"], "properties": {"key": key}});
+    let items = set(
+        json!({"type": "object", "additionalProperties": values}),
+        "maxProperties",
+        map_max,
+    );
+    let value = set(
+        json!({"type": "array", "items": items, "x-kubernetes-validations": [
+            {"rule": "self.all(x, x.all(y, x[y].key == x[y].key))"}
+        ]}),
+        "maxItems",
+        list_max,
+    );
+    json!({"type": "object", "properties": {"value": value}})
+}
+
+/// apiextensions-apiserver's `validation_test.go` cases on the estimated
+/// cost limits: the errors expected, by field path.
+#[test]
+fn upstream_limit_cases() {
+    const RULE: &str = "Forbidden spec.validation.openAPIV3Schema.properties[value].x-kubernetes-validations[0].rule";
+    const SCHEMA: &str = "Forbidden spec.validation.openAPIV3Schema";
+    // forbid double-nested rule with no limit set
+    assert_eq!(
+        limit_errors(double_nested(None, None, json!({"type": "string"}))),
+        sorted(&[RULE, RULE, SCHEMA])
+    );
+    // forbid double-nested rule with one limit set
+    assert_eq!(
+        limit_errors(double_nested(
+            None,
+            None,
+            json!({"type": "string", "maxLength": 10})
+        )),
+        sorted(&[RULE, RULE, SCHEMA])
+    );
+    // allow double-nested rule with three limits set
+    let key = json!({"type": "string", "maxLength": 10});
+    assert!(limit_errors(double_nested(Some(10), Some(10), key)).is_empty());
+    // allow double-nested rule with one limit set on outermost array
+    assert!(limit_errors(double_nested(Some(4), None, json!({"type": "number"}))).is_empty());
+    // check for cardinality of 1 under root object
+    let integer = json!({"type": "object", "properties": {"value": {"type": "integer",
+        "x-kubernetes-validations": [{"rule": "self < 1024"}]}}});
+    assert!(limit_errors(integer).is_empty());
+    // forbid validation rules where cost total exceeds total limit
+    let keyword = json!([{"rule": "self.contains('keyword')"}]);
+    let total = json!({"type": "object", "properties": {
+        "list": {"type": "array", "maxItems": 100000, "items":
+            {"type": "string", "maxLength": 5000, "x-kubernetes-validations": keyword}},
+        "map": {"type": "object", "maxProperties": 1000, "additionalProperties":
+            {"type": "string", "maxLength": 5000, "x-kubernetes-validations": keyword}},
+        "field": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 50 && self < 100"}]},
+    }});
+    let list = "Forbidden spec.validation.openAPIV3Schema.properties[list].items.x-kubernetes-validations[0].rule";
+    let map = "Forbidden spec.validation.openAPIV3Schema.properties[map].additionalProperties.x-kubernetes-validations[0].rule";
+    assert_eq!(limit_errors(total), sorted(&[list, list, map, SCHEMA]));
+    // messageExpression exceeding the per-expression limit
+    const MESSAGE: &str = "Forbidden spec.validation.openAPIV3Schema.properties[f].x-kubernetes-validations[0].messageExpression";
+    let message = |expression: &str| {
+        json!({"type": "object", "properties": {"f": {"type": "array", "items": {"type": "string"},
+            "x-kubernetes-validations": [{"rule": "true", "messageExpression": expression}]}}})
+    };
+    let eight = "self[0] + self[1] + self[2] + self[3] + self[4] + self[5] + self[6] + self[7]";
+    assert_eq!(limit_errors(message(eight)), sorted(&[MESSAGE]));
+    // ... and the per-CRD limit
+    let three = "string(self[0]) + string(self[1]) + string(self[2])";
+    assert_eq!(
+        limit_errors(message(three)),
+        sorted(&[MESSAGE, MESSAGE, SCHEMA])
+    );
+    // lowerAscii within the limit
+    let lower = json!({"type": "object", "properties": {"f": {"type": "array", "maxItems": 5,
+        "items": {"type": "string", "maxLength": 5}, "x-kubernetes-validations": [
+            {"rule": "self.all(x, self.exists_one(y, x.lowerAscii() == y.lowerAscii()))"}]}}});
+    assert!(limit_errors(lower).is_empty());
+    // metadata.name and generateName are 253-character strings at the root
+    let names = json!({"type": "object", "x-kubernetes-validations": [{"rule":
+        "self.metadata.name.contains(self.metadata.name) && self.metadata.generateName.contains(self.metadata.generateName)"}]});
+    assert!(limit_errors(names).is_empty());
+}
+
+/// The API server's words, factor included (`getCostErrorMessage`).
+#[test]
+fn budget_messages_match_the_api_server() {
+    use vergate::cel::cost::limits::budget_message;
+    let tail = "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+    assert_eq!(
+        budget_message("estimated rule cost", 12_000_000, 10_000_000),
+        format!("estimated rule cost exceeds budget by factor of 1.200000x {tail}")
+    );
+    assert_eq!(
+        budget_message("estimated rule cost", 25_000_000, 10_000_000),
+        format!("estimated rule cost exceeds budget by factor of 2.5x {tail}")
+    );
+    assert_eq!(
+        budget_message("estimated rule cost", u64::MAX, 10_000_000),
+        format!("estimated rule cost exceeds budget by factor of more than 100x {tail}")
+    );
+}
+
+/// Hostile rules: long chains and deep nesting are bounded by the
+/// compiler's limits; what compiles is estimated with saturating
+/// arithmetic (never an overflow: at most `u64::MAX`).
+#[test]
+fn hostile_rules_are_estimated_without_overflow() {
+    let list = json!({"type": "array", "items": {"type": "array", "items": {"type": "string"}}});
+    // Twelve nested comprehensions over unbounded lists: far beyond u64.
+    let nested = (0..12).fold("true".to_owned(), |inner, i| {
+        format!("self.all(x{i}, {inner})")
+    });
+    assert_eq!(rule_cost(&nested, &list, false), Ok(u64::MAX));
+    // A long concatenation of unbounded strings saturates the same way.
+    let sum = format!("size(self[0][0]{}) > 0", " + self[0][0]".repeat(8));
+    let cost = rule_cost(&sum, &list, false).unwrap();
+    assert_eq!(
+        cost, 13_841_227,
+        "0.1 x (2 + 3 + … + 9) x 3,145,726 characters, rounded up per `+`"
+    );
+    let deep = format!("{}true{}", "(".repeat(200), ")".repeat(200));
+    assert!(rule_cost(&deep, &list, false).is_err());
+}
