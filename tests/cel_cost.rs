@@ -469,3 +469,33 @@ fn hostile_rules_are_estimated_without_overflow() {
     let deep = format!("{}true{}", "(".repeat(200), ")".repeat(200));
     assert!(rule_cost(&deep, &list, false).is_err());
 }
+
+/// Gateway API's CRDs (two releases), which the API server accepts: every
+/// rule is estimated (none left out for a field the schema lacks), and
+/// each version stays within both limits.
+#[test]
+fn gateway_api_crds_stay_within_budget() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cel/gateway-api");
+    let mut versions = 0;
+    for release in ["v1.2.0", "v1.3.0"] {
+        for file in ["gateways.yaml", "grpcroutes.yaml", "httproutes.yaml"] {
+            let text = std::fs::read_to_string(dir.join(release).join(file)).unwrap();
+            let crd: Value = serde_yaml_ng::from_str(&text).unwrap();
+            for version in crd["spec"]["versions"].as_array().unwrap() {
+                let schema = &version["schema"]["openAPIV3Schema"];
+                let report = vergate::cel::cost::report(schema);
+                let name = format!("{release}/{file} {}", version["name"]);
+                assert!(report.findings.is_empty(), "{name}: {:#?}", report.findings);
+                assert!(report.estimated > 5, "{name}: {report:?}");
+                assert_eq!(report.skipped, 0, "{name}: {report:?}");
+                assert!(report.total > 0 && report.total <= vergate::cel::cost::CRD_LIMIT);
+                eprintln!(
+                    "{name}: {} rules, largest {}, total {}",
+                    report.estimated, report.largest, report.total
+                );
+                versions += 1;
+            }
+        }
+    }
+    assert!(versions >= 6);
+}

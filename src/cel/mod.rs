@@ -19,6 +19,7 @@
 //!   before).
 //! - `cost`: the API server's estimated cost of a rule and its per-rule
 //!   and per-CRD limits.
+//! - `crd_cost`: a CRD document's rules over those limits, as violations.
 //! - `gates`: the same tree from an API's own gates (a regen of CRDs), per
 //!   type and minor.
 //! - `library`: the API server's CEL libraries per minor, and the
@@ -29,6 +30,7 @@
 //! API server.
 
 pub mod cost;
+pub mod crd_cost;
 pub mod crd_document;
 mod evaluate;
 mod gates;

@@ -26,8 +26,10 @@ const ACCUMULATORS: [&str; 2] = ["@result", "__result__"];
 const NAMESPACES: [&str; 5] = ["sets", "strings", "format", "ip", "optional"];
 
 /// The worst-case cost of `expression` with `self` (and `oldSelf`) of
-/// type `root`: cel-go's `CostEstimate.Max`.
-pub fn max_cost(expression: &IdedExpr, root: &Decl) -> u64 {
+/// type `root`: cel-go's `CostEstimate.Max`. `None` when the expression
+/// selects a field the schema does not declare: the API server refuses
+/// such a rule when it compiles it ("undefined field"), before any cost.
+pub fn max_cost(expression: &IdedExpr, root: &Decl) -> Option<u64> {
     let mut coster = Coster {
         root,
         root_ty: Ty::of(root),
@@ -36,8 +38,10 @@ pub fn max_cost(expression: &IdedExpr, root: &Decl) -> u64 {
         entries: HashMap::new(),
         types: HashMap::new(),
         locals: HashMap::new(),
+        undeclared: false,
     };
-    coster.cost(expression).max
+    let cost = coster.cost(expression).max;
+    (!coster.undeclared).then_some(cost)
 }
 
 /// The sizes of a list's or map's entries.
@@ -84,6 +88,8 @@ struct Coster<'a> {
     entries: HashMap<u64, Entries>,
     types: HashMap<u64, Ty>,
     locals: HashMap<String, Vec<Local>>,
+    /// True once a field the schema does not declare is selected.
+    undeclared: bool,
 }
 
 impl Coster<'_> {
@@ -120,7 +126,14 @@ impl Coster<'_> {
                     path.push(select.field.clone());
                     let ty = match &operand_ty {
                         Ty::Map(_, values) => (**values).clone(),
-                        Ty::Object => self.decl_at(&path).map_or(Ty::Dyn, |d| Ty::of(&d)),
+                        Ty::Object => match self.decl_at(&path) {
+                            Some(decl) => Ty::of(&decl),
+                            None => {
+                                let operand_path = &path[..path.len() - 1];
+                                self.undeclared |= self.decl_at(operand_path).is_some();
+                                Ty::Dyn
+                            }
+                        },
                         _ => Ty::Dyn,
                     };
                     let select_cost = match operand_ty {

@@ -63,6 +63,24 @@ struct Walk {
     total: u64,
     most_expensive: Vec<Contribution>,
     findings: Vec<Finding>,
+    estimated: usize,
+    skipped: usize,
+    largest: u64,
+}
+
+/// What [`report`] found over one schema.
+#[derive(Debug)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    /// The sum of every rule's and message expression's cost.
+    pub total: u64,
+    /// Rules estimated, and rules left out (they do not compile, or select
+    /// a field the schema does not declare: the API server refuses them
+    /// for that, with no cost).
+    pub estimated: usize,
+    pub skipped: usize,
+    /// The largest cost of one rule (cardinality included).
+    pub largest: u64,
 }
 
 /// Where a node is, and how many times its rules can run.
@@ -83,6 +101,11 @@ struct Place {
 /// limit, then, when the total is over, its largest contributors and the
 /// schema itself.
 pub fn check(schema: &Json) -> Vec<Finding> {
+    report(schema).findings
+}
+
+/// [`check`], with the figures behind it.
+pub fn report(schema: &Json) -> Report {
     let mut walk = Walk::default();
     let root = Place {
         at: Vec::new(),
@@ -117,7 +140,13 @@ pub fn check(schema: &Json) -> Vec<Finding> {
             unbounded: Vec::new(),
         });
     }
-    walk.findings
+    Report {
+        findings: walk.findings,
+        total: walk.total,
+        estimated: walk.estimated,
+        skipped: walk.skipped,
+        largest: walk.largest,
+    }
 }
 
 /// The API server's words for a cost over its limit (`getCostErrorMessage`).
@@ -213,8 +242,12 @@ fn rule_costs(
     let Some(rule) = Rule::compile_shared(entry) else {
         return;
     };
-    if rule.source.trim().is_empty() || rule.program.is_err() {
+    if rule.source.trim().is_empty() {
+        return;
+    }
+    if rule.program.is_err() {
         // The API server reports a rule that does not compile instead.
+        walk.skipped += 1;
         return;
     }
     let cardinality = place
@@ -223,18 +256,28 @@ fn rule_costs(
     let mut parts = Vec::new();
     // The rule passed the compiler's bounds as `rule.program`; its
     // expression is read again unplanned.
-    if let Ok(program) = ENV.compile(&rule.source) {
-        parts.push((
-            "rule",
-            "estimated rule cost",
-            max_cost(program.expression(), decl).saturating_mul(cardinality),
-        ));
-    }
-    if let Some(message) = &rule.message_expression {
+    let Some(cost) = ENV
+        .compile(&rule.source)
+        .ok()
+        .and_then(|program| max_cost(program.expression(), decl))
+    else {
+        walk.skipped += 1;
+        return;
+    };
+    walk.estimated += 1;
+    walk.largest = walk.largest.max(cost.saturating_mul(cardinality));
+    parts.push((
+        "rule",
+        "estimated rule cost",
+        cost.saturating_mul(cardinality),
+    ));
+    if let Some(cost) =
+        (rule.message_expression.as_ref()).and_then(|message| max_cost(message.expression(), decl))
+    {
         parts.push((
             "messageExpression",
             "estimated messageExpression cost",
-            max_cost(message.expression(), decl),
+            cost,
         ));
     }
     for (key, what, cost) in parts {

@@ -22,7 +22,7 @@ mod ty;
 
 pub use decl::Decl;
 pub use estimate::max_cost;
-pub use limits::{check, Finding, Step, CRD_LIMIT, RULE_LIMIT};
+pub use limits::{check, report, Finding, Report, Step, CRD_LIMIT, RULE_LIMIT};
 
 /// The estimated cost (cel-go's maximum, before the cardinality) of the
 /// rule `source` on a node of schema `schema` (`resource_root` for a CRD's
@@ -39,5 +39,6 @@ pub fn rule_cost(
     let program = crate::cel::rule::ENV
         .compile(source)
         .map_err(|err| err.to_string())?;
-    Ok(max_cost(program.expression(), &decl))
+    max_cost(program.expression(), &decl)
+        .ok_or_else(|| "the rule selects a field the schema does not declare".to_owned())
 }
