@@ -6,6 +6,26 @@ use super::cost::{self, Finding, Step, CRD_LIMIT, RULE_LIMIT};
 use crate::document::{Node, Value as Doc};
 use crate::preflight::{Rule as Check, Severity, Violation};
 
+/// The cost findings of every version of the CRD document `root` (none
+/// for another document), with `severity`.
+pub fn of_crd(root: &Node, severity: Severity) -> Vec<Violation> {
+    let is_crd = root.get("apiVersion").and_then(Node::as_str) == Some("apiextensions.k8s.io/v1")
+        && root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition");
+    let versions = root.get("spec").and_then(|spec| spec.get("versions"));
+    let Some(Doc::Seq(versions)) = versions.map(|v| &v.value).filter(|_| is_crd) else {
+        return Vec::new();
+    };
+    versions
+        .iter()
+        .enumerate()
+        .filter_map(|(index, version)| {
+            let schema = version.get("schema")?.get("openAPIV3Schema")?;
+            Some(violations(schema, index, severity))
+        })
+        .flatten()
+        .collect()
+}
+
 /// The cost findings of the CRD version schema `schema`, at
 /// `spec.versions[index].schema.openAPIV3Schema`, with `severity`.
 pub fn violations(schema: &Node, index: usize, severity: Severity) -> Vec<Violation> {
@@ -32,7 +52,7 @@ fn message(finding: &Finding, prefix: &str) -> String {
         format!("the per-rule limit {RULE_LIMIT}")
     };
     let fix = if whole {
-        "bound the lists, maps and strings the rules named above read".to_owned()
+        "bound the lists, maps and strings read by the rules reported with it (maxItems, maxProperties, maxLength), or simplify them".to_owned()
     } else if finding.unbounded.is_empty() {
         "simplify the rule".to_owned()
     } else {

@@ -48,9 +48,9 @@ pub fn check(root: &Node, target: Version) -> Vec<Violation> {
         {
             let path = format!("spec.versions[{index}].schema.openAPIV3Schema");
             walk(schema, path, target, 0, &mut found);
-            found.extend(super::crd_cost::violations(schema, index, Severity::Error));
         }
     }
+    found.extend(super::crd_cost::of_crd(root, Severity::Error));
     found
 }
 
