@@ -134,3 +134,49 @@ fn the_probe_crds_pairwise_rule_is_refused() {
         "{found:#?}"
     );
 }
+
+const PAIRS_CRD: &str = "tests/cel/cost/pairs-crd.yaml";
+
+/// A Pair custom resource with `a` and `b` of `n` and `m` items from
+/// `start`, and `notes` notes.
+fn pair(a: std::ops::Range<u32>, b: std::ops::Range<u32>, notes: usize) -> String {
+    let list =
+        |range: std::ops::Range<u32>| range.map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    let notes = vec!["note"; notes].join(", ");
+    format!(
+        "apiVersion: cost.example.com/v1\nkind: Pair\nmetadata: {{name: p}}\nspec:\n  a: [{}]\n  b: [{}]\n  notes: [{notes}]\n",
+        list(a),
+        list(b)
+    )
+}
+
+/// A rule with comprehensions is held to the per-call limit by its cost
+/// estimated at the value's own sizes: two lists of 10 run beside 3,000
+/// notes (the notes are never ranged over), and give the rule's verdict;
+/// two lists of 1,000 are over the limit and reported, not run.
+#[test]
+fn the_per_call_bound_is_the_estimate_at_the_values_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let disjoint = write("disjoint.yaml", pair(0..10, 10..20, 3000));
+    let shared = write("shared.yaml", pair(0..10, 9..19, 3000));
+    let large = write("large.yaml", pair(0..1000, 1000..2000, 0));
+    let at = |file: &str| findings(&["--crd", PAIRS_CRD, file]);
+    assert!(at(&disjoint).is_empty(), "{:#?}", at(&disjoint));
+    let refused = at(&shared);
+    assert!(
+        refused.len() == 1
+            && refused[0].contains("error spec: Invalid value: \"object\": a and b share no item"),
+        "{refused:#?}"
+    );
+    let skipped = at(&large);
+    assert!(
+        skipped.len() == 1
+            && skipped[0].contains("warning spec: the rule `self.a.all(x, self.b.all(y, x != y))` was not evaluated: its cost estimated at this value's sizes (5006003) exceeds the API server's per-call limit (1000000)"),
+        "{skipped:#?}"
+    );
+}

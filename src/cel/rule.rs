@@ -86,6 +86,9 @@ pub struct Rule {
     /// How many comprehension macros it calls: the exponent of the cost
     /// bound (each may range over every value of `self`).
     pub comprehensions: u32,
+    /// The expression as written (unplanned), kept for rules with
+    /// comprehensions: their cost is estimated at each value's sizes.
+    pub expression: Option<cel::IdedExpr>,
 }
 
 /// The rules compiled in this process, by their entry's JSON text: one CRD
@@ -148,6 +151,11 @@ impl Rule {
             field_path: text("fieldPath"),
             reason: Reason::from_json(entry.get("reason").and_then(Json::as_str)),
             optional_old_self: entry.get("optionalOldSelf") == Some(&Json::Bool(true)),
+            expression: program
+                .as_ref()
+                .ok()
+                .filter(|_| comprehension_count(&source) > 0)
+                .map(|program| program.expression().clone()),
             program: program.map(|program| super::plan::plan(program.expression())),
             transition,
             functions,

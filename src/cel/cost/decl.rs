@@ -31,6 +31,9 @@ const MAX_DEPTH: usize = 128;
 pub enum Kind {
     /// An object with properties, by their escaped names (as rules name them).
     Object(BTreeMap<String, Decl>),
+    /// An object as a value holds it (`observed`): a field it lacks is
+    /// empty, not undeclared.
+    Value(BTreeMap<String, Decl>),
     List(Box<Decl>),
     /// `additionalProperties` with a schema: string keys.
     Map(Box<Decl>),
@@ -135,6 +138,10 @@ impl Decl {
                     return Some(std::borrow::Cow::Owned(Decl::simple(Kind::String, 2)))
                 }
                 (name, Kind::Object(fields)) => fields.get(name)?,
+                (name, Kind::Value(fields)) => match fields.get(name) {
+                    Some(field) => field,
+                    None => return Some(std::borrow::Cow::Owned(Decl::simple(Kind::Dyn, 1))),
+                },
                 _ => return None,
             };
         }

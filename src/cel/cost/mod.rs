@@ -12,17 +12,21 @@
 //!   libraries).
 //! - `limits`: per-rule and per-CRD limits over a schema, with the API
 //!   server's messages.
+//! - `observed`: a value's own sizes, for the per-call bound a rule is
+//!   held to before it runs.
 
 mod calls;
 pub mod decl;
 mod est;
 mod estimate;
 pub mod limits;
+mod observed;
 mod ty;
 
 pub use decl::Decl;
 pub use estimate::max_cost;
 pub use limits::{check, report, Finding, Report, Step, CRD_LIMIT, RULE_LIMIT};
+pub use observed::{observed, runtime_bound};
 
 /// The estimated cost (cel-go's maximum, before the cardinality) of the
 /// rule `source` on a node of schema `schema` (`resource_root` for a CRD's

@@ -33,7 +33,7 @@ impl Ty {
     /// The type of values of `decl`.
     pub fn of(decl: &Decl) -> Ty {
         match &decl.kind {
-            Kind::Object(_) => Ty::Object,
+            Kind::Object(_) | Kind::Value(_) => Ty::Object,
             Kind::List(items) => Ty::List(Box::new(Ty::of(items))),
             Kind::Map(values) => Ty::Map(Box::new(Ty::String), Box::new(Ty::of(values))),
             Kind::String => Ty::String,
