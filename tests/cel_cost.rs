@@ -499,3 +499,212 @@ fn gateway_api_crds_stay_within_budget() {
     }
     assert!(versions >= 6);
 }
+
+/// k8s.io/apiserver's `pkg/cel/library/cost_test.go`: the estimated
+/// maximum of each library call on literals (the cases whose sizes do not
+/// come from that test's own size estimator, which sizes every string 12).
+#[test]
+fn upstream_library_cost_tables() {
+    let url = "url('https:://kubernetes.io/')";
+    let (ipv4, ipv6) = (
+        "ip('192.168.0.1')",
+        "ip('2001:db8:3333:4444:5555:6666:7777:8888')",
+    );
+    let (cidr4, cidr6) = ("cidr('192.168.0.0/16')", "cidr('2001:db8::/32')");
+    let mut cases: Vec<(String, u64)> = Vec::new();
+    let mut add = |expr: String, max: u64| cases.push((expr, max));
+    // TestURLsCost
+    for op in [
+        ".getScheme()",
+        ".getHostname()",
+        ".getHost()",
+        ".getPort()",
+        ".getEscapedPath()",
+        ".getQuery()",
+    ] {
+        add(format!("{url}{op}"), 4);
+    }
+    add(format!("{url} == url('https:://kubernetes.io/')"), 9);
+    add(format!("{url} == url('http://x.b')"), 5);
+    // TestIPCost
+    for (ip, base) in [(ipv4, 2), (ipv6, 4)] {
+        add(ip.to_owned(), base);
+        for op in [
+            ".family()",
+            ".isUnspecified()",
+            ".isLoopback()",
+            ".isLinkLocalMulticast()",
+            ".isLinkLocalUnicast()",
+            ".isGlobalUnicast()",
+        ] {
+            add(format!("{ip}{op}"), base + 1);
+        }
+        add(format!("{ip} == ip('192.168.0.1')"), base + 3);
+    }
+    // TestIPIsCanonicalCost
+    add("ip.isCanonical('192.168.0.1')".into(), 3);
+    add(
+        "ip.isCanonical('2001:db8:3333:4444:5555:6666:7777:8888')".into(),
+        8,
+    );
+    add("ip.isCanonical('2001:db8::abcd')".into(), 3);
+    // TestCIDRCost
+    for cidr in [cidr4, cidr6] {
+        add(cidr.to_owned(), 2);
+        for op in [".ip()", ".prefixLength()", ".masked()"] {
+            add(format!("{cidr}{op}"), 3);
+        }
+        add(format!("{cidr} == cidr('2001:db8::/32')"), 5);
+    }
+    for (op, plus) in [
+        (".containsCIDR(cidr('192.0.0.0/30'))", 9),
+        (".containsCIDR(cidr('192.168.0.0/16'))", 9),
+        (".containsCIDR('192.0.0.0/30')", 9),
+        (".containsCIDR('192.168.0.0/16')", 9),
+        (".containsIP(ip('192.0.0.1'))", 5),
+        (".containsIP(ip('192.169.0.1'))", 6),
+        (".containsIP(ip('192.169.169.250'))", 6),
+        (".containsIP('192.0.0.1')", 5),
+        (".containsIP('192.169.0.1')", 6),
+    ] {
+        add(format!("{cidr4}{op}"), 2 + plus);
+    }
+    for (op, plus) in [
+        (".containsCIDR(cidr('2001:db8::/126'))", 9),
+        (".containsCIDR(cidr('2001:db8::/32'))", 9),
+        (".containsCIDR('2001:db8::/126')", 9),
+        (".containsCIDR('2001:db8::/32')", 9),
+        (
+            ".containsIP(ip('2001:db8:3333:4444:5555:6666:7777:8888'))",
+            8,
+        ),
+        (".containsIP(ip('2001:db8::1'))", 6),
+        (".containsIP('2001:db8:3333:4444:5555:6666:7777:8888')", 8),
+        (".containsIP('2001:db8::1')", 6),
+    ] {
+        add(format!("{cidr6}{op}"), 2 + plus);
+    }
+    // TestStringLibrary
+    for (expr, max) in [
+        ("'ABCDEFGHIJ abcdefghij'.lowerAscii()", 3),
+        (
+            "'ABCDEFGHIJ abcdefghij'.lowerAscii() == 'abcdefghij ABCDEFGHIJ'.lowerAscii()",
+            9,
+        ),
+        ("'ABCDEFGHIJ abcdefghij'.upperAscii()", 3),
+        (
+            "'ABCDEFGHIJ abcdefghij'.upperAscii() == 'abcdefghij ABCDEFGHIJ'.upperAscii()",
+            9,
+        ),
+        ("strings.quote('ABCDEFGHIJ abcdefghij')", 3),
+        (
+            "strings.quote('ABCDEFGHIJ abcdefghij') == strings.quote('ABCDEFGHIJ abcdefghij')",
+            11,
+        ),
+        ("'abc 123 def 123'.replace('123', '456')", 3),
+        ("'abc 123 def 123'.replace('', 'x')", 3),
+        ("'abc 123 def 123'.replace('123', '')", 3),
+        ("'abc 123 def 123'.replace('123', '456', 1)", 3),
+        ("'abc 123 def 123'.split(' ')", 3),
+        ("'abc 123 def 123'.split(' ', 1)", 3),
+        ("'abc 123 def 123'.substring(5)", 2),
+        ("'abc 123 def 123'.substring(5, 8)", 2),
+        ("'  abc 123 def 123  '.trim()", 2),
+        ("'abc 123 def 123'.find('123')", 2),
+        ("'abc 123 def 123'.findAll('123')", 2),
+        ("'abc 123 def 123'.findAll('123', 1)", 2),
+        // TestQuantityCost
+        (r#"quantity("12Mi")"#, 1),
+        (r#"isQuantity("20")"#, 1),
+        (r#"isQuantity("20M")"#, 1),
+        (r#"quantity("200M") == quantity("200M")"#, 3),
+        (
+            r#"quantity("200M") == quantity("0.2G") && quantity("0.2G") == quantity("200M")"#,
+            6,
+        ),
+        (
+            r#"quantity("2M") == quantity("0.002G") && quantity("2000k") == quantity("2M") && quantity("0.002G") == quantity("2000k")"#,
+            9,
+        ),
+        (r#"quantity("50M").isLessThan(quantity("50Mi"))"#, 3),
+        (r#"quantity("50Mi").isGreaterThan(quantity("50M"))"#, 3),
+        (r#"quantity("200M").compareTo(quantity("0.2G")) > 0"#, 4),
+        (
+            r#"quantity("50k").add(quantity("20")) == quantity("50.02k")"#,
+            5,
+        ),
+        (
+            r#"quantity("50k").sub(quantity("20")) == quantity("49.98k")"#,
+            5,
+        ),
+        (r#"quantity("50k").sub(20) == quantity("49980")"#, 4),
+        (
+            r#"quantity("50k").add(20).sub(quantity("100k")).asInteger() > 0"#,
+            6,
+        ),
+        (
+            r#"quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger() > 0"#,
+            7,
+        ),
+        (r#"quantity("50k").asInteger() > 0"#, 3),
+        (r#"quantity("50").isInteger()"#, 2),
+        (r#"quantity("50.703k").asApproximateFloat() > 0.0"#, 3),
+        // TestNameFormatCost
+        (r#"format.named("dns1123subdomain")"#, 1),
+        (
+            r#"format.named("dns1123Subdomain").value().validate("my-name")"#,
+            34,
+        ),
+        (
+            r#"format.named("dns1123Label").value() == format.named("dns1123Label").value()"#,
+            11,
+        ),
+        // TestSetsCost
+        ("sets.contains([], [])", 21),
+        ("sets.contains([1], [])", 21),
+        ("sets.contains([1], [1])", 22),
+        ("sets.contains([1], [1, 1])", 23),
+        ("sets.contains([1, 2, 3, 4], [2, 3])", 29),
+        ("sets.contains([1, 2], [2u, 2.0])", 25),
+        ("sets.contains([[1], [2, 3]], [[2, 3.0]])", 53),
+        ("!sets.contains([1], [1, 2])", 24),
+        ("sets.equivalent([], [])", 21),
+        ("sets.equivalent([1], [1, 1])", 25),
+        ("sets.equivalent([1, 2, 3], [3u, 2.0, 1])", 39),
+        ("sets.equivalent([[1.0], [2, 3]], [[1], [2, 3.0]])", 69),
+        ("!sets.equivalent([1, 2], [2u, 2, 2.0])", 34),
+        ("sets.intersects([1], [1])", 22),
+        ("sets.intersects([1, 2], [2u, 2, 2.0])", 27),
+        ("sets.intersects([[1], [2, 3]], [[1, 2], [2, 3.0]])", 65),
+        ("!sets.intersects([], [])", 22),
+        // TestSemverCost
+        (r#"semver("1.0.0")"#, 1),
+        (r#"semver("1234.56789012345.67890123456789")"#, 4),
+        (r#"isSemver("1.0.0")"#, 1),
+        (r#"isSemver("1234.56789012345.67890123456789")"#, 4),
+        (r#"semver("1.2.3").major()"#, 2),
+        (r#"semver("1.2.3").minor()"#, 2),
+        (r#"semver("1.2.3").patch()"#, 2),
+        (r#"semver("1.0.0").isLessThan(semver("1.1.0"))"#, 3),
+        (r#"semver("1.1.0").isGreaterThan(semver("1.0.0"))"#, 3),
+        (r#"semver("1.0.0").compareTo(semver("1.2.3"))"#, 3),
+    ] {
+        add(expr.to_owned(), max);
+    }
+    let object = json!({"type": "object"});
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(expr, max)| match rule_cost(expr, &object, false) {
+            Ok(got) if got == *max => None,
+            Ok(got) => Some(format!("{expr}: expected {max}, got {got}")),
+            Err(err) => Some(format!("{expr}: {err}")),
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}

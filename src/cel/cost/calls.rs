@@ -126,6 +126,10 @@ pub fn cost(
         result_size: None,
         entries: None,
     };
+    if let Some(mut estimate) = extension(ctx, name, target, args) {
+        estimate.cost = estimate.cost.add(arg_sum);
+        return estimate;
+    }
     if let Some(mut estimate) = kubernetes(ctx, name, overload, target, args) {
         estimate.cost = estimate.cost.add(arg_sum);
         return estimate;
@@ -214,6 +218,66 @@ pub fn cost(
             plain(Est { min, max: smallest }.factor(STRING_TRAVERSAL))
         }
         _ => plain(Est::fixed(1)),
+    }
+}
+
+/// cel-go's extension libraries' own estimates (consulted before the
+/// Kubernetes ones): `sets` (1.29) and `lists` v3 (1.34); without the
+/// arguments' costs.
+fn extension(
+    ctx: &Context<'_>,
+    name: &str,
+    target: Option<&Arg<'_>>,
+    args: &[Arg<'_>],
+) -> Option<CallEstimate> {
+    let size = |node: &Arg<'_>| (ctx.size)(node);
+    // A list built: its size times a factor, plus the call and the list.
+    let allocating = |factor: f64, list: Est| {
+        Some(CallEstimate {
+            cost: list
+                .factor(factor)
+                .add(Est::fixed(1))
+                .add(Est::fixed(super::est::LIST_CREATE)),
+            result_size: Some(list),
+            entries: None,
+        })
+    };
+    // A literal non-negative int argument, else `default`.
+    let literal = |arg: &Arg<'_>, default: u64| match &arg.expr.expr {
+        Expr::Literal(LiteralValue::Int(value)) => (**value).max(0) as u64,
+        _ => default,
+    };
+    match (name, target, args) {
+        ("sets.contains" | "sets.intersects" | "sets.equivalent", None, [a, b]) => {
+            let factor = if name == "sets.equivalent" { 2.0 } else { 1.0 };
+            Some(CallEstimate {
+                cost: size(a).multiply(size(b)).factor(factor).add(Est::fixed(1)),
+                result_size: None,
+                entries: None,
+            })
+        }
+        ("slice", Some(list), [start, end]) => {
+            let (start, end) = (literal(start, 0), literal(end, size(list).max));
+            allocating(1.0, Est::fixed(end.saturating_sub(start)))
+        }
+        ("lists.range", None, [count]) => allocating(1.0, Est::fixed(literal(count, u64::MAX))),
+        ("reverse", Some(list), []) if matches!(list.ty, Ty::List(_)) => {
+            allocating(1.0, size(list))
+        }
+        ("flatten", Some(list), [] | [_]) => {
+            let depth = args.first().map_or(1, |depth| literal(depth, u64::MAX));
+            allocating(depth as f64, size(list))
+        }
+        ("distinct", Some(list), []) => allocating(2.0, size(list).multiply(size(list))),
+        ("sort", Some(list), []) | ("@sortByAssociatedKeys", Some(_), [list]) => {
+            let sz = size(list);
+            let factor = match list.ty.element() {
+                Ty::String | Ty::Bytes => 2.0 + STRING_TRAVERSAL,
+                _ => 2.0,
+            };
+            allocating(factor, sz.multiply(sz))
+        }
+        _ => None,
     }
 }
 

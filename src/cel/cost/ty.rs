@@ -147,6 +147,9 @@ pub fn result(name: &str, types: &[Ty]) -> Ty {
         "cidr" | "masked" => Ty::Opaque("cidr"),
         "url" => Ty::Opaque("url"),
         "semver" => Ty::Opaque("semver"),
+        // `optional.value()` gives what the optional holds (optionals are
+        // typed as what they hold).
+        "value" => first,
         "_[_]" => first.element(),
         "sum" | "min" | "max" => first.element(),
         "_+_" => first.or(second),
