@@ -111,12 +111,12 @@ impl Walk<'_> {
                 let none = Value::Opaque(Arc::new(OptionalValue::none()));
                 scope.add_variable_from_value("oldSelf", none);
             }
-            // The value's sizes, for the cost bound of comprehensions.
-            let sizes = schema
-                .rules
-                .iter()
-                .any(|rule| rule.comprehensions > 0)
-                .then(|| super::cost::observed(schema, node));
+            // The values a comprehension may range over, for its cost bound.
+            let size = if schema.rules.iter().any(|rule| rule.comprehensions > 0) {
+                value::size(node)
+            } else {
+                0
+            };
             // The rules that passed on an equal value are not run again.
             let key = passed::Key::of(node, self.target);
             let known = key.as_ref().map_or(0, |key| schema.passed.lookup(key));
@@ -125,7 +125,7 @@ impl Walk<'_> {
                 let bit = passed::bit(index);
                 if known & bit != 0 {
                     self.outcome.evaluated += 1;
-                } else if self.rule(rule, schema, &scope, node, line, sizes.as_ref()) {
+                } else if self.rule(rule, schema, &scope, node, line, size) {
                     passes |= bit;
                 }
             }
@@ -214,7 +214,7 @@ impl Walk<'_> {
         scope: &Context<'_, '_>,
         node: &Node,
         line: u32,
-        sizes: Option<&super::cost::Decl>,
+        size: u64,
     ) -> bool {
         let planned = match &rule.program {
             Ok(planned) => planned,
@@ -235,10 +235,24 @@ impl Walk<'_> {
             self.report(Severity::Warning, self.path.clone(), line, message);
             return false;
         }
-        let estimate = super::cost::runtime_bound(rule, sizes, node);
+        let comprehensions = rule.comprehensions;
+        let estimate = size
+            .saturating_add(1)
+            .checked_pow(comprehensions)
+            .unwrap_or(u64::MAX);
+        // Over the crude bound, the cost estimated at the value's own sizes
+        // decides (computed only then: it costs far more than the count).
+        let (estimate, how) = if comprehensions > 0 && estimate > PER_CALL_LIMIT {
+            match super::cost::runtime_bound(rule, schema, node) {
+                Some(cost) => (cost, "estimated at their sizes"),
+                None => (estimate, "bounded by their count"),
+            }
+        } else {
+            (0, "")
+        };
         if estimate > PER_CALL_LIMIT {
             let message = format!(
-                "the rule `{}` was not evaluated: its cost estimated at this value's sizes ({estimate}) exceeds the API server's per-call limit ({PER_CALL_LIMIT}), where the API server says \"'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: {}\"",
+                "the rule `{}` was not evaluated: over {size} values its cost, {how}, is {estimate}, over the API server's per-call limit ({PER_CALL_LIMIT}), where the API server says \"'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: {}\"",
                 rule.source,
                 rule.error_string()
             );

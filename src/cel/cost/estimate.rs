@@ -227,11 +227,8 @@ impl Coster<'_> {
         let bind = matches!(&c.iter_range.expr, Expr::List(list) if list.elements.is_empty())
             && matches!(&c.loop_cond.expr, Expr::Literal(LiteralValue::Boolean(b)) if !**b)
             && !ACCUMULATORS.contains(&c.accu_var.as_str());
-        let accu_ty = self.ty(&c.iter_range).or(self.ty(&c.accu_init));
-        let accu_ty = match &c.accu_init.expr {
-            Expr::List(_) => accu_ty,
-            _ => self.ty(&c.accu_init),
-        };
+        // An empty list's element type comes from the step (below).
+        let accu_ty = self.ty(&c.accu_init);
         self.push_local(&c.accu_var, &c.accu_init, accu_ty);
         if bind {
             sum = sum.add(self.cost(&c.result));

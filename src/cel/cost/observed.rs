@@ -117,25 +117,12 @@ fn merge(a: Decl, b: Decl) -> Decl {
     }
 }
 
-/// The cost bound a rule is held to on a value before it runs: its
-/// estimate at the value's `sizes` ([`observed`]). A rule without
-/// comprehensions is not bounded (its cost is linear in the value, far
-/// below the per-call limit for any document the reader takes). Where the
-/// estimate cannot be made (the rule selects a field neither the schema nor
-/// the value has), the crude bound stands: the value's count of values,
-/// raised to the number of comprehensions.
-pub fn runtime_bound(rule: &Rule, sizes: Option<&Decl>, value: &Node) -> u64 {
-    if rule.comprehensions == 0 {
-        return 0;
-    }
-    let estimate = match (&rule.expression, sizes) {
-        (Some(expression), Some(sizes)) => super::max_cost(expression, sizes),
-        _ => None,
-    };
-    estimate.unwrap_or_else(|| {
-        crate::cel::value::size(value)
-            .saturating_add(1)
-            .checked_pow(rule.comprehensions)
-            .unwrap_or(u64::MAX)
-    })
+/// The cost of `rule` estimated at the sizes of `value` (the node its
+/// schema is `schema`), bounding what evaluating it costs; `None` where
+/// no estimate can be made (a rule without comprehensions keeps no
+/// expression for it, or it selects a field neither the schema nor the
+/// value has).
+pub fn runtime_bound(rule: &Rule, schema: &Schema, value: &Node) -> Option<u64> {
+    let expression = rule.expression.as_ref()?;
+    super::max_cost(expression, &observed(schema, value))
 }
