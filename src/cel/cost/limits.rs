@@ -6,9 +6,10 @@
 //! holds), must not exceed 10,000,000; the CRD's total must not exceed
 //! 100,000,000.
 
-use super::decl::{Decl, MAX_REQUEST_SIZE};
+use super::decl::{Decl, Kind, MAX_REQUEST_SIZE};
 use super::estimate::max_cost;
 use crate::cel::rule::{Rule, ENV};
+use crate::cel::value::escape;
 use serde_json::Value as Json;
 
 /// `StaticEstimatedCostLimit`: one rule, times its cardinality.
@@ -114,7 +115,8 @@ pub fn report(schema: &Json) -> Report {
         cardinality: Some(1),
         unbounded_above: Vec::new(),
     };
-    visit(schema, &root, true, 0, &mut walk);
+    let decl = Decl::of(schema, true);
+    visit(schema, decl.as_ref(), &root, 0, &mut walk);
     if walk.total > CRD_LIMIT {
         for expensive in &walk.most_expensive {
             walk.findings.push(Finding {
@@ -162,19 +164,24 @@ pub fn budget_message(what: &str, cost: u64, limit: u64) -> String {
     format!("{what} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)")
 }
 
-fn visit(schema: &Json, place: &Place, root: bool, depth: usize, walk: &mut Walk) {
+/// Visits `schema` (of type `decl`, read once at the root and descended
+/// with the walk, as the API server derives a node's type from its
+/// parent's) and the schemas below it.
+fn visit(schema: &Json, decl: Option<&Decl>, place: &Place, depth: usize, walk: &mut Walk) {
     if depth > MAX_DEPTH || !schema.is_object() {
         return;
     }
-    if let Some(Json::Array(rules)) = schema.get("x-kubernetes-validations") {
-        let embedded = schema.get("x-kubernetes-embedded-resource") == Some(&Json::Bool(true));
-        if let Some(decl) = Decl::of(schema, root || embedded) {
+    if let (Some(Json::Array(rules)), Some(decl)) = (schema.get("x-kubernetes-validations"), decl) {
+        // Named only for a rule reported: walking the subtree for each rule
+        // would cost more than estimating it.
+        let unbounded = || {
             let mut unbounded = place.unbounded_above.clone();
             unbounded_below(schema, &place.readable, depth, &mut unbounded);
             unbounded.truncate(MAX_NAMED);
-            for (index, entry) in rules.iter().enumerate() {
-                rule_costs(entry, index, &decl, place, &unbounded, walk);
-            }
+            unbounded
+        };
+        for (index, entry) in rules.iter().enumerate() {
+            rule_costs(entry, index, decl, place, &unbounded, walk);
         }
     }
     let ty = schema.get("type").and_then(Json::as_str);
@@ -182,6 +189,12 @@ fn visit(schema: &Json, place: &Place, root: bool, depth: usize, walk: &mut Walk
         .cardinality
         .and_then(|c| max_elements(schema).map(|n| c.saturating_mul(n)));
     let mut child = |key: &str, name: Option<&str>, inner: &Json| {
+        let inner_decl = decl.and_then(|decl| match (&decl.kind, name) {
+            (Kind::Object(fields), Some(name)) => fields.get(&*escape(name)),
+            (Kind::List(items), None) if key == "items" => Some(&**items),
+            (Kind::Map(values), None) if key == "additionalProperties" => Some(&**values),
+            _ => None,
+        });
         let mut at = place.at.clone();
         at.push(Step::Key(key.to_owned()));
         let (field, readable) = match name {
@@ -212,7 +225,7 @@ fn visit(schema: &Json, place: &Place, root: bool, depth: usize, walk: &mut Walk
             cardinality: child_cardinality,
             unbounded_above,
         };
-        visit(inner, &next, false, depth + 1, walk);
+        visit(inner, inner_decl, &next, depth + 1, walk);
     };
     if let Some(Json::Object(properties)) = schema.get("properties") {
         for (name, inner) in properties {
@@ -236,7 +249,7 @@ fn rule_costs(
     index: usize,
     decl: &Decl,
     place: &Place,
-    unbounded: &[String],
+    unbounded: &dyn Fn() -> Vec<String>,
     walk: &mut Walk,
 ) {
     let Some(rule) = Rule::compile_shared(entry) else {
@@ -294,7 +307,7 @@ fn rule_costs(
                 field: field.clone(),
                 error: format!("Forbidden: {}", budget_message(what, cost, RULE_LIMIT)),
                 cost,
-                unbounded: unbounded.to_vec(),
+                unbounded: unbounded(),
             });
         }
         walk.total = walk.total.saturating_add(cost);
@@ -303,7 +316,7 @@ fn rule_costs(
                 at,
                 field,
                 cost,
-                unbounded: unbounded.to_vec(),
+                unbounded: unbounded(),
             });
             walk.most_expensive
                 .sort_by_key(|c| std::cmp::Reverse(c.cost));
