@@ -527,9 +527,9 @@ impl Coster<'_> {
         })
     }
 
-    fn decl_at(&self, path: &[String]) -> Option<Decl> {
+    fn decl_at(&self, path: &[String]) -> Option<std::borrow::Cow<'_, Decl>> {
         let (_, rest) = path.split_first()?;
-        self.root.at(rest).map(|d| d.into_owned())
+        self.root.at(rest)
     }
 
     fn entries_of(&self, e: &IdedExpr) -> Option<Entries> {
