@@ -86,8 +86,8 @@ pub struct Rule {
     /// How many comprehension macros it calls: the exponent of the cost
     /// bound (each may range over every value of `self`).
     pub comprehensions: u32,
-    /// The expression as written (unplanned), kept for rules with
-    /// comprehensions: their cost is estimated at each value's sizes.
+    /// The expression as written (unplanned), for its estimated cost
+    /// (`super::cost`); `None` when it does not compile.
     pub expression: Option<cel::IdedExpr>,
 }
 
@@ -154,7 +154,6 @@ impl Rule {
             expression: program
                 .as_ref()
                 .ok()
-                .filter(|_| comprehension_count(&source) > 0)
                 .map(|program| program.expression().clone()),
             program: program.map(|program| super::plan::plan(program.expression())),
             transition,

@@ -8,7 +8,7 @@
 
 use super::decl::{Decl, Kind, MAX_REQUEST_SIZE};
 use super::estimate::max_cost;
-use crate::cel::rule::{Rule, ENV};
+use crate::cel::rule::Rule;
 use crate::cel::value::escape;
 use serde_json::Value as Json;
 
@@ -267,12 +267,7 @@ fn rule_costs(
         .cardinality
         .unwrap_or(MAX_REQUEST_SIZE / (decl.min_size + 1));
     let mut parts = Vec::new();
-    // The rule passed the compiler's bounds as `rule.program`; its
-    // expression is read again unplanned.
-    let Some(cost) = ENV
-        .compile(&rule.source)
-        .ok()
-        .and_then(|program| max_cost(program.expression(), decl))
+    let Some(cost) = (rule.expression.as_ref()).and_then(|expression| max_cost(expression, decl))
     else {
         walk.skipped += 1;
         return;

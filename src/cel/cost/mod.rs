@@ -40,9 +40,10 @@ pub fn rule_cost(
         crate::cel::rule::Rule::compile(&serde_json::json!({ "rule": source })).ok_or("no rule")?;
     rule.program?;
     let decl = Decl::of(schema, resource_root).ok_or("the schema gives rules no type")?;
-    let program = crate::cel::rule::ENV
-        .compile(source)
-        .map_err(|err| err.to_string())?;
-    max_cost(program.expression(), &decl)
+    let expression = rule
+        .expression
+        .as_ref()
+        .ok_or("the rule does not compile")?;
+    max_cost(expression, &decl)
         .ok_or_else(|| "the rule selects a field the schema does not declare".to_owned())
 }

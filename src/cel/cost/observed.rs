@@ -119,8 +119,7 @@ fn merge(a: Decl, b: Decl) -> Decl {
 
 /// The cost of `rule` estimated at the sizes of `value` (the node its
 /// schema is `schema`), bounding what evaluating it costs; `None` where
-/// no estimate can be made (a rule without comprehensions keeps no
-/// expression for it, or it selects a field neither the schema nor the
+/// no estimate can be made (it selects a field neither the schema nor the
 /// value has).
 pub fn runtime_bound(rule: &Rule, schema: &Schema, value: &Node) -> Option<u64> {
     let expression = rule.expression.as_ref()?;
