@@ -353,6 +353,9 @@ fn a_crd_using_a_library_of_the_target_minor_is_refused_on_create() {
         findings(&json)
             .into_iter()
             .filter(|line| line.contains("x-kubernetes-validations"))
+            // The probe CRD is also over the estimated cost limits on
+            // purpose (its pairwise `hosts` rule): tests/cli_cel_cost.rs.
+            .filter(|line| !line.contains("the API server refuses this CRD"))
             .collect::<Vec<_>>()
     };
     let refused = at("1.30");

@@ -1,5 +1,6 @@
 //! A CustomResourceDefinition among the inputs, checked as the API server
-//! of the target minor compiles its rules when it is created.
+//! of the target minor compiles its rules when it is created: the libraries
+//! its rules call, and their estimated cost ([`super::crd_cost`]).
 //!
 //! The API server keeps two CEL environments (k8s.io/apiserver
 //! `pkg/cel/environment`): `NewExpressions`, at its compatibility version
@@ -24,7 +25,8 @@ const MAX_DEPTH: usize = 256;
 
 /// The rules of the CRD document `root` that the API server of `target`
 /// refuses when the CRD is created, for a library its environment for new
-/// expressions does not offer. Empty for any other document.
+/// expressions does not offer or for their estimated cost. Empty for any
+/// other document.
 pub fn check(root: &Node, target: Version) -> Vec<Violation> {
     let is_crd = root.get("apiVersion").and_then(Node::as_str) == Some("apiextensions.k8s.io/v1")
         && root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition");
@@ -48,6 +50,7 @@ pub fn check(root: &Node, target: Version) -> Vec<Violation> {
             walk(schema, path, target, 0, &mut found);
         }
     }
+    found.extend(super::crd_cost::of_crd(root, Severity::Error));
     found
 }
 

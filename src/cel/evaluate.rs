@@ -252,9 +252,19 @@ impl Walk<'_> {
             .saturating_add(1)
             .checked_pow(comprehensions)
             .unwrap_or(u64::MAX);
-        if comprehensions > 0 && estimate > PER_CALL_LIMIT {
+        // Over the crude bound, the cost estimated at the value's own sizes
+        // decides (computed only then: it costs far more than the count).
+        let (estimate, how) = if comprehensions > 0 && estimate > PER_CALL_LIMIT {
+            match super::cost::runtime_bound(rule, schema, node) {
+                Some(cost) => (cost, "estimated at their sizes"),
+                None => (estimate, "bounded by their count"),
+            }
+        } else {
+            (0, "")
+        };
+        if estimate > PER_CALL_LIMIT {
             let message = format!(
-                "the rule `{}` was not evaluated: over {size} values its cost may exceed the API server's per-call limit ({PER_CALL_LIMIT}), where the API server says \"'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: {}\"",
+                "the rule `{}` was not evaluated: over {size} values its cost, {how}, is {estimate}, over the API server's per-call limit ({PER_CALL_LIMIT}), where the API server says \"'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: {}\"",
                 rule.source,
                 rule.error_string()
             );

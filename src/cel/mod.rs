@@ -18,6 +18,9 @@
 //! - `crd_document`: a CRD among the inputs, its rules compiled as the
 //!   target's API server compiles a new CRD's (libraries of the minor
 //!   before).
+//! - `cost`: the API server's estimated cost of a rule and its per-rule
+//!   and per-CRD limits.
+//! - `crd_cost`: a CRD document's rules over those limits, as violations.
 //! - `gates`: the same tree from an API's own gates (a regen of CRDs), per
 //!   type and minor.
 //! - `library`: the API server's CEL libraries per minor, and the
@@ -27,6 +30,8 @@
 //! the `cel` crate's (cel-rust); see docs/cli.md for what differs from the
 //! API server.
 
+pub mod cost;
+pub mod crd_cost;
 pub mod crd_document;
 mod evaluate;
 mod gates;

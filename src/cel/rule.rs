@@ -87,6 +87,9 @@ pub struct Rule {
     /// How many comprehension macros it calls: the exponent of the cost
     /// bound (each may range over every value of `self`).
     pub comprehensions: u32,
+    /// The expression as written (unplanned), for its estimated cost
+    /// (`super::cost`); `None` when it does not compile.
+    pub expression: Option<cel::IdedExpr>,
 }
 
 /// The rules compiled in this process, by their entry's JSON text: one CRD
@@ -149,6 +152,10 @@ impl Rule {
             field_path: text("fieldPath"),
             reason: Reason::from_json(entry.get("reason").and_then(Json::as_str)),
             optional_old_self: entry.get("optionalOldSelf") == Some(&Json::Bool(true)),
+            expression: program
+                .as_ref()
+                .ok()
+                .map(|program| program.expression().clone()),
             program: program.map(|program| super::plan::plan(program.expression())),
             transition,
             functions,

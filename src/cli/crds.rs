@@ -244,6 +244,7 @@ pub fn load(
             }
             continue;
         }
+        warn_over_cost(&source.name, &text);
         match read_parts(path, &document::split(&text), 0) {
             Ok(document) => candidates.push(Candidate {
                 origin: Origin::Given(source.name.clone()),
@@ -567,6 +568,22 @@ fn without_metadata(text: &str) -> [&str; 2] {
         })
         .unwrap_or(text.len());
     [&text[..metadata], &text[end..]]
+}
+
+/// Warns of the rules of the `--crd` file `name` (its `text`) over the API
+/// server's estimated cost limits: the CRD is on the cluster already, but
+/// the API server would refuse it as it is.
+fn warn_over_cost(name: &str, text: &str) {
+    for doc in vergate::document::parse(text).documents {
+        let found =
+            vergate::cel::crd_cost::of_crd(&doc.root, vergate::preflight::Severity::Warning);
+        for violation in found {
+            eprintln!(
+                "warning: --crd: {name}:{}: {}: {}",
+                violation.line, violation.path, violation.message
+            );
+        }
+    }
 }
 
 /// The gates of the CRDs' custom resources, present in each of `versions`
