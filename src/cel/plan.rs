@@ -14,6 +14,10 @@
 //! built before it is known to be needed) and `x in [literals]` (a new list
 //! on every evaluation).
 //!
+//! A two-variable comprehension (cel-go's, from 1.32) is lowered into
+//! one-variable ones, which is all cel-rust's interpreter runs
+//! ([`super::library::two_var::lower`]).
+//!
 //! What a rewrite may change is an error's wording, never a result: a field
 //! selected on a value that is no map says `_[_]` where cel-rust says `_._`,
 //! and `!` on a value that is no bool names the type it expected. The API
@@ -113,7 +117,7 @@ fn rewrite<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>) -> IdedExpr {
             names.push(&c.accu_var);
             let result = rewrite(&c.result, names);
             names.truncate(bound);
-            node(Expr::Comprehension(Box::new(ComprehensionExpr {
+            let planned = ComprehensionExpr {
                 iter_range,
                 iter_var: c.iter_var.clone(),
                 iter_var2: c.iter_var2.clone(),
@@ -122,7 +126,12 @@ fn rewrite<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>) -> IdedExpr {
                 loop_cond,
                 loop_step,
                 result,
-            })))
+            };
+            match planned.iter_var2 {
+                // cel-rust runs one variable: lowered (see `two_var`).
+                Some(_) => super::library::two_var::lower(id, planned),
+                None => node(Expr::Comprehension(Box::new(planned))),
+            }
         }
         Expr::List(list) => node(Expr::List(ListExpr {
             elements: list

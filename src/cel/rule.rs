@@ -130,7 +130,7 @@ impl Rule {
         let (transition, functions) = match &program {
             Ok(program) => {
                 let references = program.references();
-                let functions = references
+                let mut functions: Vec<String> = references
                     .functions()
                     .into_iter()
                     .filter(|name| {
@@ -141,6 +141,7 @@ impl Rule {
                     })
                     .map(str::to_owned)
                     .collect();
+                functions.extend(library::two_var::used(program.expression()));
                 (references.has_variable("oldSelf"), functions)
             }
             Err(_) => (source.contains("oldSelf"), Vec::new()),

@@ -162,7 +162,7 @@ pub const LIBRARIES: &[Library] = &[
     Library {
         name: "two-variable comprehensions (cel-go ext.TwoVarComprehensions)",
         since: minor(32),
-        functions: &two_var::KEYS,
+        functions: &two_var::MACROS,
     },
     Library {
         name: "semver",
@@ -216,11 +216,13 @@ mod tests {
     use cel::{Context, Value};
     use std::sync::Arc;
 
+    /// `expression` compiled and planned as a rule is, then run.
     fn eval(expression: &str) -> Result<Value, String> {
         let program = ENV.compile(expression).map_err(|err| err.to_string())?;
+        let planned = crate::cel::plan::plan(program.expression());
         let mut context = Context::with_env(Arc::clone(&ENV));
         register(&mut context);
-        program.execute(&context).map_err(|err| err.to_string())
+        Value::resolve(&planned, &context).map_err(|err| err.to_string())
     }
 
     #[test]

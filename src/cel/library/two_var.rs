@@ -1,22 +1,26 @@
 //! cel-go's two-variable comprehensions (`ext.TwoVarComprehensions`, in
 //! the API server's environment from 1.32): `all`, `exists`, `existsOne`,
 //! `transformList`, `transformMap` and `transformMapEntry` with an index
-//! (or key) and a value variable, as macros on cel-rust, whose parser and
-//! interpreter know only one-variable comprehensions.
+//! (or key) and a value variable.
 //!
-//! Each expands, when the rule is parsed, into comprehensions cel-rust runs:
-//! the range is bound once to a hidden name (`@range`), a one-variable
-//! comprehension ranges over its indexes or keys ([`KEYS`], registered
-//! under each macro's name so a rule's functions name the macro), and the
-//! value variable is bound per step to `@range[key]`. A binding is cel-go's
-//! `cel.bind` shape: a comprehension over no items whose accumulator is the
-//! name and whose result is the body. So `m.all(k, v, v > 0)` is
-//! `bind(@range, m, @all(@range).all(k, bind(v, @range[k], v > 0)))`.
+//! cel-rust's parser and interpreter know only one-variable comprehensions,
+//! so this is done in two steps:
 //!
-//! As in cel-go, a list's first variable is the index and a map's the key;
-//! `transformMap` keeps the keys (a list's indexes) and `transformMapEntry`
-//! merges the one-entry maps its expression gives, failing on a key given
-//! twice (`insert failed: key … already exists`).
+//! - [`add_macros`]: the calls expand, when a rule is parsed, into the
+//!   comprehensions cel-go builds for them (`iter_var2` set, the same
+//!   accumulator, condition, step and result), so the static cost estimate
+//!   (`super::super::cost`) sees cel-go's tree;
+//! - [`lower`]: the plan (`super::super::plan`) turns each such
+//!   comprehension into ones cel-rust runs: the range bound once to a hidden
+//!   name, a one-variable comprehension over its indexes or keys ([`KEYS`]),
+//!   and the value variable bound for each step to `@range[key]`. A binding
+//!   is cel-go's `cel.bind` shape: a comprehension over no items whose
+//!   accumulator is the name and whose result is the body.
+//!
+//! As in cel-go, over a list the first variable is the index and over a map
+//! the key; `transformMap` keeps the keys (a list's indexes), and
+//! `transformMapEntry` merges the one-entry maps its expression gives,
+//! failing on a key given twice (`insert failed: key … already exists`).
 
 use cel::common::ast::{
     operators, CallExpr, ComprehensionExpr, Expr, ListExpr, LiteralValue, MapExpr,
@@ -28,20 +32,9 @@ use cel::{Context, Env, ExecutionError, FunctionContext, IdedExpr, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The macros, as a rule names them: each is also the name (after `@`) of
-/// the function that lists its range's indexes or keys.
+/// How the gate of the library names the macros a rule uses (`@all`, …):
+/// [`used`] finds them, `display_name` drops the `@`.
 pub const MACROS: [&str; 6] = [
-    "all",
-    "exists",
-    "existsOne",
-    "transformList",
-    "transformMap",
-    "transformMapEntry",
-];
-
-/// The functions the expansions call that a rule can be said to use: the
-/// key lists, one per macro (`@all`, …), for the library's gate.
-pub const KEYS: [&str; 6] = [
     "@all",
     "@exists",
     "@existsOne",
@@ -50,18 +43,23 @@ pub const KEYS: [&str; 6] = [
     "@transformMapEntry",
 ];
 
-/// Adds to `map` one key and value, or every entry of another map.
-const INSERT: &str = "@insert";
+/// Lists a range's indexes or keys (the lowered comprehensions range over
+/// them).
+const KEYS: &str = "@keys";
 
-/// The hidden name the range is bound to.
+/// Adds to a map one key and value, or every entry of another map (cel-go's
+/// name for it).
+const MAP_INSERT: &str = "cel.@mapInsert";
+
+/// The hidden name a lowered comprehension binds its range to.
 const RANGE: &str = "@range";
 
-/// The accumulator's name, as cel-rust's own macros name it.
+/// The accumulator's name, as cel-go's and cel-rust's macros name it.
 const RESULT: &str = "@result";
 
 /// Adds the macros to `env`.
 pub fn add_macros(env: &mut Env) {
-    let forms: [(&str, &[usize]); 6] = [
+    let forms: [(&'static str, &[usize]); 6] = [
         ("all", &[3]),
         ("exists", &[3]),
         ("existsOne", &[3]),
@@ -78,25 +76,162 @@ pub fn add_macros(env: &mut Env) {
     }
 }
 
-/// Registers the functions the expansions call.
+/// Registers the functions the lowered comprehensions call.
 pub fn register(context: &mut Context) {
-    for name in KEYS {
-        let _ = context.add_function(
-            name,
-            |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value, ExecutionError> {
-                match args.as_slice() {
-                    [range] => keys(ftx, range),
-                    _ => Err(ftx.error("a two-variable comprehension ranges over one value")),
-                }
-            },
-        );
-    }
     let _ = context.add_function(
-        INSERT,
+        KEYS,
+        |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value, ExecutionError> {
+            match args.as_slice() {
+                [range] => keys(ftx, range),
+                _ => Err(ftx.error("a two-variable comprehension ranges over one value")),
+            }
+        },
+    );
+    let _ = context.add_function(
+        MAP_INSERT,
         |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value, ExecutionError> {
             insert(ftx, &args)
         },
     );
+}
+
+/// The two-variable macros `expr` uses, as [`MACROS`] names them, told
+/// apart by the comprehension each expands to.
+pub fn used(expr: &IdedExpr) -> Vec<String> {
+    let mut found = Vec::new();
+    visit(expr, 0, &mut |expr| {
+        let Expr::Comprehension(c) = &expr.expr else {
+            return;
+        };
+        if c.iter_var2.is_none() {
+            return;
+        }
+        let inserted = |arity: usize| calls(&c.loop_step, MAP_INSERT, arity);
+        let name = match &c.accu_init.expr {
+            Expr::Literal(LiteralValue::Boolean(flag)) if *flag.inner() => "@all",
+            Expr::Literal(LiteralValue::Boolean(_)) => "@exists",
+            Expr::Literal(_) => "@existsOne",
+            Expr::List(_) => "@transformList",
+            Expr::Map(_) if inserted(3) => "@transformMap",
+            Expr::Map(_) if inserted(2) => "@transformMapEntry",
+            _ => "@all",
+        };
+        if !found.iter().any(|known| known == name) {
+            found.push(name.to_owned());
+        }
+    });
+    found
+}
+
+/// The deepest tree [`used`] and [`calls`] look into (rules are bounded
+/// far below it when they compile).
+const MAX_DEPTH: usize = 256;
+
+fn visit(expr: &IdedExpr, depth: usize, found: &mut dyn FnMut(&IdedExpr)) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    found(expr);
+    let mut each = |child: &IdedExpr| visit(child, depth + 1, found);
+    match &expr.expr {
+        Expr::Call(call) => {
+            call.target.iter().for_each(|target| each(target));
+            call.args.iter().for_each(&mut each);
+        }
+        Expr::Comprehension(c) => {
+            for part in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                each(part);
+            }
+        }
+        Expr::List(list) => list.elements.iter().for_each(&mut each),
+        Expr::Map(map) => {
+            for entry in &map.entries {
+                if let cel::common::ast::EntryExpr::MapEntry(entry) = &entry.expr {
+                    each(&entry.key);
+                    each(&entry.value);
+                }
+            }
+        }
+        Expr::Select(select) => each(&select.operand),
+        Expr::Struct(_) | Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
+}
+
+/// True when `expr` calls `function` with `arity` arguments somewhere.
+fn calls(expr: &IdedExpr, function: &str, arity: usize) -> bool {
+    let mut seen = false;
+    visit(expr, 0, &mut |expr| {
+        seen |= matches!(&expr.expr, Expr::Call(call)
+            if call.func_name == function && call.args.len() == arity);
+    });
+    seen
+}
+
+/// The comprehension `c` (two variables, its parts already planned)
+/// lowered into one-variable comprehensions cel-rust runs; `id` places the
+/// nodes it adds.
+pub fn lower(id: u64, c: ComprehensionExpr) -> IdedExpr {
+    let node = |expr: Expr| IdedExpr { id, expr };
+    let ident = |name: &str| node(Expr::Ident(name.to_owned()));
+    let ComprehensionExpr {
+        iter_range,
+        iter_var,
+        iter_var2,
+        accu_var,
+        accu_init,
+        loop_cond,
+        loop_step,
+        result,
+    } = c;
+    let step = match iter_var2 {
+        Some(value) => {
+            let at = node(Expr::Call(CallExpr {
+                func_name: operators::INDEX.to_owned(),
+                target: None,
+                args: vec![ident(RANGE), ident(&iter_var)],
+            }));
+            bind(id, &value, at, loop_step)
+        }
+        None => loop_step,
+    };
+    let keys = node(Expr::Call(CallExpr {
+        func_name: KEYS.to_owned(),
+        target: None,
+        args: vec![ident(RANGE)],
+    }));
+    let over_keys = node(Expr::Comprehension(Box::new(ComprehensionExpr {
+        iter_range: keys,
+        iter_var,
+        iter_var2: None,
+        accu_var,
+        accu_init,
+        loop_cond,
+        loop_step: step,
+        result,
+    })));
+    bind(id, RANGE, iter_range, over_keys)
+}
+
+/// `body` with `name` bound to `init`: a comprehension over no items whose
+/// accumulator is `name` (cel-go's `cel.bind`).
+fn bind(id: u64, name: &str, init: IdedExpr, body: IdedExpr) -> IdedExpr {
+    let node = |expr: Expr| IdedExpr { id, expr };
+    node(Expr::Comprehension(Box::new(ComprehensionExpr {
+        iter_range: node(Expr::List(ListExpr::new(Vec::new()))),
+        iter_var: "#unused".to_owned(),
+        iter_var2: None,
+        accu_var: name.to_owned(),
+        accu_init: init,
+        loop_cond: node(Expr::Literal(LiteralValue::Boolean(false.into()))),
+        loop_step: node(Expr::Ident(name.to_owned())),
+        result: body,
+    })))
 }
 
 /// The indexes of a list or the keys of a map, as a list.
@@ -109,7 +244,7 @@ fn keys(ftx: &FunctionContext, range: &Value) -> Result<Value, ExecutionError> {
     Ok(Value::List(Arc::new(keys)))
 }
 
-/// `@insert(map, key, value)` or `@insert(map, entries)`.
+/// `cel.@mapInsert(map, key, value)` or `cel.@mapInsert(map, entries)`.
 fn insert(ftx: &FunctionContext, args: &[Value]) -> Result<Value, ExecutionError> {
     let (Some(Value::Map(into)), rest) = (args.first(), args.get(1..).unwrap_or_default()) else {
         return Err(ftx.error("insert needs a map"));
@@ -128,7 +263,7 @@ fn insert(ftx: &FunctionContext, args: &[Value]) -> Result<Value, ExecutionError
         if map.contains_key(&key) {
             return Err(ftx.error(format!(
                 "insert failed: key {} already exists",
-                Value::from(key).to_string_lossy()
+                shown(&Value::from(key))
             )));
         }
         map.insert(key, value);
@@ -140,26 +275,21 @@ fn key_of(ftx: &FunctionContext, value: &Value) -> Result<Key, ExecutionError> {
     value
         .clone()
         .try_into()
-        .map_err(|_| ftx.error(format!("{} cannot be a map key", value.to_string_lossy())))
+        .map_err(|_| ftx.error(format!("{} cannot be a map key", shown(value))))
 }
 
-trait Lossy {
-    fn to_string_lossy(&self) -> String;
-}
-
-impl Lossy for Value {
-    fn to_string_lossy(&self) -> String {
-        match self {
-            Value::String(text) => text.to_string(),
-            Value::Int(number) => number.to_string(),
-            Value::UInt(number) => number.to_string(),
-            Value::Bool(flag) => flag.to_string(),
-            other => format!("{other:?}"),
-        }
+/// A key as cel-go prints it in an error.
+fn shown(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.to_string(),
+        Value::Int(number) => number.to_string(),
+        Value::UInt(number) => number.to_string(),
+        Value::Bool(flag) => flag.to_string(),
+        other => format!("{other:?}"),
     }
 }
 
-/// The expansion of `target.name(args…)`.
+/// The expansion of `target.name(args…)`: cel-go's comprehension for it.
 fn expand(
     name: &'static str,
     helper: &mut MacroExprHelper<'_>,
@@ -182,66 +312,56 @@ fn expand(
         ));
     }
     let rest: Vec<IdedExpr> = args.collect();
-    let mut b = Builder {
-        helper,
-        key: &key,
-        value: &value,
-    };
+    let mut b = Builder { helper };
     let (init, condition, step, result) = match (name, rest.as_slice()) {
         ("all", [predicate]) => {
-            let predicate = b.with_value(predicate.clone());
             let accumulated = b.ident(RESULT);
-            let step = b.call(operators::LOGICAL_AND, vec![accumulated, predicate]);
+            let step = b.call(operators::LOGICAL_AND, vec![accumulated, predicate.clone()]);
             let accumulated = b.ident(RESULT);
             let condition = b.call(operators::NOT_STRICTLY_FALSE, vec![accumulated]);
-            let init = b.boolean(true);
-            (init, condition, step, b.ident(RESULT))
+            (b.boolean(true), condition, step, b.ident(RESULT))
         }
         ("exists", [predicate]) => {
-            let predicate = b.with_value(predicate.clone());
             let accumulated = b.ident(RESULT);
-            let step = b.call(operators::LOGICAL_OR, vec![accumulated, predicate]);
+            let step = b.call(operators::LOGICAL_OR, vec![accumulated, predicate.clone()]);
             let accumulated = b.ident(RESULT);
             let not = b.call(operators::LOGICAL_NOT, vec![accumulated]);
             let condition = b.call(operators::NOT_STRICTLY_FALSE, vec![not]);
-            let init = b.boolean(false);
-            (init, condition, step, b.ident(RESULT))
+            (b.boolean(false), condition, step, b.ident(RESULT))
         }
         ("existsOne", [predicate]) => {
-            let predicate = b.with_value(predicate.clone());
             let (accumulated, one) = (b.ident(RESULT), b.int(1));
             let plus = b.call(operators::ADD, vec![accumulated, one]);
             let accumulated = b.ident(RESULT);
-            let step = b.call(operators::CONDITIONAL, vec![predicate, plus, accumulated]);
+            let step = b.call(
+                operators::CONDITIONAL,
+                vec![predicate.clone(), plus, accumulated],
+            );
             let (accumulated, one) = (b.ident(RESULT), b.int(1));
             let result = b.call(operators::EQUALS, vec![accumulated, one]);
             let (init, condition) = (b.int(0), b.boolean(true));
             (init, condition, step, result)
         }
         ("transformList", [filter @ .., transform]) if filter.len() <= 1 => {
-            let transform = b.with_value(transform.clone());
-            let item = b.node(Expr::List(ListExpr::new(vec![transform])));
+            let item = b.node(Expr::List(ListExpr::new(vec![transform.clone()])));
             let accumulated = b.ident(RESULT);
             let added = b.call(operators::ADD, vec![accumulated, item]);
             let step = b.filtered(filter.first(), added);
             let empty = b.node(Expr::List(ListExpr::new(Vec::new())));
-            let condition = b.boolean(true);
-            (empty, condition, step, b.ident(RESULT))
+            (empty, b.boolean(true), step, b.ident(RESULT))
         }
         ("transformMap" | "transformMapEntry", [filter @ .., transform]) if filter.len() <= 1 => {
-            let transform = b.with_value(transform.clone());
             let accumulated = b.ident(RESULT);
             let args = match name {
-                "transformMap" => vec![accumulated, b.ident(&key), transform],
-                _ => vec![accumulated, transform],
+                "transformMap" => vec![accumulated, b.ident(&key), transform.clone()],
+                _ => vec![accumulated, transform.clone()],
             };
-            let added = b.call(INSERT, args);
+            let added = b.call(MAP_INSERT, args);
             let step = b.filtered(filter.first(), added);
             let empty = b.node(Expr::Map(MapExpr {
                 entries: Vec::new(),
             }));
-            let condition = b.boolean(true);
-            (empty, condition, step, b.ident(RESULT))
+            (empty, b.boolean(true), step, b.ident(RESULT))
         }
         _ => {
             return Err(b.helper.new_error(
@@ -250,22 +370,19 @@ fn expand(
             ))
         }
     };
-    let bound = b.ident(RANGE);
-    let keys = b.call(&format!("@{name}"), vec![bound]);
-    let over_keys = b.node(Expr::Comprehension(Box::new(ComprehensionExpr {
-        iter_range: keys,
-        iter_var: key.clone(),
-        iter_var2: None,
+    Ok(b.node(Expr::Comprehension(Box::new(ComprehensionExpr {
+        iter_range: range,
+        iter_var: key,
+        iter_var2: Some(value),
         accu_var: RESULT.to_owned(),
         accu_init: init,
         loop_cond: condition,
         loop_step: step,
         result,
-    })));
-    Ok(b.bind(RANGE, range, over_keys))
+    }))))
 }
 
-/// The name a variable argument gives, or the parse error cel-go gives.
+/// The name a variable argument gives, or a parse error.
 fn variable(helper: &MacroExprHelper<'_>, arg: IdedExpr, name: &str) -> Result<String, ParseError> {
     match arg.expr {
         Expr::Ident(variable) => Ok(variable),
@@ -273,23 +390,12 @@ fn variable(helper: &MacroExprHelper<'_>, arg: IdedExpr, name: &str) -> Result<S
     }
 }
 
-/// New nodes for an expansion of a comprehension with the variables `key`
-/// and `value`.
+/// New nodes for an expansion.
 struct Builder<'h, 'p> {
     helper: &'h mut MacroExprHelper<'p>,
-    key: &'h str,
-    value: &'h str,
 }
 
 impl Builder<'_, '_> {
-    /// `body` with the value variable bound to `@range[key]`.
-    fn with_value(&mut self, body: IdedExpr) -> IdedExpr {
-        let (range, key) = (self.ident(RANGE), self.ident(self.key));
-        let at = self.call(operators::INDEX, vec![range, key]);
-        let value = self.value;
-        self.bind(value, at, body)
-    }
-
     fn node(&mut self, expr: Expr) -> IdedExpr {
         self.helper.next_expr(expr)
     }
@@ -314,31 +420,15 @@ impl Builder<'_, '_> {
         }))
     }
 
-    /// `body` with `name` bound to `init`: a comprehension over no items
-    /// whose accumulator is `name` (cel-go's `cel.bind`).
-    fn bind(&mut self, name: &str, init: IdedExpr, body: IdedExpr) -> IdedExpr {
-        let nothing = self.node(Expr::List(ListExpr::new(Vec::new())));
-        let condition = self.boolean(false);
-        let step = self.ident(name);
-        self.node(Expr::Comprehension(Box::new(ComprehensionExpr {
-            iter_range: nothing,
-            iter_var: "#unused".to_owned(),
-            iter_var2: None,
-            accu_var: name.to_owned(),
-            accu_init: init,
-            loop_cond: condition,
-            loop_step: step,
-            result: body,
-        })))
-    }
-
     /// `filter ? added : @result`, or `added` without a filter.
     fn filtered(&mut self, filter: Option<&IdedExpr>, added: IdedExpr) -> IdedExpr {
         match filter {
             Some(filter) => {
-                let filter = self.with_value(filter.clone());
                 let unchanged = self.ident(RESULT);
-                self.call(operators::CONDITIONAL, vec![filter, added, unchanged])
+                self.call(
+                    operators::CONDITIONAL,
+                    vec![filter.clone(), added, unchanged],
+                )
             }
             None => added,
         }
