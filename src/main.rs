@@ -17,14 +17,31 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The stack the command runs on. The CEL parser (cel-rust's ANTLR
+/// grammar), its interpreter and the cost estimate recurse along a rule's
+/// nesting; rules are bounded to 64 levels, which an unoptimised build's
+/// frames need more than the main thread's 8 MiB for. Only what is used is
+/// committed; the rest is address space.
+const STACK: usize = 64 << 20;
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    let code = match args.command {
+    let run = move || match args.command {
         cli::Command::Check(args) => cli::check::run(&args),
         cli::Command::Upgrade(args) => cli::upgrade::run(&args),
         cli::Command::Diff(args) => cli::diff::run(&args),
         cli::Command::Versions(args) => cli::versions::run(&args),
         cli::Command::Editor(args) => cli::editor::run(&args),
+    };
+    let code = match std::thread::Builder::new().stack_size(STACK).spawn(run) {
+        // A panic goes on as the main thread's would (exit code 101).
+        Ok(thread) => thread
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        Err(err) => {
+            eprintln!("error: cannot start the command's thread: {err}");
+            cli::Outcome::InputError
+        }
     };
     ExitCode::from(code as u8)
 }

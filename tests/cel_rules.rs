@@ -497,6 +497,44 @@ fn two_variable_comprehensions_run_from_1_32() {
     );
 }
 
+/// Rules nested as deep as vergate compiles them (64 levels: parentheses,
+/// calls) run on vergate's threads without exhausting their stacks, even in
+/// an unoptimised build (the test's own): as a `--crd` CRD on one thread
+/// and on all, and as a CRD document among the inputs (its cost estimate).
+#[test]
+fn rules_nested_to_the_bound_never_exhaust_a_stack() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, rule) in [
+        (
+            "calls",
+            format!("{}self{} > 0", "size(".repeat(62), ")".repeat(62)),
+        ),
+        (
+            "parens",
+            format!("{}self{} == 'abc'", "(".repeat(63), ")".repeat(63)),
+        ),
+    ] {
+        let crd = dir.path().join(format!("{name}-crd.yaml"));
+        std::fs::write(
+            &crd,
+            format!("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: deeps.example.com}}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {{kind: Deep, plural: deeps}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: string\n            maxLength: 8\n            x-kubernetes-validations:\n            - rule: \"{rule}\"\n"),
+        )
+        .unwrap();
+        let resource = dir.path().join(format!("{name}.yaml"));
+        std::fs::write(
+            &resource,
+            "apiVersion: example.com/v1\nkind: Deep\nmetadata: {name: d}\nspec: abc\n",
+        )
+        .unwrap();
+        let (crd, resource) = (crd.to_str().unwrap(), resource.to_str().unwrap());
+        for jobs in ["1", "0"] {
+            let json = check_json(&["-j", jobs, "--target", "1.33", "--crd", crd, resource]);
+            assert!(json["violations"].is_array(), "{name}: {json:#}");
+        }
+        check_json(&["--target", "1.33", crd]);
+    }
+}
+
 /// The semver library (1.33) runs: a version below the rule's floor fails
 /// with the rule's message at 1.33, and at 1.32 the rule is a warning (that
 /// API server does not offer `semver`).

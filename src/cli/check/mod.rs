@@ -15,6 +15,10 @@ use vergate::document;
 use vergate::preflight::{FeatureGates, Options};
 
 pub use super::results::{Checked, Found, InputError, Results, Skipped};
+
+/// The stack of each checking thread: CEL rules compile and run on them
+/// (see `STACK` in main.rs for why it is larger than the default 2 MiB).
+const WORKER_STACK: usize = 32 << 20;
 pub(super) use source::is_template;
 
 /// What `check` does with documents beyond preflight: the kinds skipped
@@ -75,16 +79,16 @@ pub fn run(args: &CheckArgs) -> Outcome {
         }
         sources
     };
-    if args.jobs > 0 {
-        // Fails only when the pool was built before: this comes before the
-        // first parallel step (reading the inputs), and says so if that
-        // changes.
-        if let Err(err) = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.jobs)
-            .build_global()
-        {
-            eprintln!("warning: -j {} not applied: {err}", args.jobs);
-        }
+    // Fails only when the pool was built before: this comes before the
+    // first parallel step (reading the inputs), and says so if that
+    // changes. Its threads compile and run CEL rules, which recurse along
+    // a rule's nesting: they get the stack the main one has.
+    if let Err(err) = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs)
+        .stack_size(WORKER_STACK)
+        .build_global()
+    {
+        eprintln!("warning: -j {} not applied: {err}", args.jobs);
     }
     // The inputs are read while the tables load (a large file in two halves
     // at once, its second half taken up by the thread loading the tables
