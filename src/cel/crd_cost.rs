@@ -5,6 +5,7 @@
 use super::cost::{self, Finding, Step, CRD_LIMIT, RULE_LIMIT};
 use crate::document::{Node, Value as Doc};
 use crate::preflight::{Rule as Check, Severity, Violation};
+use rayon::prelude::*;
 
 /// The cost findings of every version of the CRD document `root` (none
 /// for another document), with `severity`.
@@ -24,6 +25,29 @@ pub fn of_crd(root: &Node, severity: Severity) -> Vec<Violation> {
         })
         .flatten()
         .collect()
+}
+
+/// True when a version of the CRD `root` (as JSON, without lines) is
+/// over a limit: whether [`of_crd`] has anything to say, without reading
+/// the CRD again for its lines.
+pub fn over_limits(root: &serde_json::Value) -> bool {
+    let is_crd = root.get("apiVersion").and_then(serde_json::Value::as_str)
+        == Some("apiextensions.k8s.io/v1")
+        && root.get("kind").and_then(serde_json::Value::as_str) == Some("CustomResourceDefinition");
+    let versions = root
+        .pointer("/spec/versions")
+        .and_then(serde_json::Value::as_array)
+        .filter(|_| is_crd);
+    let schemas: Vec<&serde_json::Value> = versions
+        .into_iter()
+        .flatten()
+        .filter_map(|version| version.pointer("/schema/openAPIV3Schema"))
+        .collect();
+    // The rules compiled on every thread first, then estimated.
+    super::schema::precompile(schemas.iter().copied());
+    schemas
+        .par_iter()
+        .any(|schema| !cost::check(schema).is_empty())
 }
 
 /// The cost findings of the CRD version schema `schema`, at

@@ -99,21 +99,30 @@ impl Node {
     /// is most of reading; one CRD version may hold most of the rules).
     pub fn read_all<K: Send>(schemas: Vec<(K, &Json)>) -> Vec<(K, Node)> {
         use rayon::prelude::*;
-        let mut entries = Vec::new();
-        for (_, schema) in &schemas {
-            rule_entries(schema, 0, &mut entries);
-        }
-        let mut seen = std::collections::HashSet::new();
-        entries.retain(|entry| seen.insert(entry.to_string()));
-        entries.into_par_iter().for_each(|entry| {
-            let _ = Rule::compile_shared(entry);
-        });
+        precompile(schemas.iter().map(|(_, schema)| *schema));
         schemas
             .into_par_iter()
             .map(|(key, schema)| (key, Node::read(schema)))
             .collect()
     }
+}
 
+/// Compiles each distinct rule of `schemas` (and the schemas below them)
+/// once, spread over the threads, for whatever reads them next.
+pub fn precompile<'j>(schemas: impl IntoIterator<Item = &'j Json>) {
+    use rayon::prelude::*;
+    let mut entries = Vec::new();
+    for schema in schemas {
+        rule_entries(schema, 0, &mut entries);
+    }
+    let mut seen = std::collections::HashSet::new();
+    entries.retain(|entry| seen.insert(entry.to_string()));
+    entries.into_par_iter().for_each(|entry| {
+        let _ = Rule::compile_shared(entry);
+    });
+}
+
+impl Node {
     fn read_at(schema: &Json, depth: usize) -> Node {
         let child = |schema: &Json| -> Option<Box<Node>> {
             (schema.is_object() && depth < MAX_DEPTH)

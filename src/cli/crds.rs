@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
-use vergate::cel::Schema;
+use vergate::cel::{crd_cost, Schema};
 use vergate::document::{self, Node};
 use vergate::tables::GateTables;
 use vergate::Version;
@@ -34,6 +34,10 @@ fn names_crd_kind(text: &str) -> bool {
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(CRD_KIND));
     FINDER.find(text.as_bytes()).is_some()
 }
+
+/// Finds CEL rules in a CRD's text: one without any is not costed.
+static FINDER_RULES: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new("x-kubernetes-validations"));
 
 /// The CRDs in use, for what the gate tables cannot say, and the CRDs
 /// among the inputs that are not used.
@@ -244,8 +248,15 @@ pub fn load(
             }
             continue;
         }
-        warn_over_cost(&source.name, &text);
-        match read_parts(path, &document::split(&text), 0) {
+        let read = read_json(path, &document::split(&text), 0).and_then(|documents| {
+            // Only a CRD over a limit is read again, for its lines.
+            let rules = FINDER_RULES.find(text.as_bytes()).is_some();
+            if rules && documents.iter().any(|(_, doc)| crd_cost::over_limits(doc)) {
+                warn_over_cost(&source.name, &text);
+            }
+            crds_from_documents(path, documents).map_err(|err| err.to_string())
+        });
+        match read {
             Ok(document) => candidates.push(Candidate {
                 origin: Origin::Given(source.name.clone()),
                 path: path.to_owned(),
@@ -440,6 +451,16 @@ fn read_parts(
     parts: &[document::Part<'_>],
     first_index: usize,
 ) -> Result<Document, String> {
+    let documents = read_json(path, parts, first_index)?;
+    crds_from_documents(path, documents).map_err(|err| err.to_string())
+}
+
+/// The documents of `parts` as JSON, each with its index in the input.
+fn read_json(
+    path: &Path,
+    parts: &[document::Part<'_>],
+    first_index: usize,
+) -> Result<Vec<(usize, serde_json::Value)>, String> {
     let chosen: Vec<(usize, &document::Part<'_>)> = parts
         .iter()
         .enumerate()
@@ -463,7 +484,7 @@ fn read_parts(
     for part in read {
         documents.extend(part?);
     }
-    crds_from_documents(path, documents).map_err(|err| err.to_string())
+    Ok(documents)
 }
 
 /// Each CRD document of an input (the parts holding a top-level `kind:
@@ -575,8 +596,7 @@ fn without_metadata(text: &str) -> [&str; 2] {
 /// the API server would refuse it as it is.
 fn warn_over_cost(name: &str, text: &str) {
     for doc in vergate::document::parse(text).documents {
-        let found =
-            vergate::cel::crd_cost::of_crd(&doc.root, vergate::preflight::Severity::Warning);
+        let found = crd_cost::of_crd(&doc.root, vergate::preflight::Severity::Warning);
         for violation in found {
             eprintln!(
                 "warning: --crd: {name}:{}: {}: {}",

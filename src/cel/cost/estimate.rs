@@ -17,7 +17,9 @@ use super::est::{Est, LIST_CREATE, MAP_CREATE, STRUCT_CREATE, UNKNOWN};
 use super::ty::{self, Ty};
 use cel::common::ast::{EntryExpr, Expr, LiteralValue};
 use cel::IdedExpr;
-use std::collections::HashMap;
+/// The estimate's tables, keyed by expression id or name: foldhash, not
+/// std's SipHash (a lookup or two per node of every rule).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// The accumulator of cel-rust's (and cel-go's) macro expansions.
 const ACCUMULATORS: [&str; 2] = ["@result", "__result__"];
@@ -33,11 +35,11 @@ pub fn max_cost(expression: &IdedExpr, root: &Decl) -> Option<u64> {
     let mut coster = Coster {
         root,
         root_ty: Ty::of(root),
-        paths: HashMap::new(),
-        sizes: HashMap::new(),
-        entries: HashMap::new(),
-        types: HashMap::new(),
-        locals: HashMap::new(),
+        paths: HashMap::default(),
+        sizes: HashMap::default(),
+        entries: HashMap::default(),
+        types: HashMap::default(),
+        locals: HashMap::default(),
         undeclared: false,
     };
     let cost = coster.cost(expression).max;
