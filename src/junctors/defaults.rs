@@ -9,37 +9,53 @@ use serde_json::Value;
 /// The deepest nesting followed.
 const MAX_DEPTH: usize = 64;
 
-/// Lays the defaults of `schema` on `value`.
-pub(super) fn apply(schema: &Value, value: &mut Value) {
-    apply_at(schema, value, 0);
+/// Lays the defaults of `schema` on `value`, each taking its size as
+/// JSON text from `left`; false when `left` ran out (the value is then
+/// defaulted in part).
+pub(super) fn apply(schema: &Value, value: &mut Value, left: &mut usize) -> bool {
+    apply_at(schema, value, 0, left)
 }
 
-fn apply_at(schema: &Value, value: &mut Value, depth: usize) {
+fn apply_at(schema: &Value, value: &mut Value, depth: usize, left: &mut usize) -> bool {
     if depth > MAX_DEPTH {
-        return;
+        return true;
     }
     let Some(schema) = schema.as_object() else {
-        return;
+        return true;
     };
     match value {
         Value::Object(entries) => {
             let properties = schema.get("properties").and_then(Value::as_object);
             if let Some(properties) = properties {
                 for (key, property) in properties {
-                    match entries.get_mut(key) {
-                        Some(inner) => apply_at(property, inner, depth + 1),
-                        None => {
-                            if let Some(default) = property.get("default") {
-                                entries.insert(key.clone(), default.clone());
+                    let done = match entries.get_mut(key) {
+                        Some(inner) => apply_at(property, inner, depth + 1, left),
+                        None => match property.get("default") {
+                            Some(default) => {
+                                let size = default.to_string().len();
+                                match left.checked_sub(size) {
+                                    Some(rest) => {
+                                        *left = rest;
+                                        entries.insert(key.clone(), default.clone());
+                                        true
+                                    }
+                                    None => false,
+                                }
                             }
-                        }
+                            None => true,
+                        },
+                    };
+                    if !done {
+                        return false;
                     }
                 }
             }
             if let Some(additional) = schema.get("additionalProperties").filter(|a| a.is_object()) {
                 for (key, inner) in entries.iter_mut() {
-                    if !properties.is_some_and(|properties| properties.contains_key(key)) {
-                        apply_at(additional, inner, depth + 1);
+                    if !properties.is_some_and(|properties| properties.contains_key(key))
+                        && !apply_at(additional, inner, depth + 1, left)
+                    {
+                        return false;
                     }
                 }
             }
@@ -47,10 +63,13 @@ fn apply_at(schema: &Value, value: &mut Value, depth: usize) {
         Value::Array(items) => {
             if let Some(item_schema) = schema.get("items") {
                 for item in items {
-                    apply_at(item_schema, item, depth + 1);
+                    if !apply_at(item_schema, item, depth + 1, left) {
+                        return false;
+                    }
                 }
             }
         }
         _ => {}
     }
+    true
 }

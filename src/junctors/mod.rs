@@ -26,6 +26,12 @@ use vergate_codegen::load::{STATUS_SUBRESOURCE, VALUE_VALIDATIONS};
 /// The deepest nesting of schemas read.
 const MAX_DEPTH: usize = 64;
 
+/// The most bytes of defaults (as JSON text) laid on the values of one
+/// document: each place with junctors copies its schema's defaults onto
+/// a copy of its value, so a CRD with large defaults and a document with
+/// many items could otherwise take memory without bound.
+const MAX_DEFAULT_BYTES: usize = 64 << 20;
+
 /// The places of one CRD version's schema that hold junctors.
 #[derive(Debug)]
 pub struct Junctors {
@@ -102,6 +108,7 @@ impl Junctors {
                 cut: false,
             },
             violations: Vec::new(),
+            default_bytes_left: MAX_DEFAULT_BYTES,
         };
         walk.place(&self.root, root, String::new());
         if walk.validator.cut {
@@ -111,8 +118,9 @@ impl Junctors {
                 path: String::new(),
                 line: root.line,
                 message: format!(
-                    "the CRD's allOf / anyOf / oneOf / not were not all checked: they would visit more than {} schemas or nest deeper than {MAX_DEPTH}",
-                    validate::MAX_VISITS
+                    "the CRD's allOf / anyOf / oneOf / not were not all checked: they would visit more than {} schemas, nest deeper than {MAX_DEPTH} or lay more than {} MiB of defaults",
+                    validate::MAX_VISITS,
+                    MAX_DEFAULT_BYTES >> 20
                 ),
             });
         }
@@ -124,6 +132,8 @@ impl Junctors {
 struct Walk {
     validator: validate::Validator,
     violations: Vec<Violation>,
+    /// Bytes of defaults still to be laid ([`MAX_DEFAULT_BYTES`]).
+    default_bytes_left: usize,
 }
 
 impl Walk {
@@ -185,7 +195,10 @@ impl Walk {
             return;
         }
         let mut value = node.to_json();
-        defaults::apply(schema, &mut value);
+        if !defaults::apply(schema, &mut value, &mut self.default_bytes_left) {
+            self.validator.cut = true;
+            return;
+        }
         let holder = serde_json::json!({ VALUE_VALIDATIONS: junctors });
         let outcome = self.validator.validate(&holder, &value, path, 0);
         if self.validator.cut {

@@ -197,3 +197,23 @@ fn a_document_past_the_visit_budget_is_cut_with_a_warning() {
         violations.len()
     );
 }
+
+#[test]
+fn large_defaults_on_many_items_are_cut_with_a_warning() {
+    let big = "x".repeat(1 << 20);
+    let schema = json!({"type": "object", "properties": {"items": {
+        "type": "array",
+        VALUE_VALIDATIONS: {"not": {"required": ["never"]}},
+        "items": {"type": "object", "properties": {"a": {"type": "string", "default": big}}}
+    }}});
+    let junctors = Junctors::read(&schema).expect("junctors");
+    let yaml = format!("items:\n{}", "- {}\n".repeat(100));
+    let parsed = crate::document::parse(&yaml);
+    let violations = junctors.check(&parsed.documents[0].root, None);
+    assert!(
+        violations
+            .iter()
+            .any(|v| v.severity == Severity::Warning && v.message.contains("MiB of defaults")),
+        "{violations:?}"
+    );
+}

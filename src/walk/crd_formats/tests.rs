@@ -477,3 +477,69 @@ fn the_api_servers_words() {
         "\"a\\\"b\\\\c\\n\\x01\\u00a0é\""
     );
 }
+
+#[test]
+fn hostile_strings_get_a_verdict_never_a_panic() {
+    let long = "a".repeat(100_000);
+    let nested = "(".repeat(10_000);
+    let odd = [
+        "",
+        "%",
+        "%e",
+        "http://[",
+        "http://[é]:80",
+        "http://h%é/",
+        "a@[",
+        "a@[1.2.3.4",
+        "\"unterminated@x",
+        "(comment\\é",
+        "x <a@b> (c",
+        "é:é:é",
+        "😀.😀",
+        "::ffff:1.2.3.4.5",
+        "1.2.3.4/é",
+        "\u{0}",
+        "9999999999999999999h",
+        "-",
+        ".s",
+        "1.é",
+        "2024-01-0é",
+        "2024-01-02Té",
+        long.as_str(),
+        nested.as_str(),
+    ];
+    let all = [
+        "bsonobjectid",
+        "uri",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "cidr",
+        "mac",
+        "uuid",
+        "uuid3",
+        "uuid4",
+        "uuid5",
+        "isbn",
+        "isbn10",
+        "isbn13",
+        "creditcard",
+        "ssn",
+        "hexcolor",
+        "rgbcolor",
+        "byte",
+        "password",
+        "date",
+        "duration",
+        "datetime",
+        "k8s-short-name",
+        "k8s-long-name",
+    ];
+    for name in all {
+        let format = CrdFormat::supported(name, Some(Version::new(1, 36))).expect(name);
+        for value in odd {
+            let _ = format.accepts(value);
+        }
+    }
+}
