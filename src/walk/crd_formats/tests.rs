@@ -543,3 +543,174 @@ fn hostile_strings_get_a_verdict_never_a_panic() {
         }
     }
 }
+
+/// govalidator's own cases (kube-openapi's
+/// `internal/third_party/govalidator/validator_test.go`), per format.
+const GOVALIDATOR: &[(&str, &[&str], &[&str])] = &[
+    (
+        "uri",
+        &[
+            "http://foo.bar/#com",
+            "http://foobar.com",
+            "https://foobar.com",
+            "http://foobar.coffee/",
+            "http://foobar.中文网/",
+            "http://foobar.org/",
+            "http://foobar.org:8080/",
+            "ftp://foobar.ru/",
+            "http://user:pass@www.foobar.com/",
+            "http://127.0.0.1/",
+            "http://duckduckgo.com/?q=%2F",
+            "http://localhost:3000/",
+            "http://foobar.com/?foo=bar#baz=qux",
+            "http://foobar.com?foo=bar",
+            "http://www.xn--froschgrn-x9a.net/",
+            "xyz://foobar.com",
+            "rtmp://foobar.com",
+            "http://www.foo_bar.com/",
+            "http://foobar.com/#baz=qux",
+            "http://foobar.com/t$-_.+!*\\'(),",
+            "http://www.foobar.com/~foobar",
+            "http://www.-foobar.com/",
+            "http://www.foo---bar.com/",
+            "mailto:someone@example.com",
+            "irc://irc.server.org/channel",
+            "/abs/test/dir",
+        ],
+        &["", "foobar.com", "invalid.", ".com", "./rel/test/dir"],
+    ),
+    (
+        "hexcolor",
+        &["CCccCC", "fff", "#f00"],
+        &["", "#ff", "fff0", "#ff12FG"],
+    ),
+    (
+        "rgbcolor",
+        &["rgb(0,31,255)", "rgb(0,  31, 255)"],
+        &[
+            "",
+            "rgb(1,349,275)",
+            "rgb(01,31,255)",
+            "rgb(0.6,31,255)",
+            "rgba(0,31,255)",
+        ],
+    ),
+    (
+        "creditcard",
+        &[
+            "4220855426222389",
+            "4220 8554 2622 2389",
+            "4220-8554-2622-2389",
+            "5139288802098206",
+            "374953669708156",
+            "6011464355444102",
+            "3548209662790989",
+        ],
+        &[
+            "",
+            "credit card",
+            "4220855426213389",
+            "30190239451016",
+            "6521674451993089",
+            "2204151414444676",
+            "624356436327468104",
+        ],
+    ),
+    (
+        "isbn10",
+        &[
+            "3836221195",
+            "1-61729-085-8",
+            "3 423 21412 0",
+            "3 401 01319 X",
+        ],
+        &[
+            "",
+            "foo",
+            "3423214121",
+            "978-3836221191",
+            "3-423-21412-1",
+            "3 423 21412 1",
+        ],
+    ),
+    (
+        "isbn13",
+        &[
+            "9784873113685",
+            "978-4-87311-368-5",
+            "978 3401013190",
+            "978-3-8362-2119-1",
+        ],
+        &[
+            "",
+            "foo",
+            "3-8362-2119-5",
+            "01234567890ab",
+            "978 3 8362 2119 0",
+        ],
+    ),
+    (
+        "isbn",
+        &[
+            "3836221195",
+            "1-61729-085-8",
+            "9784873113685",
+            "978-3-8362-2119-1",
+        ],
+        // `978-3836221191` fails as an ISBN-10 but is a valid ISBN-13.
+        &[
+            "",
+            "foo",
+            "3423214121",
+            "3 423 21412 1",
+            "978 3 8362 2119 0",
+        ],
+    ),
+    (
+        "byte",
+        &[
+            "TG9yZW0gaXBzdW0gZG9sb3Igc2l0IGFtZXQsIGNvbnNlY3RldHVyIGFkaXBpc2NpbmcgZWxpdC4=",
+            "Vml2YW11cyBmZXJtZW50dW0gc2VtcGVyIHBvcnRhLg==",
+            "U3VzcGVuZGlzc2UgbGVjdHVzIGxlbw==",
+        ],
+        &["12345", "", "Vml2YW11cyBmZXJtZtesting123"],
+    ),
+    (
+        "ipv6",
+        &["::1", "2001:db8:0000:1:1:1:1:1"],
+        &[
+            "",
+            "127.0.0.1",
+            "0.0.0.0",
+            "255.255.255.255",
+            "1.2.3.4",
+            "300.0.0.0",
+        ],
+    ),
+    (
+        "mac",
+        &["3D:F2:C9:A6:B3:4F"],
+        &["3D-F2-C9-A6-B3:4F", "123", "", "abacaba"],
+    ),
+    (
+        "ssn",
+        &["191 60 2869", "191-60-2869"],
+        &["", "00-90-8787", "66690-76"],
+    ),
+];
+
+#[test]
+fn govalidator_cases() {
+    for (name, valid, invalid) in GOVALIDATOR {
+        let format = CrdFormat::supported(name, None).unwrap_or_else(|| panic!("{name}"));
+        for value in *valid {
+            assert!(format.accepts(value), "{name}: {value:?} should be valid");
+        }
+        for value in *invalid {
+            assert!(
+                !format.accepts(value),
+                "{name}: {value:?} should be invalid"
+            );
+        }
+    }
+}
