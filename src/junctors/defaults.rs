@@ -73,3 +73,61 @@ fn apply_at(schema: &Value, value: &mut Value, depth: usize, left: &mut usize) -
     }
     true
 }
+
+/// The part of `schema` [`apply`] reads: `properties`, `items` and
+/// `additionalProperties` down to every `default`, and nothing else;
+/// `None` when it has no default. A place keeps this, not its schema, so
+/// places nested in one another do not each copy the schema below them.
+pub(super) fn skeleton(schema: &Value) -> Option<Value> {
+    skeleton_at(schema, 0)
+}
+
+fn skeleton_at(schema: &Value, depth: usize) -> Option<Value> {
+    let object = schema.as_object().filter(|_| depth <= MAX_DEPTH)?;
+    let mut kept = serde_json::Map::new();
+    if let Some(default) = object.get("default") {
+        kept.insert("default".into(), default.clone());
+    }
+    if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+        let inner: serde_json::Map<String, Value> = properties
+            .iter()
+            .filter_map(|(key, property)| Some((key.clone(), skeleton_at(property, depth + 1)?)))
+            .collect();
+        // The names matter to `additionalProperties` even without defaults.
+        if !inner.is_empty() || object.contains_key("additionalProperties") {
+            let named = properties
+                .keys()
+                .map(|key| {
+                    (
+                        key.clone(),
+                        inner
+                            .get(key)
+                            .cloned()
+                            .unwrap_or_else(|| Value::Object(Default::default())),
+                    )
+                })
+                .collect();
+            kept.insert("properties".into(), Value::Object(named));
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = object
+            .get(key)
+            .and_then(|inner| skeleton_at(inner, depth + 1))
+        {
+            kept.insert(key.into(), inner);
+        }
+    }
+    let defaults_below = kept.contains_key("default")
+        || kept.contains_key("items")
+        || kept.contains_key("additionalProperties")
+        || kept
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| {
+                properties
+                    .values()
+                    .any(|p| p.as_object().is_some_and(|p| !p.is_empty()))
+            });
+    defaults_below.then_some(Value::Object(kept))
+}

@@ -38,11 +38,19 @@ pub struct Junctors {
     root: Place,
 }
 
+/// What a place with junctors keeps of its schema.
+#[derive(Debug)]
+struct Here {
+    junctors: Json,
+    defaults: Option<Json>,
+}
+
 /// One place of the schema, kept because junctors are at or below it.
 #[derive(Debug, Default)]
 struct Place {
-    /// The schema here, when it holds junctors itself.
-    here: Option<Json>,
+    /// The junctors here (`{x-vergate-value-validations: …}`), when it
+    /// holds some itself, and the part of its schema that has defaults.
+    here: Option<Here>,
     properties: Vec<(String, Place)>,
     items: Option<Box<Place>>,
     additional: Option<Box<Place>>,
@@ -56,9 +64,10 @@ impl Place {
             return None;
         }
         let mut place = Place {
-            here: object
-                .contains_key(VALUE_VALIDATIONS)
-                .then(|| schema.clone()),
+            here: object.get(VALUE_VALIDATIONS).map(|junctors| Here {
+                junctors: serde_json::json!({ VALUE_VALIDATIONS: junctors }),
+                defaults: defaults::skeleton(schema),
+            }),
             ..Place::default()
         };
         let status_reset = depth == 0 && object.get(STATUS_SUBRESOURCE) == Some(&Json::Bool(true));
@@ -141,8 +150,8 @@ impl Walk {
         if matches!(node.value, Value::Null) {
             return;
         }
-        if let Some(schema) = &place.here {
-            self.junctors(schema, node, &path);
+        if let Some(here) = &place.here {
+            self.junctors(here, node, &path);
         }
         let child = |key: &str| {
             if path.is_empty() {
@@ -183,24 +192,22 @@ impl Walk {
     }
 
     /// Validates the value of `node` (its defaults applied) against the
-    /// junctors of `schema`, reporting each error at the line of the value
-    /// it names (or of `node`).
-    fn junctors(&mut self, schema: &Json, node: &Node, path: &str) {
-        let Some(junctors) = schema.get(VALUE_VALIDATIONS) else {
-            return;
-        };
+    /// junctors `here`, reporting each error at the line of the value it
+    /// names (or of `node`).
+    fn junctors(&mut self, here: &Here, node: &Node, path: &str) {
         // Once the budget is spent, a branch cut short looks valid: no
         // verdict is given past that point.
         if self.validator.cut {
             return;
         }
         let mut value = node.to_json();
-        if !defaults::apply(schema, &mut value, &mut self.default_bytes_left) {
-            self.validator.cut = true;
-            return;
+        if let Some(defaults) = &here.defaults {
+            if !defaults::apply(defaults, &mut value, &mut self.default_bytes_left) {
+                self.validator.cut = true;
+                return;
+            }
         }
-        let holder = serde_json::json!({ VALUE_VALIDATIONS: junctors });
-        let outcome = self.validator.validate(&holder, &value, path, 0);
+        let outcome = self.validator.validate(&here.junctors, &value, path, 0);
         if self.validator.cut {
             return;
         }
