@@ -21,6 +21,8 @@ pub mod cli_args;
 pub mod document;
 pub mod embedded;
 pub mod globs;
+#[cfg(feature = "cli")]
+pub mod junctors;
 pub mod local_swap;
 pub mod manifest;
 pub mod preflight;

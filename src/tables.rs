@@ -335,7 +335,8 @@ impl GateTables {
     /// True when `name` is a custom resource's type added from a CRD: its
     /// lifecycle is its CRD's, not the API's minors'.
     pub fn is_custom(&self, name: &str) -> bool {
-        self.custom.contains(name)
+        // Most checks have no CRD: no name hashed for every object walked.
+        !self.custom.is_empty() && self.custom.contains(name)
     }
 
     fn insert_type(&mut self, name: String, ty: TypeGate) {

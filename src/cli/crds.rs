@@ -19,6 +19,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 use vergate::cel::{crd_cost, Schema};
 use vergate::document::{self, Node};
+use vergate::junctors::Junctors;
 use vergate::tables::GateTables;
 use vergate::Version;
 use vergate_codegen::load::{build_minor, crds_from_documents, holds_crd, CrdVersions, Document};
@@ -47,6 +48,9 @@ pub struct CustomResources {
     /// The CEL rules of each served version that has any, compiled once,
     /// by group, version and kind.
     rules: HashMap<(String, String, String), Schema>,
+    /// The logical junctors (`allOf`, `anyOf`, `oneOf`, `not`) of each
+    /// served version that has any, by group, version and kind.
+    junctors: HashMap<(String, String, String), Junctors>,
     /// The rules of the API's own gates (a regen of CRDs), built per type
     /// and minor as documents ask for them.
     gate_rules: vergate::cel::GateRules,
@@ -105,6 +109,18 @@ impl CustomResources {
         let kind = root.get("kind")?.as_str()?;
         let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
         self.rules
+            .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
+    }
+
+    /// The logical junctors of the custom resource `root`'s CRD version,
+    /// if it has any.
+    pub fn junctors_for(&self, root: &Node) -> Option<&Junctors> {
+        if self.junctors.is_empty() {
+            return None;
+        }
+        let kind = root.get("kind")?.as_str()?;
+        let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
+        self.junctors
             .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
     }
 
@@ -319,6 +335,7 @@ pub fn load(
     let mut custom = CustomResources {
         crds: Vec::new(),
         rules: HashMap::new(),
+        junctors: HashMap::new(),
         gate_rules: Default::default(),
         unused,
     };
@@ -348,6 +365,7 @@ pub fn load(
         .flat_map(|(_, document)| document.crds.iter().cloned())
         .collect();
     custom.rules = compiled_rules(&used);
+    custom.junctors = junctors_of(&used);
     let mut tables = tables;
     if let Some(index) = index {
         for (name, ty) in index.types {
@@ -366,13 +384,12 @@ pub fn load(
     }
 }
 
-/// The CEL rules of every served version of the CRDs in `used` that has
-/// any, each version's compiled once (in parallel), keyed by its group,
-/// version and kind. The loader keeps `x-kubernetes-validations` in the
-/// schemas it rewrites, so the definitions are read as they are.
-fn compiled_rules(used: &[(PathBuf, Document)]) -> HashMap<(String, String, String), Schema> {
-    let versions: Vec<((String, String, String), &serde_json::Value)> = used
-        .iter()
+/// The definition of each served version of the CRDs in `used`, as the
+/// CRD reader rewrote it, by group, version and kind.
+fn served_schemas(
+    used: &[(PathBuf, Document)],
+) -> Vec<((String, String, String), &serde_json::Value)> {
+    used.iter()
         .flat_map(|(_, document)| {
             document.crds.iter().flat_map(move |crd| {
                 let reversed: Vec<&str> = crd.group.split('.').rev().collect();
@@ -386,8 +403,25 @@ fn compiled_rules(used: &[(PathBuf, Document)]) -> HashMap<(String, String, Stri
                 })
             })
         })
-        .collect();
-    Schema::read_all(versions)
+        .collect()
+}
+
+/// The logical junctors of every served version of the CRDs in `used`
+/// that has any, keyed by its group, version and kind.
+fn junctors_of(used: &[(PathBuf, Document)]) -> HashMap<(String, String, String), Junctors> {
+    served_schemas(used)
+        .into_iter()
+        .filter_map(|(key, schema)| Some((key, Junctors::read(schema)?)))
+        .collect()
+}
+
+/// The CEL rules of every served version of the CRDs in `used` that has
+/// any, each distinct rule compiled once (spread over the threads), keyed
+/// by its group, version and kind. The loader keeps
+/// `x-kubernetes-validations` in the schemas it rewrites, so the
+/// definitions are read as they are.
+fn compiled_rules(used: &[(PathBuf, Document)]) -> HashMap<(String, String, String), Schema> {
+    Schema::read_all(served_schemas(used))
         .into_iter()
         .filter(|(_, schema)| schema.rules_below)
         .collect()

@@ -6,7 +6,9 @@ use super::violation::{Rule, Severity, Violation};
 use crate::document::{Entry, Node, Value};
 use crate::gates::{show_values, Gate, Inferred, Scalar, Stage, TypeExpr, TypeGate};
 use crate::tables::GateTables;
-use crate::walk::{scalar, Expected, FieldStep, Object, Refusal, Verdict, Visitor, Walk};
+use crate::walk::{
+    format_message, scalar, CrdFormat, Expected, FieldStep, Object, Refusal, Verdict, Visitor, Walk,
+};
 use crate::Version;
 use std::fmt::Write;
 use std::rc::Rc;
@@ -101,6 +103,22 @@ impl<'a> Checker<'a> {
         since_text(self.tables, gate, owner, self.target)
     }
 
+    /// Reports `text`, a string of a custom resource, when it is not of
+    /// the `format` its CRD declares and the API server of the target
+    /// validates that format (others it strips from the schema).
+    fn crd_format(&mut self, walk: &Walk<'_>, format: &str, text: &str, line: u32) {
+        // The formats follow Kubernetes minors; another API's minor says
+        // nothing of the server's, so only what every minor validates.
+        let minor = (self.tables.api() == "kubernetes").then_some(self.target);
+        let Some(known) = CrdFormat::supported(format, minor) else {
+            return;
+        };
+        if !known.accepts(text) {
+            let message = format_message(&walk.path_text(None), format, text);
+            self.report(walk, Severity::Error, Rule::Format, None, line, message);
+        }
+    }
+
     /// Checks `root`, a document of definition `name`.
     pub fn document(&mut self, root: &'a Node, name: &str) {
         let ty = TypeExpr::Definition(name.to_owned());
@@ -186,7 +204,15 @@ impl<'a> Visitor<'a> for Checker<'a> {
     fn leaf(&mut self, _: &Walk<'a>, _: &'a Node) {}
 
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
-        if let Err(misfit) = scalar::fit(scalar, node, self.strict) {
+        // A custom resource's strings are checked by the formats the API
+        // server validates in CRDs, strict or not, and by nothing else.
+        let crd_string = walk.in_custom() && matches!(scalar, Scalar::String(_));
+        if let (true, Scalar::String(Some(format)), Value::String(text)) =
+            (crd_string, scalar, &node.value)
+        {
+            self.crd_format(walk, format.as_str(), text, line);
+        }
+        if let Err(misfit) = scalar::fit(scalar, node, self.strict && !crd_string) {
             let message = format!(
                 "expected {} ({scalar} in {}), found {}",
                 misfit.expected, self.target, misfit.found

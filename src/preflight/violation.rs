@@ -114,6 +114,15 @@ rules! {
     /// overlay's `[[rules]]`.
     CrossField = "cross-field", Error,
         "The object breaks a rule the API server applies over several of its fields (unique port names, exactly one handler).";
+    /// A custom resource's string that is not of the `format` its CRD
+    /// declares (`ipv4`, `uri`, `date-time`, …), as the API server
+    /// validates it.
+    Format = "format", Error,
+        "A custom resource's string is not of the format its CRD declares (ipv4, uri, date-time, …).";
+    /// A custom resource that fails a logical junctor of its CRD's schema
+    /// (`allOf`, `anyOf`, `oneOf`, `not`), in the API server's words.
+    Junctor = "junctor", Error,
+        "The custom resource fails an allOf, anyOf, oneOf or not of its CRD's schema.";
     /// A custom resource that fails a CEL validation rule of its CRD
     /// (`x-kubernetes-validations`), or a rule vergate could not evaluate.
     CelRule = "cel-rule", Error,

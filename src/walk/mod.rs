@@ -11,6 +11,7 @@
 //! converted document) is the [`Visitor`]'s.
 
 pub(crate) mod constraints;
+mod crd_formats;
 mod formats;
 mod path;
 pub(crate) mod scalar;
@@ -20,6 +21,7 @@ mod values;
 #[cfg(feature = "cli")]
 pub(crate) use constraints::compiled as compiled_pattern;
 pub(crate) use constraints::Verdict;
+pub(crate) use crd_formats::{go_quoted, message as format_message, CrdFormat};
 #[cfg(feature = "cli")]
 pub(crate) use formats::float_value as scalar_float;
 pub(crate) use path::Step;
@@ -193,6 +195,9 @@ pub(crate) struct Walk<'a> {
     pub from: Version,
     pub to: Version,
     path: Vec<Step<'a>>,
+    /// True inside a value of a custom resource's own type (from a CRD),
+    /// whose schema the API server validates as OpenAPI (formats).
+    custom: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -204,7 +209,16 @@ impl<'a> Walk<'a> {
             to,
             // Deep enough for most documents without growing.
             path: Vec::with_capacity(16),
+            custom: false,
         }
+    }
+
+    /// True when the innermost definition being walked is a custom
+    /// resource's type added from a CRD ([`GateTables::is_custom`]): the
+    /// API server validates its values by the CRD's OpenAPI schema
+    /// (string formats), a built-in type's by Go code.
+    pub fn in_custom(&self) -> bool {
+        self.custom
     }
 
     /// The path so far, with `last` appended (`spec.ports[0].name`).
@@ -272,8 +286,26 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Walks a value of the definition `entry` in `to`.
+    /// Walks a value of the definition `entry` in `to`, known for the
+    /// time of it as custom or not ([`Walk::in_custom`]).
     fn definition<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        node: &'a Node,
+        line: u32,
+        from: &TypeExpr,
+        to: &TypeExpr,
+        entry: TypeEntry<'a>,
+    ) -> V::Out {
+        let custom = self.tables.is_custom(entry.name);
+        let outer = std::mem::replace(&mut self.custom, custom);
+        let out = self.definition_value(visitor, node, line, from, to, entry);
+        self.custom = outer;
+        out
+    }
+
+    /// See [`Walk::definition`].
+    fn definition_value<V: Visitor<'a>>(
         &mut self,
         visitor: &mut V,
         node: &'a Node,

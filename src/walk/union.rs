@@ -14,6 +14,7 @@ impl<'a> Walk<'a> {
             from: self.from,
             to: self.to,
             path: self.path.clone(),
+            custom: self.custom,
         }
     }
 }

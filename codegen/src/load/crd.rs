@@ -18,8 +18,11 @@
 //!   any object, as before;
 //! - `x-kubernetes-int-or-string: true`, and the idiom
 //!   `anyOf: [{type: integer}, {type: string}]`, are IntOrString;
-//! - `anyOf`/`oneOf` whose members only require fields (no types) are
-//!   dropped into the description, as they constrain nothing a type says;
+//! - the logical junctors left (`allOf`, `anyOf`, `oneOf`, `not`) hold
+//!   value validations only (a structural schema puts no type in them),
+//!   so they say nothing of the type: they are moved under
+//!   [`VALUE_VALIDATIONS`], which the converter does not read and
+//!   `vergate check --crd` evaluates, and said in the description;
 //! - `x-kubernetes-list-type: set` is `uniqueItems: true`; `map` (with
 //!   `x-kubernetes-list-map-keys`), `x-kubernetes-map-type`,
 //!   `x-kubernetes-embedded-resource` and the CEL rules of
@@ -58,6 +61,13 @@ const CRD_KIND: &str = "CustomResourceDefinition";
 /// Marks a version's schema whose CRD serves the `status` subresource.
 pub const STATUS_SUBRESOURCE: &str = "x-vergate-status-subresource";
 const CRD_API_VERSION: &str = "apiextensions.k8s.io/v1";
+
+/// Where a CRD schema's logical junctors are kept (`{oneOf: [...], ...}`):
+/// value validations the API server applies, out of the converter's way.
+pub const VALUE_VALIDATIONS: &str = "x-vergate-value-validations";
+
+/// The logical junctors of a structural schema.
+const JUNCTORS: [&str; 4] = ["allOf", "anyOf", "oneOf", "not"];
 
 /// True when a YAML file holds a CRD document: a line `kind:
 /// CustomResourceDefinition` at the top level (not indented, so an OpenAPI
@@ -361,19 +371,40 @@ fn rewrite(value: Value) -> Value {
             object.insert("x-kubernetes-int-or-string".into(), Value::Bool(true));
         } else if flag(&object, "x-kubernetes-int-or-string") {
             object.remove(key);
-        } else if members.iter().all(only_requires) {
-            let alternatives: Vec<String> = members.iter().map(compact).collect();
-            let how = if key == "anyOf" {
-                "at least one"
-            } else {
-                "exactly one"
+        }
+    }
+    let mut junctors = Map::new();
+    for key in JUNCTORS {
+        // A junctor of the wrong shape stays, for the converter to refuse
+        // with its place (the API server refuses such a CRD).
+        let well_formed = match object.get(key) {
+            Some(Value::Array(members)) => key != "not" && members.iter().all(Value::is_object),
+            Some(Value::Object(_)) => key == "not",
+            _ => false,
+        };
+        if !well_formed {
+            continue;
+        }
+        if let Some(junctor) = object.remove(key) {
+            let how = match key {
+                "allOf" => "all of these must hold",
+                "anyOf" => "at least one of these must hold",
+                "oneOf" => "exactly one of these must hold",
+                _ => "this must not hold",
+            };
+            let alternatives: Vec<String> = match &junctor {
+                Value::Array(members) => members.iter().map(compact).collect(),
+                other => vec![compact(other)],
             };
             notes.push(format!(
-                "{how} of these must hold (not checked by vergate): {}",
+                "{how} (checked by `vergate check --crd`): {}",
                 alternatives.join("; ")
             ));
-            object.remove(key);
+            junctors.insert(key.to_owned(), junctor);
         }
+    }
+    if !junctors.is_empty() {
+        object.insert(VALUE_VALIDATIONS.into(), Value::Object(junctors));
     }
     if flag(&object, "x-kubernetes-preserve-unknown-fields")
         && object.contains_key("properties")
@@ -451,16 +482,6 @@ fn is_int_or_string_idiom(members: &[Value]) -> bool {
         .collect();
     types.sort_unstable();
     members.len() == 2 && types == ["integer", "string"]
-}
-
-/// True for an alternative that only constrains (`{required: [a]}`,
-/// `{not: …}`): no type, properties, items or reference of its own.
-fn only_requires(member: &Value) -> bool {
-    member.as_object().is_some_and(|object| {
-        object
-            .keys()
-            .all(|key| matches!(key.as_str(), "required" | "not" | "description"))
-    })
 }
 
 fn compact(value: &Value) -> String {
@@ -546,6 +567,10 @@ spec:
         let spec = &v1["properties"]["spec"];
         assert_eq!(spec["additionalProperties"], true);
         assert!(spec.get("anyOf").is_none());
+        assert_eq!(
+            spec[VALUE_VALIDATIONS]["anyOf"],
+            json!([{"required": ["size"]}, {"required": ["replicas"]}])
+        );
         let description = spec["description"].as_str().unwrap();
         assert!(
             description.contains("`self.replicas <= 10`: at most ten"),
@@ -553,7 +578,7 @@ spec:
         );
         assert!(
             description.contains(
-                r#"at least one of these must hold (not checked by vergate): {"required":["size"]}"#
+                r#"at least one of these must hold (checked by `vergate check --crd`): {"required":["size"]}"#
             ),
             "{description}"
         );

@@ -14,7 +14,7 @@ mod yaml;
 pub use cache::LoadCache;
 pub use crd::{
     from_documents as crds_from_documents, holds_crd, parse as parse_crds, CrdVersions,
-    OBJECT_META, OBJECT_META_SOURCE,
+    OBJECT_META, OBJECT_META_SOURCE, STATUS_SUBRESOURCE, VALUE_VALIDATIONS,
 };
 pub use document::Document;
 pub use openapi::{check_definition_name, RENAMED_FROM};

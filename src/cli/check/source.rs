@@ -271,6 +271,9 @@ impl Check<'_> {
                     Some(target) => vergate::cel::crd_document::check(&doc.root, target),
                     None => Vec::new(),
                 };
+                if let Some(junctors) = self.custom.junctors_for(&doc.root) {
+                    cel_found.extend(junctors.check(&doc.root, kubernetes));
+                }
                 if let Some(rules) = rules {
                     let outcome = vergate::cel::evaluate(rules, &doc.root, kubernetes);
                     results.cel.evaluated += outcome.evaluated;

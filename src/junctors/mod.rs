@@ -1,0 +1,251 @@
+//! The logical junctors of CRD schemas (`allOf`, `anyOf`, `oneOf`, `not`),
+//! evaluated over custom resources as the API server evaluates them.
+//!
+//! In a structural schema the junctors hold value validations only (no
+//! types), so the CRD reader moves them out of the type model, under
+//! `x-vergate-value-validations` (see `vergate_codegen`'s `load/crd.rs`),
+//! and they are read here from the CRD version's schema: [`Junctors::read`]
+//! keeps the places of the schema that hold some (a document is only
+//! walked where they are), [`Junctors::check`] walks a custom resource to
+//! them and validates the value there (`validate.rs`), after applying the
+//! schema's defaults, as the API server does before it validates.
+//!
+//! Bounded: schemas nested at most [`MAX_DEPTH`] deep are read, and one
+//! document's junctors visit at most `validate::MAX_VISITS` schemas;
+//! past either, a warning says what was not checked.
+
+mod defaults;
+mod validate;
+
+use crate::document::{Node, Value};
+use crate::preflight::{Rule, Severity, Violation};
+use crate::Version;
+use serde_json::Value as Json;
+use vergate_codegen::load::{STATUS_SUBRESOURCE, VALUE_VALIDATIONS};
+
+/// The deepest nesting of schemas read.
+const MAX_DEPTH: usize = 64;
+
+/// The most bytes of defaults (as JSON text) laid on the values of one
+/// document: each place with junctors copies its schema's defaults onto
+/// a copy of its value, so a CRD with large defaults and a document with
+/// many items could otherwise take memory without bound.
+const MAX_DEFAULT_BYTES: usize = 64 << 20;
+
+/// The places of one CRD version's schema that hold junctors.
+#[derive(Debug)]
+pub struct Junctors {
+    root: Place,
+}
+
+/// What a place with junctors keeps of its schema.
+#[derive(Debug)]
+struct Here {
+    junctors: Json,
+    defaults: Option<Json>,
+}
+
+/// One place of the schema, kept because junctors are at or below it.
+#[derive(Debug, Default)]
+struct Place {
+    /// The junctors here (`{x-vergate-value-validations: …}`), when it
+    /// holds some itself, and the part of its schema that has defaults.
+    here: Option<Here>,
+    properties: Vec<(String, Place)>,
+    items: Option<Box<Place>>,
+    additional: Option<Box<Place>>,
+}
+
+impl Place {
+    /// The place of `schema`, when junctors are at or below it.
+    fn read(schema: &Json, depth: usize) -> Option<Place> {
+        let object = schema.as_object()?;
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut place = Place {
+            here: object.get(VALUE_VALIDATIONS).map(|junctors| Here {
+                junctors: serde_json::json!({ VALUE_VALIDATIONS: junctors }),
+                defaults: defaults::skeleton(schema),
+            }),
+            ..Place::default()
+        };
+        let status_reset = depth == 0 && object.get(STATUS_SUBRESOURCE) == Some(&Json::Bool(true));
+        if let Some(properties) = object.get("properties").and_then(Json::as_object) {
+            for (name, property) in properties {
+                // `status` is reset on create when the CRD serves the
+                // status subresource; `metadata` is ObjectMeta's.
+                if depth == 0 && (name == "metadata" || (status_reset && name == "status")) {
+                    continue;
+                }
+                if let Some(inner) = Place::read(property, depth + 1) {
+                    place.properties.push((name.clone(), inner));
+                }
+            }
+        }
+        place.items = object
+            .get("items")
+            .and_then(|items| Place::read(items, depth + 1))
+            .map(Box::new);
+        place.additional = object
+            .get("additionalProperties")
+            .and_then(|additional| Place::read(additional, depth + 1))
+            .map(Box::new);
+        let empty = place.here.is_none()
+            && place.properties.is_empty()
+            && place.items.is_none()
+            && place.additional.is_none();
+        (!empty).then_some(place)
+    }
+}
+
+impl Junctors {
+    /// The junctors of a CRD version's schema (as the CRD reader rewrote
+    /// it); `None` when it has none.
+    pub fn read(schema: &Json) -> Option<Junctors> {
+        Place::read(schema, 0).map(|root| Junctors { root })
+    }
+
+    /// The API server's errors for the junctors `root`, a custom resource,
+    /// fails; `minor` is the Kubernetes minor whose formats apply (`None`
+    /// for another API: the formats of every minor).
+    pub fn check(&self, root: &Node, minor: Option<Version>) -> Vec<Violation> {
+        let mut walk = Walk {
+            validator: validate::Validator {
+                minor,
+                left: validate::MAX_VISITS,
+                cut: false,
+            },
+            violations: Vec::new(),
+            default_bytes_left: MAX_DEFAULT_BYTES,
+        };
+        walk.place(&self.root, root, String::new());
+        if walk.validator.cut {
+            walk.violations.push(Violation {
+                severity: Severity::Warning,
+                rule: Rule::Junctor,
+                path: String::new(),
+                line: root.line,
+                message: format!(
+                    "the CRD's allOf / anyOf / oneOf / not were not all checked: they would visit more than {} schemas, nest deeper than {MAX_DEPTH} or lay more than {} MiB of defaults",
+                    validate::MAX_VISITS,
+                    MAX_DEFAULT_BYTES >> 20
+                ),
+            });
+        }
+        walk.violations
+    }
+}
+
+/// A walk of one document to the places that hold junctors.
+struct Walk {
+    validator: validate::Validator,
+    violations: Vec<Violation>,
+    /// Bytes of defaults still to be laid ([`MAX_DEFAULT_BYTES`]).
+    default_bytes_left: usize,
+}
+
+impl Walk {
+    fn place(&mut self, place: &Place, node: &Node, path: String) {
+        if matches!(node.value, Value::Null) {
+            return;
+        }
+        if let Some(here) = &place.here {
+            self.junctors(here, node, &path);
+        }
+        let child = |key: &str| {
+            if path.is_empty() {
+                key.to_owned()
+            } else {
+                format!("{path}.{key}")
+            }
+        };
+        match &node.value {
+            Value::Map(entries) => {
+                for entry in entries {
+                    let named = place
+                        .properties
+                        .iter()
+                        .find(|(name, _)| *name == entry.key)
+                        .map(|(_, inner)| inner);
+                    let inner = match named {
+                        Some(inner) => Some(inner),
+                        None if place.properties.iter().all(|(name, _)| *name != entry.key) => {
+                            place.additional.as_deref()
+                        }
+                        None => None,
+                    };
+                    if let Some(inner) = inner {
+                        self.place(inner, &entry.value, child(&entry.key));
+                    }
+                }
+            }
+            Value::Seq(items) => {
+                if let Some(inner) = &place.items {
+                    for (index, item) in items.iter().enumerate() {
+                        self.place(inner, item, format!("{path}[{index}]"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Validates the value of `node` (its defaults applied) against the
+    /// junctors `here`, reporting each error at the line of the value it
+    /// names (or of `node`).
+    fn junctors(&mut self, here: &Here, node: &Node, path: &str) {
+        // Once the budget is spent, a branch cut short looks valid: no
+        // verdict is given past that point.
+        if self.validator.cut {
+            return;
+        }
+        let mut value = node.to_json();
+        if let Some(defaults) = &here.defaults {
+            if !defaults::apply(defaults, &mut value, &mut self.default_bytes_left) {
+                self.validator.cut = true;
+                return;
+            }
+        }
+        let outcome = self.validator.validate(&here.junctors, &value, path, 0);
+        if self.validator.cut {
+            return;
+        }
+        for finding in outcome.errors {
+            let line = line_of(node, path, &finding.path).unwrap_or(node.line);
+            self.violations.push(Violation {
+                severity: Severity::Error,
+                rule: Rule::Junctor,
+                path: finding.path,
+                line,
+                message: finding.message,
+            });
+        }
+    }
+}
+
+/// The line of the value at path `at` below `node` (at path `base`), when
+/// the document has it (a defaulted value has none).
+fn line_of(node: &Node, base: &str, at: &str) -> Option<u32> {
+    let mut rest = at.strip_prefix(base)?;
+    let mut here = node;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('[') {
+            let (index, tail) = after.split_once(']')?;
+            let Value::Seq(items) = &here.value else {
+                return None;
+            };
+            here = items.get(index.parse::<usize>().ok()?)?;
+            rest = tail;
+        } else {
+            let after = rest.strip_prefix('.').unwrap_or(rest);
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            here = here.get(&after[..end])?;
+            rest = &after[end..];
+        }
+    }
+    Some(here.line)
+}
+
+#[cfg(test)]
+mod tests;
