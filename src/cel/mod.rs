@@ -15,6 +15,7 @@
 //! - `value`: document values as the CEL values the API server gives a rule;
 //!   `shared`: their lists and maps, cheap to copy.
 //! - `evaluate`: the walk that runs the rules over one resource.
+//! - `tree`: the children of a syntax tree's node, for walks over all.
 //! - `crd_document`: a CRD among the inputs, its rules compiled as the
 //!   target's API server compiles a new CRD's (libraries of the minor
 //!   before).
@@ -42,6 +43,7 @@ mod reads;
 pub(crate) mod rule;
 mod schema;
 mod shared;
+mod tree;
 mod value;
 
 pub use evaluate::{evaluate, Outcome, PER_CALL_LIMIT};

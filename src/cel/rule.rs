@@ -283,48 +283,15 @@ const MAX_DEPTH: usize = 64;
 
 /// The depth of `root`'s syntax tree, measured without recursion.
 fn tree_depth(root: &cel::IdedExpr) -> usize {
-    use cel::common::ast::{EntryExpr, Expr};
     let mut deepest = 0;
     let mut stack = vec![(root, 1usize)];
     while let Some((node, level)) = stack.pop() {
         deepest = deepest.max(level);
-        let next = level + 1;
-        match &node.expr {
-            Expr::Call(call) => {
-                stack.extend(call.target.iter().map(|target| (&**target, next)));
-                stack.extend(call.args.iter().map(|arg| (arg, next)));
-            }
-            Expr::Comprehension(comprehension) => {
-                let c = &**comprehension;
-                for part in [
-                    &c.iter_range,
-                    &c.accu_init,
-                    &c.loop_cond,
-                    &c.loop_step,
-                    &c.result,
-                ] {
-                    stack.push((part, next));
-                }
-            }
-            Expr::List(list) => stack.extend(list.elements.iter().map(|e| (e, next))),
-            Expr::Map(map) => {
-                for entry in &map.entries {
-                    if let EntryExpr::MapEntry(entry) = &entry.expr {
-                        stack.push((&entry.key, next));
-                        stack.push((&entry.value, next));
-                    }
-                }
-            }
-            Expr::Struct(object) => {
-                for entry in &object.entries {
-                    if let EntryExpr::StructField(field) = &entry.expr {
-                        stack.push((&field.value, next));
-                    }
-                }
-            }
-            Expr::Select(select) => stack.push((&select.operand, next)),
-            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
-        }
+        stack.extend(
+            super::tree::children(node)
+                .into_iter()
+                .map(|child| (child, level + 1)),
+        );
     }
     deepest
 }

@@ -132,34 +132,8 @@ fn visit(expr: &IdedExpr, depth: usize, found: &mut dyn FnMut(&IdedExpr)) {
         return;
     }
     found(expr);
-    let mut each = |child: &IdedExpr| visit(child, depth + 1, found);
-    match &expr.expr {
-        Expr::Call(call) => {
-            call.target.iter().for_each(|target| each(target));
-            call.args.iter().for_each(&mut each);
-        }
-        Expr::Comprehension(c) => {
-            for part in [
-                &c.iter_range,
-                &c.accu_init,
-                &c.loop_cond,
-                &c.loop_step,
-                &c.result,
-            ] {
-                each(part);
-            }
-        }
-        Expr::List(list) => list.elements.iter().for_each(&mut each),
-        Expr::Map(map) => {
-            for entry in &map.entries {
-                if let cel::common::ast::EntryExpr::MapEntry(entry) = &entry.expr {
-                    each(&entry.key);
-                    each(&entry.value);
-                }
-            }
-        }
-        Expr::Select(select) => each(&select.operand),
-        Expr::Struct(_) | Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    for child in crate::cel::tree::children(expr) {
+        visit(child, depth + 1, found);
     }
 }
 

@@ -75,7 +75,15 @@ fn sloppy_ipv4(mut s: &[u8]) -> bool {
 
 /// Go 1.16's `parseIPv6` (no zone): groups of any length up to 0xFFFF, one
 /// `::`, an IPv4 tail in the last 32 bits.
-fn sloppy_ipv6(mut s: &[u8]) -> bool {
+fn sloppy_ipv6(s: &[u8]) -> bool {
+    let group = |s: &[u8]| xtoi(s).filter(|(n, _)| *n <= 0xFFFF).map(|(_, used)| used);
+    ipv6(s, group, sloppy_ipv4)
+}
+
+/// An IPv6 address as Go's parsers walk it: hex groups (each read by
+/// `group`, which gives its length), at most one `::` standing for at least
+/// one group, and an IPv4 tail (read by `ipv4`) in the last 32 bits.
+fn ipv6(mut s: &[u8], group: impl Fn(&[u8]) -> Option<usize>, ipv4: fn(&[u8]) -> bool) -> bool {
     const LEN: usize = 16;
     let mut ellipsis: Option<usize> = None;
     if s.starts_with(b"::") {
@@ -87,11 +95,11 @@ fn sloppy_ipv6(mut s: &[u8]) -> bool {
     }
     let mut i = 0;
     while i < LEN {
-        let Some((_, used)) = xtoi(s).filter(|(n, _)| *n <= 0xFFFF) else {
+        let Some(used) = group(s) else {
             return false;
         };
         if s.get(used) == Some(&b'.') {
-            if (ellipsis.is_none() && i != LEN - 4) || i + 4 > LEN || !sloppy_ipv4(s) {
+            if (ellipsis.is_none() && i != LEN - 4) || i + 4 > LEN || !ipv4(s) {
                 return false;
             }
             s = &[];
@@ -194,63 +202,12 @@ fn strict_ipv4(s: &[u8]) -> bool {
 /// Today's Go `netip` IPv6: groups of one to four hex digits, one `::`
 /// standing for at least one group, an IPv4 tail last; a zone (`%eth0`)
 /// is refused by `net.ParseIP`.
-fn strict_ipv6(mut s: &[u8]) -> bool {
-    let mut ellipsis: Option<usize> = None;
-    if s.starts_with(b"::") {
-        ellipsis = Some(0);
-        s = &s[2..];
-        if s.is_empty() {
-            return true;
-        }
-    }
-    let mut i = 0;
-    while i < 16 {
-        let mut off = 0;
-        while off < s.len() && s[off].is_ascii_hexdigit() {
-            if off > 3 {
-                return false;
-            }
-            off += 1;
-        }
-        if off == 0 {
-            return false;
-        }
-        if s.get(off) == Some(&b'.') {
-            if (ellipsis.is_none() && i != 12) || i + 4 > 16 || !strict_ipv4(s) {
-                return false;
-            }
-            s = &[];
-            i += 4;
-            break;
-        }
-        i += 2;
-        s = &s[off..];
-        if s.is_empty() {
-            break;
-        }
-        if s[0] != b':' || s.len() == 1 {
-            return false;
-        }
-        s = &s[1..];
-        if s[0] == b':' {
-            if ellipsis.is_some() {
-                return false;
-            }
-            ellipsis = Some(i);
-            s = &s[1..];
-            if s.is_empty() {
-                break;
-            }
-        }
-    }
-    if !s.is_empty() {
-        return false;
-    }
-    if i < 16 {
-        ellipsis.is_some()
-    } else {
-        ellipsis.is_none()
-    }
+fn strict_ipv6(s: &[u8]) -> bool {
+    let group = |s: &[u8]| {
+        let digits = s.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+        (1..=4).contains(&digits).then_some(digits)
+    };
+    ipv6(s, group, strict_ipv4)
 }
 
 /// Today's Go `net.ParseIP` reads `s` as an IPv4 address.
