@@ -314,16 +314,7 @@ fn kubernetes(
                 Ty::List(item) => {
                     let mut per_item = Est::fixed(1);
                     if matches!(**item, Ty::String | Ty::Bytes) {
-                        let mut path = target.path.clone();
-                        if !path.is_empty() {
-                            path.push("@items".into());
-                        }
-                        let item_node = Arg {
-                            expr: target.expr,
-                            path,
-                            ty: (**item).clone(),
-                            size: None,
-                        };
+                        let item_node = item_of(target, item);
                         per_item = per_item.add(size(&item_node).factor(STRING_TRAVERSAL));
                     }
                     only(size(target).multiply(per_item))
@@ -351,17 +342,7 @@ fn kubernetes(
             let list = size(target);
             let mut result = Est::default();
             if let Ty::List(item) = &target.ty {
-                let mut path = target.path.clone();
-                if !path.is_empty() {
-                    path.push("@items".into());
-                }
-                let item_node = Arg {
-                    expr: target.expr,
-                    path,
-                    ty: (**item).clone(),
-                    size: None,
-                };
-                result = list.multiply(size(&item_node));
+                result = list.multiply(size(&item_of(target, item)));
             }
             if let Some(separator) = args.first() {
                 let separators = Est {
@@ -487,4 +468,19 @@ fn replace(text: Est, from: Est, to: Est) -> Option<CallEstimate> {
         result_size: Some(result),
         entries: None,
     })
+}
+
+/// An item of the list `target` (of items of type `item`), as a call's
+/// cost sees it: its path is the list's followed by `@items`.
+fn item_of<'a>(target: &Arg<'a>, item: &Ty) -> Arg<'a> {
+    let mut path = target.path.clone();
+    if !path.is_empty() {
+        path.push("@items".into());
+    }
+    Arg {
+        expr: target.expr,
+        path,
+        ty: item.clone(),
+        size: None,
+    }
 }
