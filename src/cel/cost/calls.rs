@@ -4,8 +4,8 @@
 //! `functionCost`), else 1. Each adds the cost of the arguments; the
 //! target's is added by the caller.
 
+use super::arg::{Arg, Entries};
 use super::est::{Est, REGEX_LENGTH, STRING_TRAVERSAL};
-use super::estimate::{Arg, Entries};
 use super::ty::Ty;
 use cel::common::ast::{Expr, LiteralValue};
 use cel::IdedExpr;

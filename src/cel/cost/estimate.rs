@@ -11,6 +11,7 @@
 //! compiled only up to 64 levels (`rule::MAX_DEPTH`), and the arithmetic
 //! saturates, so a hostile rule costs at most `u64::MAX`, never a crash.
 
+use super::arg::{Arg, Entries};
 use super::calls;
 use super::decl::Decl;
 use super::est::{Est, LIST_CREATE, MAP_CREATE, STRUCT_CREATE, UNKNOWN};
@@ -46,40 +47,12 @@ pub fn max_cost(expression: &IdedExpr, root: &Decl) -> Option<u64> {
     (!coster.undeclared).then_some(cost)
 }
 
-/// The sizes of a list's or map's entries.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Entries {
-    list: bool,
-    key: Est,
-    value: Est,
-}
-
-impl Entries {
-    pub(super) fn union(a: Option<Entries>, b: Option<Entries>) -> Option<Entries> {
-        let (a, b) = (a?, b?);
-        Some(Entries {
-            list: a.list,
-            key: a.key.union(b.key),
-            value: a.value.union(b.value),
-        })
-    }
-}
-
 /// A comprehension's variable.
 struct Local {
     path: Vec<String>,
     size: Option<Est>,
     entries: Option<Entries>,
     ty: Ty,
-}
-
-/// One argument (or the target) of a call, as a function's cost sees it.
-pub(super) struct Arg<'a> {
-    pub expr: &'a IdedExpr,
-    pub path: Vec<String>,
-    pub ty: Ty,
-    /// The size computed for it, if any.
-    pub size: Option<Est>,
 }
 
 struct Coster<'a> {

@@ -9,12 +9,13 @@
 //! - `est`: cel-go's `{min, max}` sizes and costs, saturating.
 //! - `estimate`: cel-go's cost estimate over a rule's syntax tree.
 //! - `calls`: what each function costs (standard library, Kubernetes
-//!   libraries).
+//!   libraries); `arg`: what a call's cost sees of its arguments.
 //! - `limits`: per-rule and per-CRD limits over a schema, with the API
 //!   server's messages.
 //! - `observed`: a value's own sizes, for the per-call bound a rule is
 //!   held to before it runs.
 
+mod arg;
 mod calls;
 pub mod decl;
 mod est;
