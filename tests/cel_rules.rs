@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::Value;
 use std::collections::BTreeMap;
-use support::cli::{code, stderr, stdout, vergate};
+use support::cli::{code, finding_lines as findings, stderr, stdout, vergate};
 
 /// One case of a case file: its name and the errors expected, by release
 /// (`""`: every release).
@@ -134,24 +134,6 @@ fn gateway_api_cases_get_the_api_servers_verdicts_in_both_releases() {
 
 const PROBE_CRD: &str = "tests/cel/features/crd.yaml";
 const PROBES: &str = "tests/cel/features/probes.yaml";
-
-/// The findings of `json` as `line severity path: message` lines.
-fn findings(json: &Value) -> Vec<String> {
-    json["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| {
-            format!(
-                "{} {} {}: {}",
-                v["line"],
-                v["severity"].as_str().unwrap(),
-                v["path"].as_str().unwrap(),
-                v["message"].as_str().unwrap()
-            )
-        })
-        .collect()
-}
 
 #[test]
 fn rules_run_where_and_as_the_api_server_runs_them() {

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::Value;
-use support::cli::{code, stderr, stdout, vergate};
+use support::cli::{code, finding_lines, stderr, stdout, vergate};
 
 const OVER_RULE: &str = "tests/cel/cost/over-rule.yaml";
 const OVER_CRD: &str = "tests/cel/cost/over-crd.yaml";
@@ -20,20 +20,7 @@ fn findings(args: &[&str]) -> Vec<String> {
     let output = vergate(&all);
     assert!(code(&output) <= 1, "{}", stderr(&output));
     let json: Value = serde_json::from_str(&stdout(&output)).unwrap();
-    json["violations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| {
-            format!(
-                "{} {} {}: {}",
-                v["line"],
-                v["severity"].as_str().unwrap(),
-                v["path"].as_str().unwrap(),
-                v["message"].as_str().unwrap()
-            )
-        })
-        .collect()
+    finding_lines(&json)
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The children of a node of a rule's syntax tree, for the walks that look
 //! at every node (its depth, the macros it uses).
 
-use cel::common::ast::{EntryExpr, Expr};
+use cel::common::ast::{EntryExpr, Expr, MapExpr, StructExpr};
 use cel::IdedExpr;
 
 /// The expressions directly below `expr`, in source order.
@@ -21,16 +21,7 @@ pub fn children(expr: &IdedExpr) -> Vec<&IdedExpr> {
             &c.result,
         ],
         Expr::List(list) => list.elements.iter().collect(),
-        Expr::Map(map) => map
-            .entries
-            .iter()
-            .flat_map(|entry| match &entry.expr {
-                EntryExpr::MapEntry(entry) => vec![&entry.key, &entry.value],
-                EntryExpr::StructField(field) => vec![&field.value],
-            })
-            .collect(),
-        Expr::Struct(object) => object
-            .entries
+        Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => entries
             .iter()
             .flat_map(|entry| match &entry.expr {
                 EntryExpr::MapEntry(entry) => vec![&entry.key, &entry.value],

@@ -47,3 +47,22 @@ pub fn code(output: &Output) -> i32 {
         .code()
         .unwrap_or_else(|| panic!("killed by a signal: {}", stderr(output)))
 }
+
+/// Each violation of a `check --format json` report as one line:
+/// `line severity path: message`.
+pub fn finding_lines(json: &serde_json::Value) -> Vec<String> {
+    json["violations"]
+        .as_array()
+        .expect("a report's violations")
+        .iter()
+        .map(|v| {
+            format!(
+                "{} {} {}: {}",
+                v["line"],
+                v["severity"].as_str().unwrap(),
+                v["path"].as_str().unwrap(),
+                v["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
