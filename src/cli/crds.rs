@@ -106,10 +106,7 @@ impl CustomResources {
         if self.rules.is_empty() {
             return None;
         }
-        let kind = root.get("kind")?.as_str()?;
-        let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
-        self.rules
-            .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
+        self.rules.get(&owned(group_version_kind(root)?))
     }
 
     /// The logical junctors of the custom resource `root`'s CRD version,
@@ -118,10 +115,7 @@ impl CustomResources {
         if self.junctors.is_empty() {
             return None;
         }
-        let kind = root.get("kind")?.as_str()?;
-        let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
-        self.junctors
-            .get(&(group.to_owned(), version.to_owned(), kind.to_owned()))
+        self.junctors.get(&owned(group_version_kind(root)?))
     }
 
     /// The CEL rules of the API's own type of `root` in `minor`, when its
@@ -135,8 +129,7 @@ impl CustomResources {
         if !tables.has_rules() {
             return None;
         }
-        let kind = root.get("kind")?.as_str()?;
-        let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
+        let (group, version, kind) = group_version_kind(root)?;
         let name = tables.types_for_gvk(group, version, kind).next()?;
         Some(self.gate_rules.for_type(tables, name, minor))
     }
@@ -146,8 +139,7 @@ impl CustomResources {
     /// served versions.
     pub fn unserved(&self, root: &Node) -> Option<(u32, String)> {
         let api_version = root.get("apiVersion")?;
-        let kind = root.get("kind")?.as_str()?;
-        let (group, version) = api_version.as_str()?.rsplit_once('/')?;
+        let (group, version, kind) = group_version_kind(root)?;
         let crd = self
             .crds
             .iter()
@@ -382,6 +374,19 @@ pub fn load(
         custom,
         errors,
     }
+}
+
+/// The group, version and kind of the custom resource `root` (`None` for
+/// a core kind, whose `apiVersion` has no group).
+fn group_version_kind(root: &Node) -> Option<(&str, &str, &str)> {
+    let kind = root.get("kind")?.as_str()?;
+    let (group, version) = root.get("apiVersion")?.as_str()?.rsplit_once('/')?;
+    Some((group, version, kind))
+}
+
+/// `gvk` as the key of the tables of served versions.
+fn owned((group, version, kind): (&str, &str, &str)) -> (String, String, String) {
+    (group.to_owned(), version.to_owned(), kind.to_owned())
 }
 
 /// The definition of each served version of the CRDs in `used`, as the
