@@ -157,7 +157,7 @@ impl Node {
                 }
             }
         }
-        if depth == 0 && flag("x-vergate-status-subresource") {
+        if depth == 0 && flag(vergate_codegen::load::STATUS_SUBRESOURCE) {
             // The API server resets `status` on create (the status
             // subresource): its rules run on status updates only.
             properties.remove("status");
