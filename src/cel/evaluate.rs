@@ -94,9 +94,10 @@ impl Walk<'_> {
         }
         // The rules that passed on a value that reads alike are not run
         // again; when all of them have, the value is not even converted.
-        let key = match schema.rules.is_empty() {
-            true => None,
-            false => schema.passed.key(node, self.target),
+        let key = if schema.rules.is_empty() {
+            None
+        } else {
+            schema.passed.key(node, self.target)
         };
         let known = key.as_ref().map_or(0, |key| schema.passed.lookup(key));
         let all_known = (0..schema.rules.len()).all(|index| known & passed::bit(index) != 0);
@@ -187,9 +188,9 @@ impl Walk<'_> {
             Doc::Seq(items) => {
                 if let Some(item_schema) = schema.items.as_deref().filter(|items| items.rules_below)
                 {
-                    let at = index;
                     for (position, item) in items.iter().enumerate() {
-                        let child = at.and_then(|at| at.get(&CelInt::from(position as i64)).ok());
+                        let child =
+                            index.and_then(|index| index.get(&CelInt::from(position as i64)).ok());
                         let child = child.as_ref().map(|child| child.as_ref());
                         let before = self.path.len();
                         let _ = write!(self.path, "[{position}]");
