@@ -31,7 +31,13 @@ const RUNTIME_LINE_BUDGET: usize = 2_500;
 fn a_plugin_crate_builds_none_of_the_engines_dependencies() {
     let output = Command::new(env!("CARGO"))
         .current_dir(root())
-        .args(["tree", "--offline", "--locked", "-p", "vergate-example-plugin"])
+        .args([
+            "tree",
+            "--offline",
+            "--locked",
+            "-p",
+            "vergate-example-plugin",
+        ])
         .args(["-e", "normal", "--prefix", "none", "--format", "{p}"])
         .output()
         .expect("cargo tree runs");
