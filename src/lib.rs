@@ -6,31 +6,42 @@
 //! the runtime: schema manifest discovery ([`manifest`]), version resolution
 //! per namespace ([`resolve`]), runtime version resolution
 //! ([`runtime_version`]), glob narrowing ([`globs`]), the local-package swap
-//! ([`local_swap`]), preflight, upgrade and changelog over the gate tables
-//! ([`preflight`], [`upgrade`], [`changelog`]), and the `#[versioned]`
-//! attribute for hand-written superset types ([`versioned`]).
+//! ([`local_swap`]), and the `#[versioned]` attribute for hand-written
+//! superset types ([`versioned`]). With the `engine` feature (on through the
+//! default `cli`), it adds the check engine: documents with line numbers,
+//! the gate tables, and preflight, upgrade and changelog over them
+//! (`document`, `tables`, `preflight`, `upgrade`, `changelog`). A plugin
+//! crate that builds with `default-features = false` compiles the runtime
+//! alone.
 
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
 
 #[cfg(feature = "cli")]
 pub mod cel;
+#[cfg(feature = "engine")]
 pub mod changelog;
 #[cfg(feature = "cli")]
 #[path = "cli/args.rs"]
 pub mod cli_args;
+#[cfg(feature = "engine")]
 pub mod document;
+#[cfg(feature = "engine")]
 pub mod embedded;
 pub mod globs;
 #[cfg(feature = "cli")]
 pub mod junctors;
 pub mod local_swap;
 pub mod manifest;
+#[cfg(feature = "engine")]
 pub mod preflight;
 pub mod resolve;
 pub mod runtime_version;
+#[cfg(feature = "engine")]
 pub mod tables;
+#[cfg(feature = "engine")]
 pub mod upgrade;
 pub mod versioned;
+#[cfg(feature = "engine")]
 mod walk;
 pub use vergate_macros::versioned;
 

@@ -103,7 +103,7 @@ impl fmt::Display for StrictError {
 
 impl std::error::Error for StrictError {}
 
-include!("../codegen/src/emit/rust/support/migrate.rs");
+pub use vergate_core::support::migrate::{ConversionError, Migrate, Migration};
 
 #[cfg(test)]
 mod tests {

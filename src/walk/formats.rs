@@ -36,9 +36,7 @@ pub(super) fn integral(value: f64) -> Option<i64> {
 
 /// The quantity grammar the generated crate carries as `src/quantity.rs`:
 /// one grammar for `check` and the generated readers.
-#[allow(dead_code)] // the readers of values; `check` only asks whether a text parses
-#[path = "../../codegen/src/emit/rust/support/quantity.rs"]
-mod quantity;
+use vergate_core::support::quantity;
 
 /// True when `text` parses as a Kubernetes quantity, as
 /// `resource.ParseQuantity` reads it after trimming spaces: a signed decimal

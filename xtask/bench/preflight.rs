@@ -4,7 +4,7 @@
 //! yaml-rust2's events alone (what the full parser costs before any tree),
 //! over a multi-document YAML file. Run by `benches/preflight.sh`:
 //!
-//! `cargo bench --bench preflight -- <generated api dir> <target minor> <file.yaml> [runs]`
+//! `cargo bench -p xtask --bench preflight -- <generated api dir> <target minor> <file.yaml> [runs]`
 //!
 //! Prints one JSON line with the medians.
 

@@ -27,7 +27,7 @@ if [ ! -x "$work/venv/bin/kubernetes-validate" ]; then
     "$work/venv/bin/pip" install --quiet kubernetes-validate
 fi
 cargo build --quiet --release --bin vergate
-cargo bench --quiet --bench preflight --no-run
+cargo bench --quiet -p xtask --bench preflight --no-run
 
 exec "$work/venv/bin/python" xtask/bench/preflight_compare.py \
     --resources "$N" --runs "$RUNS" --peer-runs "$PEER_RUNS" --target "$TARGET" --work "$work"

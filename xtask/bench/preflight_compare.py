@@ -105,7 +105,7 @@ def main():
                         if line.startswith(("ERROR", "FAIL")))
 
     bench = subprocess.run(
-        one_core(["cargo", "bench", "--quiet", "--bench", "preflight", "--",
+        one_core(["cargo", "bench", "--quiet", "-p", "xtask", "--bench", "preflight", "--",
                   "generated/kubernetes", args.target, path, str(args.runs)]),
         capture_output=True, text=True, check=True)
     in_process = json.loads(bench.stdout.strip().splitlines()[-1])

@@ -14,6 +14,7 @@ mod version_set;
 pub mod gates;
 pub mod json_pointer;
 pub mod pkl_text;
+pub mod support;
 pub mod table;
 
 pub use version::{is_version_dir, ParseVersionError, Version};

@@ -8,7 +8,8 @@
 //!   decoded bytes; without it `ByteString` is the text as written;
 //! - `Quantity` keeps its text and reads it on demand: `milli_value()` and
 //!   `value()`, as apimachinery's `MilliValue` and `Value`
-//!   (`support/quantity.rs`, copied into the crate as `src/quantity.rs`).
+//!   (vergate-core's `support/quantity.rs`, copied into the crate as
+//!   `src/quantity.rs`).
 
 use crate::model::{Convention, Definition, Schema};
 use proc_macro2::TokenStream;
@@ -62,7 +63,7 @@ pub fn timestamps(
 }
 
 /// The quantity reader copied into the crate (`src/quantity.rs`).
-pub const QUANTITY_SOURCE: &str = include_str!("support/quantity.rs");
+pub const QUANTITY_SOURCE: &str = vergate_core::support::QUANTITY_SOURCE;
 
 /// The methods of the `Quantity` newtype (`cfg` its minors' features);
 /// nothing for another definition.
@@ -110,12 +111,6 @@ pub fn has_quantity(model: &crate::model::GatedModel) -> bool {
         .flat_map(|minor| minor.definitions.values())
         .any(|definition| definition.convention == Some(Convention::Quantity))
 }
-
-/// The reader's own tests, run here since the crate it is copied into is
-/// generated.
-#[cfg(test)]
-#[path = "support/quantity.rs"]
-mod quantity_support;
 
 /// The cargo feature of decoded base64 bytes.
 pub const BYTES_FEATURE: &str = "bytes";
@@ -193,8 +188,8 @@ pub const CONVERSIONS_FEATURE: &str = "conversions";
 
 /// The conversion support copied into the crate as `src/versioned.rs`:
 /// `Version`, then the runtime's `Migrate`, `Migration` and
-/// `ConversionError` (`support/migrate.rs`, which vergate's runtime
-/// includes too).
+/// `ConversionError` (vergate-core's `support/migrate.rs`, which
+/// vergate's runtime compiles too).
 pub fn versioned_source() -> String {
     format!(
         "//! Conversions between minors (the `conversions` feature): `From` where\n\
@@ -210,4 +205,4 @@ pub fn versioned_source() -> String {
 }
 
 /// The runtime's conversion support, shared with the crate.
-const MIGRATE_SOURCE: &str = include_str!("support/migrate.rs");
+const MIGRATE_SOURCE: &str = vergate_core::support::MIGRATE_SOURCE;
