@@ -179,7 +179,10 @@ fn a_list_item_the_target_rejects_refuses_the_list() {
     let out = upgrade(K8S, path.to_str().unwrap(), &["--in-place"]);
     let err = stderr(&out);
     assert_eq!(code(&out), 2, "{err}");
-    assert!(err.contains(":7: error: items[1]: extensions/v1beta1 Ingress is not served in 1.36"), "{err}");
+    assert!(
+        err.contains(":7: error: items[1]: extensions/v1beta1 Ingress is not served in 1.36"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
 
@@ -279,7 +282,10 @@ fn in_place_keeps_the_mode_and_says_what_it_did_with_links() {
     let out = upgrade(K8S, link.to_str().unwrap(), &["--in-place"]);
     let err = stderr(&out);
     assert_eq!(code(&out), 1, "{err}");
-    assert!(err.contains("note: a symbolic link: the file it points to"), "{err}");
+    assert!(
+        err.contains("note: a symbolic link: the file it points to"),
+        "{err}"
+    );
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -293,7 +299,10 @@ fn in_place_keeps_the_mode_and_says_what_it_did_with_links() {
     let out = upgrade(K8S, other.to_str().unwrap(), &["--in-place"]);
     let err = stderr(&out);
     assert_eq!(code(&out), 1, "{err}");
-    assert!(err.contains("warning: the file had 2 names (hard links)"), "{err}");
+    assert!(
+        err.contains("warning: the file had 2 names (hard links)"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&second).unwrap(), old);
     assert!(!std::fs::read_to_string(&other).unwrap().contains("source:"));
     // No temporary file is left beside them.
@@ -311,5 +320,28 @@ fn in_place_keeps_the_mode_and_says_what_it_did_with_links() {
             "link.yaml",
             "second-name.yaml"
         ]
+    );
+}
+
+/// A typed list (`FlowSchemaList`, `PersistentVolumeClaimList`) is
+/// converted through its type, its items with it, comments kept.
+#[test]
+fn typed_lists_are_converted_through_their_type() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("flowschemas.yaml");
+    let text = "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchemaList\nmetadata: {}\nitems:\n- metadata:\n    name: batch # the batch schema\n  spec:\n    priorityLevelConfiguration:\n      name: workload-low\n    matchingPrecedence: 1000\n";
+    std::fs::write(&path, text).unwrap();
+    let out = upgrade(K8S, path.to_str().unwrap(), &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), text.replace("/v1beta3", "/v1"));
+    let path = tmp.path().join("claims.yaml");
+    let text = "apiVersion: v1\nkind: PersistentVolumeClaimList\nitems:\n- apiVersion: v1\n  kind: PersistentVolumeClaim\n  metadata: {name: data}\n  spec:\n    resources:\n      requests: {storage: 1Gi} # size\n      claims: [{name: x}]\n";
+    std::fs::write(&path, text).unwrap();
+    let out = upgrade(K8S, path.to_str().unwrap(), &[]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("items[0].spec.resources.claims: dropped"));
+    assert_eq!(
+        stdout(&out),
+        text.replace("      claims: [{name: x}]\n", "")
     );
 }

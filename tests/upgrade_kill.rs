@@ -3,11 +3,13 @@
 //! bytes or exactly its new bytes, never an empty or cut file (a write that
 //! opened the file with O_TRUNC left it empty).
 //!
-//! The file is tens of megabytes of comment lines (cheap to read, long to
-//! write) and one document that changes. Each run is killed at a varied
-//! delay after it starts writing (a temporary file appears beside the
-//! target, or the target itself changes, as a write in place would), and a
-//! few at varied delays from its start; the test takes a few seconds.
+//! The file is 8 MB of comment lines (cheap to read, long to write) and
+//! one document that changes. A first run to its end gives the new bytes
+//! and how long writing takes, from the moment it shows (a temporary file
+//! beside the target, or the target itself changed, as a write in place
+//! would) to the end; later runs are killed at fractions of that time
+//! after writing shows, and one soon after its start. Six runs in all: a
+//! few seconds.
 
 #![cfg(unix)]
 
@@ -28,16 +30,13 @@ fn big_text(megabytes: usize) -> String {
     text
 }
 
-fn upgrade(path: &Path, in_place: bool) -> Child {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_vergate"));
-    command.args(["upgrade", "--from", "1.28", "--to", "1.36"]);
-    if in_place {
-        command.arg("--in-place");
-    }
-    command
+/// `vergate upgrade --in-place` of `path`, running.
+fn upgrade_in_place(path: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_vergate"))
+        .args(["upgrade", "--from", "1.28", "--to", "1.36", "--in-place"])
         .arg(path)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("the vergate binary runs")
@@ -61,75 +60,96 @@ fn clear_beside(dir: &Path, target: &Path) {
     }
 }
 
+/// Waits (up to 20 s) until `child` starts writing or ends; true when it
+/// is writing.
+fn wait_for_writing(child: &mut Child, dir: &Path, target: &Path, old_len: u64) -> bool {
+    let spawned = Instant::now();
+    while spawned.elapsed() < Duration::from_secs(20) {
+        if writing(dir, target, old_len) {
+            return true;
+        }
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    false
+}
+
 #[test]
 fn a_killed_in_place_upgrade_leaves_the_old_or_the_new_bytes() {
     let tmp = tempfile::tempdir().unwrap();
     let dir: PathBuf = tmp.path().join("files");
     std::fs::create_dir(&dir).unwrap();
     let target = dir.join("big.yaml");
-    let old = big_text(32);
+    let old = big_text(8);
+    let old_len = old.len() as u64;
     std::fs::write(&target, &old).unwrap();
-    // The new bytes, from standard output.
-    let output = upgrade(&target, false).wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    let new = output.stdout;
-    assert_ne!(new, old.as_bytes());
-    assert!(new.len() > 30_000_000);
-
     let started = Instant::now();
-    // Kills after writing began (ms), then kills from the start (ms).
-    let after_writing = [0u64, 1, 3, 7, 15, 40];
-    let from_start = [20u64, 150];
+
+    // One run to its end: the new bytes, and how long writing takes (from
+    // the moment it shows to the end of the process).
+    let mut child = upgrade_in_place(&target);
+    assert!(wait_for_writing(&mut child, &dir, &target, old_len));
+    let began = Instant::now();
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    let window = began.elapsed();
+    let new = std::fs::read(&target).unwrap();
+    assert_ne!(new, old.as_bytes());
+    assert!(new.len() > 7_000_000);
+
+    // Kills at fractions of that window after writing shows, and one from
+    // the start.
     let mut landed_while_writing = 0;
     let mut outcomes = Vec::new();
-    for (delay, from_begin) in after_writing
-        .iter()
-        .map(|delay| (*delay, false))
-        .chain(from_start.iter().map(|delay| (*delay, true)))
-    {
+    let kills = [
+        (0.0, false),
+        (0.2, false),
+        (0.5, false),
+        (0.8, false),
+        (0.0, true),
+    ];
+    for (fraction, from_start) in kills {
         std::fs::write(&target, &old).unwrap();
         clear_beside(&dir, &target);
-        let mut child = upgrade(&target, true);
-        let spawned = Instant::now();
-        if from_begin {
-            std::thread::sleep(Duration::from_millis(delay));
+        let mut child = upgrade_in_place(&target);
+        let delay = if from_start {
+            Duration::from_millis(30)
         } else {
-            // Waits (bounded) for the write to begin.
-            while !writing(&dir, &target, old.len() as u64)
-                && child.try_wait().unwrap().is_none()
-                && spawned.elapsed() < Duration::from_secs(20)
-            {
-                std::thread::sleep(Duration::from_micros(200));
-            }
-            std::thread::sleep(Duration::from_millis(delay));
-        }
-        let finished = child.try_wait().unwrap().is_some();
-        if !finished && writing(&dir, &target, old.len() as u64) {
+            assert!(wait_for_writing(&mut child, &dir, &target, old_len));
+            window.mul_f64(fraction)
+        };
+        std::thread::sleep(delay);
+        if child.try_wait().unwrap().is_none() && writing(&dir, &target, old_len) {
             landed_while_writing += 1;
         }
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
         let bytes = std::fs::read(&target).unwrap();
+        let when = format!(
+            "{delay:?} after {}",
+            if from_start {
+                "its start"
+            } else {
+                "writing began"
+            }
+        );
         let state = if bytes == old.as_bytes() {
             "old"
         } else if bytes == new {
             "new"
         } else {
             panic!(
-                "killed {delay} ms after {}: the file holds {} bytes, neither the old {} nor the new {}",
-                if from_begin { "its start" } else { "writing began" },
+                "killed {when}: the file holds {} bytes, neither the old {} nor the new {}",
                 bytes.len(),
                 old.len(),
                 new.len()
             );
         };
-        outcomes.push(format!(
-            "{delay} ms after {}: {state}",
-            if from_begin { "start" } else { "writing" }
-        ));
+        outcomes.push(format!("{when}: {state}"));
     }
     eprintln!(
-        "{} in {:?}",
+        "writing took {window:?}; {} ({:?} in all)",
         outcomes.join(", "),
         started.elapsed()
     );

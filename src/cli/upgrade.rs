@@ -1,7 +1,9 @@
 //! `vergate upgrade`: rewrite documents for a newer minor, or with `--all`
 //! for every minor they hold in without loss.
 
-use super::{atomic_write, inputs, known_minor, load_tables, write_bytes_out, Outcome, UpgradeArgs};
+use super::{
+    atomic_write, inputs, known_minor, load_tables, write_bytes_out, Outcome, UpgradeArgs,
+};
 use destinations::Destination;
 use std::borrow::Cow;
 use vergate::document::{self, Encoding, Node};

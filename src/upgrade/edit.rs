@@ -467,7 +467,10 @@ impl Planner<'_> {
         let opens_line = text[own_start..start].trim_matches([' ', '\t']).is_empty();
         let rest = text[last_end..line_end(text, last_end, false)].trim_start_matches([' ', '\t']);
         let comma_follows = rest.starts_with(',');
-        let rest = rest.strip_prefix(',').unwrap_or(rest).trim_start_matches([' ', '\t']);
+        let rest = rest
+            .strip_prefix(',')
+            .unwrap_or(rest)
+            .trim_start_matches([' ', '\t']);
         let owns_lines = opens_line && (rest.is_empty() || rest.starts_with('#'));
         let whole_lines = (own_start, line_end(text, last_end, true));
         match spans.get(end) {
@@ -712,6 +715,66 @@ mod tests {
         assert_eq!(
             rewritten("x:\n  a: 1\ny: 2\n", "x: {}\ny: 2"),
             "x:\n  {}\ny: 2\n"
+        );
+    }
+
+    #[test]
+    fn comments_stay_with_their_entries_when_entries_are_dropped() {
+        // Flow entries on lines of their own: the last one dropped with
+        // its comment, the comma before it alone.
+        assert_eq!(
+            rewritten(
+                "r: {\n  a: 1, # about a\n  b: 2 # about b\n}\n",
+                "r: {a: 1}"
+            ),
+            "r: {\n  a: 1 # about a\n}\n"
+        );
+        // A middle one: its line whole; a comment line above the next
+        // entry stays.
+        assert_eq!(
+            rewritten(
+                "r: {\n  a: 1,\n  b: 2, # about b\n  # about c\n  c: 3\n}\n",
+                "r: {a: 1, c: 3}"
+            ),
+            "r: {\n  a: 1,\n  # about c\n  c: 3\n}\n"
+        );
+        // After `{` on its line: the entry and its comma, not the comment
+        // line below.
+        assert_eq!(
+            rewritten("r: {a: 1,\n  # about b\n  b: 2}\n", "r: {b: 2}"),
+            "r: {\n  # about b\n  b: 2}\n"
+        );
+        // The first key of a `- ` item: the comment above the next key
+        // opens the item.
+        assert_eq!(
+            rewritten("x:\n- a: 1 # about a\n  # about b\n  b: 2\n", "x: [{b: 2}]"),
+            "x:\n- # about b\n  b: 2\n"
+        );
+    }
+
+    #[test]
+    fn merge_keys_and_repeated_keys_are_refused_not_written_anew() {
+        let refusal = |text: &str, intended: &str| {
+            let read = parse(text).documents.remove(0).root;
+            let intended = parse(intended).documents.remove(0).root;
+            let targets = [Target {
+                read: &read,
+                intended: &intended,
+            }];
+            rewrite(text, &targets).unwrap_err()
+        };
+        let err = refusal("# c\n<<: {a: 1, k: x}\nb: 2 # c\n", "{a: 2, k: x, b: 2}");
+        assert_eq!(err.line, 2);
+        assert!(
+            err.message.contains("the merge key `<<` on line 2"),
+            "{err:?}"
+        );
+        let err = refusal("a: 1\nb: 2 # c\nb: 3\nc: 4\n", "{a: 1, b: 3, d: 4}");
+        assert!(err.message.contains("repeats a key"), "{err:?}");
+        // An alias whose value changes is changed through its anchor.
+        assert_eq!(
+            rewritten("a: &x 1 # c\nb: *x\n", "{a: 2, b: 2}"),
+            "a: &x 2 # c\nb: *x\n"
         );
     }
 
