@@ -216,14 +216,11 @@ fn is_manifest(doc: &document::Document) -> bool {
 
 /// Refuses a document with a key written twice, as `check` does (exit 2,
 /// each key with both lines): its tree holds one of the two values, so a
-/// text written from it would drop the other line unsaid.
-fn refuse_duplicates(
-    name: &str,
-    doc: &document::Document,
-    messages: &mut Vec<String>,
-) -> Result<(), ()> {
+/// text written from it would drop the other line unsaid. True when
+/// refused.
+fn refuse_duplicates(name: &str, doc: &document::Document, messages: &mut Vec<String>) -> bool {
     if doc.duplicate_keys.is_empty() {
-        return Ok(());
+        return false;
     }
     for duplicate in &doc.duplicate_keys {
         messages.push(format!("{name}:{}: error: {duplicate}", duplicate.line));
@@ -232,7 +229,7 @@ fn refuse_duplicates(
         "{name}:{}: error: refusing to upgrade a document with a duplicate key (above); nothing written",
         doc.line
     ));
-    Err(())
+    true
 }
 
 /// `--to`: the file read and edited one part at a time (`document::split`:
@@ -272,7 +269,7 @@ fn one_minor_of(
         documents += read.len();
         let mut intended: Vec<Node> = Vec::with_capacity(read.len());
         for doc in &read {
-            if refuse_duplicates(name, doc, messages).is_err() {
+            if refuse_duplicates(name, doc, messages) {
                 outcome = Outcome::InputError;
                 continue;
             }
@@ -352,7 +349,7 @@ fn all_minors_of(
     }
     let mut outcome = Outcome::Clean;
     for doc in documents {
-        if refuse_duplicates(name, doc, messages).is_err() {
+        if refuse_duplicates(name, doc, messages) {
             outcome = Outcome::InputError;
         }
     }
