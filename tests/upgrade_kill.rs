@@ -104,9 +104,9 @@ fn a_killed_in_place_upgrade_leaves_the_old_or_the_new_bytes() {
     let mut outcomes = Vec::new();
     let kills = [
         (0.0, false),
-        (0.2, false),
-        (0.5, false),
-        (0.8, false),
+        (0.05, false),
+        (0.15, false),
+        (0.4, false),
         (0.0, true),
     ];
     for (fraction, from_start) in kills {
