@@ -1,5 +1,6 @@
 //! The `vergate` command line: arguments, and one module per subcommand.
 
+mod atomic_write;
 mod cases;
 pub mod check;
 mod crds;

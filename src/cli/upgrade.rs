@@ -1,14 +1,18 @@
 //! `vergate upgrade`: rewrite documents for a newer minor, or with `--all`
 //! for every minor they hold in without loss.
 
-use super::{inputs, known_minor, load_tables, write_bytes_out, Outcome, UpgradeArgs};
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use super::{
+    atomic_write, inputs, known_minor, load_tables, write_bytes_out, Outcome, UpgradeArgs,
+};
+use destinations::Destination;
+use std::borrow::Cow;
 use vergate::document::{self, Encoding, Node};
 use vergate::tables::GateTables;
 use vergate::upgrade::edit;
 use vergate::upgrade::{self, Conversion};
 use vergate::Version;
+
+mod destinations;
 
 pub fn run(args: &UpgradeArgs) -> Outcome {
     let tables = match load_tables(args.api.as_deref()) {
@@ -32,7 +36,7 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
     for note in notes {
         eprintln!("warning: {note}");
     }
-    let destinations = match destinations(args, &sources) {
+    let destinations = match destinations::of(args, &sources) {
         Ok(destinations) => destinations,
         Err(message) => {
             eprintln!("error: {message}");
@@ -41,22 +45,29 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
     };
     // Every file is converted before anything is written: a refusal in
     // one file writes none.
-    let mut converted: Vec<(String, &Destination, Encoding)> = Vec::new();
+    let mut converted: Vec<(Output, &Destination)> = Vec::new();
     let mut outcome = Outcome::Clean;
     let mut refused = 0;
     let mut unchanged = 0;
     for (source, destination) in sources.iter().zip(&destinations) {
-        match upgrade_source(&tables, args, source) {
-            Upgraded::Written(yaml, encoding, result) => {
-                outcome = outcome.max(result);
-                converted.push((yaml, destination, encoding));
+        let mut messages = Vec::new();
+        let upgraded = upgrade_source(&tables, args, source, &mut messages);
+        if !matches!(upgraded, Upgraded::Skipped(_)) {
+            for message in messages {
+                eprintln!("{message}");
             }
-            Upgraded::Unchanged(text, encoding, result) => {
+        }
+        match upgraded {
+            Upgraded::Written(output, result) => {
+                outcome = outcome.max(result);
+                converted.push((output, destination));
+            }
+            Upgraded::Unchanged(text, result) => {
                 outcome = outcome.max(result);
                 unchanged += 1;
                 // In place, a file with nothing to change is not touched.
                 if !args.in_place {
-                    converted.push((text, destination, encoding));
+                    converted.push((Output::AsRead(text), destination));
                 }
             }
             Upgraded::Skipped(reason) => eprintln!("{}: note: skipped: {reason}", source.name),
@@ -72,12 +83,11 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
         }
         return Outcome::InputError;
     }
-    for (yaml, destination, encoding) in &converted {
+    for (output, destination) in &converted {
+        let bytes = output.bytes();
         match destination {
             // Standard output gets the bytes a file would get.
-            Destination::Stdout => {
-                write_bytes_out(std::io::stdout().lock(), &encoding.encode(yaml))
-            }
+            Destination::Stdout => write_bytes_out(std::io::stdout().lock(), &bytes),
             Destination::File(path) => {
                 if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                     if let Err(err) = std::fs::create_dir_all(parent) {
@@ -88,9 +98,27 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
                         return Outcome::InputError;
                     }
                 }
-                if let Err(err) = std::fs::write(path, encoding.encode(yaml)) {
-                    eprintln!("{}: error: cannot write: {err}", path.display());
-                    return Outcome::InputError;
+                let links = atomic_write::link_count(path);
+                match atomic_write::write(path, &bytes) {
+                    Ok(written) => {
+                        if let Some(real) = written.through_link {
+                            eprintln!(
+                                "{}: note: a symbolic link: the file it points to, {}, was written (the link is kept)",
+                                path.display(),
+                                real.display()
+                            );
+                        }
+                        if args.in_place && links > 1 {
+                            eprintln!(
+                                "{}: warning: the file had {links} names (hard links); it was replaced by a new file, so its other names keep the old text",
+                                path.display()
+                            );
+                        }
+                    }
+                    Err(message) => {
+                        eprintln!("{message}");
+                        return Outcome::InputError;
+                    }
                 }
             }
         }
@@ -119,189 +147,177 @@ pub fn run(args: &UpgradeArgs) -> Outcome {
     outcome
 }
 
-/// Where one converted input goes.
-enum Destination {
-    Stdout,
-    File(PathBuf),
+/// The text one input becomes.
+enum Output {
+    /// A new text (without a byte order mark), stored as the input was
+    /// (UTF-8 or UTF-16, with or without the mark).
+    New(String, Encoding),
+    /// The input as read, copied as it is.
+    AsRead(inputs::Text),
 }
 
-/// Where each source's result goes, or why the command refuses to run:
-/// several inputs (or a directory) need `--out DIR` or `--in-place`;
-/// standard input cannot be written in place or mirrored; `--out` never
-/// overwrites an input, nor writes two inputs to one file.
-fn destinations(
-    args: &UpgradeArgs,
-    sources: &[inputs::Source],
-) -> Result<Vec<Destination>, String> {
-    let directories: Vec<String> = args
-        .inputs
-        .iter()
-        .filter(|path| path.is_dir())
-        .map(|path| path.display().to_string())
-        .collect();
-    if sources.is_empty() {
-        return Err(format!(
-            "no YAML or JSON files found in {}; nothing to upgrade",
-            directories.join(", ")
-        ));
-    }
-    let many = sources.len() > 1 || !directories.is_empty();
-    if many && args.out.is_none() && !args.in_place {
-        let what = if directories.is_empty() {
-            format!("{} files", sources.len())
-        } else {
-            format!(
-                "{} ({} file{})",
-                directories.join(", "),
-                sources.len(),
-                if sources.len() == 1 { "" } else { "s" }
-            )
+impl Output {
+    /// The bytes to write, in the input's encoding.
+    fn bytes(&self) -> Cow<'_, [u8]> {
+        let (text, encoding): (&str, Encoding) = match self {
+            Output::New(text, encoding) => (text, *encoding),
+            Output::AsRead(text) => (text, text.encoding()),
         };
-        let flag = if args.output.is_some() {
-            "-o FILE takes one input"
-        } else {
-            "standard output takes one input"
-        };
-        return Err(format!(
-            "refusing to upgrade {what}: {flag}; pass --out DIR to write each file under DIR (mirroring its path) or --in-place to overwrite each"
-        ));
-    }
-    let mut targets: Vec<Destination> = Vec::new();
-    let mut written: HashMap<PathBuf, &str> = HashMap::new();
-    for source in sources {
-        let Some(path) = source.path() else {
-            if args.out.is_some() || args.in_place {
-                return Err(format!(
-                    "{}: --out and --in-place need files, not standard input",
-                    source.name
-                ));
-            }
-            targets.push(Destination::Stdout);
-            continue;
-        };
-        let target = if args.in_place {
-            path.to_owned()
-        } else if let Some(dir) = &args.out {
-            dir.join(source.relative.as_deref().unwrap_or(path))
-        } else if let Some(output) = &args.output {
-            if same_file(output, path) {
-                return Err(format!(
-                    "{}: refusing to overwrite the input; pass --in-place to do that",
-                    path.display()
-                ));
-            }
-            output.clone()
-        } else {
-            targets.push(Destination::Stdout);
-            continue;
-        };
-        if args.out.is_some() {
-            if let Some(input) = sources
-                .iter()
-                .filter_map(inputs::Source::path)
-                .find(|input| same_file(&target, input))
-            {
-                return Err(format!(
-                    "--out {}: would overwrite the input {}; choose a directory outside the inputs, or pass --in-place",
-                    args.out.as_deref().unwrap_or(Path::new("")).display(),
-                    input.display()
-                ));
-            }
+        match encoding {
+            Encoding::Utf8 => Cow::Borrowed(text.as_bytes()),
+            other => Cow::Owned(other.encode(text)),
         }
-        let key = std::fs::canonicalize(&target).unwrap_or_else(|_| target.clone());
-        if let Some(other) = written.insert(key, &source.name) {
-            return Err(format!(
-                "{} and {} would both be written to {}; upgrade them in separate runs or name their directory instead",
-                other,
-                source.name,
-                target.display()
-            ));
-        }
-        targets.push(Destination::File(target));
-    }
-    Ok(targets)
-}
-
-/// True when both paths name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
     }
 }
 
 /// What became of one input.
 enum Upgraded {
-    /// Its new text (without a byte order mark), to be stored as the input
-    /// was (UTF-8 or UTF-16, with or without the mark), and whether
-    /// something was lost (exit 1).
-    Written(String, Encoding, Outcome),
-    /// Nothing to change: its text as read, likewise (never rewritten in
-    /// place).
-    Unchanged(String, Encoding, Outcome),
+    /// Its new text, and whether something was lost (exit 1).
+    Written(Output, Outcome),
+    /// Nothing to change: its text as read (never rewritten in place).
+    Unchanged(inputs::Text, Outcome),
     /// A walked file that is no manifest (a template, a values file).
     Skipped(&'static str),
-    /// Refused or unreadable (reported on stderr).
+    /// Refused or unreadable (said in the messages).
     Refused,
 }
 
-/// Reads and converts one input; messages go to stderr as they come.
-fn upgrade_source(tables: &GateTables, args: &UpgradeArgs, source: &inputs::Source) -> Upgraded {
+/// Reads and converts one input. Its messages are gathered in `messages`
+/// (printed unless the input is skipped).
+fn upgrade_source(
+    tables: &GateTables,
+    args: &UpgradeArgs,
+    source: &inputs::Source,
+    messages: &mut Vec<String>,
+) -> Upgraded {
     let text = match source.read() {
         Ok(text) => text,
         Err(err) => {
-            match err.line {
-                0 => eprintln!("{}: error: {}", source.name, err.message),
-                line => eprintln!("{}:{line}: error: {}", source.name, err.message),
-            }
+            messages.push(match err.line {
+                0 => format!("{}: error: {}", source.name, err.message),
+                line => format!("{}:{line}: error: {}", source.name, err.message),
+            });
             return Upgraded::Refused;
         }
     };
     if source.walked && super::check::is_template(source, &text) {
         return Upgraded::Skipped(super::check::TEMPLATE);
     }
-    let parsed = document::parse(&text);
-    if let Some(err) = &parsed.error {
-        eprintln!("{}:{}: error: {}", source.name, err.line, err.message);
-        return Upgraded::Refused;
+    match args.to.filter(|_| !args.all) {
+        Some(to) => one_minor_of(tables, args, source, text, to, messages),
+        None => all_minors_of(tables, args, source, text, messages),
     }
-    if parsed.documents.is_empty() {
-        eprintln!("{}: error: no document to upgrade", source.name);
-        return Upgraded::Refused;
+}
+
+/// True for a document `upgrade` converts when found in a directory.
+fn is_manifest(doc: &document::Document) -> bool {
+    doc.root.get("apiVersion").is_some() && doc.root.get("kind").is_some()
+}
+
+/// Refuses a document with a key written twice, as `check` does (exit 2,
+/// each key with both lines): its tree holds one of the two values, so a
+/// text written from it would drop the other line unsaid. True when
+/// refused.
+fn refuse_duplicates(name: &str, doc: &document::Document, messages: &mut Vec<String>) -> bool {
+    if doc.duplicate_keys.is_empty() {
+        return false;
     }
-    let is_manifest = |doc: &document::Document| {
-        doc.root.get("apiVersion").is_some() && doc.root.get("kind").is_some()
-    };
-    if source.walked && !parsed.documents.iter().all(is_manifest) {
-        return Upgraded::Skipped(super::check::NOT_A_MANIFEST);
+    for duplicate in &doc.duplicate_keys {
+        messages.push(format!("{name}:{}: error: {duplicate}", duplicate.line));
     }
-    let Some(to) = args.to.filter(|_| !args.all) else {
-        return all_minors_of(tables, args, source, &text, &parsed.documents);
-    };
-    let mut intended: Vec<Node> = Vec::new();
+    messages.push(format!(
+        "{name}:{}: error: refusing to upgrade a document with a duplicate key (above); nothing written",
+        doc.line
+    ));
+    true
+}
+
+/// `--to`: the file read and edited one part at a time (`document::split`:
+/// the documents between two `---` lines), so that a large file never has
+/// more than one part's trees in memory; the new text is the parts' texts,
+/// edited where they change.
+fn one_minor_of(
+    tables: &GateTables,
+    args: &UpgradeArgs,
+    source: &inputs::Source,
+    text: inputs::Text,
+    to: Version,
+    messages: &mut Vec<String>,
+) -> Upgraded {
+    let name = &source.name;
+    let mut edited = String::new();
+    let mut changed = false;
     let mut outcome = Outcome::Clean;
-    for doc in &parsed.documents {
-        let result = one_minor(
-            tables,
-            &source.name,
-            &doc.root,
-            args.from,
-            to,
-            &mut intended,
-        );
-        outcome = outcome.max(result);
+    let mut documents = 0usize;
+    let mut offset = 0;
+    for part in document::split(&text) {
+        let part_start = offset;
+        offset += part.text().len();
+        let mut read = Vec::new();
+        for result in part.reader() {
+            match result {
+                Ok(doc) => read.push(doc),
+                Err(err) => {
+                    messages.push(format!("{name}:{}: error: {}", err.line, err.message));
+                    return Upgraded::Refused;
+                }
+            }
+        }
+        if source.walked && !read.iter().all(is_manifest) {
+            return Upgraded::Skipped(super::check::NOT_A_MANIFEST);
+        }
+        documents += read.len();
+        let mut intended: Vec<Node> = Vec::with_capacity(read.len());
+        for doc in &read {
+            if refuse_duplicates(name, doc, messages) {
+                outcome = Outcome::InputError;
+                continue;
+            }
+            outcome = outcome.max(one_minor(
+                tables,
+                name,
+                &doc.root,
+                args.from,
+                to,
+                &mut intended,
+                messages,
+            ));
+        }
+        if outcome == Outcome::InputError {
+            // Go on reading, to report every refused document at once.
+            continue;
+        }
+        let targets = edit::targets(&read, &intended);
+        match edit::rewrite_part(part.text(), part.first_line(), &targets) {
+            Ok(Some(new)) => {
+                if !changed {
+                    // The parts before this one, as they were (the parts
+                    // are the text, cut).
+                    edited.reserve(text.len() + text.len() / 8);
+                    edited.push_str(&text[..part_start]);
+                    changed = true;
+                }
+                edited.push_str(&new);
+            }
+            Ok(None) if changed => edited.push_str(part.text()),
+            Ok(None) => {}
+            Err(err) => {
+                messages.push(format!("{name}:{}: error: {}", err.line, err.message));
+                outcome = Outcome::InputError;
+            }
+        }
+    }
+    if documents == 0 {
+        messages.push(format!("{name}: error: no document to upgrade"));
+        return Upgraded::Refused;
     }
     if outcome == Outcome::InputError {
         return Upgraded::Refused;
     }
-    let targets = edit::targets(&parsed.documents, &intended);
-    match edit::rewrite(&text, &targets) {
-        Ok(Some(edited)) => Upgraded::Written(edited, text.encoding(), outcome),
-        Ok(None) => Upgraded::Unchanged(text.to_string(), text.encoding(), outcome),
-        Err(err) => {
-            eprintln!("{}:{}: error: {}", source.name, err.line, err.message);
-            Upgraded::Refused
-        }
+    if changed {
+        Upgraded::Written(Output::New(edited, text.encoding()), outcome)
+    } else {
+        Upgraded::Unchanged(text, outcome)
     }
 }
 
@@ -314,26 +330,48 @@ fn all_minors_of(
     tables: &GateTables,
     args: &UpgradeArgs,
     source: &inputs::Source,
-    text: &inputs::Text,
-    documents: &[document::Document],
+    text: inputs::Text,
+    messages: &mut Vec<String>,
 ) -> Upgraded {
-    let own_texts = upgrade::copies::document_texts(text, documents.len());
-    let mut yaml = String::new();
+    let name = &source.name;
+    let parsed = document::parse(&text);
+    if let Some(err) = &parsed.error {
+        messages.push(format!("{name}:{}: error: {}", err.line, err.message));
+        return Upgraded::Refused;
+    }
+    let documents = &parsed.documents;
+    if documents.is_empty() {
+        messages.push(format!("{name}: error: no document to upgrade"));
+        return Upgraded::Refused;
+    }
+    if source.walked && !documents.iter().all(is_manifest) {
+        return Upgraded::Skipped(super::check::NOT_A_MANIFEST);
+    }
     let mut outcome = Outcome::Clean;
+    for doc in documents {
+        if refuse_duplicates(name, doc, messages) {
+            outcome = Outcome::InputError;
+        }
+    }
+    if outcome == Outcome::InputError {
+        return Upgraded::Refused;
+    }
+    let own_texts = upgrade::copies::document_texts(&text, documents.len());
+    let mut yaml = String::new();
     for (at, doc) in documents.iter().enumerate() {
         let mut written: Vec<Node> = Vec::new();
-        let result = all_minors(tables, &source.name, &doc.root, args.from, &mut written);
+        let result = all_minors(tables, name, &doc.root, args.from, &mut written, messages);
         outcome = outcome.max(result);
-        let header = header_comments(text, doc.root.line);
+        let header = header_comments(&text, doc.root.line);
         let own = own_texts.as_ref().map(|texts| texts[at]);
         for node in &written {
             match own.map(|own| upgrade::copies::edited(own, &doc.root, node)) {
                 Some(Ok(copy)) => yaml.push_str(&edited_with_header(&copy, &header)),
                 Some(Err(err)) => {
-                    eprintln!(
-                        "{}:{}: note: written anew, without the comments inside it: {}",
-                        source.name, doc.root.line, err.message
-                    );
+                    messages.push(format!(
+                        "{name}:{}: note: written anew, without the comments inside it: {}",
+                        doc.root.line, err.message
+                    ));
                     yaml.push_str(&with_header(&upgrade::to_yaml(&[node]), &header));
                 }
                 None => yaml.push_str(&with_header(&upgrade::to_yaml(&[node]), &header)),
@@ -343,7 +381,7 @@ fn all_minors_of(
     if outcome == Outcome::InputError {
         return Upgraded::Refused;
     }
-    Upgraded::Written(yaml, text.encoding(), outcome)
+    Upgraded::Written(Output::New(yaml, text.encoding()), outcome)
 }
 
 /// The comment lines just above a document's first line (`first`,
@@ -416,9 +454,10 @@ fn convert(
     root: &Node,
     from: Option<Version>,
     to: Version,
+    messages: &mut Vec<String>,
 ) -> Result<Conversion, Outcome> {
     upgrade::convert(tables, root, from, to).map_err(|err| {
-        eprintln!("{name}:{}: error: {}", err.line, err.message);
+        messages.push(format!("{name}:{}: error: {}", err.line, err.message));
         Outcome::InputError
     })
 }
@@ -430,16 +469,17 @@ fn one_minor(
     from: Option<Version>,
     to: Version,
     written: &mut Vec<Node>,
+    messages: &mut Vec<String>,
 ) -> Outcome {
-    let conversion = match convert(tables, name, root, from, to) {
+    let conversion = match convert(tables, name, root, from, to, messages) {
         Ok(conversion) => conversion,
         Err(outcome) => return outcome,
     };
     if to < conversion.from {
-        eprintln!(
+        messages.push(format!(
             "{name}:{}: error: the document is written for {}; refusing to convert it to the older {to} (--all writes every minor it holds in without loss)",
             root.line, conversion.from
-        );
+        ));
         return Outcome::InputError;
     }
     for change in &conversion.changes {
@@ -450,13 +490,13 @@ fn one_minor(
         } else {
             ""
         };
-        eprintln!("{name}:{}: {label}{change}", change.line);
+        messages.push(format!("{name}:{}: {label}{change}", change.line));
     }
     if conversion.is_refused() {
-        eprintln!(
+        messages.push(format!(
             "{name}:{}: error: refusing to write the document for {to}: {to} would reject it (above); nothing written",
             root.line
-        );
+        ));
         return Outcome::InputError;
     }
     let outcome = if conversion.is_lossless() {
@@ -474,10 +514,11 @@ fn all_minors(
     root: &Node,
     from: Option<Version>,
     written: &mut Vec<Node>,
+    messages: &mut Vec<String>,
 ) -> Outcome {
     let mut kept = Vec::new();
     for &to in tables.versions() {
-        let conversion = match convert(tables, name, root, from, to) {
+        let conversion = match convert(tables, name, root, from, to, messages) {
             Ok(conversion) => conversion,
             Err(outcome) => return outcome,
         };
@@ -491,9 +532,17 @@ fn all_minors(
                 .filter(|change| change.kind.is_loss())
                 .map(ToString::to_string)
                 .collect();
-            eprintln!("{name}:{}: skipped {to}: {}", root.line, losses.join("; "));
+            messages.push(format!(
+                "{name}:{}: skipped {to}: {}",
+                root.line,
+                losses.join("; ")
+            ));
         }
     }
-    eprintln!("{name}:{}: written for {}", root.line, kept.join(", "));
+    messages.push(format!(
+        "{name}:{}: written for {}",
+        root.line,
+        kept.join(", ")
+    ));
     Outcome::Clean
 }

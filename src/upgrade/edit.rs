@@ -64,6 +64,17 @@ pub fn targets<'a>(read: &'a [document::Document], intended: &'a [Node]) -> Vec<
 /// document changes (the file is left as it is). Refused when the text
 /// edited would not read back as intended.
 pub fn rewrite(text: &str, targets: &[Target<'_>]) -> Result<Option<String>, EditError> {
+    rewrite_part(text, 1, targets)
+}
+
+/// [`rewrite`] for a part of a file that starts on line `first_line`
+/// (`document::split`), so that a file is edited one part at a time and
+/// its lines are still the file's.
+pub fn rewrite_part(
+    text: &str,
+    first_line: u32,
+    targets: &[Target<'_>],
+) -> Result<Option<String>, EditError> {
     let changed: Vec<usize> = (0..targets.len())
         .filter(|&at| !same(targets[at].read, targets[at].intended))
         .collect();
@@ -85,9 +96,22 @@ pub fn rewrite(text: &str, targets: &[Target<'_>]) -> Result<Option<String>, Edi
             syntax: layout.syntax,
             newline,
             edits: Vec::new(),
+            shared: None,
         };
         let target = &targets[at];
         planner.node(target.read, target.intended, &layout.documents[at], false);
+        if let Some((offset, what)) = planner.shared {
+            let line = first_line.saturating_add(line_count(&text[..offset]));
+            let message = match what {
+                Some(what) => format!(
+                    "cannot edit the document in place: {what} on line {line} stands for a node this upgrade changes: the document shares nodes through anchors, aliases or merge keys, which upgrade edits only where they are written, and writing this node anew would drop its comments; expand them by hand, then run upgrade again; nothing written"
+                ),
+                None => format!(
+                    "cannot edit the document in place: the mapping on line {line} repeats a key, and writing it anew would drop the repeated line and its comments; remove one of the two, then run upgrade again; nothing written"
+                ),
+            };
+            return Err(EditError { line, message });
+        }
         edits.extend(planner.edits);
     }
     let edited = apply(text, edits).ok_or_else(|| refuse(first, "two edits overlap"))?;
@@ -107,23 +131,43 @@ pub fn rewrite(text: &str, targets: &[Target<'_>]) -> Result<Option<String>, Edi
 
 /// True when a document holds an alias or a merge key (`<<`).
 fn has_copies(text: &str, root: &Spanned) -> bool {
+    first_copy(text, root).is_some()
+}
+
+/// The first alias or merge key (`<<`) at or below `root`: where it is
+/// written and what it is, for a message.
+fn first_copy(text: &str, root: &Spanned) -> Option<(usize, &'static str)> {
     let mut stack = vec![root];
+    let mut found: Option<(usize, &'static str)> = None;
+    let mut keep = |at: usize, what: &'static str| {
+        if found.is_none_or(|(first, _)| at < first) {
+            found = Some((at, what));
+        }
+    };
     while let Some(node) = stack.pop() {
         match &node.written {
-            Written::Alias => return true,
+            Written::Alias => keep(node.start, "an alias (`*`)"),
             Written::Scalar { .. } => {}
             Written::Seq { items, .. } => stack.extend(items),
             Written::Map { entries, .. } => {
                 for (key, value) in entries {
-                    if key.written == Written::Alias || text.get(key.start..key.end) == Some("<<") {
-                        return true;
+                    if key.written == Written::Alias {
+                        keep(key.start, "an alias (`*`)");
+                    } else if text.get(key.start..key.end) == Some("<<") {
+                        keep(key.start, "the merge key `<<`");
                     }
                     stack.push(value);
                 }
             }
         }
     }
-    false
+    found
+}
+
+/// The line breaks in `text` (LF; a CR alone is rare enough in manifests
+/// that a message's line may be off by it).
+fn line_count(text: &str) -> u32 {
+    u32::try_from(memchr::memchr_iter(b'\n', text.as_bytes()).count()).unwrap_or(u32::MAX)
 }
 
 /// Reads `edited` back and checks every document against its target.
@@ -206,6 +250,11 @@ struct Planner<'t> {
     syntax: Syntax,
     newline: &'static str,
     edits: Vec<Edit>,
+    /// Where a node to be written anew holds an alias or a merge key, and
+    /// which (`None`: a mapping that repeats a key): writing it anew would
+    /// expand them, or drop the repeated line, and drop the comments
+    /// around them, so the document is refused instead.
+    shared: Option<(usize, Option<&'static str>)>,
 }
 
 impl Planner<'_> {
@@ -225,6 +274,20 @@ impl Planner<'_> {
     fn node(&mut self, read: &Node, new: &Node, span: &Spanned, in_flow: bool) {
         if same(read, new) {
             return;
+        }
+        if span.written == Written::Alias {
+            // A copy of an anchored node: the anchored node's own edit
+            // changes it too, and the read-back check refuses the text
+            // when that is not what this place needs.
+            return;
+        }
+        if let (Value::Map(old), Written::Map { entries, .. }) = (&read.value, &span.written) {
+            // More keys written than read, with no merge key among them: a
+            // key written twice.
+            if old.len() < entries.len() && first_copy(self.text, span).is_none() {
+                self.shared = self.shared.or(Some((span.start, None)));
+                return;
+            }
         }
         match (&read.value, &new.value, &span.written) {
             (
@@ -360,14 +423,7 @@ impl Planner<'_> {
         let key_start = spans[first].0.start;
         let last_end = entry_end(&spans[end - 1]);
         if in_flow {
-            // The entries and one comma: the one after them, or before.
-            match spans.get(end) {
-                Some((next, _)) => self.edit(key_start, next.start, String::new()),
-                None => {
-                    let before = entry_end(&spans[first - 1]);
-                    self.edit(before, last_end, String::new());
-                }
-            }
+            self.drop_flow_run(spans, first, end);
             return;
         }
         let line_start = line_start(self.text, key_start);
@@ -380,14 +436,87 @@ impl Planner<'_> {
             let line_end = line_end(self.text, last_end, true);
             self.edit(line_start, line_end, String::new());
         } else if let Some((next, _)) = spans.get(end) {
-            // After `- `: the next kept key moves up to its place.
-            self.edit(key_start, next.start, String::new());
+            // After `- `: the next kept key moves up to its place, or,
+            // when comment lines stand above it, the first of them does
+            // (`- # about name` then `name: b`): a comment stays with the
+            // entry below it; the dropped entries' own trailing comment
+            // goes with them.
+            let after = line_end(self.text, last_end, true);
+            let comment = (after <= next.start)
+                .then(|| first_comment_line(&self.text[after..next.start]))
+                .flatten();
+            match comment {
+                Some(at) => self.edit(key_start, after + at, String::new()),
+                None => self.edit(key_start, next.start, String::new()),
+            }
+        }
+    }
+
+    /// Removes the entries `first..end` of a flow mapping (some entry is
+    /// kept) with one comma, each comment staying with its entry: on a
+    /// line of their own (`{` and `}` on other lines), the entries' lines
+    /// go whole, their trailing comments with them, and when they were
+    /// last, the comma after the entry before them (its comment stays);
+    /// on a line shared with other entries, the entries go with the comma
+    /// after them (or before them, when they are last).
+    fn drop_flow_run(&mut self, spans: &[(Spanned, Spanned)], first: usize, end: usize) {
+        let text = self.text;
+        let start = spans[first].0.start;
+        let last_end = entry_end(&spans[end - 1]);
+        let own_start = line_start(text, start);
+        let opens_line = text[own_start..start].trim_matches([' ', '\t']).is_empty();
+        let rest = text[last_end..line_end(text, last_end, false)].trim_start_matches([' ', '\t']);
+        let comma_follows = rest.starts_with(',');
+        let rest = rest
+            .strip_prefix(',')
+            .unwrap_or(rest)
+            .trim_start_matches([' ', '\t']);
+        let owns_lines = opens_line && (rest.is_empty() || rest.starts_with('#'));
+        let whole_lines = (own_start, line_end(text, last_end, true));
+        match spans.get(end) {
+            Some(_) if owns_lines && comma_follows => {
+                self.edit(whole_lines.0, whole_lines.1, String::new());
+            }
+            Some((next, _)) if text[last_end..next.start].contains(is_break) => {
+                // The next entry on a later line: the entries and their
+                // comma go, what stands between (comments) stays.
+                match comma_at(text, last_end, next.start) {
+                    Some(comma) => {
+                        let after = comma + 1;
+                        let blanks = text[after..].len()
+                            - text[after..].trim_start_matches([' ', '\t']).len();
+                        self.edit(start, after + blanks, String::new());
+                    }
+                    None => self.edit(start, next.start, String::new()),
+                }
+            }
+            Some((next, _)) => self.edit(start, next.start, String::new()),
+            None => {
+                let before = entry_end(&spans[first - 1]);
+                if !text[before..start].contains(is_break) {
+                    self.edit(before, last_end, String::new());
+                    return;
+                }
+                if let Some(comma) = comma_at(text, before, start) {
+                    self.edit(comma, comma + 1, String::new());
+                }
+                if owns_lines {
+                    self.edit(whole_lines.0, whole_lines.1, String::new());
+                } else {
+                    self.edit(start, last_end, String::new());
+                }
+            }
         }
     }
 
     /// Writes `new` anew where `span` was: block style for a block
     /// collection, flow style (or JSON) otherwise.
     fn replace(&mut self, new: &Node, span: &Spanned, in_flow: bool) {
+        if let Some((at, what)) = first_copy(self.text, span) {
+            self.shared = self.shared.or(Some((at, Some(what))));
+            return;
+        }
+
         let line_start = line_start(self.text, span.start);
         let column = self.text[line_start..span.start].chars().count();
         let context = self.context(in_flow);
@@ -443,6 +572,42 @@ fn line_end(text: &str, at: usize, with_break: bool) -> usize {
     } else {
         end + c.len_utf8()
     }
+}
+
+/// The first comma in `text[from..to]` outside comments: the separator
+/// between two flow entries (what stands between them is blanks, line
+/// breaks, comments and that one comma).
+fn comma_at(text: &str, from: usize, to: usize) -> Option<usize> {
+    let mut in_comment = false;
+    let mut after_blank = true;
+    for (at, c) in text[from..to].char_indices() {
+        if is_break(c) {
+            in_comment = false;
+        } else if !in_comment {
+            if c == '#' && after_blank {
+                in_comment = true;
+            } else if c == ',' {
+                return Some(from + at);
+            }
+        }
+        after_blank = matches!(c, ' ' | '\t') || is_break(c);
+    }
+    None
+}
+
+/// Where the first line holding only a comment starts its `#`, in a text
+/// of whole lines (blank lines and comment lines, then the next key's
+/// indentation).
+fn first_comment_line(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim_start_matches([' ', '\t']);
+        if content.starts_with('#') {
+            return Some(at + line.len() - content.len());
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// True for a list or mapping written in block style.
@@ -550,6 +715,66 @@ mod tests {
         assert_eq!(
             rewritten("x:\n  a: 1\ny: 2\n", "x: {}\ny: 2"),
             "x:\n  {}\ny: 2\n"
+        );
+    }
+
+    #[test]
+    fn comments_stay_with_their_entries_when_entries_are_dropped() {
+        // Flow entries on lines of their own: the last one dropped with
+        // its comment, the comma before it alone.
+        assert_eq!(
+            rewritten(
+                "r: {\n  a: 1, # about a\n  b: 2 # about b\n}\n",
+                "r: {a: 1}"
+            ),
+            "r: {\n  a: 1 # about a\n}\n"
+        );
+        // A middle one: its line whole; a comment line above the next
+        // entry stays.
+        assert_eq!(
+            rewritten(
+                "r: {\n  a: 1,\n  b: 2, # about b\n  # about c\n  c: 3\n}\n",
+                "r: {a: 1, c: 3}"
+            ),
+            "r: {\n  a: 1,\n  # about c\n  c: 3\n}\n"
+        );
+        // After `{` on its line: the entry and its comma, not the comment
+        // line below.
+        assert_eq!(
+            rewritten("r: {a: 1,\n  # about b\n  b: 2}\n", "r: {b: 2}"),
+            "r: {\n  # about b\n  b: 2}\n"
+        );
+        // The first key of a `- ` item: the comment above the next key
+        // opens the item.
+        assert_eq!(
+            rewritten("x:\n- a: 1 # about a\n  # about b\n  b: 2\n", "x: [{b: 2}]"),
+            "x:\n- # about b\n  b: 2\n"
+        );
+    }
+
+    #[test]
+    fn merge_keys_and_repeated_keys_are_refused_not_written_anew() {
+        let refusal = |text: &str, intended: &str| {
+            let read = parse(text).documents.remove(0).root;
+            let intended = parse(intended).documents.remove(0).root;
+            let targets = [Target {
+                read: &read,
+                intended: &intended,
+            }];
+            rewrite(text, &targets).unwrap_err()
+        };
+        let err = refusal("# c\n<<: {a: 1, k: x}\nb: 2 # c\n", "{a: 2, k: x, b: 2}");
+        assert_eq!(err.line, 2);
+        assert!(
+            err.message.contains("the merge key `<<` on line 2"),
+            "{err:?}"
+        );
+        let err = refusal("a: 1\nb: 2 # c\nb: 3\nc: 4\n", "{a: 1, b: 3, d: 4}");
+        assert!(err.message.contains("repeats a key"), "{err:?}");
+        // An alias whose value changes is changed through its anchor.
+        assert_eq!(
+            rewritten("a: &x 1 # c\nb: *x\n", "{a: 2, b: 2}"),
+            "a: &x 2 # c\nb: *x\n"
         );
     }
 

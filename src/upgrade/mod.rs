@@ -18,6 +18,7 @@ use std::fmt;
 mod converter;
 pub mod copies;
 pub mod edit;
+mod list;
 mod render;
 mod retype;
 
@@ -119,7 +120,8 @@ impl Conversion {
 }
 
 /// Converts `root` to minor `to`. `from` defaults to the document's own minor
-/// (its `apiVersion`, for APIs whose documents carry it).
+/// (its `apiVersion`, for APIs whose documents carry it). The items of a
+/// `v1` `List` are converted each as a document (`list.rs`).
 pub fn convert(
     tables: &GateTables,
     root: &Node,
@@ -127,6 +129,9 @@ pub fn convert(
     to: Version,
 ) -> Result<Conversion, DocumentError> {
     let identity = identify(tables, root)?;
+    if let Some(items) = list::items(&identity, root) {
+        return list::convert_items(tables, root, items, from, to);
+    }
     let from = from.or(identity.own_minor).ok_or_else(|| DocumentError {
         line: root.line,
         message: format!(
