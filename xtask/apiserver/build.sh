@@ -19,8 +19,8 @@ modfile="minors/v$minor/go.mod"
 [[ -f $here/$modfile ]] || fail "no $here/$modfile: minor $minor is not set up (run xtask/apiserver/minors/new.sh $minor)"
 command -v go >/dev/null || fail "no go on PATH (Go 1.26 or newer is needed)"
 
-kube=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\)$/\1/p' "$here/$modfile")
-[[ -n $kube ]] || fail "$modfile has no 'require k8s.io/kubernetes vX.Y.Z' line"
+kube=$(sed -n 's/^\(require\)\{0,1\}[[:space:]]*k8s.io\/kubernetes \(v[0-9.]*\)$/\2/p' "$here/$modfile")
+[[ -n $kube ]] || fail "$modfile does not require k8s.io/kubernetes vX.Y.Z"
 outdir="$root/target/apiserver/v$minor"
 out="$outdir/vergate-apiserver"
 mkdir -p "$outdir"

@@ -78,3 +78,11 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// setEtcdURLs sets the listen and advertise URLs (the same fields in etcd 3.5.9 to 3.7).
+func setEtcdURLs(cfg *embed.Config, client, peer url.URL) {
+	cfg.ListenClientUrls = []url.URL{client}
+	cfg.AdvertiseClientUrls = []url.URL{client}
+	cfg.ListenPeerUrls = []url.URL{peer}
+	cfg.AdvertisePeerUrls = []url.URL{peer}
+}

@@ -11,7 +11,8 @@ import (
 )
 
 // registeredGates lists the versioned specs (1.31 on): each gate's full
-// history, and lockToDefault of the newest spec not after this minor.
+// history (oldest first; fromVersion null for a spec registered without a
+// version), and lockToDefault of the newest spec not after this minor.
 func registeredGates() []gate {
 	binary := version.MustParse(kubeMinor())
 	var out []gate
@@ -23,11 +24,14 @@ func registeredGates() []gate {
 		g := gate{Name: string(name), Stages: []gateStage{}}
 		for _, spec := range specs {
 			st := gateStage{Stage: stageName(string(spec.PreRelease)), DefaultValue: spec.Default}
-			if spec.Version != nil {
+			// Gates added without a version (featuregate.Add, 1.31 and 1.32)
+			// get 0.0: they hold for every version.
+			unversioned := spec.Version == nil || (spec.Version.Major() == 0 && spec.Version.Minor() == 0)
+			if !unversioned {
 				st.FromVersion = majorMinor(spec.Version)
-				if !spec.Version.GreaterThan(binary) {
-					g.LockToDefault = spec.LockToDefault
-				}
+			}
+			if unversioned || !spec.Version.GreaterThan(binary) {
+				g.LockToDefault = spec.LockToDefault
 			}
 			st.MinCompatibilityVersion = minCompatibility(spec)
 			g.Stages = append(g.Stages, st)
