@@ -88,6 +88,10 @@ func writeOutput(path string, data []byte) error {
 		tmp.Close()
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}

@@ -207,7 +207,9 @@ func startAPIServer(m mode, dir, etcdURL string) (*server, error) {
 		if !ok {
 			return nil, fmt.Errorf("no hack/update-openapi-spec.sh gates known for minor %s: add them to openapiGates in server.go", kubeMinor())
 		}
-		args = append(args, "--feature-gates="+gates, "--runtime-config=api/all=true", "--authorization-mode=RBAC")
+		// --enable-logs-handler: the script sets it from 1.31 on (the default
+		// was true before); the /logs/ paths are in the published document.
+		args = append(args, "--feature-gates="+gates, "--runtime-config=api/all=true", "--authorization-mode=RBAC", "--enable-logs-handler=true")
 		if strictRemovedAPIs[kubeMinor()] {
 			os.Setenv("KUBE_APISERVER_STRICT_REMOVED_API_HANDLING_IN_ALPHA", "true")
 		}
