@@ -18,9 +18,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"go.etcd.io/etcd/server/v3/embed"
+	"k8s.io/client-go/util/cert"
 	"k8s.io/kubernetes/cmd/kube-apiserver/app"
 )
 
@@ -62,8 +65,14 @@ func withServer(m mode, logPath string, fn func(*server) error) error {
 	if err != nil {
 		return fmt.Errorf("cannot make a temporary directory: %w", err)
 	}
-	defer os.RemoveAll(dir)
-	stopSignals := removeOnSignal(dir)
+	defer removeDir(dir)
+	var etcdRunning atomic.Pointer[embed.Etcd]
+	stopSignals := onSignal(func() {
+		if e := etcdRunning.Load(); e != nil {
+			stopEtcd(e)
+		}
+		removeDir(dir)
+	})
 	defer stopSignals()
 
 	if logPath == "" {
@@ -77,6 +86,7 @@ func withServer(m mode, logPath string, fn func(*server) error) error {
 	if err != nil {
 		return withLogTail(err, logPath)
 	}
+	etcdRunning.Store(e)
 	defer stopEtcd(e)
 
 	s, err := startAPIServer(m, dir, etcdURL)
@@ -89,16 +99,16 @@ func withServer(m mode, logPath string, fn func(*server) error) error {
 	return nil
 }
 
-// removeOnSignal removes dir and exits on SIGINT or SIGTERM (the API
-// server's own handler only cancels the server's context).
-func removeOnSignal(dir string) (stop func()) {
+// onSignal runs cleanup and exits on SIGINT or SIGTERM (the API server's
+// own handler only cancels the server's context).
+func onSignal(cleanup func()) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-ch:
-			os.RemoveAll(dir)
+			cleanup()
 			fmt.Fprintf(console, "vergate-apiserver: stopped by %v\n", sig)
 			os.Exit(130)
 		case <-done:
@@ -108,6 +118,20 @@ func removeOnSignal(dir string) (stop func()) {
 		signal.Stop(ch)
 		close(done)
 	}
+}
+
+// removeDir removes the run's directory, trying again a few times: etcd,
+// even stopped, may still be finishing a file in it.
+func removeDir(dir string) {
+	for i := 0; i < 20; i++ {
+		if os.RemoveAll(dir) == nil {
+			if _, err := os.Stat(dir); os.IsNotExist(err) {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	fmt.Fprintf(console, "vergate-apiserver: could not remove %s; remove it by hand\n", dir)
 }
 
 // redirectStderr points file descriptor 2, where the API server and etcd
@@ -185,6 +209,13 @@ func startAPIServer(m mode, dir, etcdURL string) (*server, error) {
 		return nil, err
 	}
 
+	// A serving certificate made here rather than by the server (--cert-dir):
+	// then nothing but etcd writes in dir, and cleanup cannot race the server.
+	certFile, certKeyFile := filepath.Join(dir, "serving.crt"), filepath.Join(dir, "serving.key")
+	if err := writeServingCert(certFile, certKeyFile); err != nil {
+		return nil, err
+	}
+
 	args := []string{
 		"--bind-address=127.0.0.1",
 		"--secure-port=" + strconv.Itoa(port),
@@ -193,7 +224,8 @@ func startAPIServer(m mode, dir, etcdURL string) (*server, error) {
 		// other component reads that endpoint here.
 		"--endpoint-reconciler-type=none",
 		"--etcd-servers=" + etcdURL,
-		"--cert-dir=" + filepath.Join(dir, "certs"),
+		"--tls-cert-file=" + certFile,
+		"--tls-private-key-file=" + certKeyFile,
 		"--token-auth-file=" + tokenFile,
 		"--service-account-key-file=" + keyFile,
 		"--service-account-signing-key-file=" + keyFile,
@@ -326,4 +358,16 @@ func writeServiceAccountKey(path string) error {
 	}
 	block := &pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}
 	return os.WriteFile(path, pem.EncodeToMemory(block), 0o600)
+}
+
+// writeServingCert writes a self-signed serving certificate for 127.0.0.1.
+func writeServingCert(certFile, keyFile string) error {
+	certPEM, keyPEM, err := cert.GenerateSelfSignedCertKey("127.0.0.1", nil, nil)
+	if err != nil {
+		return fmt.Errorf("cannot make a serving certificate: %w", err)
+	}
+	if err := os.WriteFile(certFile, certPEM, 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(keyFile, keyPEM, 0o600)
 }
