@@ -10,7 +10,8 @@ resolve CASES ROOT CRDS OUT
 merge CASES CORPUS MINOR=VERDICTS...
     Folds the verdicts of the given minors into CORPUS (one line per case:
     `{"name", "results": [{"minors": [...], "strict": ..., "warn": ...}]}`,
-    minors with the same answers grouped), keeping the other minors'
+    minors with the same answers grouped, `warn` left out when it is the
+    same as `strict`), keeping the other minors'
     recordings and dropping cases no longer in CASES. Long messages are cut
     (the corpus is committed; the verdict and the fields are what is
     compared).
@@ -21,7 +22,7 @@ import os
 import sys
 
 SHARED = "../shared/crds/"
-MESSAGE_LIMIT = 400
+MESSAGE_LIMIT = 200
 
 
 def minor_key(minor):
@@ -107,7 +108,7 @@ def merge(cases, corpus, recordings):
                 for minor in group["minors"]:
                     per_case[entry["name"]][minor] = {
                         "strict": group.get("strict"),
-                        "warn": group.get("warn"),
+                        "warn": group.get("warn", group.get("strict")),
                     }
     for arg in recordings:
         minor, path = arg.split("=", 1)
@@ -136,11 +137,14 @@ def merge(cases, corpus, recordings):
                 result = per_case[name][minor]
                 key = json.dumps(result, sort_keys=True, ensure_ascii=False)
                 groups.setdefault(key, (result, []))[1].append(minor)
-            results = [
-                {"minors": minors, **result} for result, minors in groups.values()
-            ]
+            results = []
+            for result, minors in groups.values():
+                group = {"minors": minors, "strict": result["strict"]}
+                if result["warn"] != result["strict"]:
+                    group["warn"] = result["warn"]
+                results.append(group)
             line = {"name": name, "results": results}
-            dst.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+            dst.write(json.dumps(line, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n")
     os.replace(tmp, corpus)
 
 
