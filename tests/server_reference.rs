@@ -29,8 +29,8 @@ use std::sync::Mutex;
 /// agreement over every recorded case and minor vergate has, and field
 /// agreement over the refusals both give where the server names a field.
 /// Raise them when a fix lands (the report prints the figures); the goal is
-/// 99.5 and 95.
-const FLOORS: [(Mode, f64, f64); 2] = [(Mode::Default, 0.0, 0.0), (Mode::Strict, 0.0, 0.0)];
+/// 99.5 and 95. Set from the first recording (1.36 only, 2026-11-29).
+const FLOORS: [(Mode, f64, f64); 2] = [(Mode::Default, 69.36, 87.32), (Mode::Strict, 74.61, 90.25)];
 
 #[derive(Deserialize)]
 struct Case {
@@ -62,6 +62,8 @@ struct Answer {
     verdict: String,
     #[serde(default)]
     stage: Option<String>,
+    #[serde(default)]
+    reason: String,
     #[serde(default)]
     message: String,
     #[serde(default)]
@@ -141,12 +143,13 @@ fn server_fields(answer: &Answer) -> BTreeSet<String> {
                 }
             }
         }
-        // "json: cannot unmarshal string into Go struct field
-        // DeploymentSpec.spec.replicas of type int32"
+        // "json: cannot unmarshal array into Go struct field
+        // ObjectMeta.labels of type map[string]string": the path is from
+        // the innermost struct, so it is kept as a suffix (`…labels`).
         for part in answer.message.split("Go struct field ").skip(1) {
             if let Some((field, _)) = part.split_once(" of type") {
                 if let Some((_, path)) = field.split_once('.') {
-                    fields.insert(normalize(path));
+                    fields.insert(format!("{SUFFIX}{}", normalize(path)));
                 }
             }
         }
@@ -191,11 +194,18 @@ fn normalize(path: &str) -> String {
     out
 }
 
+/// Marks a server field known only by its end (a Go decoding message).
+const SUFFIX: &str = "…";
+
 /// True when vergate names one of the server's fields, or one above or
-/// below it (`metadata.labels` for `metadata.labels[bad key]`).
+/// below it (`metadata.labels` for `metadata.labels[bad key]`); a field
+/// known by its end matches a path that ends with it.
 fn same_field(server: &BTreeSet<String>, vergate: &[String]) -> bool {
     vergate.iter().map(|path| normalize(path)).any(|path| {
         server.iter().any(|field| {
+            if let Some(end) = field.strip_prefix(SUFFIX) {
+                return path == end || path.ends_with(&format!(".{end}"));
+            }
             field == &path
                 || field.starts_with(&format!("{path}."))
                 || path.starts_with(&format!("{field}."))
@@ -282,6 +292,9 @@ fn run(batch: &Batch, files: &[PathBuf]) -> Result<Vec<(usize, Said)>, String> {
 #[derive(Default)]
 struct Tally {
     cases: usize,
+    /// Cases whose recorded answer is about the recording, not the
+    /// document (a Namespace the recorder had already made).
+    not_comparable: usize,
     verdicts_agree: usize,
     /// Refusals by both where the server names a field.
     fields_compared: usize,
@@ -291,6 +304,7 @@ struct Tally {
 impl Tally {
     fn add(&mut self, other: &Tally) {
         self.cases += other.cases;
+        self.not_comparable += other.not_comparable;
         self.verdicts_agree += other.verdicts_agree;
         self.fields_compared += other.fields_compared;
         self.fields_agree += other.fields_agree;
@@ -476,8 +490,22 @@ fn check_gives_the_api_servers_verdicts() {
                 Mode::Strict => strict,
             };
             let refused = answer.verdict == "refuse";
+            if answer.reason == "AlreadyExists" {
+                // The recorder made this namespace for other cases: the
+                // answer says nothing of the document.
+                tally.not_comparable += 1;
+                continue;
+            }
             tally.cases += 1;
             let case = &cases[i];
+            // A CRD the server refused: every case of it is refused, for
+            // the CRD's fault, not the document's.
+            let crd_refused = answer.stage.as_deref() == Some("crd");
+            let category = if crd_refused {
+                format!("{} [CRD refused by the server]", case.category)
+            } else {
+                case.category.clone()
+            };
             let server_said = || {
                 let stage = answer
                     .stage
@@ -489,7 +517,7 @@ fn check_gives_the_api_servers_verdicts() {
                 tally.verdicts_agree += 1;
             } else {
                 disagreements
-                    .entry((batch.mode, case.category.clone()))
+                    .entry((batch.mode, category.clone()))
                     .or_default()
                     .push(Disagreement {
                         minor: batch.minor.clone(),
@@ -505,7 +533,7 @@ fn check_gives_the_api_servers_verdicts() {
                 continue;
             }
             let fields = server_fields(answer);
-            if refused && !fields.is_empty() {
+            if refused && !crd_refused && !fields.is_empty() {
                 tally.fields_compared += 1;
                 if same_field(&fields, &said.paths) {
                     tally.fields_agree += 1;
@@ -591,9 +619,9 @@ fn report(
         let _ = writeln!(out, "## {}\n", mode.name());
         let _ = writeln!(
             out,
-            "| minor | cases | verdict agreement | field agreement (of refusals) |"
+            "| minor | cases | verdict agreement | field agreement (of refusals) | not comparable |"
         );
-        let _ = writeln!(out, "|---|---:|---:|---:|");
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|");
         let mut total = Tally::default();
         for ((m, minor), tally) in tallies {
             if *m != mode {
@@ -602,20 +630,22 @@ fn report(
             total.add(tally);
             let _ = writeln!(
                 out,
-                "| {minor} | {} | {:.2} % | {:.2} % ({}) |",
+                "| {minor} | {} | {:.2} % | {:.2} % ({}) | {} |",
                 tally.cases,
                 tally.verdict_percent(),
                 tally.field_percent(),
-                tally.fields_compared
+                tally.fields_compared,
+                tally.not_comparable
             );
         }
         let _ = writeln!(
             out,
-            "| all | {} | {:.2} % | {:.2} % ({}) |\n",
+            "| all | {} | {:.2} % | {:.2} % ({}) | {} |\n",
             total.cases,
             total.verdict_percent(),
             total.field_percent(),
-            total.fields_compared
+            total.fields_compared,
+            total.not_comparable
         );
         let mut groups: Vec<(&String, &Vec<Disagreement>)> = disagreements
             .iter()
