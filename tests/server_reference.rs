@@ -74,6 +74,28 @@ struct Answer {
 struct Cause {
     #[serde(default)]
     field: String,
+    #[serde(default)]
+    message: String,
+}
+
+impl Answer {
+    /// What the server said: its message, or (the corpus keeps no message
+    /// beside causes) each cause's field and message.
+    fn said(&self) -> String {
+        let stage = self
+            .stage
+            .as_deref()
+            .map_or(String::new(), |stage| format!("[{stage}] "));
+        if self.causes.is_empty() {
+            return format!("{stage}{}", self.message);
+        }
+        let causes: Vec<String> = self
+            .causes
+            .iter()
+            .map(|cause| format!("{}: {}", cause.field, cause.message))
+            .collect();
+        format!("{stage}{}", causes.join("; "))
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -506,13 +528,7 @@ fn check_gives_the_api_servers_verdicts() {
             } else {
                 case.category.clone()
             };
-            let server_said = || {
-                let stage = answer
-                    .stage
-                    .as_deref()
-                    .map_or(String::new(), |s| format!("[{s}] "));
-                format!("{stage}{}", answer.message)
-            };
+            let server_said = || answer.said();
             if refused == said.refused {
                 tally.verdicts_agree += 1;
             } else {

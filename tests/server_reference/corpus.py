@@ -19,6 +19,7 @@ merge CASES CORPUS MINOR=VERDICTS...
 
 import json
 import os
+import re
 import sys
 
 SHARED = "../shared/crds/"
@@ -82,36 +83,60 @@ def resolve(cases, root, crds, out):
             dst.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def cut(text):
+    """A message as kept: the server's random UIDs (a Job's generated
+    selector) written `<uid>`, then cut."""
+    if isinstance(text, str):
+        text = UUID.sub("<uid>", text)
     if isinstance(text, str) and len(text) > MESSAGE_LIMIT:
         return text[:MESSAGE_LIMIT] + "…"
     return text
 
 
-def answer(result):
-    """One answer (strict or warn) as the corpus keeps it."""
+GENERATED = re.compile(r'(Invalid value: ")[^"]*(")')
+
+
+def answer(result, generates_name):
+    """One answer (strict or warn) as the corpus keeps it. For a document
+    with `generateName`, the server's random name in a `metadata.name`
+    cause is written `<generated>`."""
     if result is None:
         return None
+    if generates_name:
+        for c in result.get("causes") or []:
+            if c.get("field") == "metadata.name" and c.get("message"):
+                c["message"] = GENERATED.sub(r"\1<generated>\2", c["message"], count=1)
     kept = {}
     for key in ("verdict", "stage", "code", "reason"):
         if key in result and result[key] not in (None, ""):
             kept[key] = result[key]
-    if result.get("message"):
-        kept["message"] = cut(result["message"])
-    causes = [
-        {k: cut(c[k]) for k in ("field", "reason", "message") if c.get(k)}
-        for c in result.get("causes") or []
-    ]
+    # The server lists some causes (a CRD schema's) in no stable order, and
+    # its message repeats them in that order: causes are sorted, and the
+    # message kept only when there are none.
+    causes = sorted(
+        (
+            {k: cut(c[k]) for k in ("field", "reason", "message") if c.get(k)}
+            for c in result.get("causes") or []
+        ),
+        key=lambda c: (c.get("field", ""), c.get("reason", ""), c.get("message", "")),
+    )
     if causes:
         kept["causes"] = causes
-    warnings = [cut(w) for w in result.get("warnings") or []]
+    elif result.get("message"):
+        kept["message"] = cut(result["message"])
+    warnings = sorted(cut(w) for w in result.get("warnings") or [])
     if warnings:
         kept["warnings"] = warnings
     return kept
 
 
 def merge(cases, corpus, recordings):
-    names = [json.loads(line)["name"] for line in open(cases)]
+    all_cases = [json.loads(line) for line in open(cases)]
+    names = [case["name"] for case in all_cases]
+    generates = {c["name"] for c in all_cases if "generateName" in c["document"]}
     per_case = {name: {} for name in names}
     if os.path.exists(corpus):
         for line in open(corpus):
@@ -134,8 +159,8 @@ def merge(cases, corpus, recordings):
                 sys.exit(f"{path}: case {name!r} is not in {cases}")
             seen.add(name)
             per_case[name][minor] = {
-                "strict": answer(rec.get("strict")),
-                "warn": answer(rec.get("warn")),
+                "strict": answer(rec.get("strict"), name in generates),
+                "warn": answer(rec.get("warn"), name in generates),
             }
         for name in names:
             if name not in seen:
