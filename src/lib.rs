@@ -20,6 +20,7 @@ pub mod changelog;
 pub mod cli_args;
 pub mod document;
 pub mod embedded;
+pub mod findings;
 pub mod globs;
 #[cfg(feature = "cli")]
 pub mod junctors;
