@@ -16,7 +16,7 @@ use std::collections::HashMap;
 pub const MAX_PER_RULE: usize = 100;
 
 /// The longest message kept, in bytes; a longer one is cut at a character
-/// boundary and says how much was left out. Messages that come from the
+/// boundary and says how much was left out (within this length). Messages that come from the
 /// input (a CRD rule's `message`, a value quoted) are the long ones.
 pub const MAX_MESSAGE_BYTES: usize = 4096;
 
@@ -72,6 +72,12 @@ impl Findings {
     /// fewer than [`MAX_PER_RULE`], counted otherwise; its message cut to
     /// [`MAX_MESSAGE_BYTES`].
     pub fn push_in(&mut self, resource: usize, mut violation: Violation) {
+        cut(&mut violation.message);
+        self.add(resource, violation);
+    }
+
+    /// Adds `violation` (its message cut already) under the bound.
+    fn add(&mut self, resource: usize, violation: Violation) {
         let tally = self.tally_mut(resource, violation.rule, violation.severity);
         tally.pushed += 1;
         if tally.pushed > MAX_PER_RULE {
@@ -80,7 +86,6 @@ impl Findings {
             }
             return;
         }
-        cut(&mut violation.message);
         self.kept.push(violation);
     }
 
@@ -88,7 +93,10 @@ impl Findings {
     /// if each of its findings had been pushed here.
     pub fn absorb(&mut self, other: Findings) {
         let (kept, omitted) = other.into_parts();
-        self.extend(kept);
+        for violation in kept {
+            // Cut when `other` kept it: cutting again would cut the note.
+            self.add(0, violation);
+        }
         for left_out in omitted {
             let tally = self.tally_mut(left_out.resource, left_out.rule, left_out.severity);
             let room = MAX_PER_RULE.saturating_sub(tally.pushed);
@@ -175,13 +183,17 @@ impl Omitted {
     }
 }
 
-/// Cuts `message` to [`MAX_MESSAGE_BYTES`] at a character boundary, saying
-/// how many bytes were left out.
+/// Room kept at the end of a cut message for the note that says so.
+const NOTE_ROOM: usize = 64;
+
+/// Cuts `message` to at most [`MAX_MESSAGE_BYTES`] (the note included) at
+/// a character boundary, saying how many bytes were left out. A message
+/// cut is not cut again.
 pub fn cut(message: &mut String) {
     if message.len() <= MAX_MESSAGE_BYTES {
         return;
     }
-    let mut end = MAX_MESSAGE_BYTES;
+    let mut end = MAX_MESSAGE_BYTES - NOTE_ROOM;
     while !message.is_char_boundary(end) {
         end -= 1;
     }
@@ -283,11 +295,18 @@ mod tests {
         findings.push(finding(Rule::CelRule, 1, &long));
         findings.push(finding(Rule::CelRule, 2, "short"));
         let (kept, _) = findings.into_parts();
-        assert!(kept[0].message.len() < MAX_MESSAGE_BYTES + 64);
+        assert!(kept[0].message.len() <= MAX_MESSAGE_BYTES);
+        let left_out = 2 * MAX_MESSAGE_BYTES - (MAX_MESSAGE_BYTES - NOTE_ROOM);
         assert!(kept[0]
             .message
-            .ends_with(&format!("… ({} more bytes not shown)", grouped(MAX_MESSAGE_BYTES))));
+            .ends_with(&format!("é… ({} more bytes not shown)", grouped(left_out))));
         assert_eq!(kept[1].message, "short");
+        // Absorbed, a message cut is not cut again.
+        let mut cel = Findings::new();
+        cel.push(finding(Rule::CelRule, 1, &long));
+        let mut all = Findings::new();
+        all.absorb(cel);
+        assert_eq!(all.into_parts().0[0].message, kept[0].message);
     }
 
     #[test]
