@@ -111,10 +111,7 @@ impl Findings {
     /// the first.
     fn tally_mut(&mut self, resource: usize, rule: Rule, severity: Severity) -> &mut Tally {
         let next = self.tally.len();
-        let index = *self
-            .index
-            .entry((resource, rule, severity))
-            .or_insert(next);
+        let index = *self.index.entry((resource, rule, severity)).or_insert(next);
         if index == next {
             self.tally.push(Tally {
                 resource,

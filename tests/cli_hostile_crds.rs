@@ -95,7 +95,11 @@ fn twenty_nested_nots_are_read_and_checked_at_once() {
         "F-junctor-not-chain.crd.yaml",
         "F-junctor-not-chain-16.crd.json",
     ] {
-        let run = check(&hostile(crd), &hostile("F-junctor-not-chain.cr.yaml"), "text");
+        let run = check(
+            &hostile(crd),
+            &hostile("F-junctor-not-chain.cr.yaml"),
+            "text",
+        );
         // `a` has a length of 1: an even number of `not` holds.
         assert_eq!(
             code(&run.output),

@@ -95,7 +95,10 @@ fn every_fuzz_target_is_run_here_and_has_seeds() {
         .collect();
     listed.sort();
     let here: Vec<&str> = TARGETS.iter().map(|(name, _)| *name).collect();
-    assert_eq!(listed, here, "add each target of tests/fuzz/fuzz_targets to TARGETS");
+    assert_eq!(
+        listed, here,
+        "add each target of tests/fuzz/fuzz_targets to TARGETS"
+    );
     let manifest = std::fs::read_to_string(root().join("tests/fuzz/Cargo.toml")).unwrap();
     for name in here {
         assert!(
@@ -132,7 +135,11 @@ fn each_seed_runs_its_targets_body_within_bounds() {
                 String::from_utf8_lossy(&run.output.stdout),
                 stderr(&run.output)
             );
-            assert!(run.cpu < SEED_CPU, "{target} on {seed_text} took {:?}", run.cpu);
+            assert!(
+                run.cpu < SEED_CPU,
+                "{target} on {seed_text} took {:?}",
+                run.cpu
+            );
             // The body ran (a filter that matched no test would pass too).
             assert!(
                 String::from_utf8_lossy(&run.output.stdout).contains("1 passed"),

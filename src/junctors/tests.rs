@@ -145,13 +145,11 @@ fn value_validations_in_branches_use_the_servers_words() {
 
 #[test]
 fn a_schema_without_junctors_has_nothing_to_check() {
-    assert!(
-        Junctors::read(
-            &json!({"type": "object", "properties": {"a": {"type": "string"}}}),
-            "crd.yaml"
-        )
-        .is_none()
-    );
+    assert!(Junctors::read(
+        &json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+        "crd.yaml"
+    )
+    .is_none());
 }
 
 #[test]

@@ -126,7 +126,9 @@ impl Generator<'_> {
                 self.decorate(&mut items, Kind::Text);
                 json!({"type": "array", "items": items})
             }
-            Kind::Object => json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}),
+            Kind::Object => {
+                json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}})
+            }
         };
         self.decorate(&mut schema, kind);
         schema
@@ -158,7 +160,11 @@ impl Generator<'_> {
             which => {
                 let name = ["allOf", "anyOf", "oneOf"][which];
                 // Mostly one branch, so depth is reached within the budget.
-                let count = if self.pick(4) == 0 { 2 + self.pick(3) } else { 1 };
+                let count = if self.pick(4) == 0 {
+                    2 + self.pick(3)
+                } else {
+                    1
+                };
                 let branches: Vec<Value> =
                     (0..count).map(|_| self.junctors(kind, depth - 1)).collect();
                 json!({ name: branches })
@@ -174,7 +180,9 @@ impl Generator<'_> {
                 0 => json!({"minLength": n}),
                 1 => json!({"maxLength": n}),
                 2 => json!({"pattern": PATTERNS[self.pick(PATTERNS.len())]}),
-                3 => json!({"enum": [WORDS[self.pick(WORDS.len())], WORDS[self.pick(WORDS.len())]]}),
+                3 => {
+                    json!({"enum": [WORDS[self.pick(WORDS.len())], WORDS[self.pick(WORDS.len())]]})
+                }
                 _ => json!({"format": FORMATS[self.pick(FORMATS.len())]}),
             },
             Kind::Number => match self.pick(3) {
@@ -208,8 +216,11 @@ impl Generator<'_> {
                 "self.split('a').size() < 3".into(),
             ][self.pick(5)]
             .clone(),
-            Kind::Number => [format!("self > {n}"), "self % 2 == 0".into(), "false".into()]
-                [self.pick(3)]
+            Kind::Number => [
+                format!("self > {n}"),
+                "self % 2 == 0".into(),
+                "false".into(),
+            ][self.pick(3)]
             .clone(),
             Kind::List => [
                 format!("self.size() < {n}"),

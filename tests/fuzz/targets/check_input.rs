@@ -10,7 +10,9 @@ use vergate::{document, preflight, Version};
 fn tables() -> &'static GateTables {
     static TABLES: OnceLock<GateTables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(crate::ROOT).join("generated/demo");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(crate::ROOT)
+            .join("generated/demo");
         GateTables::load(&dir).expect("the committed demo gates load")
     })
 }
@@ -38,7 +40,11 @@ pub fn run(data: &[u8]) {
         let _ = doc.root.to_json();
         for target in [None, Some(Version::new(1, 10))] {
             for strict in [false, true] {
-                let options = preflight::Options { target, strict, ..Default::default() };
+                let options = preflight::Options {
+                    target,
+                    strict,
+                    ..Default::default()
+                };
                 let _ = preflight::check(tables(), &doc.root, options);
             }
         }

@@ -37,7 +37,11 @@ pub fn run(data: &[u8]) {
                 assert!(count <= 2 * MAX_PER_RULE, "{count} findings of {rule:?}");
             }
             for violation in &kept {
-                assert!(violation.message.len() <= MAX_MESSAGE_BYTES, "{}", violation.message.len());
+                assert!(
+                    violation.message.len() <= MAX_MESSAGE_BYTES,
+                    "{}",
+                    violation.message.len()
+                );
             }
         }
     }

@@ -9,8 +9,12 @@ use vergate_codegen::Version;
 pub fn run(data: &[u8]) {
     for name in ["spec.json", "spec.yaml"] {
         let path = PathBuf::from(name);
-        let Ok(document) = parse(&path, data) else { continue };
-        let Ok(minor) = build_minor(Version::new(1, 0), &[(path, document)]) else { continue };
+        let Ok(document) = parse(&path, data) else {
+            continue;
+        };
+        let Ok(minor) = build_minor(Version::new(1, 0), &[(path, document)]) else {
+            continue;
+        };
         let model = GatedModel::merge("fuzz", vec![minor.model]).expect("one minor always merges");
         let index = model.gates_index();
         assert_eq!(index.types.len(), model.types.len());

@@ -23,15 +23,21 @@ pub fn run(data: &[u8]) {
         let intended: Vec<document::Node> = parsed
             .documents
             .iter()
-            .map(|doc| match upgrade::convert(tables(), &doc.root, Some(from), to) {
-                Ok(conversion) if !conversion.is_refused() => conversion.document,
-                _ => doc.root.clone(),
-            })
+            .map(
+                |doc| match upgrade::convert(tables(), &doc.root, Some(from), to) {
+                    Ok(conversion) if !conversion.is_refused() => conversion.document,
+                    _ => doc.root.clone(),
+                },
+            )
             .collect();
         let targets = edit::targets(&parsed.documents, &intended);
         if let Ok(Some(edited)) = edit::rewrite(&text, &targets) {
             let again = document::parse(&edited);
-            assert!(again.error.is_none(), "the edited text reads: {:?}", again.error);
+            assert!(
+                again.error.is_none(),
+                "the edited text reads: {:?}",
+                again.error
+            );
             assert_eq!(again.documents.len(), intended.len(), "{edited}");
             for (read, meant) in again.documents.iter().zip(&intended) {
                 assert!(edit::same(&read.root, meant), "{edited}");
