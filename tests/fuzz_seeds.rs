@@ -38,8 +38,11 @@ mod upgrade;
 #[path = "fuzz/targets/version_parser.rs"]
 mod version_parser;
 
+/// A fuzz target's body: what it does with one input.
+type Body = fn(&[u8]);
+
 /// Each target by name, with its body.
-const TARGETS: [(&str, fn(&[u8])); 7] = [
+const TARGETS: [(&str, Body); 7] = [
     ("alias", alias::run),
     ("check_input", check_input::run),
     ("crd_rules", crd_rules::run),
