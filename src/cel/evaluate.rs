@@ -26,8 +26,9 @@ pub const PER_CALL_LIMIT: u64 = 1_000_000;
 /// What running a resource's rules found.
 #[derive(Debug, Default)]
 pub struct Outcome {
-    /// Failed rules (errors) and rules not evaluated (warnings).
-    pub violations: Vec<Violation>,
+    /// Failed rules (errors) and rules not evaluated (warnings), bounded
+    /// per rule and in length (a rule over many items).
+    pub violations: crate::findings::Findings,
     /// Rules run.
     pub evaluated: usize,
     /// Transition rules (`oldSelf`) skipped, as on create.

@@ -412,11 +412,22 @@ fn served_schemas(
 }
 
 /// The logical junctors of every served version of the CRDs in `used`
-/// that has any, keyed by its group, version and kind.
+/// that has any, keyed by its group, version and kind; each named in
+/// messages by its file, name and version.
 fn junctors_of(used: &[(PathBuf, Document)]) -> HashMap<(String, String, String), Junctors> {
     served_schemas(used)
         .into_iter()
-        .filter_map(|(key, schema)| Some((key, Junctors::read(schema)?)))
+        .filter_map(|(key, schema)| {
+            let (file, name) = used.iter().find_map(|(path, document)| {
+                let crd = document
+                    .crds
+                    .iter()
+                    .find(|crd| crd.group == key.0 && crd.kind == key.2)?;
+                Some((path.display().to_string(), crd.name.as_str()))
+            })?;
+            let crd = format!("the CRD {name} in {file}, version {}", key.1);
+            Some((key, Junctors::read(schema, &crd)?))
+        })
         .collect()
 }
 

@@ -25,6 +25,22 @@ pub struct Found {
     pub resource_index: usize,
     #[serde(flatten)]
     pub violation: Violation,
+    /// For the one finding that stands for those of its rule left out of
+    /// a document (`vergate::findings`, "and N more …"): how many; 0 for
+    /// every other finding, and then not written.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+impl Found {
+    /// How many findings this one counts for: those it stands for, or 1.
+    pub fn weight(&self) -> usize {
+        self.omitted.max(1)
+    }
 }
 
 /// One resource checked: a document, or an item of a `List`.
@@ -127,12 +143,14 @@ pub struct Results {
 }
 
 impl Results {
-    /// The number of findings of `severity`.
+    /// The number of findings of `severity` (those left out of a
+    /// document's report included).
     pub fn count(&self, severity: Severity) -> usize {
         self.violations
             .iter()
             .filter(|found| found.violation.severity == severity)
-            .count()
+            .map(Found::weight)
+            .sum()
     }
 
     /// Each resource's verdict, in the order of [`Results::resources`].

@@ -10,9 +10,13 @@
 //! them and validates the value there (`validate.rs`), after applying the
 //! schema's defaults, as the API server does before it validates.
 //!
-//! Bounded: schemas nested at most [`MAX_DEPTH`] deep are read, and one
-//! document's junctors visit at most `validate::MAX_VISITS` schemas;
-//! past either, a warning says what was not checked.
+//! Linear in the schema: it is read once, each place keeps only its own
+//! junctors, and a document's value is validated against them where it
+//! lies. Bounded: schemas nested at most [`MAX_DEPTH`] deep are read,
+//! junctors nested at most as deep are followed, and one document's
+//! junctors visit at most `validate::MAX_VISITS` schemas; the first bound
+//! reached is a warning (rule `junctor`) naming it, the CRD (its file,
+//! name and version) and the schema path where it was reached.
 
 mod defaults;
 mod validate;
@@ -36,6 +40,12 @@ const MAX_DEFAULT_BYTES: usize = 64 << 20;
 #[derive(Debug)]
 pub struct Junctors {
     root: Place,
+    /// The CRD version, for messages (`crd.yaml: CRD widgets.example.com
+    /// version v1`).
+    crd: String,
+    /// The schema path below which junctors were not read: the schema
+    /// nests deeper than [`MAX_DEPTH`] there.
+    unread: Option<String>,
 }
 
 /// What a place with junctors keeps of its schema.
@@ -43,6 +53,8 @@ pub struct Junctors {
 struct Here {
     junctors: Json,
     defaults: Option<Json>,
+    /// Its path in the CRD (`openAPIV3Schema.properties.spec`), for messages.
+    schema: String,
 }
 
 /// One place of the schema, kept because junctors are at or below it.
@@ -56,17 +68,40 @@ struct Place {
     additional: Option<Box<Place>>,
 }
 
-impl Place {
-    /// The place of `schema`, when junctors are at or below it.
-    fn read(schema: &Json, depth: usize) -> Option<Place> {
+/// The reading of one schema: the path to the schema read, and where the
+/// depth ran out.
+struct Reading<'s> {
+    trail: Vec<&'s str>,
+    unread: Option<String>,
+}
+
+impl<'s> Reading<'s> {
+    /// The path of the schema read: `openAPIV3Schema.properties.spec`.
+    fn path(&self) -> String {
+        let mut path = String::from("openAPIV3Schema");
+        for step in &self.trail {
+            path.push('.');
+            path.push_str(step);
+        }
+        path
+    }
+
+    /// The place of `schema`, when junctors are at or below it. Each
+    /// schema is read once, and a place keeps only its own junctors (and
+    /// the defaults below it): linear in the schema.
+    fn place(&mut self, schema: &'s Json, depth: usize) -> Option<Place> {
         let object = schema.as_object()?;
         if depth > MAX_DEPTH {
+            if self.unread.is_none() && holds_junctors(schema) {
+                self.unread = Some(self.path());
+            }
             return None;
         }
         let mut place = Place {
             here: object.get(VALUE_VALIDATIONS).map(|junctors| Here {
                 junctors: serde_json::json!({ VALUE_VALIDATIONS: junctors }),
                 defaults: defaults::skeleton(schema),
+                schema: self.path(),
             }),
             ..Place::default()
         };
@@ -78,18 +113,21 @@ impl Place {
                 if depth == 0 && (name == "metadata" || (status_reset && name == "status")) {
                     continue;
                 }
-                if let Some(inner) = Place::read(property, depth + 1) {
+                self.trail.extend(["properties", name.as_str()]);
+                let inner = self.place(property, depth + 1);
+                self.trail.truncate(self.trail.len() - 2);
+                if let Some(inner) = inner {
                     place.properties.push((name.clone(), inner));
                 }
             }
         }
         place.items = object
             .get("items")
-            .and_then(|items| Place::read(items, depth + 1))
+            .and_then(|items| self.inside("items", items, depth))
             .map(Box::new);
         place.additional = object
             .get("additionalProperties")
-            .and_then(|additional| Place::read(additional, depth + 1))
+            .and_then(|additional| self.inside("additionalProperties", additional, depth))
             .map(Box::new);
         let empty = place.here.is_none()
             && place.properties.is_empty()
@@ -97,39 +135,110 @@ impl Place {
             && place.additional.is_none();
         (!empty).then_some(place)
     }
+
+    /// [`Reading::place`] of the schema under `key`.
+    fn inside(&mut self, key: &'s str, schema: &'s Json, depth: usize) -> Option<Place> {
+        self.trail.push(key);
+        let place = self.place(schema, depth + 1);
+        self.trail.pop();
+        place
+    }
+}
+
+/// True when junctors are anywhere in `schema`: looked for with a stack,
+/// not by recursion, as a schema past [`MAX_DEPTH`] may nest as deep as
+/// its reader allowed.
+fn holds_junctors(schema: &Json) -> bool {
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Json::Object(entries) => {
+                if entries.contains_key(VALUE_VALIDATIONS) {
+                    return true;
+                }
+                stack.extend(entries.values());
+            }
+            Json::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 impl Junctors {
     /// The junctors of a CRD version's schema (as the CRD reader rewrote
-    /// it); `None` when it has none.
-    pub fn read(schema: &Json) -> Option<Junctors> {
-        Place::read(schema, 0).map(|root| Junctors { root })
+    /// it); `None` when it has none. `crd` names the CRD version in
+    /// messages (its file, name and version).
+    pub fn read(schema: &Json, crd: &str) -> Option<Junctors> {
+        let mut reading = Reading {
+            trail: Vec::new(),
+            unread: None,
+        };
+        let root = reading.place(schema, 0);
+        if root.is_none() && reading.unread.is_none() {
+            return None;
+        }
+        Some(Junctors {
+            root: root.unwrap_or_default(),
+            crd: crd.to_owned(),
+            unread: reading.unread,
+        })
     }
 
     /// The API server's errors for the junctors `root`, a custom resource,
     /// fails; `minor` is the Kubernetes minor whose formats apply (`None`
-    /// for another API: the formats of every minor).
+    /// for another API: the formats of every minor). A bound reached is a
+    /// warning that names it, the CRD and the schema where it was reached.
     pub fn check(&self, root: &Node, minor: Option<Version>) -> Vec<Violation> {
         let mut walk = Walk {
-            validator: validate::Validator {
-                minor,
-                left: validate::MAX_VISITS,
-                cut: false,
-            },
+            validator: validate::Validator::new(minor),
             violations: Vec::new(),
             default_bytes_left: MAX_DEFAULT_BYTES,
+            cut_place: None,
         };
-        walk.place(&self.root, root, String::new());
-        if walk.validator.cut {
+        if let Some(schema) = &self.unread {
             walk.violations.push(Violation {
                 severity: Severity::Warning,
                 rule: Rule::Junctor,
                 path: String::new(),
                 line: root.line,
                 message: format!(
-                    "the CRD's allOf / anyOf / oneOf / not were not all checked: they would visit more than {} schemas, nest deeper than {MAX_DEPTH} or lay more than {} MiB of defaults",
-                    validate::MAX_VISITS,
-                    MAX_DEFAULT_BYTES >> 20
+                    "the CRD's allOf / anyOf / oneOf / not were not all checked: the schema nests deeper than {MAX_DEPTH} levels at {schema} ({}); nest it less deeply",
+                    self.crd
+                ),
+            });
+        }
+        walk.place(&self.root, root, String::new());
+        if let (Some(cut), Some(place)) = (&walk.validator.cut, walk.cut_place) {
+            let (why, fix) = match cut.bound {
+                validate::Bound::Visits => (
+                    format!(
+                        "this document would visit more than {} of their schemas",
+                        crate::findings::grouped(validate::MAX_VISITS)
+                    ),
+                    "; use fewer branches, or fewer items under them",
+                ),
+                validate::Bound::Depth => (
+                    format!("they nest deeper than {MAX_DEPTH} levels"),
+                    "; nest them less deeply",
+                ),
+                validate::Bound::Defaults => (
+                    format!(
+                        "they would lay more than {} MiB of defaults on this document",
+                        MAX_DEFAULT_BYTES >> 20
+                    ),
+                    "",
+                ),
+            };
+            let line = line_of(root, "", &cut.path).unwrap_or(root.line);
+            walk.violations.push(Violation {
+                severity: Severity::Warning,
+                rule: Rule::Junctor,
+                path: cut.path.clone(),
+                line,
+                message: format!(
+                    "the CRD's allOf / anyOf / oneOf / not were not all checked: {why} at {place}{} ({}){fix}",
+                    cut.schema, self.crd
                 ),
             });
         }
@@ -138,15 +247,18 @@ impl Junctors {
 }
 
 /// A walk of one document to the places that hold junctors.
-struct Walk {
-    validator: validate::Validator,
+struct Walk<'j> {
+    validator: validate::Validator<'j>,
     violations: Vec<Violation>,
     /// Bytes of defaults still to be laid ([`MAX_DEFAULT_BYTES`]).
     default_bytes_left: usize,
+    /// The schema path of the place being validated when a bound was
+    /// first reached.
+    cut_place: Option<&'j str>,
 }
 
-impl Walk {
-    fn place(&mut self, place: &Place, node: &Node, path: String) {
+impl<'j> Walk<'j> {
+    fn place(&mut self, place: &'j Place, node: &Node, path: String) {
         if matches!(node.value, Value::Null) {
             return;
         }
@@ -194,21 +306,23 @@ impl Walk {
     /// Validates the value of `node` (its defaults applied) against the
     /// junctors `here`, reporting each error at the line of the value it
     /// names (or of `node`).
-    fn junctors(&mut self, here: &Here, node: &Node, path: &str) {
-        // Once the budget is spent, a branch cut short looks valid: no
+    fn junctors(&mut self, here: &'j Here, node: &Node, path: &str) {
+        // Once a bound is reached, a branch cut short looks valid: no
         // verdict is given past that point.
-        if self.validator.cut {
+        if self.validator.cut.is_some() {
             return;
         }
         let mut value = node.to_json();
         if let Some(defaults) = &here.defaults {
             if !defaults::apply(defaults, &mut value, &mut self.default_bytes_left) {
-                self.validator.cut = true;
+                self.validator.cut_at(validate::Bound::Defaults, path);
+                self.cut_place = Some(here.schema.as_str());
                 return;
             }
         }
         let outcome = self.validator.validate(&here.junctors, &value, path, 0);
-        if self.validator.cut {
+        if self.validator.cut.is_some() {
+            self.cut_place = Some(here.schema.as_str());
             return;
         }
         for finding in outcome.errors {

@@ -27,7 +27,7 @@ fn gateway() -> Junctors {
             "addresses": {"type": "array", "items": item}
         }}}
     });
-    Junctors::read(&schema).expect("junctors")
+    Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors")
 }
 
 fn check(junctors: &Junctors, yaml: &str) -> Vec<String> {
@@ -89,7 +89,7 @@ fn one(junctors: serde_json::Value) -> Junctors {
             "a": {"type": "string"}, "b": {"type": "string"}
         }, VALUE_VALIDATIONS: junctors}
     }});
-    Junctors::read(&schema).expect("junctors")
+    Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors")
 }
 
 #[test]
@@ -145,10 +145,11 @@ fn value_validations_in_branches_use_the_servers_words() {
 
 #[test]
 fn a_schema_without_junctors_has_nothing_to_check() {
-    assert!(
-        Junctors::read(&json!({"type": "object", "properties": {"a": {"type": "string"}}}))
-            .is_none()
-    );
+    assert!(Junctors::read(
+        &json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+        "crd.yaml"
+    )
+    .is_none());
 }
 
 #[test]
@@ -178,7 +179,7 @@ fn a_document_past_the_visit_budget_is_cut_with_a_warning() {
         "type": "array",
         "items": {"type": "object", VALUE_VALIDATIONS: {"anyOf": branches}}
     }}});
-    let junctors = Junctors::read(&schema).expect("junctors");
+    let junctors = Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors");
     let yaml = format!("items:\n{}", "- {}\n".repeat(20_000));
     let parsed = crate::document::parse(&yaml);
     let violations = junctors.check(&parsed.documents[0].root, None);
@@ -206,7 +207,7 @@ fn large_defaults_on_many_items_are_cut_with_a_warning() {
         VALUE_VALIDATIONS: {"not": {"required": ["never"]}},
         "items": {"type": "object", "properties": {"a": {"type": "string", "default": big}}}
     }}});
-    let junctors = Junctors::read(&schema).expect("junctors");
+    let junctors = Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors");
     let yaml = format!("items:\n{}", "- {}\n".repeat(100));
     let parsed = crate::document::parse(&yaml);
     let violations = junctors.check(&parsed.documents[0].root, None);

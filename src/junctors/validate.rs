@@ -40,22 +40,133 @@ pub(super) struct Outcome {
     pub visits: usize,
 }
 
+impl Outcome {
+    /// Adds an error, its message and path cut to
+    /// `findings::MAX_MESSAGE_BYTES` (both quote the input: a long value
+    /// or key checked by many branches would otherwise take memory).
+    fn add(&mut self, mut finding: Finding) {
+        crate::findings::cut(&mut finding.message);
+        crate::findings::cut(&mut finding.path);
+        self.errors.push(finding);
+    }
+}
+
+/// Why a validation was cut short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bound {
+    /// [`MAX_VISITS`] schemas visited.
+    Visits,
+    /// Junctors nested deeper than [`MAX_DEPTH`].
+    Depth,
+    /// More than `MAX_DEFAULT_BYTES` of defaults laid (`mod.rs`).
+    Defaults,
+}
+
+/// Where a validation was first cut short: the bound, the schema below
+/// the place with junctors (`.allOf[0].not…`, as the CRD writes it) and
+/// the value's path.
+#[derive(Clone, Debug)]
+pub(super) struct Cut {
+    pub bound: Bound,
+    pub schema: String,
+    pub path: String,
+}
+
+/// One step from a schema into a schema inside it, kept while it is
+/// visited so that a cut can name where it happened (borrowed: nothing is
+/// built unless a bound is reached).
+#[derive(Clone, Copy)]
+enum Step<'j> {
+    Property(&'j str),
+    Items,
+    Additional,
+    Branch(&'static str, usize),
+    Not,
+}
+
 /// The state of one document's validation.
-pub(super) struct Validator {
+pub(super) struct Validator<'j> {
     /// The minor whose formats apply (`None`: the formats of every minor).
     pub minor: Option<Version>,
     /// Schemas left to visit ([`MAX_VISITS`]).
     pub left: usize,
-    /// Set when the budget or the depth ran out: the verdict is unknown.
-    pub cut: bool,
+    /// Set when a bound was reached: the verdict is unknown.
+    pub cut: Option<Cut>,
+    /// The steps from the place's schema to the one visited.
+    trail: Vec<Step<'j>>,
 }
 
-impl Validator {
+impl<'j> Validator<'j> {
+    /// A validator for one document, with the whole budget.
+    pub fn new(minor: Option<Version>) -> Validator<'j> {
+        Validator {
+            minor,
+            left: MAX_VISITS,
+            cut: None,
+            trail: Vec::new(),
+        }
+    }
+
+    /// Records the first bound reached, at the schema visited and `path`.
+    pub fn cut_at(&mut self, bound: Bound, path: &str) {
+        if self.cut.is_some() {
+            return;
+        }
+        let mut schema = String::new();
+        for step in &self.trail {
+            match step {
+                Step::Property(name) => {
+                    schema.push_str(".properties.");
+                    schema.push_str(name);
+                }
+                Step::Items => schema.push_str(".items"),
+                Step::Additional => schema.push_str(".additionalProperties"),
+                Step::Branch(junctor, index) => {
+                    schema.push_str(&format!(".{junctor}[{index}]"));
+                }
+                Step::Not => schema.push_str(".not"),
+            }
+        }
+        self.cut = Some(Cut {
+            bound,
+            schema,
+            path: path.to_owned(),
+        });
+    }
+
+    /// [`Validator::validate`] of a schema one `step` inside the one visited.
+    fn validate_in(
+        &mut self,
+        step: Step<'j>,
+        schema: &'j Value,
+        value: &Value,
+        path: &str,
+        depth: usize,
+    ) -> Outcome {
+        self.trail.push(step);
+        let out = self.validate(schema, value, path, depth + 1);
+        self.trail.pop();
+        out
+    }
+
     /// Validates `value` at `path` against `schema`.
-    pub fn validate(&mut self, schema: &Value, value: &Value, path: &str, depth: usize) -> Outcome {
+    pub fn validate(
+        &mut self,
+        schema: &'j Value,
+        value: &Value,
+        path: &str,
+        depth: usize,
+    ) -> Outcome {
         let mut out = Outcome::default();
-        if depth > MAX_DEPTH || self.left == 0 {
-            self.cut = true;
+        if self.cut.is_some() {
+            return out;
+        }
+        if depth > MAX_DEPTH {
+            self.cut_at(Bound::Depth, path);
+            return out;
+        }
+        if self.left == 0 {
+            self.cut_at(Bound::Visits, path);
             return out;
         }
         self.left -= 1;
@@ -93,7 +204,7 @@ impl Validator {
             return;
         }
         let shown: Vec<String> = allowed.iter().map(quoted_json).collect();
-        out.errors.push(Finding {
+        out.add(Finding {
             path: path.to_owned(),
             message: format!(
                 "Unsupported value: {}: supported values: {}",
@@ -114,7 +225,7 @@ impl Validator {
         let length = text.chars().count() as u64;
         if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
             if length > max {
-                out.errors.push(Finding {
+                out.add(Finding {
                     path: at.clone(),
                     message: format!("Too long: may not be more than {max} bytes"),
                 });
@@ -122,7 +233,7 @@ impl Validator {
         }
         if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
             if length < min {
-                out.errors.push(Finding {
+                out.add(Finding {
                     path: at.clone(),
                     message: format!(
                         "Invalid value: {}: {path} in body should be at least {min} chars long",
@@ -136,7 +247,7 @@ impl Validator {
             // where the type keeps it; here it is not guessed.
             if let Ok(regex) = crate::walk::compiled_pattern(pattern) {
                 if !regex.is_match(text) {
-                    out.errors.push(Finding {
+                    out.add(Finding {
                         path: at.clone(),
                         message: format!(
                             "Invalid value: {}: {path} in body should match '{pattern}'",
@@ -149,7 +260,7 @@ impl Validator {
         if let Some(name) = schema.get("format").and_then(Value::as_str) {
             let known = CrdFormat::supported(name, self.minor);
             if known.is_some_and(|format| !format.accepts(text)) {
-                out.errors.push(Finding {
+                out.add(Finding {
                     path: at,
                     message: format_message(path, name, text),
                 });
@@ -159,7 +270,7 @@ impl Validator {
 
     fn array(
         &mut self,
-        schema: &serde_json::Map<String, Value>,
+        schema: &'j serde_json::Map<String, Value>,
         items: &[Value],
         path: &str,
         depth: usize,
@@ -168,7 +279,7 @@ impl Validator {
         let count = items.len() as u64;
         if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
             if count > max {
-                out.errors.push(Finding {
+                out.add(Finding {
                     path: path.to_owned(),
                     message: format!("Too many: {count}: must have at most {max} items"),
                 });
@@ -176,7 +287,7 @@ impl Validator {
         }
         if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
             if count < min {
-                out.errors.push(Finding {
+                out.add(Finding {
                     path: path.to_owned(),
                     message: format!(
                         "Invalid value: {count}: {path} in body should have at least {min} items"
@@ -186,8 +297,8 @@ impl Validator {
         }
         if let Some(item_schema) = schema.get("items").filter(|items| items.is_object()) {
             for (index, item) in items.iter().enumerate() {
-                let inner =
-                    self.validate(item_schema, item, &format!("{path}[{index}]"), depth + 1);
+                let at = format!("{path}[{index}]");
+                let inner = self.validate_in(Step::Items, item_schema, item, &at, depth);
                 merge(out, inner);
             }
         }
@@ -195,7 +306,7 @@ impl Validator {
 
     fn object(
         &mut self,
-        schema: &serde_json::Map<String, Value>,
+        schema: &'j serde_json::Map<String, Value>,
         entries: &serde_json::Map<String, Value>,
         path: &str,
         depth: usize,
@@ -211,7 +322,7 @@ impl Validator {
         if let Some(Value::Array(required)) = schema.get("required") {
             for name in required.iter().filter_map(Value::as_str) {
                 if !entries.contains_key(name) {
-                    out.errors.push(Finding {
+                    out.add(Finding {
                         path: child(name),
                         message: "Required value".to_owned(),
                     });
@@ -222,7 +333,8 @@ impl Validator {
         if let Some(properties) = properties {
             for (key, property) in properties {
                 if let Some(value) = entries.get(key) {
-                    let inner = self.validate(property, value, &child(key), depth + 1);
+                    let step = Step::Property(key);
+                    let inner = self.validate_in(step, property, value, &child(key), depth);
                     merge(out, inner);
                 }
             }
@@ -235,7 +347,8 @@ impl Validator {
                 if properties.is_some_and(|properties| properties.contains_key(key)) {
                     continue;
                 }
-                let inner = self.validate(additional, value, &child(key), depth + 1);
+                let step = Step::Additional;
+                let inner = self.validate_in(step, additional, value, &child(key), depth);
                 merge(out, inner);
             }
         }
@@ -244,7 +357,7 @@ impl Validator {
     /// kube-openapi's `schemaPropsValidator.Validate`.
     fn junctors(
         &mut self,
-        junctors: &serde_json::Map<String, Value>,
+        junctors: &'j serde_json::Map<String, Value>,
         value: &Value,
         path: &str,
         depth: usize,
@@ -258,8 +371,9 @@ impl Validator {
         if !branches("anyOf").is_empty() {
             let mut best: Option<Outcome> = None;
             let mut passed = false;
-            for branch in branches("anyOf") {
-                let result = self.validate(branch, value, path, depth + 1);
+            for (index, branch) in branches("anyOf").iter().enumerate() {
+                let step = Step::Branch("anyOf", index);
+                let result = self.validate_in(step, branch, value, path, depth);
                 if result.errors.is_empty() {
                     passed = true;
                     out.visits += result.visits;
@@ -270,7 +384,7 @@ impl Validator {
                 }
             }
             if !passed {
-                out.errors.push(composite(
+                out.add(composite(
                     path,
                     format!("{quoted} must validate at least one schema (anyOf)"),
                 ));
@@ -282,8 +396,9 @@ impl Validator {
         if !branches("oneOf").is_empty() {
             let mut best: Option<Outcome> = None;
             let mut valid = 0;
-            for branch in branches("oneOf") {
-                let result = self.validate(branch, value, path, depth + 1);
+            for (index, branch) in branches("oneOf").iter().enumerate() {
+                let step = Step::Branch("oneOf", index);
+                let result = self.validate_in(step, branch, value, path, depth);
                 if result.errors.is_empty() {
                     valid += 1;
                     best = None;
@@ -301,7 +416,7 @@ impl Validator {
                     0 => "Found none valid".to_owned(),
                     several => format!("Found {several} valid alternatives"),
                 };
-                out.errors.push(composite(
+                out.add(composite(
                     path,
                     format!("{quoted} must validate one and only one schema (oneOf). {found}"),
                 ));
@@ -312,8 +427,9 @@ impl Validator {
         }
         if !branches("allOf").is_empty() {
             let mut valid = 0;
-            for branch in branches("allOf") {
-                let result = self.validate(branch, value, path, depth + 1);
+            for (index, branch) in branches("allOf").iter().enumerate() {
+                let step = Step::Branch("allOf", index);
+                let result = self.validate_in(step, branch, value, path, depth);
                 if result.errors.is_empty() {
                     valid += 1;
                 }
@@ -322,16 +438,16 @@ impl Validator {
             let all = branches("allOf").len();
             if valid != all {
                 let none = if valid == 0 { ". None validated" } else { "" };
-                out.errors.push(composite(
+                out.add(composite(
                     path,
                     format!("{quoted} must validate all the schemas (allOf){none}"),
                 ));
             }
         }
         if let Some(not) = junctors.get("not") {
-            let result = self.validate(not, value, path, depth + 1);
+            let result = self.validate_in(Step::Not, not, value, path, depth);
             if result.errors.is_empty() {
-                out.errors.push(composite(
+                out.add(composite(
                     path,
                     format!("{quoted} must not validate the schema (not)"),
                 ));
@@ -366,7 +482,7 @@ fn number_bounds(
     };
     let flag = |key: &str| schema.get(key) == Some(&Value::Bool(true));
     let mut broken = |words: &str, bound: &Value| {
-        out.errors.push(Finding {
+        out.add(Finding {
             path: path.to_owned(),
             message: format!("Invalid value: {number}: {path} in body should be {words} {bound}"),
         });

@@ -335,28 +335,56 @@ fn crd(
 
 /// Rewrites one schema (and every schema inside it) as the module doc says.
 /// Recursion is bounded by the YAML reader's nesting limit.
+///
+/// Linear in the schema: the notes a description gets are written only
+/// outside the junctors, from the junctors' text as read, so a schema
+/// nested in junctors is written into one note, not into the note of
+/// every junctor around it (that doubled the text at each level: 20
+/// nested `not` took gigabytes).
 fn rewrite(value: Value) -> Value {
+    rewrite_at(value, false)
+}
+
+/// [`rewrite`] of a schema, `in_junctor` when it is a junctor's branch
+/// (or below one): such a schema gets no notes, the note of the outermost
+/// junctor shows it.
+fn rewrite_at(value: Value, in_junctor: bool) -> Value {
     let Value::Object(mut object) = value else {
         return value;
+    };
+    // The junctors' text as written, for the note; taken before their
+    // branches are rewritten, and only where a note is written.
+    let junctor_texts: Vec<(&str, String)> = if in_junctor {
+        Vec::new()
+    } else {
+        JUNCTORS
+            .iter()
+            .filter_map(|key| Some((*key, junctor_text(key, object.get(*key)?)?)))
+            .collect()
     };
     for key in ["properties", "patternProperties", "definitions", "$defs"] {
         if let Some(Value::Object(members)) = object.get_mut(key) {
             for member in members.values_mut() {
-                *member = rewrite(std::mem::take(member));
+                *member = rewrite_at(std::mem::take(member), in_junctor);
             }
         }
     }
-    for key in ["items", "additionalProperties", "not"] {
+    for key in ["items", "additionalProperties"] {
         if let Some(member) = object.get_mut(key) {
             if member.is_object() {
-                *member = rewrite(std::mem::take(member));
+                *member = rewrite_at(std::mem::take(member), in_junctor);
             }
+        }
+    }
+    if let Some(member) = object.get_mut("not") {
+        if member.is_object() {
+            *member = rewrite_at(std::mem::take(member), true);
         }
     }
     for key in ["allOf", "anyOf", "oneOf"] {
         if let Some(Value::Array(members)) = object.get_mut(key) {
             for member in members.iter_mut() {
-                *member = rewrite(std::mem::take(member));
+                *member = rewrite_at(std::mem::take(member), true);
             }
         }
     }
@@ -386,20 +414,9 @@ fn rewrite(value: Value) -> Value {
             continue;
         }
         if let Some(junctor) = object.remove(key) {
-            let how = match key {
-                "allOf" => "all of these must hold",
-                "anyOf" => "at least one of these must hold",
-                "oneOf" => "exactly one of these must hold",
-                _ => "this must not hold",
-            };
-            let alternatives: Vec<String> = match &junctor {
-                Value::Array(members) => members.iter().map(compact).collect(),
-                other => vec![compact(other)],
-            };
-            notes.push(format!(
-                "{how} (checked by `vergate check --crd`): {}",
-                alternatives.join("; ")
-            ));
+            if let Some((_, text)) = junctor_texts.iter().find(|(written, _)| *written == key) {
+                notes.push(text.clone());
+            }
             junctors.insert(key.to_owned(), junctor);
         }
     }
@@ -482,6 +499,26 @@ fn is_int_or_string_idiom(members: &[Value]) -> bool {
         .collect();
     types.sort_unstable();
     members.len() == 2 && types == ["integer", "string"]
+}
+
+/// The note of the junctor `key` holding `junctor` (as written), when it
+/// is well formed.
+fn junctor_text(key: &str, junctor: &Value) -> Option<String> {
+    let how = match key {
+        "allOf" => "all of these must hold",
+        "anyOf" => "at least one of these must hold",
+        "oneOf" => "exactly one of these must hold",
+        _ => "this must not hold",
+    };
+    let alternatives: Vec<String> = match junctor {
+        Value::Array(members) if key != "not" => members.iter().map(compact).collect(),
+        Value::Object(_) if key == "not" => vec![compact(junctor)],
+        _ => return None,
+    };
+    Some(format!(
+        "{how} (checked by `vergate check --crd`): {}",
+        alternatives.join("; ")
+    ))
 }
 
 fn compact(value: &Value) -> String {

@@ -13,6 +13,7 @@ use crate::cli::resource::Resource;
 use rayon::prelude::*;
 use std::sync::Arc;
 use vergate::document::{self, Document};
+use vergate::findings::Findings;
 use vergate::preflight::{self, Options, Rule, Severity, Violation};
 use vergate::tables::GateTables;
 
@@ -233,6 +234,7 @@ impl Check<'_> {
             resource: Resource::of(&doc.root),
             resource_index: first_resource,
             violation,
+            omitted: 0,
         };
         if let Some(message) = self.custom.not_used(&source.name, doc.line) {
             results.violations.push(found(Violation {
@@ -267,10 +269,10 @@ impl Check<'_> {
                 let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);
                 // A CRD document's rules as the API server compiles them on
                 // create, then the custom resource's rules.
-                let mut cel_found = match kubernetes {
-                    Some(target) => vergate::cel::crd_document::check(&doc.root, target),
-                    None => Vec::new(),
-                };
+                let mut cel_found = Findings::new();
+                if let Some(target) = kubernetes {
+                    cel_found.extend(vergate::cel::crd_document::check(&doc.root, target));
+                }
                 if let Some(junctors) = self.custom.junctors_for(&doc.root) {
                     cel_found.extend(junctors.check(&doc.root, kubernetes));
                 }
@@ -278,29 +280,52 @@ impl Check<'_> {
                     let outcome = vergate::cel::evaluate(rules, &doc.root, kubernetes);
                     results.cel.evaluated += outcome.evaluated;
                     results.cel.transition_skipped += outcome.transition_skipped;
-                    cel_found.extend(outcome.violations);
+                    cel_found.absorb(outcome.violations);
                 }
-                if !cel_found.is_empty() {
-                    report.violations.extend(cel_found);
-                    report.violations.sort_by_key(|violation| violation.line);
+                // At most so many findings of a rule per resource, each
+                // message bounded (`vergate::findings`); the rest counted.
+                let mut found = Findings::new();
+                for violation in std::mem::take(&mut report.violations) {
+                    found.push_in(Resource::index_at(&doc.root, &violation.path), violation);
                 }
-                if report.violations.is_empty() {
+                let sort = !cel_found.is_empty();
+                found.absorb(cel_found);
+                let (kept, omitted) = found.into_parts();
+                // Each with the path that names its resource, and how many
+                // it stands for (those left out).
+                let sort = sort || !omitted.is_empty();
+                let mut violations: Vec<(Violation, String, usize)> = kept
+                    .into_iter()
+                    .map(|violation| {
+                        let path = violation.path.clone();
+                        (violation, path, 0)
+                    })
+                    .collect();
+                violations.extend(
+                    omitted
+                        .into_iter()
+                        .map(|left_out| (left_out.violation(), left_out.path, left_out.count)),
+                );
+                if sort {
+                    violations.sort_by_key(|(violation, _, _)| violation.line);
+                }
+                if violations.is_empty() {
                     return;
                 }
                 let target = report.target.to_string();
-                results
-                    .violations
-                    .extend(report.violations.into_iter().map(|violation| Found {
+                results.violations.extend(violations.into_iter().map(
+                    |(violation, path, omitted)| Found {
                         file: source.name.clone(),
                         document: doc.index,
                         api_version: report.api_version.clone(),
                         kind: report.kind.clone(),
                         target: target.clone(),
-                        resource: Resource::at(&doc.root, &violation.path),
-                        resource_index: first_resource
-                            + Resource::index_at(&doc.root, &violation.path),
+                        resource: Resource::at(&doc.root, &path),
+                        resource_index: first_resource + Resource::index_at(&doc.root, &path),
                         violation,
-                    }));
+                        omitted,
+                    },
+                ));
             }
             Err(err) => {
                 // Not checked: the input error stands for it, not a resource.
@@ -358,5 +383,6 @@ fn rejected(source: &Source, doc: &Document, kind: &str, options: Options) -> Fo
             line,
             message: format!("{kind} is rejected (--reject)"),
         },
+        omitted: 0,
     }
 }

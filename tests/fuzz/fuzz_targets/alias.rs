@@ -1,21 +1,11 @@
 //! Arbitrary import paths: aliasing never panics, gives one alias per path,
 //! never two equal aliases for different paths, and every alias is a legal
 //! Pkl identifier (plain, or quotable with backticks).
+//! The body is `targets/alias.rs`, which `tests/fuzz_seeds.rs` runs on
+//! every seed in the normal `cargo test`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use std::collections::BTreeMap;
-use vergate_core::alias::{can_quote_pkl_identifier, import_aliases, is_plain_pkl_identifier};
+#[path = "../targets/alias.rs"]
+mod target;
 
-fuzz_target!(|text: &str| {
-    let paths: Vec<&str> = text.split('\n').filter(|p| !p.is_empty()).take(64).collect();
-    let aliases = import_aliases(&paths);
-    assert_eq!(aliases.len(), paths.len());
-    let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
-    for (path, alias) in paths.iter().zip(&aliases) {
-        assert!(is_plain_pkl_identifier(alias) || can_quote_pkl_identifier(alias), "{alias:?}");
-        if let Some(previous) = owner.insert(alias, path) {
-            assert_eq!(previous, *path, "two paths share the alias {alias:?}");
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| target::run(data));

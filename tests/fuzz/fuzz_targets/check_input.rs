@@ -2,47 +2,14 @@
 //! document reader and preflight (against the demo's gates) never panic,
 //! and what they report is well formed: every error and duplicate key has a
 //! line, a duplicate key comes after the one it repeats.
+//! The body is `targets/check_input.rs`, which `tests/fuzz_seeds.rs` runs on
+//! every seed in the normal `cargo test`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
-use vergate::tables::GateTables;
-use vergate::{document, preflight, Version};
+/// The repository's root, from this crate's directory.
+const ROOT: &str = "../..";
 
-fn tables() -> &'static GateTables {
-    static TABLES: OnceLock<GateTables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/demo");
-        GateTables::load(&dir).expect("the committed demo gates load")
-    })
-}
+#[path = "../targets/check_input.rs"]
+mod target;
 
-fuzz_target!(|data: &[u8]| {
-    let text = match document::decode(data.to_vec()) {
-        Ok(text) => text,
-        Err(err) => {
-            assert!(err.line() >= 1, "{err:?}");
-            return;
-        }
-    };
-    for read in document::Reader::new(&text) {
-        let doc = match read {
-            Ok(doc) => doc,
-            Err(err) => {
-                assert!(err.line >= 1, "{err:?}");
-                continue;
-            }
-        };
-        for duplicate in &doc.duplicate_keys {
-            assert!(duplicate.line >= duplicate.first_line, "{duplicate:?}");
-            assert!(duplicate.path.ends_with(&duplicate.key), "{duplicate:?}");
-        }
-        let _ = doc.root.to_json();
-        for target in [None, Some(Version::new(1, 10))] {
-            for strict in [false, true] {
-                let options = preflight::Options { target, strict, ..Default::default() };
-                let _ = preflight::check(tables(), &doc.root, options);
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| target::run(data));

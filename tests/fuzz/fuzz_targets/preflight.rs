@@ -1,27 +1,13 @@
 //! Arbitrary text as a document checked against the demo's gates: parsing
 //! and preflight never panic, in strict and lenient mode, for every minor.
+//! The body is `targets/preflight.rs`, which `tests/fuzz_seeds.rs` runs on
+//! every seed in the normal `cargo test`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
-use vergate::tables::GateTables;
-use vergate::{document, preflight, Version};
+/// The repository's root, from this crate's directory.
+const ROOT: &str = "../..";
 
-fn tables() -> &'static GateTables {
-    static TABLES: OnceLock<GateTables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/demo");
-        GateTables::load(&dir).expect("the committed demo gates load")
-    })
-}
+#[path = "../targets/preflight.rs"]
+mod target;
 
-fuzz_target!(|text: &str| {
-    let parsed = document::parse(text);
-    for doc in &parsed.documents {
-        for minor in [None, Some(Version::new(1, 9)), Some(Version::new(1, 12)), Some(Version::new(7, 0))] {
-            for strict in [false, true] {
-                let _ = preflight::check(tables(), &doc.root, preflight::Options { target: minor, strict, ..Default::default() });
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| target::run(data));

@@ -1,0 +1,48 @@
+//! A CRD and a custom resource built from bytes (`gen/crd_pair.rs`:
+//! nested junctors, CEL rules with long messages, long lists): reading
+//! the CRD, its junctors and its rules, and checking the resource against
+//! them never panic, and what is reported is bounded: at most
+//! `findings::MAX_PER_RULE` findings a rule, each message at most
+//! `findings::MAX_MESSAGE_BYTES`.
+
+use std::path::Path;
+use vergate::cel::Schema;
+use vergate::findings::{Findings, MAX_MESSAGE_BYTES, MAX_PER_RULE};
+use vergate::junctors::Junctors;
+use vergate::{document, Version};
+
+pub fn run(data: &[u8]) {
+    let pair = crate::crd_pair::pair(data);
+    let path = Path::new("crd.yaml");
+    let Ok(loaded) = vergate_codegen::load::parse_crds(path, pair.crd.as_bytes()) else {
+        return;
+    };
+    let Some(definitions) = loaded.root.get("definitions").and_then(|d| d.as_object()) else {
+        return;
+    };
+    let resources = document::parse(&pair.cr);
+    for schema in definitions.values() {
+        let junctors = Junctors::read(schema, "the CRD in crd.yaml");
+        let rules = Schema::read(schema);
+        for doc in &resources.documents {
+            let mut found = Findings::new();
+            if let Some(junctors) = &junctors {
+                found.extend(junctors.check(&doc.root, Some(Version::new(1, 34))));
+            }
+            let outcome = vergate::cel::evaluate(&rules, &doc.root, Some(Version::new(1, 34)));
+            found.absorb(outcome.violations);
+            let (kept, _) = found.into_parts();
+            for rule in vergate::preflight::Rule::ALL {
+                let count = kept.iter().filter(|v| v.rule == *rule).count();
+                assert!(count <= 2 * MAX_PER_RULE, "{count} findings of {rule:?}");
+            }
+            for violation in &kept {
+                assert!(
+                    violation.message.len() <= MAX_MESSAGE_BYTES,
+                    "{}",
+                    violation.message.len()
+                );
+            }
+        }
+    }
+}
