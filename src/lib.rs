@@ -27,6 +27,7 @@ pub mod cli_args;
 pub mod document;
 #[cfg(feature = "engine")]
 pub mod embedded;
+#[cfg(feature = "engine")]
 pub mod findings;
 pub mod globs;
 #[cfg(feature = "cli")]
