@@ -210,9 +210,8 @@ pub fn sized_call(call: &CallExpr, names: &[&str]) -> Option<(String, bool)> {
             if SIZED_CALLS.contains(&name.as_str()) {
                 return Some((format!("{}{name}", sized::PREFIX), false));
             }
-            // A namespace that names no sized call: left alone (cel-rust
-            // resolves it, or fails as it would have).
-            return None;
+            // Else a name that is no namespace of a sized call: a variable
+            // of the caller's (or a namespace whose functions cost 1).
         }
     }
     SIZED_CALLS
