@@ -82,7 +82,7 @@ fn rules_past_the_per_call_limit_are_cancelled_with_the_api_servers_words() {
         assert_eq!(status, 1, "{name}: {found:#?}");
         assert_eq!(found.len(), 1, "{name}: {found:#?}");
         assert!(
-            found[0].starts_with(&format!("5 error spec: {CANCELLED}")),
+            found[0].starts_with(&format!("4 error spec: {CANCELLED}")),
             "{name}: {}",
             found[0]
         );

@@ -247,11 +247,13 @@ fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v
         .get(&(name, member, values.len()))
         .ok_or_else(|| ExecutionError::UndeclaredReference(name.to_owned().into()))?;
     let refs: Vec<&dyn Val> = values.iter().map(|value| value.as_ref()).collect();
+    // The API server's limit first: where both would stop the rule, it
+    // stops with the server's error.
     let built = builds(name, &refs);
+    meter::charge(actual::call(name, &refs, built))?;
     if let Some(units) = built {
         meter::build(units)?;
     }
-    meter::charge(actual::call(name, &refs, built))?;
     drop(refs);
     let mut scope = ftx.ptx.new_inner_scope();
     for (index, value) in values.into_iter().enumerate() {
