@@ -112,7 +112,12 @@ fn cel_go_runtime_cost_cases() {
             vec![("input", list(vec![]))],
             2,
         ),
-        ("all comprehension on literal", "[1, 2, 3].all(x, true)", vec![], 20),
+        (
+            "all comprehension on literal",
+            "[1, 2, 3].all(x, true)",
+            vec![],
+            20,
+        ),
         (
             "variable cost function",
             "input.matches('[0-9]')",
@@ -220,8 +225,18 @@ fn cel_go_runtime_cost_cases() {
             ],
             6,
         ),
-        ("ternary eval trivial, true", "true ? false : 1 > 3", vec![], 0),
-        ("ternary eval trivial, false", "false ? false : 1 > 3", vec![], 1),
+        (
+            "ternary eval trivial, true",
+            "true ? false : 1 > 3",
+            vec![],
+            0,
+        ),
+        (
+            "ternary eval trivial, false",
+            "false ? false : 1 > 3",
+            vec![],
+            1,
+        ),
         (
             "comprehension over map",
             "input.all(k, input[k].single_int32 > 3)",
@@ -345,12 +360,10 @@ fn cel_go_cost_limit_cases() {
     // "above limit": cel-go's cancellation.
     let above = run(expr, variables(), Costing::CEL_GO, 5).unwrap();
     assert_eq!(above.stopped, Some(Stop::Cost));
-    assert!(
-        above
-            .value
-            .unwrap_err()
-            .contains("operation cancelled: actual cost limit exceeded"),
-    );
+    assert!(above
+        .value
+        .unwrap_err()
+        .contains("operation cancelled: actual cost limit exceeded"),);
 }
 
 #[test]

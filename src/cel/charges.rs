@@ -278,7 +278,9 @@ const CONVERSIONS: [&str; 10] = [
 pub fn is_constant(expr: &IdedExpr) -> bool {
     match &expr.expr {
         Expr::Literal(_) => true,
-        Expr::List(list) => list.optional_indices.is_empty() && list.elements.iter().all(is_constant),
+        Expr::List(list) => {
+            list.optional_indices.is_empty() && list.elements.iter().all(is_constant)
+        }
         Expr::Map(map) => map.entries.iter().all(|entry| match &entry.expr {
             cel::common::ast::EntryExpr::MapEntry(pair) => {
                 !pair.optional && is_constant(&pair.key) && is_constant(&pair.value)
@@ -314,4 +316,52 @@ pub fn is_scalar_set(list: &IdedExpr) -> bool {
                 )
             )
         })
+}
+
+/// `expr` (a planned rule) without its instrumentation: each charged part
+/// as the part itself, each sized call or operator by its own name; for
+/// the analyses that read a planned rule's shape (`super::reads`).
+pub fn uninstrumented(expr: &IdedExpr) -> IdedExpr {
+    let mut expr = expr.clone();
+    strip(&mut expr);
+    expr
+}
+
+fn strip(expr: &mut IdedExpr) {
+    while let Some((_, body)) = charged(expr) {
+        *expr = body.clone();
+    }
+    match &mut expr.expr {
+        Expr::Call(call) => {
+            if let Some(name) = call.func_name.strip_prefix(sized::PREFIX) {
+                call.func_name = name.to_owned();
+            }
+            if let Some(target) = call.target.as_deref_mut() {
+                strip(target);
+            }
+            call.args.iter_mut().for_each(strip);
+        }
+        Expr::Comprehension(c) => {
+            for part in [
+                &mut c.iter_range,
+                &mut c.accu_init,
+                &mut c.loop_cond,
+                &mut c.loop_step,
+                &mut c.result,
+            ] {
+                strip(part);
+            }
+        }
+        Expr::List(list) => list.elements.iter_mut().for_each(strip),
+        Expr::Map(map) => {
+            for entry in &mut map.entries {
+                if let cel::common::ast::EntryExpr::MapEntry(pair) = &mut entry.expr {
+                    strip(&mut pair.key);
+                    strip(&mut pair.value);
+                }
+            }
+        }
+        Expr::Select(select) => strip(&mut select.operand),
+        Expr::Struct(_) | Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
 }

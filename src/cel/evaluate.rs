@@ -106,9 +106,7 @@ impl Walk<'_> {
         } else {
             schema.passed.key(node, self.target)
         };
-        let (known, known_cost) = key
-            .as_ref()
-            .map_or((0, 0), |key| schema.passed.lookup(key));
+        let (known, known_cost) = key.as_ref().map_or((0, 0), |key| schema.passed.lookup(key));
         let all_known = (0..schema.rules.len()).all(|index| known & passed::bit(index) != 0);
         if !schema.rules.is_empty() && self.budget == 0 {
             self.out_of_budget(schema, line);

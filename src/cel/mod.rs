@@ -58,6 +58,6 @@ mod value;
 
 pub use charges::Costing;
 pub use evaluate::{evaluate, Outcome};
-pub use meter::{PER_CALL_LIMIT, RESOURCE_BUDGET};
 pub use gates::GateRules;
+pub use meter::{PER_CALL_LIMIT, RESOURCE_BUDGET};
 pub use schema::Node as Schema;

@@ -80,7 +80,11 @@ fn rewrite<'e>(
             ))
         }
         Expr::Select(select) => {
-            *part += if select.test { costing.presence_test } else { 1 };
+            *part += if select.test {
+                costing.presence_test
+            } else {
+                1
+            };
             let operand = rewrite(&select.operand, names, part, costing);
             // A presence test on a bare name would still be resolved as a
             // qualified name: wrap the name so that it is not one.
@@ -155,7 +159,9 @@ fn rewrite<'e>(
                 } else if call_expr.target.is_none() && sized::operator(&func_name).is_some() {
                     match charges::operator_cost(call_expr) {
                         Some(units) => *part += units,
-                        None => func_name = sized::operator(&func_name).unwrap_or_default().to_owned(),
+                        None => {
+                            func_name = sized::operator(&func_name).unwrap_or_default().to_owned()
+                        }
                     }
                 } else if let Some((sized, keep)) = charges::sized_call(call_expr, names) {
                     func_name = sized;

@@ -86,11 +86,8 @@ pub fn add_to_env(env: &mut Env) {
 
 /// A context function as cel-rust stores one: given the call, it may
 /// return a value borrowed from it (cel-rust's `magic::Function`).
-type RawFunction = Box<
-    dyn for<'c, 'v> Fn(&mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v>>
-        + Send
-        + Sync,
->;
+type RawFunction =
+    Box<dyn for<'c, 'v> Fn(&mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v>> + Send + Sync>;
 
 /// Registers `@sized:<name>` for each of [`SIZED_CALLS`] on `context`.
 pub fn register(context: &mut Context) {
@@ -191,10 +188,7 @@ fn add<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>> {
     meter::charge(actual::operator(Operator::Add, l, r))?;
     // Strings, bytes and lists are copied into the sum (cel-go shares a
     // list's halves; cel-rust copies them).
-    if matches!(
-        l.get_type().kind(),
-        Kind::String | Kind::Bytes | Kind::List
-    ) {
+    if matches!(l.get_type().kind(), Kind::String | Kind::Bytes | Kind::List) {
         meter::build(actual::size(l).saturating_add(actual::size(r)))?;
     }
     let adder = l.as_adder().ok_or_else(|| no_overload(ADD_OP, l, r))?;
@@ -242,7 +236,12 @@ static CALLS: LazyLock<HashMap<(&'static str, bool, usize), IdedExpr>> = LazyLoc
 fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v>> {
     let name = ftx.name.strip_prefix(PREFIX).unwrap_or(ftx.name);
     let member = ftx.this.is_some();
-    let values: Vec<CowVal<'c, 'v>> = ftx.this.take().into_iter().chain(ftx.args.drain(..)).collect();
+    let values: Vec<CowVal<'c, 'v>> = ftx
+        .this
+        .take()
+        .into_iter()
+        .chain(ftx.args.drain(..))
+        .collect();
     let call = CALLS
         .get(&(name, member, values.len()))
         .ok_or_else(|| ExecutionError::UndeclaredReference(name.to_owned().into()))?;
@@ -288,7 +287,11 @@ fn builds(name: &str, args: &[&dyn Val]) -> Option<u64> {
                 count = count.min(limit as u64);
             }
             let kept = source.chars().count() as u64
-                - if from.is_empty() { 0 } else { count * from.chars().count() as u64 };
+                - if from.is_empty() {
+                    0
+                } else {
+                    count * from.chars().count() as u64
+                };
             Some(kept.saturating_add(count.saturating_mul(to.chars().count() as u64)))
         }
         "join" => {
@@ -329,7 +332,10 @@ mod tests {
             builds("replace", &[&source, &a, &aa, &CelInt::from(3)]),
             Some(13)
         );
-        assert_eq!(builds("replace", &[&source, &CelString::from(""), &a]), Some(21));
+        assert_eq!(
+            builds("replace", &[&source, &CelString::from(""), &a]),
+            Some(21)
+        );
         assert_eq!(builds("lists.range", &[&CelInt::from(5)]), Some(5));
         assert_eq!(builds("size", &[&source]), None);
     }

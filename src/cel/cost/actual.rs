@@ -116,7 +116,9 @@ pub fn traversal(value: &dyn Val) -> u64 {
                 return 1;
             };
             iterate(value, |key| {
-                let entry = indexer.get(key).map_or(1, |entry| traversal(entry.as_ref()));
+                let entry = indexer
+                    .get(key)
+                    .map_or(1, |entry| traversal(entry.as_ref()));
                 traversal(key).saturating_add(entry)
             })
         }
@@ -206,8 +208,19 @@ pub fn call(name: &str, args: &[&dyn Val], result_size: Option<u64>) -> u64 {
         "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
             return args.first().map_or(0, |arg| traversal(*arg));
         }
-        "url" | "lowerAscii" | "upperAscii" | "substring" | "trim" | "jsonpatch.escapeKey"
-        | "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver"
+        "url"
+        | "lowerAscii"
+        | "upperAscii"
+        | "substring"
+        | "trim"
+        | "jsonpatch.escapeKey"
+        | "cidr"
+        | "isIP"
+        | "isCIDR"
+        | "quantity"
+        | "isQuantity"
+        | "semver"
+        | "isSemver"
             if !args.is_empty() =>
         {
             return traversed(STRING_TRAVERSAL);
@@ -323,6 +336,9 @@ mod tests {
         assert_eq!(call("isSorted", &[&list], None), 3);
         assert_eq!(operator(Operator::In, &short, &list), 2);
         assert_eq!(operator(Operator::Add, &short, &text), 51);
-        assert_eq!(operator(Operator::Add, &CelInt::from(1), &CelInt::from(2)), 1);
+        assert_eq!(
+            operator(Operator::Add, &CelInt::from(1), &CelInt::from(2)),
+            1
+        );
     }
 }

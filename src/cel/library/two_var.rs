@@ -229,10 +229,20 @@ fn appends(step: &IdedExpr, accu: &str) -> bool {
         return false;
     };
     match (call.func_name.as_str(), call.args.as_slice()) {
-        (operators::ADD, [IdedExpr { expr: Expr::Ident(name), .. }, _]) => name == accu,
-        (operators::CONDITIONAL, [_, added, IdedExpr { expr: Expr::Ident(name), .. }]) => {
-            name == accu && appends(added, accu)
-        }
+        (
+            operators::ADD,
+            [IdedExpr {
+                expr: Expr::Ident(name),
+                ..
+            }, _],
+        ) => name == accu,
+        (
+            operators::CONDITIONAL,
+            [_, added, IdedExpr {
+                expr: Expr::Ident(name),
+                ..
+            }],
+        ) => name == accu && appends(added, accu),
         _ => false,
     }
 }
