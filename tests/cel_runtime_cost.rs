@@ -48,6 +48,9 @@ fn cost(expr: &str, variables: Vec<(&str, Value)>, costing: Costing) -> u64 {
     run.cost
 }
 
+/// One of cel-go's cases: its name, expression, variables and actual cost.
+type Case = (&'static str, &'static str, Vec<(&'static str, Value)>, u64);
+
 /// Within 10 % of `want` (and exactly 0 for 0).
 fn close(got: u64, want: u64) -> bool {
     got.abs_diff(want) * 10 <= want
@@ -57,7 +60,7 @@ fn close(got: u64, want: u64) -> bool {
 fn cel_go_runtime_cost_cases() {
     let long = five_hundred();
     // (name, expression, variables, cel-go's actual cost)
-    let cases: Vec<(&str, &str, Vec<(&str, Value)>, u64)> = vec![
+    let cases: Vec<Case> = vec![
         ("const", r#""Hello World!""#, vec![], 0),
         (
             "identity",

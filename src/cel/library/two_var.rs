@@ -267,7 +267,7 @@ fn bind_in_step(id: u64, name: &str, at: &IdedExpr, accu: &str, step: IdedExpr) 
         }) = call.args.get_mut(1)
         {
             for element in &mut list.elements {
-                let item = std::mem::replace(element, IdedExpr::default());
+                let item = std::mem::take(element);
                 *element = bind(id, name, at.clone(), item);
             }
         }
