@@ -4,6 +4,7 @@
 //! of a map; a node whose value is absent or null runs nothing below it.
 
 use super::library;
+use super::meter::{self, Stop, PER_CALL_LIMIT, RESOURCE_BUDGET, WORK_LIMIT};
 use super::passed;
 use super::rule::{Rule, ENV};
 use super::schema;
@@ -19,10 +20,6 @@ use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-/// The API server's runtime cost limit for one evaluation of a rule
-/// (`PerCallLimit` of k8s.io/apiserver `pkg/apis/cel/config.go`).
-pub const PER_CALL_LIMIT: u64 = 1_000_000;
-
 /// What running a resource's rules found.
 #[derive(Debug, Default)]
 pub struct Outcome {
@@ -33,6 +30,9 @@ pub struct Outcome {
     pub evaluated: usize,
     /// Transition rules (`oldSelf`) skipped, as on create.
     pub transition_skipped: usize,
+    /// The runtime cost of the rules run (cel-go's count, as the API
+    /// server spends it from [`RESOURCE_BUDGET`]).
+    pub cost: u64,
 }
 
 thread_local! {
@@ -63,6 +63,8 @@ pub fn evaluate(tree: &schema::Node, root: &Node, target: Option<Version>) -> Ou
             defaults_unknown: tree.defaults_unknown,
             path: String::new(),
             outcome: &mut outcome,
+            budget: RESOURCE_BUDGET,
+            halted: false,
         };
         walk.node(tree, root, root.line, true, None);
     });
@@ -77,6 +79,11 @@ struct Walk<'w> {
     /// The dotted path of the node being visited (`spec.rules[0]`).
     path: String,
     outcome: &'w mut Outcome,
+    /// What is left of the resource's runtime cost budget.
+    budget: u64,
+    /// The API server stopped validating the resource (a rule went past
+    /// the per-call limit, or the budget ran out): nothing more runs.
+    halted: bool,
 }
 
 impl Walk<'_> {
@@ -90,7 +97,7 @@ impl Walk<'_> {
         is_root: bool,
         cel: Option<&dyn Val>,
     ) {
-        if !schema.rules_below || matches!(node.value, Doc::Null) {
+        if self.halted || !schema.rules_below || matches!(node.value, Doc::Null) {
             return;
         }
         // The rules that passed on a value that reads alike are not run
@@ -100,8 +107,17 @@ impl Walk<'_> {
         } else {
             schema.passed.key(node, self.target)
         };
-        let known = key.as_ref().map_or(0, |key| schema.passed.lookup(key));
+        let (known, known_cost) = key.as_ref().map_or((0, 0), |key| schema.passed.lookup(key));
         let all_known = (0..schema.rules.len()).all(|index| known & passed::bit(index) != 0);
+        if !schema.rules.is_empty() && self.budget == 0 {
+            self.out_of_budget(schema, line);
+            return;
+        }
+        // The rules that passed cost what they cost then: the API server
+        // runs them again and spends it.
+        if known_cost > 0 && !self.spend(known_cost, schema, line) {
+            return;
+        }
         if all_known {
             self.outcome.evaluated += schema.rules.len();
         }
@@ -125,23 +141,21 @@ impl Walk<'_> {
                 let none = Value::Opaque(Arc::new(OptionalValue::none()));
                 scope.add_variable_from_value("oldSelf", none);
             }
-            // The values a comprehension may range over, for its cost bound.
-            let size = if schema.rules.iter().any(|rule| rule.comprehensions > 0) {
-                value::size(node)
-            } else {
-                0
-            };
-            let mut passes = 0;
+            let (mut passes, mut passes_cost) = (0, 0);
             for (index, rule) in schema.rules.iter().enumerate() {
+                if self.halted {
+                    return;
+                }
                 let bit = passed::bit(index);
                 if known & bit != 0 {
                     self.outcome.evaluated += 1;
-                } else if self.rule(rule, schema, &scope, node, line, size) {
+                } else if let Some(cost) = self.rule(rule, schema, &scope, node, line) {
                     passes |= bit;
+                    passes_cost += cost;
                 }
             }
             if let Some(key) = key {
-                schema.passed.record(key, passes);
+                schema.passed.record(key, passes, passes_cost);
             }
         }
         let index = cel.and_then(|cel| cel.as_indexer());
@@ -221,6 +235,28 @@ impl Walk<'_> {
         });
     }
 
+    /// Spends `cost` of the budget; past it, reports the API server's
+    /// error and stops the walk (false).
+    fn spend(&mut self, cost: u64, schema: &schema::Node, line: u32) -> bool {
+        self.outcome.cost = self.outcome.cost.saturating_add(cost);
+        if cost > self.budget {
+            self.out_of_budget(schema, line);
+            return false;
+        }
+        self.budget -= cost;
+        true
+    }
+
+    fn out_of_budget(&mut self, schema: &schema::Node, line: u32) {
+        let message = format!(
+            "Invalid value: \"{}\": validation failed due to running out of cost budget, no further validation rules will be run (the rules run on this resource cost more than the API server's budget for one object, {RESOURCE_BUDGET})",
+            schema.shape.name()
+        );
+        self.report(Severity::Error, self.path.clone(), line, message);
+        self.halted = true;
+    }
+
+    /// Runs `rule`; its cost when it passed.
     fn rule(
         &mut self,
         rule: &Rule,
@@ -228,8 +264,7 @@ impl Walk<'_> {
         scope: &Context<'_, '_>,
         node: &Node,
         line: u32,
-        size: u64,
-    ) -> bool {
+    ) -> Option<u64> {
         let planned = match &rule.program {
             Ok(planned) => planned,
             Err(why) => {
@@ -238,59 +273,58 @@ impl Walk<'_> {
                     rule.source
                 );
                 self.report(Severity::Warning, self.path.clone(), line, message);
-                return false;
+                return None;
             }
         };
         if rule.transition && !rule.optional_old_self {
             self.outcome.transition_skipped += 1;
-            return false;
+            return None;
         }
         if let Some(message) = self.unavailable(rule) {
             self.report(Severity::Warning, self.path.clone(), line, message);
-            return false;
-        }
-        let comprehensions = rule.comprehensions;
-        let estimate = size
-            .saturating_add(1)
-            .checked_pow(comprehensions)
-            .unwrap_or(u64::MAX);
-        // Over the crude bound, the cost estimated at the value's own sizes
-        // decides (computed only then: it costs far more than the count).
-        let (estimate, how) = if comprehensions > 0 && estimate > PER_CALL_LIMIT {
-            match super::cost::runtime_bound(rule, schema, node) {
-                Some(cost) => (cost, "estimated at their sizes"),
-                None => (estimate, "bounded by their count"),
-            }
-        } else {
-            (0, "")
-        };
-        if estimate > PER_CALL_LIMIT {
-            let message = format!(
-                "the rule `{}` was not evaluated: over {size} values its cost, {how}, is {estimate}, over the API server's per-call limit ({PER_CALL_LIMIT}), where the API server says \"'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: {}\"",
-                rule.source,
-                rule.error_string()
-            );
-            self.report(Severity::Warning, self.path.clone(), line, message);
-            return false;
+            return None;
         }
         self.outcome.evaluated += 1;
+        meter::start(PER_CALL_LIMIT);
         let verdict = Value::resolve_val(planned, scope).and_then(|value| {
             match value.downcast_ref::<CelBool>() {
                 Some(verdict) => Ok(Ok(*verdict.inner())),
                 None => Value::try_from(value.as_ref()).map(Err),
             }
         });
+        let (cost, stop) = (meter::cost(), meter::stopped());
+        if let Some(Stop::Work(units)) = stop {
+            let message = format!(
+                "the rule `{}` was not evaluated to its end: it was about to build a value of {units} characters or items, past the {WORK_LIMIT} vergate lets one evaluation build (the API server's cost model does not count them; its per-call limit is {PER_CALL_LIMIT})",
+                rule.source
+            );
+            self.report(Severity::Warning, self.path.clone(), line, message);
+            self.outcome.cost = self.outcome.cost.saturating_add(cost);
+            return None;
+        }
+        // As the API server orders it: the budget first, then the
+        // per-call limit, whose cancellation stops all validation.
+        if !self.spend(cost, schema, line) {
+            return None;
+        }
+        if stop == Some(Stop::Cost) {
+            let message = format!(
+                "Invalid value: \"{}\": '{}': no further validation rules will be run due to call cost exceeds limit for rule: {} (its runtime cost passed the API server's per-call limit, {PER_CALL_LIMIT})",
+                schema.shape.name(),
+                meter::COST_LIMIT_EXCEEDED,
+                rule.error_string()
+            );
+            self.report(Severity::Error, self.path.clone(), line, message);
+            self.halted = true;
+            return None;
+        }
         match verdict {
-            Ok(Ok(true)) => return true,
+            Ok(Ok(true)) => return Some(cost),
             Ok(Ok(false)) => {
-                let message = rule.message_expression.as_ref().and_then(|expression| {
-                    match expression.execute(scope) {
-                        Ok(Value::String(text)) if !text.trim().is_empty() => {
-                            Some(text.to_string())
-                        }
-                        _ => None,
-                    }
-                });
+                let message = self.message(rule, scope, schema, line);
+                if self.halted {
+                    return None;
+                }
                 let (path, line) = self.field_path(rule, node, line);
                 let message = rule.failure(schema.shape.name(), message);
                 self.report(Severity::Error, path, line, message);
@@ -324,7 +358,29 @@ impl Walk<'_> {
                 self.report(Severity::Error, self.path.clone(), line, message);
             }
         }
-        false
+        None
+    }
+
+    /// A failed rule's message expression, evaluated as the rule was (its
+    /// cost spent from the budget); `None` when it has none, fails, or
+    /// gives no text (the rule's message is used).
+    fn message(
+        &mut self,
+        rule: &Rule,
+        scope: &Context<'_, '_>,
+        schema: &schema::Node,
+        line: u32,
+    ) -> Option<String> {
+        let expression = rule.message_plan.as_ref()?;
+        meter::start(PER_CALL_LIMIT);
+        let text = match Value::resolve(expression, scope) {
+            Ok(Value::String(text)) if !text.trim().is_empty() => Some(text.to_string()),
+            _ => None,
+        };
+        if !self.spend(meter::cost(), schema, line) {
+            return None;
+        }
+        text.filter(|_| meter::stopped().is_none())
     }
 
     /// Why the rule is not run at this target: it calls a function vergate

@@ -9,12 +9,18 @@
 //!   met again is not evaluated again; `reads`: the part of a value the
 //!   rules read, which is all that keys a pass.
 //! - `plan`: a rule's syntax tree rewritten once into one cel-rust runs
-//!   with less work (selections on variables as indexes).
+//!   with less work (selections on variables as indexes), instrumented to
+//!   count its runtime cost as cel-go does: `charges` (where the tree
+//!   charges what), `sized` (the functions it charges with, and the calls
+//!   whose cost depends on their values), `meter` (the count per
+//!   evaluation, and the API server's limits that stop it).
 //! - `schema`: a CRD version's schema as the rules need it (their places,
 //!   types, defaults).
 //! - `value`: document values as the CEL values the API server gives a rule;
 //!   `shared`: their lists and maps, cheap to copy.
-//! - `evaluate`: the walk that runs the rules over one resource.
+//! - `evaluate`: the walk that runs the rules over one resource, spending
+//!   the API server's runtime cost budget; `probe`: one expression run,
+//!   its cost counted.
 //! - `tree`: the children of a syntax tree's node, for walks over all.
 //! - `crd_document`: a CRD among the inputs, its rules compiled as the
 //!   target's API server compiles a new CRD's (libraries of the minor
@@ -31,21 +37,27 @@
 //! the `cel` crate's (cel-rust); see docs/cli.md for what differs from the
 //! API server.
 
+mod charges;
 pub mod cost;
 pub mod crd_cost;
 pub mod crd_document;
 mod evaluate;
 mod gates;
 pub mod library;
+pub mod meter;
 mod passed;
 mod plan;
+pub mod probe;
 mod reads;
 pub(crate) mod rule;
 mod schema;
 mod shared;
+mod sized;
 mod tree;
 mod value;
 
-pub use evaluate::{evaluate, Outcome, PER_CALL_LIMIT};
+pub use charges::Costing;
+pub use evaluate::{evaluate, Outcome};
 pub use gates::GateRules;
+pub use meter::{PER_CALL_LIMIT, RESOURCE_BUDGET};
 pub use schema::Node as Schema;

@@ -37,7 +37,9 @@ const MAX_BYTES: usize = 32 << 20;
 static KEPT: AtomicUsize = AtomicUsize::new(0);
 
 /// The passes of one schema node's rules: per value, a bit per rule (the
-/// node's first 64 rules; any after them are always evaluated).
+/// node's first 64 rules; any after them are always evaluated) and what
+/// the rules that passed cost (the API server runs them again and spends
+/// it from the object's budget).
 #[derive(Debug)]
 pub struct Passed {
     values: Mutex<Values>,
@@ -52,7 +54,7 @@ impl Default for Passed {
     }
 }
 
-type Values = HashMap<Box<[u8]>, u64, foldhash::fast::RandomState>;
+type Values = HashMap<Box<[u8]>, (u64, u64), foldhash::fast::RandomState>;
 
 impl Passed {
     /// The passes of rules that read `reads` of their node's value.
@@ -87,31 +89,36 @@ impl Passed {
     }
 
     /// The rules (as bits of their index) that passed on the value `key`
-    /// encodes: one lookup for all the node's rules.
-    pub fn lookup(&self, key: &Key) -> u64 {
+    /// encodes, and their runtime cost: one lookup for all the node's
+    /// rules.
+    pub fn lookup(&self, key: &Key) -> (u64, u64) {
         self.values
             .lock()
             .ok()
             .and_then(|passed| passed.get(key.bytes.as_slice()).copied())
-            .unwrap_or(0)
+            .unwrap_or((0, 0))
     }
 
     /// Remembers that the rules of `rules` (bits of their index) passed on
-    /// the value `key` encodes.
-    pub fn record(&self, key: Key, rules: u64) {
+    /// the value `key` encodes, at a runtime cost of `cost`.
+    pub fn record(&self, key: Key, rules: u64, cost: u64) {
         if rules == 0 {
             return;
         }
         if let Ok(mut passed) = self.values.lock() {
-            if let Some(known) = passed.get_mut(key.bytes.as_slice()) {
-                *known |= rules;
+            if let Some((known, known_cost)) = passed.get_mut(key.bytes.as_slice()) {
+                // Only rules not known yet were run for this record.
+                if rules & !*known != 0 {
+                    *known |= rules;
+                    *known_cost = known_cost.saturating_add(cost);
+                }
                 return;
             }
             let size = key.bytes.len();
             if passed.len() >= MAX_VALUES || KEPT.fetch_add(size, Ordering::Relaxed) > MAX_BYTES {
                 return;
             }
-            passed.insert(key.bytes.into_boxed_slice(), rules);
+            passed.insert(key.bytes.into_boxed_slice(), (rules, cost));
         }
     }
 }
@@ -198,10 +205,13 @@ mod tests {
     #[test]
     fn only_an_equal_value_finds_a_pass() {
         let passed = Passed::default();
-        passed.record(key("{type: Exact, value: /a}"), bit(0) | bit(2));
-        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), 0b101);
-        passed.record(key("{type: Exact, value: /a}"), bit(1));
-        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), 0b111);
+        passed.record(key("{type: Exact, value: /a}"), bit(0) | bit(2), 7);
+        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), (0b101, 7));
+        passed.record(key("{type: Exact, value: /a}"), bit(1), 3);
+        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), (0b111, 10));
+        // A pass known already adds no cost.
+        passed.record(key("{type: Exact, value: /a}"), bit(1), 3);
+        assert_eq!(passed.lookup(&key("{type: Exact, value: /a}")), (0b111, 10));
         for other in [
             "{type: Exact, value: /b}",
             "{type: Exact}",
@@ -210,13 +220,13 @@ mod tests {
             "{type: Exactvalue, '': /a}",
             "{type: '1', value: /a}",
         ] {
-            assert_eq!(passed.lookup(&key(other)), 0, "{other}");
+            assert_eq!(passed.lookup(&key(other)), (0, 0), "{other}");
         }
         // Nor has the rule passed at another minor.
         let parsed = parse("{type: Exact, value: /a}");
         let at_30 =
             Passed::default().key(&parsed.documents[0].root, Some(crate::Version::new(1, 30)));
-        assert_eq!(passed.lookup(&at_30.unwrap()), 0);
+        assert_eq!(passed.lookup(&at_30.unwrap()), (0, 0));
         // A large value is not kept; rules past the 64th have no bit.
         let large = format!("{{value: {}}}", "a".repeat(600));
         assert!(Passed::default()

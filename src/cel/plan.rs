@@ -30,6 +30,10 @@ use cel::common::ast::{
 };
 use cel::common::types::{CelBool, CelString};
 
+use super::charges::{self, Costing};
+use super::library::two_var;
+use super::sized;
+
 /// The names a rule binds without a comprehension.
 const RULE_VARIABLES: [&str; 2] = ["self", "oldSelf"];
 
@@ -37,25 +41,51 @@ const RULE_VARIABLES: [&str; 2] = ["self", "oldSelf"];
 /// of comparisons costs about what the list does.
 const MAX_IN_LIST: usize = 8;
 
-/// `expr`, rewritten for the interpreter (see the module's doc).
+/// `expr`, rewritten for the interpreter and instrumented to charge its
+/// runtime cost (see the module's doc and [`super::charges`]).
 pub fn plan(expr: &IdedExpr) -> IdedExpr {
-    let mut names: Vec<&str> = RULE_VARIABLES.to_vec();
-    rewrite(expr, &mut names)
+    plan_with(expr, Costing::API_SERVER)
 }
 
-fn rewrite<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>) -> IdedExpr {
+/// [`plan`], counting the cost as `costing` says.
+pub fn plan_with(expr: &IdedExpr, costing: Costing) -> IdedExpr {
+    let mut names: Vec<&str> = RULE_VARIABLES.to_vec();
+    let mut part = 0;
+    let planned = rewrite(expr, &mut names, &mut part, costing);
+    charges::charge(expr.id, part, planned)
+}
+
+/// `expr` rewritten; its nodes' static cost is added to `part`, the cost
+/// of the part of the rule it runs in, and the parts that start below it
+/// charge their own.
+fn rewrite<'e>(
+    expr: &'e IdedExpr,
+    names: &mut Vec<&'e str>,
+    part: &mut u64,
+    costing: Costing,
+) -> IdedExpr {
     let id = expr.id;
     let node = |expr: Expr| IdedExpr { id, expr };
+    // Built when the rule compiles: nothing to run, nothing to charge.
+    if costing.optimize && !matches!(expr.expr, Expr::Literal(_)) && charges::is_constant(expr) {
+        return expr.clone();
+    }
     match &expr.expr {
         Expr::Select(select) if !select.test && rooted_in_variable(&select.operand, names) => {
-            let operand = rewrite(&select.operand, names);
+            *part += 1;
+            let operand = rewrite(&select.operand, names, part, costing);
             node(call(
                 operators::INDEX,
                 vec![operand, string(id, &select.field)],
             ))
         }
         Expr::Select(select) => {
-            let operand = rewrite(&select.operand, names);
+            *part += if select.test {
+                costing.presence_test
+            } else {
+                1
+            };
+            let operand = rewrite(&select.operand, names, part, costing);
             // A presence test on a bare name would still be resolved as a
             // qualified name: wrap the name so that it is not one.
             let operand = match operand.expr {
@@ -79,43 +109,106 @@ fn rewrite<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>) -> IdedExpr {
                 && call_expr.func_name == operators::LOGICAL_NOT
                 && call_expr.args.len() == 1 =>
         {
-            let operand = rewrite(&call_expr.args[0], names);
+            *part += 1;
+            let operand = rewrite(&call_expr.args[0], names, part, costing);
             node(call(
                 operators::CONDITIONAL,
                 vec![operand, boolean(id, false), boolean(id, true)],
             ))
         }
+        // `&&` and `||` run their right side only when the left does not
+        // decide; `?:` one branch: each is a part of its own.
+        Expr::Call(call_expr)
+            if call_expr.target.is_none()
+                && call_expr.args.len() == 2
+                && (call_expr.func_name == operators::LOGICAL_AND
+                    || call_expr.func_name == operators::LOGICAL_OR) =>
+        {
+            let left = rewrite(&call_expr.args[0], names, part, costing);
+            let right = own_part(&call_expr.args[1], names, costing);
+            node(call(&call_expr.func_name, vec![left, right]))
+        }
+        Expr::Call(call_expr)
+            if call_expr.target.is_none()
+                && call_expr.args.len() == 3
+                && call_expr.func_name == operators::CONDITIONAL =>
+        {
+            let condition = rewrite(&call_expr.args[0], names, part, costing);
+            let truthy = branch(&call_expr.args[1], names, costing);
+            let falsy = branch(&call_expr.args[2], names, costing);
+            node(call(operators::CONDITIONAL, vec![condition, truthy, falsy]))
+        }
         Expr::Call(call_expr) => match in_literals(call_expr, names) {
             Some((needle, list)) => {
-                let needle = rewrite(needle, names);
+                // cel-go: the list built, and `in` walks it; optimized, a
+                // set built once and looked up.
+                if !(costing.optimize && charges::is_scalar_set(&call_expr.args[1])) {
+                    *part += charges::LIST + list.len() as u64;
+                }
+                let needle = rewrite(needle, names, part, costing);
                 any_equal(id, &needle, list)
             }
-            None => node(Expr::Call(CallExpr {
-                func_name: call_expr.func_name.clone(),
-                target: call_expr
-                    .target
-                    .as_ref()
-                    .map(|target| Box::new(rewrite(target, names))),
-                args: call_expr
-                    .args
-                    .iter()
-                    .map(|arg| rewrite(arg, names))
-                    .collect(),
-            })),
+            None => {
+                let mut func_name = call_expr.func_name.clone();
+                let mut keep_target = true;
+                let set_lookup = costing.optimize
+                    && func_name == operators::IN
+                    && call_expr.args.get(1).is_some_and(charges::is_scalar_set);
+                if set_lookup {
+                    // Optimized into a set lookup: free.
+                } else if call_expr.target.is_none() && sized::operator(&func_name).is_some() {
+                    match charges::operator_cost(call_expr) {
+                        Some(units) => *part += units,
+                        None => {
+                            func_name = sized::operator(&func_name).unwrap_or_default().to_owned()
+                        }
+                    }
+                } else if let Some((sized, keep)) = charges::sized_call(call_expr, names) {
+                    func_name = sized;
+                    keep_target = keep;
+                } else {
+                    *part += 1;
+                }
+                node(Expr::Call(CallExpr {
+                    func_name,
+                    target: call_expr
+                        .target
+                        .as_ref()
+                        .filter(|_| keep_target)
+                        .map(|target| Box::new(rewrite(target, names, part, costing))),
+                    args: call_expr
+                        .args
+                        .iter()
+                        .enumerate()
+                        .map(|(index, arg)| {
+                            // cel-go reads `x[k]` as one attribute: a bare
+                            // name as the index costs nothing of its own.
+                            let free = index == 1
+                                && call_expr.func_name == operators::INDEX
+                                && matches!(arg.expr, Expr::Ident(_));
+                            if free {
+                                rewrite(arg, names, &mut 0, costing)
+                            } else {
+                                rewrite(arg, names, part, costing)
+                            }
+                        })
+                        .collect(),
+                }))
+            }
         },
         Expr::Comprehension(comprehension) => {
             let c = &**comprehension;
-            let iter_range = rewrite(&c.iter_range, names);
-            let accu_init = rewrite(&c.accu_init, names);
+            let iter_range = rewrite(&c.iter_range, names, part, costing);
+            let accu_init = rewrite(&c.accu_init, names, part, costing);
             let bound = names.len();
             names.push(&c.iter_var);
             names.extend(c.iter_var2.as_deref());
             names.push(&c.accu_var);
-            let loop_cond = rewrite(&c.loop_cond, names);
-            let loop_step = rewrite(&c.loop_step, names);
+            let loop_cond = own_part(&c.loop_cond, names, costing);
+            let loop_step = step(c, names, costing);
             names.truncate(bound);
             names.push(&c.accu_var);
-            let result = rewrite(&c.result, names);
+            let result = rewrite(&c.result, names, part, costing);
             names.truncate(bound);
             let planned = ComprehensionExpr {
                 iter_range,
@@ -133,33 +226,102 @@ fn rewrite<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>) -> IdedExpr {
                 None => node(Expr::Comprehension(Box::new(planned))),
             }
         }
-        Expr::List(list) => node(Expr::List(ListExpr {
-            elements: list
-                .elements
-                .iter()
-                .map(|element| rewrite(element, names))
-                .collect(),
-            optional_indices: list.optional_indices.clone(),
-        })),
-        Expr::Map(map) => node(Expr::Map(MapExpr {
-            entries: map
-                .entries
-                .iter()
-                .map(|entry| IdedEntryExpr {
-                    id: entry.id,
-                    expr: match &entry.expr {
-                        EntryExpr::MapEntry(pair) => EntryExpr::MapEntry(MapEntryExpr {
-                            key: rewrite(&pair.key, names),
-                            value: rewrite(&pair.value, names),
-                            optional: pair.optional,
-                        }),
-                        other => other.clone(),
-                    },
-                })
-                .collect(),
-        })),
-        Expr::Struct(_) | Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => expr.clone(),
+        Expr::List(list) => {
+            *part += charges::LIST;
+            node(Expr::List(ListExpr {
+                elements: list
+                    .elements
+                    .iter()
+                    .map(|element| rewrite(element, names, part, costing))
+                    .collect(),
+                optional_indices: list.optional_indices.clone(),
+            }))
+        }
+        Expr::Map(map) => {
+            *part += charges::MAP;
+            node(Expr::Map(MapExpr {
+                entries: map
+                    .entries
+                    .iter()
+                    .map(|entry| IdedEntryExpr {
+                        id: entry.id,
+                        expr: match &entry.expr {
+                            EntryExpr::MapEntry(pair) => EntryExpr::MapEntry(MapEntryExpr {
+                                key: rewrite(&pair.key, names, part, costing),
+                                value: rewrite(&pair.value, names, part, costing),
+                                optional: pair.optional,
+                            }),
+                            other => other.clone(),
+                        },
+                    })
+                    .collect(),
+            }))
+        }
+        Expr::Struct(_) => {
+            *part += charges::STRUCT;
+            expr.clone()
+        }
+        Expr::Ident(_) => {
+            *part += 1;
+            expr.clone()
+        }
+        Expr::Literal(_) | Expr::Unspecified => expr.clone(),
     }
+}
+
+/// A branch of `?:`: a part of its own, save that a bare name costs
+/// nothing (cel-go resolves it as part of the conditional).
+fn branch<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>, costing: Costing) -> IdedExpr {
+    match &expr.expr {
+        Expr::Ident(_) => expr.clone(),
+        _ => own_part(expr, names, costing),
+    }
+}
+
+/// `expr` as a part of its own: rewritten, charging its cost each time it
+/// runs.
+fn own_part<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>, costing: Costing) -> IdedExpr {
+    let mut part = 0;
+    let planned = rewrite(expr, names, &mut part, costing);
+    charges::charge(expr.id, part, planned)
+}
+
+/// A comprehension's step, charging its cost each time it runs. A
+/// filtered step (`filter ? added : @result`, of `filter` and the
+/// two-variable transforms) charges its filter, and what adding costs
+/// when it adds (the accumulator left unchanged is a bare name: free).
+/// A step that adds to a map (`cel.@mapInsert`) is turned into one that
+/// appends to a list ([`two_var::as_append`]), which cel-rust runs in
+/// place.
+fn step<'e>(c: &'e ComprehensionExpr, names: &mut Vec<&'e str>, costing: Costing) -> IdedExpr {
+    let id = c.loop_step.id;
+    if let Expr::Call(call_expr) = &c.loop_step.expr {
+        if let [filter, added, IdedExpr {
+            expr: Expr::Ident(unchanged),
+            ..
+        }] = call_expr.args.as_slice()
+        {
+            if call_expr.func_name == operators::CONDITIONAL
+                && call_expr.target.is_none()
+                && *unchanged == c.accu_var
+            {
+                let mut filter_part = 0;
+                let filter = rewrite(filter, names, &mut filter_part, costing);
+                let mut added_part = 0;
+                let added = two_var::as_append(rewrite(added, names, &mut added_part, costing));
+                let added = charges::charge_step(id, added_part, added);
+                let filter = charges::charge(id, filter_part, filter);
+                let unchanged = call_expr.args[2].clone();
+                return IdedExpr {
+                    id,
+                    expr: call(operators::CONDITIONAL, vec![filter, added, unchanged]),
+                };
+            }
+        }
+    }
+    let mut step_part = 0;
+    let planned = two_var::as_append(rewrite(&c.loop_step, names, &mut step_part, costing));
+    charges::charge_step(id, step_part, planned)
 }
 
 /// True when `expr` is a variable of the rule, or fields and indexes
@@ -251,6 +413,8 @@ mod tests {
     fn a_planned_rule_gives_what_the_rule_gives() {
         let env = Arc::clone(&super::super::rule::ENV);
         let mut context = Context::with_env(Arc::clone(&env));
+        // The sized calls a planned rule makes are the context's.
+        super::super::library::register(&mut context);
         let value: serde_json::Value = serde_json::json!({
             "type": "Exact", "value": "/a", "n": 3,
             "items": [{"name": "a", "port": 1}, {"name": "b"}],

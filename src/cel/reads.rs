@@ -51,14 +51,20 @@ enum Step {
 }
 
 impl Reads {
-    /// The reads of all of `rules` together (the programs that compiled).
+    /// The reads of all of `rules` together (the programs that compiled),
+    /// read without the plan's cost instrumentation (which changes the
+    /// shapes read here, never what a rule reads).
     pub fn of_rules<'r>(rules: impl IntoIterator<Item = &'r IdedExpr>) -> Reads {
+        let rules: Vec<IdedExpr> = rules
+            .into_iter()
+            .map(super::charges::uninstrumented)
+            .collect();
         let mut scan = Scan {
             variables: vec![("self", Some(Vec::new()))],
             counting: None,
             reads: Reads::default(),
         };
-        for rule in rules {
+        for rule in &rules {
             scan.visit(rule, 0);
         }
         scan.reads

@@ -17,6 +17,7 @@ pub(crate) static ENV: LazyLock<Arc<Env>> = LazyLock::new(|| {
     // The strings extension registers once on a fresh environment.
     let _ = env.add_extension(cel::extensions::strings);
     let _ = library::register_list_overloads(&mut env);
+    super::sized::add_to_env(&mut env);
     library::two_var::add_macros(&mut env);
     // `matches` is rewritten to a call of the regex cache's
     // (`library::MATCHES`): cel-rust compiles the pattern on every call.
@@ -70,6 +71,8 @@ pub struct Rule {
     pub source: String,
     pub message: Option<String>,
     pub message_expression: Option<Program>,
+    /// The message expression as it is run (planned, [`super::plan`]).
+    pub message_plan: Option<cel::IdedExpr>,
     /// `fieldPath`, a JSON path relative to the rule's node (`.spec.x`).
     pub field_path: Option<String>,
     pub reason: Reason,
@@ -84,9 +87,6 @@ pub struct Rule {
     /// The functions it calls that a Kubernetes library adds or that vergate
     /// does not evaluate, in source order.
     pub functions: Vec<String>,
-    /// How many comprehension macros it calls: the exponent of the cost
-    /// bound (each may range over every value of `self`).
-    pub comprehensions: u32,
     /// The expression as written (unplanned), for its estimated cost
     /// (`super::cost`); `None` when it does not compile.
     pub expression: Option<cel::IdedExpr>,
@@ -146,9 +146,13 @@ impl Rule {
             }
             Err(_) => (source.contains("oldSelf"), Vec::new()),
         };
+        let message_expression =
+            text("messageExpression").and_then(|source| compile_bounded(&source).ok());
         Some(Rule {
-            message_expression: text("messageExpression")
-                .and_then(|source| compile_bounded(&source).ok()),
+            message_plan: message_expression
+                .as_ref()
+                .map(|expression| super::plan::plan(expression.expression())),
+            message_expression,
             message: text("message"),
             field_path: text("fieldPath"),
             reason: Reason::from_json(entry.get("reason").and_then(Json::as_str)),
@@ -160,7 +164,6 @@ impl Rule {
             program: program.map(|program| super::plan::plan(program.expression())),
             transition,
             functions,
-            comprehensions: comprehension_count(&source),
             source,
         })
     }
@@ -188,26 +191,6 @@ impl Rule {
             Reason::Duplicate => format!("Duplicate value: {message}"),
         }
     }
-}
-
-/// How many comprehension macros `source` calls (`.all(`, `.map(`, …).
-fn comprehension_count(source: &str) -> u32 {
-    // A map built by a transform copies the map so far at each step: it
-    // counts twice.
-    [
-        (".all(", 1),
-        (".exists(", 1),
-        (".exists_one(", 1),
-        (".existsOne(", 1),
-        (".map(", 1),
-        (".filter(", 1),
-        (".transformList(", 1),
-        (".transformMap(", 2),
-        (".transformMapEntry(", 2),
-    ]
-    .iter()
-    .map(|(call, weight)| source.matches(call).count() as u32 * weight)
-    .sum()
 }
 
 /// The longest rule source compiled, in bytes: the parser recurses, so a

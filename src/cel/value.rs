@@ -280,19 +280,3 @@ fn go_duration(text: &str) -> Option<chrono::Duration> {
         nanos
     }))
 }
-
-/// How many values `node` holds (itself included): the size a rule's
-/// comprehensions range over, for the cost bound.
-pub fn size(node: &Node) -> u64 {
-    let mut count = 0u64;
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        count += 1;
-        match &node.value {
-            Doc::Seq(items) => stack.extend(items),
-            Doc::Map(entries) => stack.extend(entries.iter().map(|entry| &entry.value)),
-            _ => {}
-        }
-    }
-    count
-}

@@ -9,25 +9,24 @@
 //! - `est`: cel-go's `{min, max}` sizes and costs, saturating.
 //! - `estimate`: cel-go's cost estimate over a rule's syntax tree.
 //! - `calls`: what each function costs (standard library, Kubernetes
-//!   libraries); `arg`: what a call's cost sees of its arguments.
+//!   libraries); `arg`: what a call's cost sees of its arguments;
+//!   `actual`: what a call costs when it runs, from its values (the
+//!   runtime side of the same tables, for [`crate::cel::meter`]).
 //! - `limits`: per-rule and per-CRD limits over a schema, with the API
 //!   server's messages.
-//! - `observed`: a value's own sizes, for the per-call bound a rule is
-//!   held to before it runs.
 
+pub mod actual;
 mod arg;
 mod calls;
 pub mod decl;
 mod est;
 mod estimate;
 pub mod limits;
-mod observed;
 mod ty;
 
 pub use decl::Decl;
 pub use estimate::max_cost;
 pub use limits::{check, report, Finding, Report, Step, CRD_LIMIT, RULE_LIMIT};
-pub use observed::{observed, runtime_bound};
 
 /// The estimated cost (cel-go's maximum, before the cardinality) of the
 /// rule `source` on a node of schema `schema` (`resource_root` for a CRD's

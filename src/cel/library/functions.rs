@@ -36,6 +36,7 @@ pub const MATCHES: &str = "__vergate_matches__";
 /// cel-rust already declares is skipped: it keeps cel-rust's meaning.
 pub fn register(context: &mut Context) {
     super::two_var::register(context);
+    crate::cel::sized::register(context);
     // Lists.
     let _ = context.add_function(
         "isSorted",

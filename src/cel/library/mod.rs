@@ -8,7 +8,7 @@
 //! register it in [`register`], and list its name under its library in
 //! [`LIBRARIES`] (a name not listed there is reported as unsupported).
 
-mod format;
+pub(crate) mod format;
 mod functions;
 mod net;
 mod quantity;

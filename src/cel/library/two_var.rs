@@ -51,6 +51,10 @@ const KEYS: &str = "@keys";
 /// name for it).
 const MAP_INSERT: &str = "cel.@mapInsert";
 
+/// Makes a map of a transform's list of entries: `[key, value]` pairs
+/// (`transformMap`) or maps (`transformMapEntry`).
+const ENTRIES: &str = "@entries";
+
 /// The hidden name a lowered comprehension binds its range to.
 const RANGE: &str = "@range";
 
@@ -85,6 +89,12 @@ pub fn register(context: &mut Context) {
                 [range] => keys(ftx, range),
                 _ => Err(ftx.error("a two-variable comprehension ranges over one value")),
             }
+        },
+    );
+    let _ = context.add_function(
+        ENTRIES,
+        |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value, ExecutionError> {
+            entries(ftx, &args)
         },
     );
     let _ = context.add_function(
@@ -150,6 +160,13 @@ fn calls(expr: &IdedExpr, function: &str, arity: usize) -> bool {
 /// The comprehension `c` (two variables, its parts already planned)
 /// lowered into one-variable comprehensions cel-rust runs; `id` places the
 /// nodes it adds.
+///
+/// The value variable is bound where the step reads it: around the whole
+/// step, or, for a step that appends to the accumulator (a transform, see
+/// [`as_append`]), around the item appended and the filter, so that the
+/// step keeps the shape cel-rust runs in place. A transform into a map
+/// appends its entries to a list, made a map at the end ([`ENTRIES`]):
+/// linear where adding to the map at each step copied it.
 pub fn lower(id: u64, c: ComprehensionExpr) -> IdedExpr {
     let node = |expr: Expr| IdedExpr { id, expr };
     let ident = |name: &str| node(Expr::Ident(name.to_owned()));
@@ -158,11 +175,16 @@ pub fn lower(id: u64, c: ComprehensionExpr) -> IdedExpr {
         iter_var,
         iter_var2,
         accu_var,
-        accu_init,
+        mut accu_init,
         loop_cond,
         loop_step,
         result,
     } = c;
+    let into_map = matches!(&accu_init.expr, Expr::Map(map) if map.entries.is_empty())
+        && appends(&loop_step, &accu_var);
+    if into_map {
+        accu_init = node(Expr::List(ListExpr::new(Vec::new())));
+    }
     let step = match iter_var2 {
         Some(value) => {
             let at = node(Expr::Call(CallExpr {
@@ -170,7 +192,7 @@ pub fn lower(id: u64, c: ComprehensionExpr) -> IdedExpr {
                 target: None,
                 args: vec![ident(RANGE), ident(&iter_var)],
             }));
-            bind(id, &value, at, loop_step)
+            bind_in_step(id, &value, &at, &accu_var, loop_step)
         }
         None => loop_step,
     };
@@ -189,7 +211,116 @@ pub fn lower(id: u64, c: ComprehensionExpr) -> IdedExpr {
         loop_step: step,
         result,
     })));
-    bind(id, RANGE, iter_range, over_keys)
+    let lowered = bind(id, RANGE, iter_range, over_keys);
+    if into_map {
+        node(Expr::Call(CallExpr {
+            func_name: ENTRIES.to_owned(),
+            target: None,
+            args: vec![lowered],
+        }))
+    } else {
+        lowered
+    }
+}
+
+/// True when `step` appends to the accumulator `accu`, filtered or not.
+fn appends(step: &IdedExpr, accu: &str) -> bool {
+    let Expr::Call(call) = &step.expr else {
+        return false;
+    };
+    match (call.func_name.as_str(), call.args.as_slice()) {
+        (
+            operators::ADD,
+            [IdedExpr {
+                expr: Expr::Ident(name),
+                ..
+            }, _],
+        ) => name == accu,
+        (
+            operators::CONDITIONAL,
+            [_, added, IdedExpr {
+                expr: Expr::Ident(name),
+                ..
+            }],
+        ) => name == accu && appends(added, accu),
+        _ => false,
+    }
+}
+
+/// `step` with `name` bound to `at`: inside the item appended and the
+/// filter when the step appends to `accu`, around it otherwise.
+fn bind_in_step(id: u64, name: &str, at: &IdedExpr, accu: &str, step: IdedExpr) -> IdedExpr {
+    if !appends(&step, accu) {
+        return bind(id, name, at.clone(), step);
+    }
+    let IdedExpr {
+        id: step_id,
+        expr: Expr::Call(mut call),
+    } = step
+    else {
+        unreachable!("`appends` matched a call")
+    };
+    if call.func_name == operators::ADD {
+        if let Some(IdedExpr {
+            expr: Expr::List(list),
+            ..
+        }) = call.args.get_mut(1)
+        {
+            for element in &mut list.elements {
+                let item = std::mem::take(element);
+                *element = bind(id, name, at.clone(), item);
+            }
+        }
+    } else {
+        let added = std::mem::take(&mut call.args[1]);
+        call.args[1] = bind_in_step(id, name, at, accu, added);
+        let filter = std::mem::take(&mut call.args[0]);
+        call.args[0] = bind(id, name, at.clone(), filter);
+    }
+    IdedExpr {
+        id: step_id,
+        expr: Expr::Call(call),
+    }
+}
+
+/// `step` (a comprehension's step, planned) with an insertion into the
+/// accumulator map, `cel.@mapInsert(@result, key, value)` or
+/// `cel.@mapInsert(@result, entries)`, turned into an append to a list,
+/// `@result + [[key, value]]` or `@result + [entries]`, which [`lower`]
+/// makes a map.
+pub fn as_append(step: IdedExpr) -> IdedExpr {
+    let IdedExpr { id, expr } = step;
+    let Expr::Call(call) = expr else {
+        return IdedExpr { id, expr };
+    };
+    if call.func_name != MAP_INSERT || call.target.is_some() {
+        return IdedExpr {
+            id,
+            expr: Expr::Call(call),
+        };
+    }
+    let node = |expr: Expr| IdedExpr { id, expr };
+    let mut args = call.args.into_iter();
+    let item = match (args.next(), args.next(), args.next(), args.next()) {
+        (Some(accu), Some(key), Some(value), None) => {
+            (accu, node(Expr::List(ListExpr::new(vec![key, value]))))
+        }
+        (Some(accu), Some(entries), None, None) => (accu, entries),
+        (first, second, third, _) => {
+            let args = [first, second, third].into_iter().flatten().collect();
+            return node(Expr::Call(CallExpr {
+                func_name: MAP_INSERT.to_owned(),
+                target: None,
+                args,
+            }));
+        }
+    };
+    let (accu, item) = item;
+    node(Expr::Call(CallExpr {
+        func_name: operators::ADD.to_owned(),
+        target: None,
+        args: vec![accu, node(Expr::List(ListExpr::new(vec![item])))],
+    }))
 }
 
 /// `body` with `name` bound to `init`: a comprehension over no items whose
@@ -241,6 +372,38 @@ fn insert(ftx: &FunctionContext, args: &[Value]) -> Result<Value, ExecutionError
             )));
         }
         map.insert(key, value);
+    }
+    Ok(Value::Map(Map { map: Arc::new(map) }))
+}
+
+/// `@entries(list)`: the map of a transform's entries, each a `[key,
+/// value]` pair or a map of its own; a key given twice fails as cel-go's
+/// insertion does.
+fn entries(ftx: &FunctionContext, args: &[Value]) -> Result<Value, ExecutionError> {
+    let [Value::List(items)] = args else {
+        return Err(ftx.error("a transform builds a list of entries"));
+    };
+    let mut map: HashMap<Key, Value> = HashMap::with_capacity(items.len());
+    let mut add = |key: Key, value: Value| {
+        if map.contains_key(&key) {
+            return Err(ftx.error(format!(
+                "insert failed: key {} already exists",
+                shown(&Value::from(key))
+            )));
+        }
+        map.insert(key, value);
+        Ok(())
+    };
+    for item in items.iter() {
+        match item {
+            Value::List(pair) if pair.len() == 2 => add(key_of(ftx, &pair[0])?, pair[1].clone())?,
+            Value::Map(entries) => {
+                for (key, value) in entries.map.iter() {
+                    add(key.clone(), value.clone())?;
+                }
+            }
+            _ => return Err(ftx.error("transformMapEntry's expression must give a map")),
+        }
     }
     Ok(Value::Map(Map { map: Arc::new(map) }))
 }
