@@ -179,7 +179,7 @@ fn a_name_or_generate_name_is_required_and_generate_name_may_end_with_a_dash() {
     let found = lines(&check(&[], bad));
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(
-        found[0].starts_with("4: ConfigMap: metadata.generateName: Invalid value: \"Job_\": a lowercase RFC 1123 subdomain"),
+        found[0].starts_with("4: ConfigMap Job_*: metadata.generateName: Invalid value: \"Job_\": a lowercase RFC 1123 subdomain"),
         "{found:?}"
     );
 }
@@ -265,4 +265,50 @@ data:
             "7: Secret web: data.key: expected base64-encoded bytes (string(byte) in 1.34), found \"not base64!\"",
         ]
     );
+}
+
+#[test]
+fn the_servers_go_validation_of_workloads() {
+    let yaml = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: -1
+  selector:
+    matchLabels: {app: web}
+  strategy:
+    type: Recreate
+    rollingUpdate: {maxSurge: 1}
+  template:
+    metadata:
+      labels: {app: api}
+    spec:
+      securityContext:
+        seccompProfile: {type: Localhost}
+      containers:
+      - name: web
+      - name: web
+        image: nginx
+      volumes:
+      - {name: data, emptyDir: {}}
+      - {name: data, emptyDir: {}}
+";
+    let found = lines(&check(&[], yaml));
+    let expected = [
+        "6: Deployment web: spec.replicas: -1 is less than the minimum 0",
+        "11: Deployment web: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+        "14: Deployment web: spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"api\"}: `selector` does not match template `labels`",
+        "17: Deployment web: spec.template.spec.securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost",
+        "19: Deployment web: spec.template.spec.containers[0].image: Required value",
+        "20: Deployment web: spec.template.spec.containers[1].name: Duplicate value: \"web\"",
+        "24: Deployment web: spec.template.spec.volumes[1].name: Duplicate value: \"data\"",
+    ];
+    for line in expected {
+        assert!(
+            found.iter().any(|found| found == line),
+            "{line}\nnot in\n{found:#?}"
+        );
+    }
+    assert_eq!(found.len(), expected.len(), "{found:#?}");
 }

@@ -435,6 +435,19 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 let (rule, line) = (Rule::CrossField, broken.line);
                 self.report(walk, Severity::Error, rule, last, line, broken.message);
             }
+            if super::go_validation::applies(object.name) {
+                for broken in super::go_validation::check(object.name, entries, line) {
+                    let (rule, line) = (Rule::ServerValidation, broken.line);
+                    self.report(
+                        walk,
+                        Severity::Error,
+                        rule,
+                        Some(broken.last),
+                        line,
+                        broken.message,
+                    );
+                }
+            }
         }
     }
 }

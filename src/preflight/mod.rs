@@ -19,6 +19,7 @@ mod checker;
 mod cross_field;
 mod feature_gates;
 mod field_validation;
+mod go_validation;
 mod names;
 mod object_meta;
 mod violation;

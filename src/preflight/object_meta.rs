@@ -286,9 +286,13 @@ fn relaxed_service_names(
     gates: Option<&FeatureGates>,
 ) -> bool {
     const GATE: &str = "RelaxedServiceNameValidation";
+    // k8s.io/kubernetes pkg/features/kube_features.go: alpha (off) in 1.34,
+    // beta and on from 1.36; the recorded feature-gate pages do not have
+    // it, and win where they do.
+    const ON_FROM: Version = Version::new(1, 36);
     let default = tables
         .feature_gate_in(GATE, target)
-        .is_some_and(|state| state.default);
+        .map_or(target >= ON_FROM, |state| state.default);
     match gates {
         Some(gates) if gates.is_set(GATE) => {
             gates.is_enabled(Some(GATE), crate::gates::Stage::Beta, default)

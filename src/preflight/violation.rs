@@ -114,6 +114,11 @@ rules! {
     /// overlay's `[[rules]]`.
     CrossField = "cross-field", Error,
         "The object breaks a rule the API server applies over several of its fields (unique port names, exactly one handler).";
+    /// A check of the API server's Go validation that no schema states (a
+    /// selector matching its template's labels, a `Recreate` strategy
+    /// without `rollingUpdate`, a container's image): `go_validation.rs`.
+    ServerValidation = "server-validation", Error,
+        "The object breaks a check of the API server's own validation (selector and template labels, strategy, container image, seccomp profile).";
     /// Metadata the API server refuses on create: a name or generateName
     /// against its kind's rule (DNS-1123 subdomain, label, DNS-1035 label,
     /// path segment), no name, label keys and values, annotation keys and
