@@ -312,3 +312,23 @@ spec:
     }
     assert_eq!(found.len(), expected.len(), "{found:#?}");
 }
+
+#[test]
+fn custom_resources_integer_formats_are_stripped_and_quantities_follow_their_pattern() {
+    let crd = "tests/custom-resources/server-truth-crd.yaml";
+    let gadget = |count: &str, memory: &str| {
+        format!("apiVersion: example.org/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  count: {count}\n  memory: {memory}\n")
+    };
+    // 3000000000 is no int32, but apiextensions does not validate int32.
+    let out = check(&["--crd", crd], &gadget("3000000000", "1Gi"));
+    assert!(lines(&out).is_empty(), "{}", stdout(&out));
+    let out = check(&["--crd", crd], &gadget("3", "2048"));
+    assert!(lines(&out).is_empty(), "{}", stdout(&out));
+    let out = check(&["--crd", crd], &gadget("3", "1 GB"));
+    let found = lines(&out);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("7: Gadget g: spec.memory: \"1 GB\" does not match the pattern"),
+        "{found:?}"
+    );
+}

@@ -213,6 +213,14 @@ impl<'a> Visitor<'a> for Checker<'a> {
     fn leaf(&mut self, _: &Walk<'a>, _: &'a Node) {}
 
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
+        // apiextensions strips the formats it does not validate from a
+        // CRD's schema: a custom resource's `int32` or `int64` integer is
+        // any integer JSON carries, not range-checked.
+        let unformatted = Scalar::Integer(None);
+        let scalar = match scalar {
+            Scalar::Integer(Some(_)) if walk.in_custom() => &unformatted,
+            other => other,
+        };
         // A custom resource's strings are checked by the formats the API
         // server validates in CRDs, strict or not, and by nothing else.
         let crd_string = walk.in_custom() && matches!(scalar, Scalar::String(_));
