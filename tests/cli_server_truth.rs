@@ -332,3 +332,27 @@ fn custom_resources_integer_formats_are_stripped_and_quantities_follow_their_pat
         "{found:?}"
     );
 }
+
+/// A selector of many keys over many labels is matched through a map, in
+/// linear time: 100,000 of each take seconds, where comparing every pair
+/// (10^10 comparisons) would take minutes.
+#[test]
+fn many_labels_against_many_selector_keys_stay_linear() {
+    let mut labels = String::new();
+    let mut selector = String::new();
+    for index in 0..100_000 {
+        labels.push_str(&format!("        k{index}: v\n"));
+        selector.push_str(&format!("      k{index}: v\n"));
+    }
+    let yaml = format!(
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: rs\nspec:\n  selector:\n    matchLabels:\n{selector}  template:\n    metadata:\n      labels:\n{labels}    spec:\n      containers: [{{name: c, image: busybox}}]\n"
+    );
+    let started = std::time::Instant::now();
+    let out = check(&[], &yaml);
+    assert!(lines(&out).is_empty(), "{}", stdout(&out));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -10,6 +10,7 @@
 
 use crate::document::{Entry, Node, Value};
 use crate::walk::go_quoted;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// One broken check: the path below the object (`template.metadata.labels`),
@@ -107,7 +108,10 @@ fn string_map(node: Option<&Node>) -> Vec<(&str, &str)> {
 /// or does not read (the server reports those elsewhere), else whether it
 /// matches.
 fn selector_matches(selector: &Node, labels: &[(&str, &str)]) -> Option<bool> {
-    let label = |key: &str| labels.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+    // Hashed, so a selector of many keys over many labels stays linear (as
+    // Go's map lookups are); the last of duplicate keys wins, as in Go.
+    let labels: HashMap<&str, &str> = labels.iter().copied().collect();
+    let label = |key: &str| labels.get(key).copied();
     let Some(entries) = selector.as_map() else {
         return None;
     };

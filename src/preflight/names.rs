@@ -70,19 +70,20 @@ pub fn dns1123_subdomain(value: &str) -> Vec<String> {
     errors
 }
 
-/// Go's `IsDNS1123Label`: a name too long says only that; one that would
-/// be a subdomain says it has dots.
+/// Go's `IsDNS1123Label`: one that would be a subdomain says it has dots.
 pub fn dns1123_label(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
     if value.len() > DNS_LABEL_MAX {
-        return vec![too_long(DNS_LABEL_MAX)];
+        errors.push(too_long(DNS_LABEL_MAX));
     }
-    if is_label(value) {
-        Vec::new()
-    } else if is_subdomain(value) {
-        vec!["must not contain dots".to_owned()]
-    } else {
-        vec![LABEL_MESSAGE.to_owned()]
+    if !is_label(value) {
+        errors.push(if is_subdomain(value) {
+            "must not contain dots".to_owned()
+        } else {
+            LABEL_MESSAGE.to_owned()
+        });
     }
+    errors
 }
 
 /// Go's `IsDNS1035Label`: a DNS-1123 label that starts with a letter.
