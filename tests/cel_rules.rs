@@ -83,7 +83,16 @@ fn gateway_api_cases_get_the_api_servers_verdicts_in_both_releases() {
     let mut counted = BTreeMap::new();
     for release in ["v1.2.0", "v1.3.0"] {
         let crds = format!("tests/cel/gateway-api/{release}");
-        let mut args = vec!["--target", "1.31", "--crd", crds.as_str()];
+        // The recorded verdicts are the API server's own default field
+        // validation's: a field the release's CRD lacks (v1.2.0's mirror
+        // `percent`) is pruned, not refused as `kubectl apply` would.
+        let mut args = vec![
+            "--target",
+            "1.31",
+            "--validate=warn",
+            "--crd",
+            crds.as_str(),
+        ];
         args.extend(CASE_FILES);
         let json = check_json(&args);
         assert!(

@@ -74,7 +74,7 @@ fn custom_resources_are_checked_against_their_crd() {
     );
     expect(
         29,
-        r#"spec.colour: unknown field (WidgetSpec has no field "colour""#,
+        r#"spec.colour: strict decoding error: unknown field "spec.colour" (WidgetSpec has no field "colour""#,
     );
     expect(
         31,
@@ -108,10 +108,27 @@ fn crds_among_the_inputs_are_used_too() {
         out.contains("spec.replicas: 101 is greater than the maximum 100"),
         "{out}"
     );
-    // Without --strict the unknown field is a warning (#30: as the API
-    // server's default field validation warns).
+    // Without --strict the unknown field is an error all the same, as
+    // `kubectl apply` makes it (#40); a warning with --validate=warn.
     assert!(
-        out.contains("warning: ") && out.contains("unknown field") && out.contains("colour"),
+        out.contains(
+            "Widget bad: spec.colour: strict decoding error: unknown field \"spec.colour\""
+        ),
+        "{out}"
+    );
+    let output = vergate(&[
+        "check",
+        "--api",
+        "generated/demo",
+        "--target",
+        "1.12",
+        "--validate=warn",
+        WIDGETS_CRD,
+        WIDGETS,
+    ]);
+    let out = stdout(&output);
+    assert!(
+        out.contains("warning: Widget bad: spec.colour: unknown field \"spec.colour\""),
         "{out}"
     );
 }
@@ -186,7 +203,7 @@ fn real_crds_check_prometheus_and_argo_cd_resources() {
         (16, "spec.sampleLimit: -1 is less than the minimum 0"),
         (18, "the CRD podmonitors.monitoring.coreos.com does not list version v1alpha1; use apiVersion monitoring.coreos.com/v1"),
         (29, "spec.destination: missing: required"),
-        (33, r#"spec.destinaton: unknown field (ApplicationSpec has no field "destinaton" in any minor); did you mean "destination"?"#),
+        (33, r#"spec.destinaton: strict decoding error: unknown field "spec.destinaton" (ApplicationSpec has no field "destinaton" in any minor; did you mean "destination"?)"#),
     ] {
         assert!(
             at(&out, bad, line).iter().any(|l| l.contains(needle)),

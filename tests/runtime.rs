@@ -3,7 +3,7 @@
 
 use vergate::changelog;
 use vergate::document::{self, Node};
-use vergate::preflight::{self, Options, Rule, Severity};
+use vergate::preflight::{self, FieldValidation, Options, Rule, Severity};
 use vergate::tables::GateTables;
 use vergate::upgrade::{self, ChangeKind};
 use vergate::Version;
@@ -126,10 +126,15 @@ fn removed_fields_name_their_rename() {
 fn strict_mode_reports_unknown_fields_and_kinds_and_any_mode_unknown_values() {
     let tables = tables();
     let yaml = "apiVersion: \"1.12\"\nkind: Pipeline\nmetadata: {name: p}\nspec:\n  steps:\n    - {name: a, runtime: rkt, colour: red, shel: sh}\n";
-    // Without --strict, unknown fields are warnings (as the API server's
-    // default field validation); a value outside the enum the target lists
-    // is an error (the API and the JSON Schemas refuse it).
-    let lenient = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
+    // With the API server's default field validation (`Warn`), unknown
+    // fields are warnings (the default is `Strict`, as `kubectl apply`,
+    // since #40); a value outside the enum the target lists is an error
+    // (the API and the JSON Schemas refuse it).
+    let warn = Options {
+        fields: FieldValidation::Warn,
+        ..Default::default()
+    };
+    let lenient = preflight::check(&tables, &doc(yaml), warn).unwrap();
     assert_eq!(
         rules(&lenient),
         [
@@ -141,6 +146,12 @@ fn strict_mode_reports_unknown_fields_and_kinds_and_any_mode_unknown_values() {
     assert!(lenient.violations[1..]
         .iter()
         .all(|violation| violation.severity == Severity::Warning));
+    let default = preflight::check(&tables, &doc(yaml), Options::default()).unwrap();
+    assert_eq!(rules(&default), rules(&lenient));
+    assert!(default
+        .violations
+        .iter()
+        .all(|violation| violation.severity == Severity::Error));
     let strict = Options {
         target: None,
         strict: true,
@@ -157,7 +168,7 @@ fn strict_mode_reports_unknown_fields_and_kinds_and_any_mode_unknown_values() {
     );
     assert_eq!(
         report.violations[2].message,
-        "unknown field (Step has no field \"shel\" in any minor); did you mean \"shell\"?"
+        "strict decoding error: unknown field \"spec.steps[0].shel\" (Step has no field \"shel\" in any minor; did you mean \"shell\"?)"
     );
     assert_eq!(
         report.violations[0].message,

@@ -83,14 +83,20 @@ pub struct CheckArgs {
     /// against it.
     #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
     pub target: Option<Version>,
-    /// Make what the API does not know errors (unknown fields, warned
-    /// about by default as the API server's default field validation does;
-    /// enum values and kinds), and warnings that may hide a refusal (a
-    /// field whose feature gate is off, a custom resource without its CRD). Documents without
-    /// apiVersion/kind and templates found in a directory are skipped and
-    /// listed all the same.
+    /// Make what the API does not know errors (enum values, kinds, and
+    /// unknown fields whatever --validate says), and warnings that may hide
+    /// a refusal (a field whose feature gate is off, a custom resource
+    /// without its CRD). Documents without apiVersion/kind and templates
+    /// found in a directory are skipped and listed all the same.
     #[arg(long)]
     pub strict: bool,
+    /// What an unknown, misspelled or misnested field is, as kubectl's
+    /// --validate: strict (the default, as `kubectl apply`: an error, the
+    /// API server's `strict decoding error: unknown field "spec.replica"`),
+    /// warn (the API server's own default, for requests that do not ask,
+    /// as Helm's: a warning, the field dropped) or ignore.
+    #[arg(long, alias = "field-validation", value_name = "strict|warn|ignore", default_value_t = crate::preflight::FieldValidation::Strict)]
+    pub validate: crate::preflight::FieldValidation,
     /// A rule's severity, overriding the default and --strict:
     /// RULE=error, RULE=warning or RULE=off (comma-separated, repeatable),
     /// e.g. removed-ahead=error,unknown-kind=off. The rules are listed in

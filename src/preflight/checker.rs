@@ -2,6 +2,7 @@
 //! of one document against one target minor.
 
 use super::feature_gates::FeatureGates;
+use super::field_validation::FieldValidation;
 use super::violation::{Rule, Severity, Violation};
 use crate::document::{Entry, Node, Value};
 use crate::gates::{show_values, Gate, Inferred, Scalar, Stage, TypeExpr, TypeGate};
@@ -23,6 +24,12 @@ pub(super) struct Checker<'a> {
     strict: bool,
     /// Feature gates set on the cluster (`None`: stage defaults).
     pub feature_gates: Option<&'a FeatureGates>,
+    /// What an unknown field is (`--validate`).
+    pub fields: FieldValidation,
+    /// Whether string contents (timestamps, base64, quantities) are held to
+    /// their format: the Kubernetes API server decodes them; `--strict`
+    /// asks it of any API.
+    decodes: bool,
     pub violations: Vec<Violation>,
     /// The member checks the document has left (see `union.rs`).
     budget: Rc<union::UnionBudget>,
@@ -37,6 +44,8 @@ impl<'a> Checker<'a> {
             target,
             strict,
             feature_gates: None,
+            fields: FieldValidation::default(),
+            decodes: strict || tables.api() == "kubernetes",
             violations: Vec::new(),
             budget: union::UnionBudget::new(),
             union_depth: 0,
@@ -204,6 +213,14 @@ impl<'a> Visitor<'a> for Checker<'a> {
     fn leaf(&mut self, _: &Walk<'a>, _: &'a Node) {}
 
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
+        // apiextensions strips the formats it does not validate from a
+        // CRD's schema: a custom resource's `int32` or `int64` integer is
+        // any integer JSON carries, not range-checked.
+        let unformatted = Scalar::Integer(None);
+        let scalar = match scalar {
+            Scalar::Integer(Some(_)) if walk.in_custom() => &unformatted,
+            other => other,
+        };
         // A custom resource's strings are checked by the formats the API
         // server validates in CRDs, strict or not, and by nothing else.
         let crd_string = walk.in_custom() && matches!(scalar, Scalar::String(_));
@@ -212,7 +229,10 @@ impl<'a> Visitor<'a> for Checker<'a> {
         {
             self.crd_format(walk, format.as_str(), text, line);
         }
-        if let Err(misfit) = scalar::fit(scalar, node, self.strict && !crd_string) {
+        // A built-in's timestamps, bytes and quantities are decoded by the
+        // Kubernetes API server, which refuses one that does not decode:
+        // strict or not. Another API's formats may only describe a value.
+        if let Err(misfit) = scalar::fit(scalar, node, self.decodes && !crd_string) {
             let message = format!(
                 "expected {} ({scalar} in {}), found {}",
                 misfit.expected, self.target, misfit.found
@@ -328,20 +348,33 @@ impl<'a> Visitor<'a> for Checker<'a> {
         let key = entry.key.as_str();
         let def = object.def;
         let Some((&name, &indexed)) = object.fields.by_name.get_key_value(key) else {
-            // As the API server's default field validation (Warn): an
-            // unknown field is a warning, an error with --strict.
+            // As the API server's field validation: `Strict` (what
+            // `kubectl apply` asks for) refuses the object, `Warn` drops the
+            // field with a warning, `Ignore` drops it silently.
+            let severity = match self.fields {
+                FieldValidation::Ignore => return FieldStep::Keep(()),
+                FieldValidation::Warn => Severity::Warning,
+                FieldValidation::Strict => Severity::Error,
+            };
             if !def.open {
-                let mut message = format!(
-                    "unknown field ({} has no field {:?} in any minor)",
+                let path = walk.path_text(Some(key));
+                let mut message = match severity {
+                    Severity::Error => format!("strict decoding error: unknown field {path:?}"),
+                    Severity::Warning => format!("unknown field {path:?}"),
+                };
+                let _ = write!(
+                    message,
+                    " ({} has no field {:?} in any minor",
                     short(object.name),
                     entry.key
                 );
                 if let Some(suggestion) = closest_field(def, key, target) {
                     let _ = write!(message, "; did you mean {suggestion:?}?");
                 }
+                message.push(')');
                 self.report(
                     walk,
-                    self.strict_warning(),
+                    severity,
                     Rule::UnknownField,
                     Some(key),
                     entry.line,
@@ -409,6 +442,19 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
                 let (rule, line) = (Rule::CrossField, broken.line);
                 self.report(walk, Severity::Error, rule, last, line, broken.message);
+            }
+            if super::go_validation::applies(object.name) {
+                for broken in super::go_validation::check(object.name, entries, line) {
+                    let (rule, line) = (Rule::ServerValidation, broken.line);
+                    self.report(
+                        walk,
+                        Severity::Error,
+                        rule,
+                        Some(broken.last),
+                        line,
+                        broken.message,
+                    );
+                }
             }
         }
     }

@@ -18,9 +18,14 @@ mod ahead;
 mod checker;
 mod cross_field;
 mod feature_gates;
+mod field_validation;
+mod go_validation;
+mod names;
+mod object_meta;
 mod violation;
 
 pub use feature_gates::{parse_setting as parse_feature_gate, FeatureGates};
+pub use field_validation::FieldValidation;
 pub use violation::{Rule, Severity, Violation};
 
 use crate::document::{Node, Value};
@@ -35,9 +40,14 @@ use checker::Checker;
 pub struct Options<'a> {
     /// The minor to check against; `None` uses the document's own minor.
     pub target: Option<Version>,
-    /// Report fields, values and kinds the API does not know at all; a
-    /// field whose feature gate is off is then an error, not a warning.
+    /// Report values and kinds the API does not know at all as errors; a
+    /// field whose feature gate is off is then an error, not a warning;
+    /// unknown fields are errors whatever `fields` says.
     pub strict: bool,
+    /// What a field the type does not have is: an error (`Strict`, the
+    /// default, as `kubectl apply`), a warning (`Warn`, the API server's
+    /// own default) or nothing (`Ignore`).
+    pub fields: FieldValidation,
     /// Feature gates set on the cluster (`None`: every gate at its stage's
     /// default, alpha off).
     pub feature_gates: Option<&'a FeatureGates>,
@@ -215,6 +225,11 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
     }
     let mut walker = Checker::new(tables, target, options.strict);
     walker.feature_gates = options.feature_gates;
+    walker.fields = if options.strict {
+        FieldValidation::Strict
+    } else {
+        options.fields
+    };
     let api_version_line = root.get("apiVersion").map_or(root.line, |node| node.line);
     if let Some(own) = identity.own_minor.filter(|own| *own != target) {
         walker.violations.push(Violation {
@@ -243,7 +258,22 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
                     api_version_line,
                 ));
             }
-            walker.document(root, name)
+            walker.document(root, name);
+            let custom = tables.is_custom(name);
+            if identity.own_minor.is_none() && (custom || tables.api() == "kubernetes") {
+                let kind = object_meta::Kind {
+                    group: identity.group(),
+                    kind: identity.kind,
+                    custom,
+                };
+                walker.violations.extend(object_meta::check(
+                    tables,
+                    &kind,
+                    root,
+                    target,
+                    options.feature_gates,
+                ));
+            }
         }
         Some((_, ty)) => {
             let (_, reason) = checker::absent_reason(&ty.gate, target, None);

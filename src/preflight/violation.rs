@@ -76,8 +76,8 @@ rules! {
     UnknownKind = "unknown-kind", Error,
         "The API has no such kind.";
     /// A field the type does not have in any minor.
-    UnknownField = "unknown-field", Warning,
-        "The type has no such field in any minor (an error with --strict).";
+    UnknownField = "unknown-field", Error,
+        "The type has no such field in any minor (a warning with --validate=warn, as the API server's default).";
     /// A value of the wrong shape (a list where a mapping is expected, …).
     WrongType = "wrong-type", Error,
         "The value has the wrong shape for the field's type.";
@@ -114,6 +114,17 @@ rules! {
     /// overlay's `[[rules]]`.
     CrossField = "cross-field", Error,
         "The object breaks a rule the API server applies over several of its fields (unique port names, exactly one handler).";
+    /// A check of the API server's Go validation that no schema states (a
+    /// selector matching its template's labels, a `Recreate` strategy
+    /// without `rollingUpdate`, a container's image): `go_validation.rs`.
+    ServerValidation = "server-validation", Error,
+        "The object breaks a check of the API server's own validation (selector and template labels, strategy, container image, seccomp profile).";
+    /// Metadata the API server refuses on create: a name or generateName
+    /// against its kind's rule (DNS-1123 subdomain, label, DNS-1035 label,
+    /// path segment), no name, label keys and values, annotation keys and
+    /// their total size.
+    ObjectMeta = "object-meta", Error,
+        "The metadata breaks the API server's rules: the kind's name rule, a required name, label keys and values, annotation keys and size.";
     /// A custom resource's string that is not of the `format` its CRD
     /// declares (`ipv4`, `uri`, `date-time`, …), as the API server
     /// validates it.

@@ -268,6 +268,7 @@ fn retired_document(
     let strict = crate::preflight::Options {
         target: Some(to),
         strict: true,
+        fields: crate::preflight::FieldValidation::Strict,
         feature_gates: None,
     };
     let mut misfits: Vec<String> = trial

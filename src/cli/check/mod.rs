@@ -130,6 +130,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
         options: Options {
             target: args.target,
             strict: args.strict,
+            fields: args.validate,
             feature_gates: Some(&feature_gates),
         },
         skip: &args.skip,

@@ -309,6 +309,7 @@ impl<'a> Checker<'a> {
     fn trial(&self) -> Checker<'a> {
         let mut trial = Checker::new(self.tables, self.target, self.strict);
         trial.feature_gates = self.feature_gates;
+        trial.fields = self.fields;
         trial.budget = Rc::clone(&self.budget);
         trial.union_depth = self.union_depth + 1;
         trial

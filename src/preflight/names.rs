@@ -1,0 +1,248 @@
+//! The API server's name and key rules (k8s.io/apimachinery
+//! `pkg/util/validation`, `pkg/api/validation/path`), with its messages:
+//! DNS-1123 subdomains and labels, DNS-1035 labels, path segments,
+//! qualified names (label and annotation keys) and label values.
+//!
+//! Each function returns the server's messages for `value`, none when it is
+//! valid. They match by hand, not by regex: the patterns are simple, and a
+//! check calls them for every name, label and annotation of every document.
+
+/// `metadata.name` and `generateName` may be this long at most.
+pub const DNS1123_SUBDOMAIN_MAX: usize = 253;
+/// A DNS-1123 or DNS-1035 label may be this long at most.
+pub const DNS_LABEL_MAX: usize = 63;
+/// The name part of a qualified name, and a label value, at most.
+const QUALIFIED_NAME_MAX: usize = 63;
+
+const SUBDOMAIN_MESSAGE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL_MESSAGE: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const DNS1035_MESSAGE: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+const QUALIFIED_MESSAGE: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE_MESSAGE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+/// Go's `MaxLenError`.
+fn too_long(max: usize) -> String {
+    format!("must be no more than {max} characters")
+}
+
+/// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, whole.
+fn is_label(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let alnum = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    match (bytes.first(), bytes.last()) {
+        (Some(first), Some(last)) => {
+            alnum(first) && alnum(last) && bytes.iter().all(|b| alnum(b) || *b == b'-')
+        }
+        _ => false,
+    }
+}
+
+/// Labels joined by dots, each one [`is_label`].
+fn is_subdomain(text: &str) -> bool {
+    text.split('.').all(is_label)
+}
+
+/// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, whole (`empty_ok`: or empty,
+/// as a label value may be).
+fn is_qualified(text: &str, empty_ok: bool) -> bool {
+    let bytes = text.as_bytes();
+    match (bytes.first(), bytes.last()) {
+        (Some(first), Some(last)) => {
+            first.is_ascii_alphanumeric()
+                && last.is_ascii_alphanumeric()
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        }
+        _ => empty_ok,
+    }
+}
+
+/// Go's `IsDNS1123Subdomain`.
+pub fn dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if value.len() > DNS1123_SUBDOMAIN_MAX {
+        errors.push(too_long(DNS1123_SUBDOMAIN_MAX));
+    }
+    if !is_subdomain(value) {
+        errors.push(SUBDOMAIN_MESSAGE.to_owned());
+    }
+    errors
+}
+
+/// Go's `IsDNS1123Label`: one that would be a subdomain says it has dots.
+pub fn dns1123_label(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if value.len() > DNS_LABEL_MAX {
+        errors.push(too_long(DNS_LABEL_MAX));
+    }
+    if !is_label(value) {
+        errors.push(if is_subdomain(value) {
+            "must not contain dots".to_owned()
+        } else {
+            LABEL_MESSAGE.to_owned()
+        });
+    }
+    errors
+}
+
+/// Go's `IsDNS1035Label`: a DNS-1123 label that starts with a letter.
+pub fn dns1035_label(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if value.len() > DNS_LABEL_MAX {
+        errors.push(too_long(DNS_LABEL_MAX));
+    }
+    if !is_label(value) || !value.starts_with(|c: char| c.is_ascii_lowercase()) {
+        errors.push(DNS1035_MESSAGE.to_owned());
+    }
+    errors
+}
+
+/// `path.IsValidPathSegmentName` (or `IsValidPathSegmentPrefix` for a
+/// `generateName`): no `/` or `%`, and not `.` or `..`.
+pub fn path_segment(value: &str, prefix: bool) -> Vec<String> {
+    if !prefix && (value == "." || value == "..") {
+        return vec![format!("may not be '{value}'")];
+    }
+    ["/", "%"]
+        .iter()
+        .filter(|illegal| value.contains(*illegal))
+        .map(|illegal| format!("may not contain '{illegal}'"))
+        .collect()
+}
+
+/// Go's `IsQualifiedName`: a label key, or an annotation key once
+/// lowercased: `[prefix/]name`, the prefix a DNS-1123 subdomain.
+pub fn qualified_name(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut parts = value.split('/');
+    let (first, second, more) = (parts.next(), parts.next(), parts.next());
+    let name = match (first, second, more) {
+        (Some(name), None, _) => name,
+        (Some(prefix), Some(name), None) => {
+            if prefix.is_empty() {
+                errors.push("prefix part must be non-empty".to_owned());
+            } else {
+                errors.extend(
+                    dns1123_subdomain(prefix)
+                        .into_iter()
+                        .map(|message| format!("prefix part {message}")),
+                );
+            }
+            name
+        }
+        _ => {
+            return vec![format!(
+                "a qualified name {QUALIFIED_MESSAGE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+            )]
+        }
+    };
+    if name.is_empty() {
+        errors.push("name part must be non-empty".to_owned());
+    } else if name.len() > QUALIFIED_NAME_MAX {
+        errors.push(format!("name part {}", too_long(QUALIFIED_NAME_MAX)));
+    }
+    if !is_qualified(name, false) {
+        errors.push(format!("name part {QUALIFIED_MESSAGE}"));
+    }
+    errors
+}
+
+/// Go's `IsValidLabelValue`.
+pub fn label_value(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if value.len() > QUALIFIED_NAME_MAX {
+        errors.push(too_long(QUALIFIED_NAME_MAX));
+    }
+    if !is_qualified(value, true) {
+        errors.push(LABEL_VALUE_MESSAGE.to_owned());
+    }
+    errors
+}
+
+/// apimachinery's `maskTrailingDash`: a `generateName` may end with a dash
+/// (the server appends a suffix), so its last two bytes become `a`.
+pub fn mask_trailing_dash(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.strip_suffix('-') {
+        // The server cuts two bytes (`name[:len(name)-2] + "a"`). Inside a
+        // character that leaves bytes no name rule accepts: so does the
+        // name as it is, ending with a dash.
+        Some(_) if name.len() > 1 && name.is_char_boundary(name.len() - 2) => {
+            format!("{}a", &name[..name.len() - 2]).into()
+        }
+        _ => name.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subdomains_labels_and_dns1035() {
+        assert!(dns1123_subdomain("web.example-1.com").is_empty());
+        assert_eq!(dns1123_subdomain("Web"), [SUBDOMAIN_MESSAGE]);
+        assert_eq!(dns1123_subdomain("a..b").len(), 1);
+        let long = "a".repeat(254);
+        assert_eq!(
+            dns1123_subdomain(&long),
+            ["must be no more than 253 characters"]
+        );
+        assert!(dns1123_label("my-ns").is_empty());
+        assert_eq!(dns1123_label("my.ns"), ["must not contain dots"]);
+        assert_eq!(dns1123_label("my_ns"), [LABEL_MESSAGE]);
+        assert_eq!(
+            dns1123_label(&"a".repeat(64)),
+            ["must be no more than 63 characters"]
+        );
+        assert!(dns1035_label("web-1").is_empty());
+        assert_eq!(dns1035_label("1web"), [DNS1035_MESSAGE]);
+        assert_eq!(dns1035_label(""), [DNS1035_MESSAGE]);
+    }
+
+    #[test]
+    fn path_segments() {
+        assert!(path_segment("system:controller:x", false).is_empty());
+        assert_eq!(path_segment("..", false), ["may not be '..'"]);
+        assert!(path_segment("..", true).is_empty());
+        assert_eq!(
+            path_segment("a/b%", false),
+            ["may not contain '/'", "may not contain '%'"]
+        );
+    }
+
+    #[test]
+    fn qualified_names_and_label_values() {
+        assert!(qualified_name("app.kubernetes.io/name").is_empty());
+        assert!(qualified_name("MyName").is_empty());
+        assert_eq!(
+            qualified_name("/x"),
+            ["prefix part must be non-empty".to_owned()]
+        );
+        assert_eq!(
+            qualified_name("Example.com/x"),
+            [format!("prefix part {SUBDOMAIN_MESSAGE}")]
+        );
+        assert_eq!(
+            qualified_name("a/"),
+            [
+                "name part must be non-empty".to_owned(),
+                format!("name part {QUALIFIED_MESSAGE}")
+            ]
+        );
+        assert!(qualified_name("a/b/c")[0].starts_with("a qualified name must consist"));
+        assert!(label_value("").is_empty());
+        assert!(label_value("v1.2_x").is_empty());
+        assert_eq!(label_value("-x"), [LABEL_VALUE_MESSAGE]);
+        assert_eq!(label_value(&"a".repeat(64)).len(), 1);
+    }
+
+    #[test]
+    fn generate_name_may_end_with_a_dash() {
+        assert_eq!(mask_trailing_dash("web-"), "wea");
+        assert_eq!(mask_trailing_dash("-"), "-");
+        assert_eq!(mask_trailing_dash("web"), "web");
+        assert_eq!(mask_trailing_dash("é-"), "é-");
+        assert!(dns1123_subdomain(&mask_trailing_dash("web-")).is_empty());
+    }
+}
