@@ -112,9 +112,7 @@ fn selector_matches(selector: &Node, labels: &[(&str, &str)]) -> Option<bool> {
     // Go's map lookups are); the last of duplicate keys wins, as in Go.
     let labels: HashMap<&str, &str> = labels.iter().copied().collect();
     let label = |key: &str| labels.get(key).copied();
-    let Some(entries) = selector.as_map() else {
-        return None;
-    };
+    let entries = selector.as_map()?;
     // A ReplicationController's selector is a plain map.
     let plain = !entries
         .iter()
