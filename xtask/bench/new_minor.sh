@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Adding a new Kubernetes minor, side by side with adding the one before it
-# (release build, not a test): prints the medians of RUNS interleaved runs of
+# (release build, not a test): prints the medians (wall and CPU time) of
+# RUNS interleaved runs of
 #
 #   - add PREV: regen with the minors before PREV, bring PREV's directory
 #     back, time `xtask regen --api kubernetes`;
@@ -8,6 +9,7 @@
 #     NEW's directory back, time the regen.
 #
 #   NEW=1.37 PREV=1.36 cargo xtask bench new-minor
+#   NEW=1.37 PREV=1.36 XTASK=target/release/xtask bash xtask/bench/new_minor.sh
 #
 # Needs both minors' specs in upstream-specs/kubernetes (and in api.toml:
 # docs/new-minor.md). Interleaving the two puts whatever else the machine
@@ -21,8 +23,13 @@ specs=upstream-specs/kubernetes
 for minor in "$new" "$prev"; do
   [ -f "$specs/v$minor/swagger.json" ] || { echo "$specs/v$minor/swagger.json is missing" >&2; exit 2; }
 done
-cargo build --quiet --release -p xtask
-xtask=./target/release/xtask
+# XTASK=<binary> measures a build already made (the embedded index a regen
+# rewrites makes cargo rebuild the release xtask, minutes with LTO).
+xtask=${XTASK:-}
+if [ -z "$xtask" ]; then
+  cargo build --quiet --release -p xtask
+  xtask=./target/release/xtask
+fi
 aside=target/bench-new-minor
 mkdir -p "$aside"
 restore() { for minor in "$new" "$prev"; do [ -d "$aside/v$minor" ] && mv "$aside/v$minor" "$specs/"; done; true; }
@@ -34,12 +41,10 @@ add() {
   for minor in "$@"; do mv "$specs/v$minor" "$aside/"; done
   "$xtask" regen --api kubernetes >/dev/null 2>&1
   mv "$aside/v$1" "$specs/"
-  local start end
-  start=$(date +%s.%N)
-  "$xtask" regen --api kubernetes >/dev/null 2>&1
-  end=$(date +%s.%N)
+  # wall, user and system seconds
+  /usr/bin/time -f "%e,%U,%S" -o "$aside/time" "$xtask" regen --api kubernetes >/dev/null 2>&1
   restore
-  echo "$end - $start" | bc
+  cat "$aside/time"
 }
 
 prev_times=()
@@ -50,11 +55,16 @@ for _ in $(seq "$runs"); do
 done
 python3 - "$prev" "$new" "${prev_times[*]}" "${new_times[*]}" <<'PY'
 import statistics, sys
-prev, new, a, b = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4].split()
-a, b = [float(x) for x in a], [float(x) for x in b]
-print(f"| what | median | min … max | runs |")
-print(f"|---|---|---|---|")
-print(f"| add {prev} to the minors before it | {statistics.median(a):.3f} s | {min(a):.3f} … {max(a):.3f} s | {len(a)} |")
-print(f"| add {new} to the minors before it | {statistics.median(b):.3f} s | {min(b):.3f} … {max(b):.3f} s | {len(b)} |")
-print(f"ratio (add {new} / add {prev}), medians: {statistics.median(b) / statistics.median(a):.3f}")
+prev, new = sys.argv[1], sys.argv[2]
+runs = [[[float(x) for x in run.split(",")] for run in arg.split()] for arg in sys.argv[3:5]]
+print("| what | wall, median | min … max | CPU (user + system), median | runs |")
+print("|---|---|---|---|---|")
+medians = []
+for minor, times in zip((prev, new), runs):
+    wall = [t[0] for t in times]
+    cpu = [t[1] + t[2] for t in times]
+    medians.append((statistics.median(wall), statistics.median(cpu)))
+    print(f"| add {minor} to the minors before it | {statistics.median(wall):.3f} s | {min(wall):.3f} … {max(wall):.3f} s"
+          f" | {statistics.median(cpu):.3f} s | {len(times)} |")
+print(f"ratio add {new} / add {prev}, medians: wall {medians[1][0] / medians[0][0]:.3f}, CPU {medians[1][1] / medians[0][1]:.3f}")
 PY

@@ -415,8 +415,12 @@ pub fn add_minor(api: &Api, minor: Version, mirror: &Path) -> Result<crate::fetc
         std::fs::write(stage.join(API_TOML), &merged)
             .map_err(|err| Error::io(&stage, "writing", err))?;
         let staged = Api::open(&stage)?;
-        // Every file of the new minor, in the mirror, with its digest.
-        let json = format!("{}.json", minor.dir_name());
+        // Every file the entries add, in the mirror, with its digest.
+        let known: std::collections::BTreeSet<(&str, &str)> = api
+            .fact_files()
+            .into_iter()
+            .map(|(table, _, file, _)| (table.key(), file))
+            .collect();
         let mut wanted: Vec<(PathBuf, String)> = Vec::new();
         if let Some(entry) = staged.listed.get(&minor) {
             for (file, spec) in &entry.files {
@@ -424,7 +428,7 @@ pub fn add_minor(api: &Api, minor: Version, mirror: &Path) -> Result<crate::fetc
             }
         }
         for (table, _, file, sha256) in staged.fact_files() {
-            if file == json {
+            if !known.contains(&(table.key(), file)) {
                 wanted.push((Path::new(table.dir_name()).join(file), sha256.to_owned()));
             }
         }
