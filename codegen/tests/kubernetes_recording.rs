@@ -7,7 +7,6 @@
 //! vergate-apiserver, kept outside git, against the mirror, as committed in
 //! `codegen/tests/kubernetes_recording/comparison.txt`.
 
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use vergate_codegen::api::Api;
@@ -75,10 +74,18 @@ fn a_recording_enters_api_toml_and_the_readers_know_each_source() {
     let recorded = minor::record(&api, v(37), &stand_in(bin_tmp.path()), None).unwrap();
     assert_eq!(recorded.written.len(), 4, "{:?}", recorded.written);
     let after = std::fs::read_to_string(api_tmp.path().join("api.toml")).unwrap();
-    assert!(after.starts_with(&before[..before.find("# the pages").unwrap()]), "{after}");
-    assert!(after.contains("# the pages\n"), "comments are kept: {after}");
     assert!(
-        after.contains("url = \"https://example.invalid/kubernetes/v1.37.0/api/openapi-spec/swagger.json\""),
+        after.starts_with(&before[..before.find("# the pages").unwrap()]),
+        "{after}"
+    );
+    assert!(
+        after.contains("# the pages\n"),
+        "comments are kept: {after}"
+    );
+    assert!(
+        after.contains(
+            "url = \"https://example.invalid/kubernetes/v1.37.0/api/openapi-spec/swagger.json\""
+        ),
         "{after}"
     );
 
@@ -90,12 +97,23 @@ fn a_recording_enters_api_toml_and_the_readers_know_each_source() {
     assert_eq!(old.keys().copied().collect::<Vec<_>>(), [v(35), v(37)]);
     assert_eq!(
         facts.gate_sources["Old"],
-        [(v(35), GateSource::Page), (v(37), GateSource::Binary(v(37)))].into()
+        [
+            (v(35), GateSource::Page),
+            (v(37), GateSource::Binary(v(37)))
+        ]
+        .into()
     );
     // A gate without a page: the binary's versioned history fills 1.36.
-    assert_eq!(facts.gate_sources["New"][&v(36)], GateSource::BinaryHistory(v(37)));
+    assert_eq!(
+        facts.gate_sources["New"][&v(36)],
+        GateSource::BinaryHistory(v(37))
+    );
     assert!(facts.recorded_only.contains("New") && !facts.recorded_only.contains("Old"));
-    let cron = ("batch".to_owned(), "v1beta1".to_owned(), "CronJob".to_owned());
+    let cron = (
+        "batch".to_owned(),
+        "v1beta1".to_owned(),
+        "CronJob".to_owned(),
+    );
     assert_eq!(facts.api_lifecycle[&cron][&v(37)].removed, Some(v(25)));
     assert!(facts.lifecycle_recorded.contains(&(cron, v(37))));
 }
@@ -112,30 +130,68 @@ fn a_mirror_recording_waits_in_pending_until_the_mirror_holds_it() {
     assert_eq!(pending, api_tmp.path().join("pending/1.37.toml"));
     assert!(mirror.join("v1.37/swagger.json").is_file());
     assert!(!mirror.join(".record-v1.37").exists());
-    assert_eq!(std::fs::read_to_string(api_tmp.path().join("api.toml")).unwrap(), before);
+    assert_eq!(
+        std::fs::read_to_string(api_tmp.path().join("api.toml")).unwrap(),
+        before
+    );
     // CI's mirror lacks 1.37: nothing changes, and the error says so.
     let empty = tmp.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let err = minor::add_minor(&api, v(37), &empty).unwrap_err().to_string();
-    assert!(err.contains("v1.37") && err.contains("does it hold the minor"), "{err}");
-    assert_eq!(std::fs::read_to_string(api_tmp.path().join("api.toml")).unwrap(), before);
+    let err = minor::add_minor(&api, v(37), &empty)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("empty/v1.36/swagger.json") && err.contains("does it hold the minor"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(api_tmp.path().join("api.toml")).unwrap(),
+        before
+    );
     assert!(pending.is_file());
-    // A mirror whose file differs from the recording is refused too.
+    // The mirror holds what api.toml lists already, as CI's does.
+    let held = ["v1.36/swagger.json", "feature-gates/Old.md"];
+    let hold = |mirror: &Path| {
+        for file in held {
+            std::fs::create_dir_all(mirror.join(file).parent().unwrap()).unwrap();
+            std::fs::copy(api_tmp.path().join(file), mirror.join(file)).unwrap();
+        }
+    };
+    // A mirror whose 1.37 file differs from the recording is refused too.
     let tampered = tmp.path().join("tampered");
+    hold(&tampered);
     std::fs::create_dir_all(tampered.join("v1.37")).unwrap();
     for dir in ["feature-gates", "api-lifecycle"] {
         std::fs::create_dir_all(tampered.join(dir)).unwrap();
-        std::fs::copy(mirror.join(dir).join("v1.37.json"), tampered.join(dir).join("v1.37.json")).unwrap();
+        std::fs::copy(
+            mirror.join(dir).join("v1.37.json"),
+            tampered.join(dir).join("v1.37.json"),
+        )
+        .unwrap();
     }
     std::fs::write(tampered.join("v1.37/swagger.json"), "{}").unwrap();
-    let err = minor::add_minor(&api, v(37), &tampered).unwrap_err().to_string();
-    assert!(err.contains("swagger.json") && err.contains("sha256"), "{err}");
-    assert_eq!(std::fs::read_to_string(api_tmp.path().join("api.toml")).unwrap(), before);
+    let err = minor::add_minor(&api, v(37), &tampered)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("tampered/v1.37/swagger.json") && err.contains("sha256"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(api_tmp.path().join("api.toml")).unwrap(),
+        before
+    );
     // Once the mirror holds it: api.toml gains the entries, files are copied.
-    std::fs::copy(api_tmp.path().join("feature-gates/Old.md"), mirror.join("feature-gates/Old.md")).unwrap();
+    hold(&mirror);
     let report = minor::add_minor(&api, v(37), &mirror).unwrap();
     assert!(!pending.exists());
-    assert!(report.written.iter().any(|p| p.ends_with("v1.37/swagger.json")), "{report:?}");
+    assert!(
+        report
+            .written
+            .iter()
+            .any(|p| p.ends_with("v1.37/swagger.json")),
+        "{report:?}"
+    );
     let api = Api::open(api_tmp.path()).unwrap();
     assert!(api.listed.contains_key(&v(37)));
     assert!(facts::load(&api).unwrap().feature_gates.contains_key("New"));
@@ -146,7 +202,11 @@ fn a_failed_recording_writes_nothing() {
     let api_tmp = api_dir();
     let tmp = tempfile::tempdir().unwrap();
     let script = tmp.path().join("broken");
-    std::fs::write(&script, "#!/bin/sh\necho 'kube-apiserver: etcd did not start' >&2\nexit 1\n").unwrap();
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho 'kube-apiserver: etcd did not start' >&2\nexit 1\n",
+    )
+    .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let api = Api::open(api_tmp.path()).unwrap();
     let listing = |dir: &Path| {
@@ -155,8 +215,13 @@ fn a_failed_recording_writes_nothing() {
         names
     };
     let before = listing(api_tmp.path());
-    let err = minor::record(&api, v(37), &script, None).unwrap_err().to_string();
-    assert!(err.contains("openapi -o") && err.contains("etcd did not start"), "{err}");
+    let err = minor::record(&api, v(37), &script, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("openapi -o") && err.contains("etcd did not start"),
+        "{err}"
+    );
     assert_eq!(listing(api_tmp.path()), before);
 }
 
@@ -180,7 +245,8 @@ fn walk(dir: &Path) -> Vec<String> {
 #[ignore = "needs recordings by vergate-apiserver (Go, not built in CI): VERGATE_RECORDINGS=<dir>, see docs/new-minor.md"]
 fn recordings_of_the_minors_we_hold_compare_as_committed() {
     let recordings = PathBuf::from(
-        std::env::var_os("VERGATE_RECORDINGS").expect("set VERGATE_RECORDINGS to the recordings' directory"),
+        std::env::var_os("VERGATE_RECORDINGS")
+            .expect("set VERGATE_RECORDINGS to the recordings' directory"),
     );
     let mirror = std::env::var_os("VERGATE_KUBERNETES_SPECS")
         .map(PathBuf::from)
@@ -191,12 +257,20 @@ fn recordings_of_the_minors_we_hold_compare_as_committed() {
             report.push_str(&compare::report(&recordings, &mirror, v(minor)).unwrap());
         }
     }
-    assert!(!report.is_empty(), "{} holds no recording of 1.28–1.36", recordings.display());
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kubernetes_recording/comparison.txt");
+    assert!(
+        !report.is_empty(),
+        "{} holds no recording of 1.28–1.36",
+        recordings.display()
+    );
+    let committed =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kubernetes_recording/comparison.txt");
     if std::env::var_os("UPDATE").is_some() {
         std::fs::write(&committed, &report).unwrap();
     }
-    assert_eq!(std::fs::read_to_string(&committed).unwrap_or_default(), report);
+    assert_eq!(
+        std::fs::read_to_string(&committed).unwrap_or_default(),
+        report
+    );
 }
 
 /// The repository root (this crate is `codegen/`).

@@ -33,9 +33,16 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     let api = Api::open(&root.join("upstream-specs").join(options.api))?;
     let binary = match options.apiserver {
         Some(binary) => binary.to_owned(),
-        None => build(options.build_script.unwrap_or(Path::new(BUILD_SCRIPT)), minor)?,
+        None => build(
+            options.build_script.unwrap_or(Path::new(BUILD_SCRIPT)),
+            minor,
+        )?,
     };
-    eprintln!("recording {} {minor} with {}", options.api, binary.display());
+    eprintln!(
+        "recording {} {minor} with {}",
+        options.api,
+        binary.display()
+    );
     let recorded = minor::record(&api, minor, &binary, options.out)?;
     let out = options.out.map_or_else(|| api.dir.clone(), Path::to_owned);
     for path in &recorded.written {
@@ -45,8 +52,16 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     for (file, sha256, _) in &digests.specs {
         eprintln!("  {}/{file}  sha256 {sha256}", minor.dir_name());
     }
-    eprintln!("  feature-gates/{}.json  sha256 {}", minor.dir_name(), digests.feature_gates);
-    eprintln!("  api-lifecycle/{}.json  sha256 {}", minor.dir_name(), digests.api_lifecycle);
+    eprintln!(
+        "  feature-gates/{}.json  sha256 {}",
+        minor.dir_name(),
+        digests.feature_gates
+    );
+    eprintln!(
+        "  api-lifecycle/{}.json  sha256 {}",
+        minor.dir_name(),
+        digests.api_lifecycle
+    );
     match &recorded.entries {
         Some(path) if path.ends_with("api.toml") => eprintln!(
             "{} gained the {minor} entries\nnext: cargo xtask regen --api {}",
@@ -103,7 +118,11 @@ fn build(script: &Path, minor: Version) -> Result<PathBuf> {
         .nth(3)
         .map(Path::to_owned)
         .unwrap_or_default();
-    let binary = if path.is_absolute() { path } else { repo.join(path) };
+    let binary = if path.is_absolute() {
+        path
+    } else {
+        repo.join(path)
+    };
     anyhow::ensure!(
         binary.is_file(),
         "`{shown}` printed {}, which is no file",

@@ -107,7 +107,9 @@ fn merge_table(into: &mut Table, from: &Table, at: &str, path: &Path) -> Result<
             (Some(_), _) => {
                 return Err(Error::Config {
                     path: path.to_owned(),
-                    message: format!("{here} is a value here and a table in the entries to add, or the reverse"),
+                    message: format!(
+                        "{here} is a value here and a table in the entries to add, or the reverse"
+                    ),
                 })
             }
             (None, item) => {
@@ -156,7 +158,11 @@ mod tests {
     fn digests() -> MinorDigests {
         MinorDigests {
             minor: Version::new(1, 37),
-            specs: vec![("swagger.json".into(), "dd".into(), Some("https://x/v1.37.0/swagger.json".into()))],
+            specs: vec![(
+                "swagger.json".into(),
+                "dd".into(),
+                Some("https://x/v1.37.0/swagger.json".into()),
+            )],
             feature_gates: "ee".into(),
             api_lifecycle: "ff".into(),
         }
@@ -165,37 +171,77 @@ mod tests {
     #[test]
     fn the_fragment_merges_keeping_every_other_byte() {
         let fragment = digests().fragment("# pending\n");
-        assert!(fragment.starts_with("# pending\n[minors.\"1.37\".files.\"swagger.json\"]\nsha256 = \"dd\"\n"), "{fragment}");
-        let merged = merge((Path::new("api.toml"), API), (Path::new("p.toml"), &fragment)).unwrap();
+        assert!(
+            fragment.starts_with(
+                "# pending\n[minors.\"1.37\".files.\"swagger.json\"]\nsha256 = \"dd\"\n"
+            ),
+            "{fragment}"
+        );
+        let merged = merge(
+            (Path::new("api.toml"), API),
+            (Path::new("p.toml"), &fragment),
+        )
+        .unwrap();
         // Nothing of the original changed, and each addition is where it belongs.
         let mut rest = merged.as_str();
         for line in API.lines() {
-            let at = rest.find(line).unwrap_or_else(|| panic!("{line:?} lost:\n{merged}"));
+            let at = rest
+                .find(line)
+                .unwrap_or_else(|| panic!("{line:?} lost:\n{merged}"));
             rest = &rest[at + line.len()..];
         }
         let doc: toml::Value = toml::from_str(&merged).unwrap();
-        assert_eq!(doc["minors"]["1.37"]["files"]["swagger.json"]["sha256"].as_str(), Some("dd"));
-        assert_eq!(doc["minors"]["1.36"]["files"]["swagger.json"]["sha256"].as_str(), Some("aa"));
-        assert_eq!(doc["facts"]["feature_gates"]["files"]["v1.37.json"].as_str(), Some("ee"));
-        assert_eq!(doc["facts"]["feature_gates"]["files"]["A.md"].as_str(), Some("bb"));
-        assert_eq!(doc["facts"]["api_lifecycle"]["files"]["v1.37.json"].as_str(), Some("ff"));
+        assert_eq!(
+            doc["minors"]["1.37"]["files"]["swagger.json"]["sha256"].as_str(),
+            Some("dd")
+        );
+        assert_eq!(
+            doc["minors"]["1.36"]["files"]["swagger.json"]["sha256"].as_str(),
+            Some("aa")
+        );
+        assert_eq!(
+            doc["facts"]["feature_gates"]["files"]["v1.37.json"].as_str(),
+            Some("ee")
+        );
+        assert_eq!(
+            doc["facts"]["feature_gates"]["files"]["A.md"].as_str(),
+            Some("bb")
+        );
+        assert_eq!(
+            doc["facts"]["api_lifecycle"]["files"]["v1.37.json"].as_str(),
+            Some("ff")
+        );
         assert!(merged.contains("\"A.md\" = \"bb\" # a page\n"), "{merged}");
         // The 1.37 minor sits after 1.36's, not after the facts.
         assert!(merged.find("1.37\".files").unwrap() > merged.find("1.36\".files").unwrap());
         // Merging again changes nothing.
-        let again = merge((Path::new("api.toml"), &merged), (Path::new("p.toml"), &fragment)).unwrap();
+        let again = merge(
+            (Path::new("api.toml"), &merged),
+            (Path::new("p.toml"), &fragment),
+        )
+        .unwrap();
         assert_eq!(again, merged);
     }
 
     #[test]
     fn a_changed_digest_is_an_error_naming_both() {
         let fragment = digests().fragment("");
-        let merged = merge((Path::new("api.toml"), API), (Path::new("p.toml"), &fragment)).unwrap();
+        let merged = merge(
+            (Path::new("api.toml"), API),
+            (Path::new("p.toml"), &fragment),
+        )
+        .unwrap();
         let other = fragment.replace("\"dd\"", "\"d0\"");
-        let err = merge((Path::new("api.toml"), &merged), (Path::new("p.toml"), &other))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("api.toml") && err.contains("\"dd\"") && err.contains("\"d0\""), "{err}");
+        let err = merge(
+            (Path::new("api.toml"), &merged),
+            (Path::new("p.toml"), &other),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("api.toml") && err.contains("\"dd\"") && err.contains("\"d0\""),
+            "{err}"
+        );
         let err = merge((Path::new("api.toml"), "x = ["), (Path::new("p.toml"), ""))
             .unwrap_err()
             .to_string();

@@ -53,8 +53,14 @@ impl Recording {
                 Path::new(&self.minor.dir_name()).join(SPEC_FILE),
                 self.spec.as_slice(),
             ),
-            (Path::new("feature-gates").join(&json), self.gates.as_slice()),
-            (Path::new("api-lifecycle").join(&json), self.lifecycle.as_slice()),
+            (
+                Path::new("feature-gates").join(&json),
+                self.gates.as_slice(),
+            ),
+            (
+                Path::new("api-lifecycle").join(&json),
+                self.lifecycle.as_slice(),
+            ),
         ]
     }
 
@@ -123,7 +129,8 @@ fn run_one(binary: &Path, subcommand: &str, target: &Path, timeout: Duration) ->
         message: format!("`{shown}` {message}"),
     };
     let errors = tempfile_path(target, "stderr");
-    let stderr = std::fs::File::create(&errors).map_err(|err| Error::io(&errors, "creating", err))?;
+    let stderr =
+        std::fs::File::create(&errors).map_err(|err| Error::io(&errors, "creating", err))?;
     let mut child = Command::new(binary)
         .arg(subcommand)
         .arg("-o")
@@ -132,7 +139,11 @@ fn run_one(binary: &Path, subcommand: &str, target: &Path, timeout: Duration) ->
         .stdout(Stdio::null())
         .stderr(stderr)
         .spawn()
-        .map_err(|err| failed(format!("did not start: {err}; build it with xtask/apiserver/build.sh")))?;
+        .map_err(|err| {
+            failed(format!(
+                "did not start: {err}; build it with xtask/apiserver/build.sh"
+            ))
+        })?;
     let started = Instant::now();
     let status = loop {
         match child.try_wait() {
@@ -140,7 +151,10 @@ fn run_one(binary: &Path, subcommand: &str, target: &Path, timeout: Duration) ->
             Ok(None) if started.elapsed() > timeout => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(failed(format!("ran longer than {} s and was stopped", timeout.as_secs())));
+                return Err(failed(format!(
+                    "ran longer than {} s and was stopped",
+                    timeout.as_secs()
+                )));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
             Err(err) => return Err(failed(format!("could not be waited for: {err}"))),
@@ -219,7 +233,9 @@ pub fn commit(
     let mut moves: Vec<(PathBuf, PathBuf)> = recording
         .files()
         .iter()
-        .filter(|(relative, bytes)| std::fs::read(out.join(relative)).ok().as_deref() != Some(*bytes))
+        .filter(|(relative, bytes)| {
+            std::fs::read(out.join(relative)).ok().as_deref() != Some(*bytes)
+        })
         .map(|(relative, _)| (recording.stage.join(relative), out.join(relative)))
         .collect();
     if let Some((staged, target)) = last {
@@ -329,7 +345,12 @@ pub fn record(api: &Api, minor: Version, binary: &Path, out: Option<&Path>) -> R
         .range(..minor)
         .next_back()
         .and_then(|(version, entry)| {
-            entry.files.get(SPEC_FILE)?.url.as_deref().map(|url| (*version, url))
+            entry
+                .files
+                .get(SPEC_FILE)?
+                .url
+                .as_deref()
+                .map(|url| (*version, url))
         });
     let digests = recording.digests(published_url(previous, minor));
     let header = format!(
@@ -372,7 +393,9 @@ pub fn record(api: &Api, minor: Version, binary: &Path, out: Option<&Path>) -> R
         });
     }
     let pending = pending_path(api, minor);
-    let dir = pending.parent().expect("pending/ is inside the API's directory");
+    let dir = pending
+        .parent()
+        .expect("pending/ is inside the API's directory");
     std::fs::create_dir_all(dir).map_err(|err| Error::io(dir, "creating", err))?;
     std::fs::write(&pending, fragment).map_err(|err| Error::io(&pending, "writing", err))?;
     Ok(Recorded {
@@ -395,14 +418,19 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 }
 
 /// Applies `<api>/pending/<X.Y>.toml` (`cargo xtask add-minor`): checks
-/// that `mirror` holds every file it records with its digest, merges it
+/// that `mirror` holds every file api.toml will then list, each with its
+/// digest, merges the entries
 /// into api.toml (read back before it is moved in), removes it, and copies
 /// the minor's files from the mirror (`fetch-specs --from`). Nothing is
 /// changed when the mirror lacks a file or holds other bytes.
 pub fn add_minor(api: &Api, minor: Version, mirror: &Path) -> Result<crate::fetch::FetchReport> {
     let pending = pending_path(api, minor);
     let fragment = std::fs::read_to_string(&pending).map_err(|err| {
-        Error::io(&pending, "reading the minor's pending entries (written by `cargo xtask record --out`)", err)
+        Error::io(
+            &pending,
+            "reading the minor's pending entries (written by `cargo xtask record --out`)",
+            err,
+        )
     })?;
     let api_toml = api.dir.join(API_TOML);
     let current =
@@ -415,27 +443,28 @@ pub fn add_minor(api: &Api, minor: Version, mirror: &Path) -> Result<crate::fetc
         std::fs::write(stage.join(API_TOML), &merged)
             .map_err(|err| Error::io(&stage, "writing", err))?;
         let staged = Api::open(&stage)?;
-        // Every file the entries add, in the mirror, with its digest.
-        let known: std::collections::BTreeSet<(&str, &str)> = api
-            .fact_files()
-            .into_iter()
-            .map(|(table, _, file, _)| (table.key(), file))
-            .collect();
+        // Every file api.toml will list, in the mirror, with its digest:
+        // the copy below must not fail once api.toml names the minor.
         let mut wanted: Vec<(PathBuf, String)> = Vec::new();
-        if let Some(entry) = staged.listed.get(&minor) {
+        for (version, entry) in &staged.listed {
             for (file, spec) in &entry.files {
-                wanted.push((Path::new(&minor.dir_name()).join(file), spec.sha256.clone()));
+                wanted.push((
+                    Path::new(&version.dir_name()).join(file),
+                    spec.sha256.clone(),
+                ));
             }
         }
         for (table, _, file, sha256) in staged.fact_files() {
-            if !known.contains(&(table.key(), file)) {
-                wanted.push((Path::new(table.dir_name()).join(file), sha256.to_owned()));
-            }
+            wanted.push((Path::new(table.dir_name()).join(file), sha256.to_owned()));
         }
         for (relative, sha256) in &wanted {
             let source = mirror.join(relative);
             let bytes = std::fs::read(&source).map_err(|err| {
-                Error::io(&source, "reading the new minor's file from the mirror (does it hold the minor yet?)", err)
+                Error::io(
+                    &source,
+                    "reading a file api.toml will list from the mirror (does it hold the minor yet?)",
+                    err,
+                )
             })?;
             crate::api::check_digest(&source, &bytes, sha256)?;
         }
@@ -485,7 +514,11 @@ mod tests {
         let recording = run(&binary, Version::new(1, 37), &stage, SUBCOMMAND_TIMEOUT).unwrap();
         let written = commit(&recording, &out, None).unwrap();
         assert_eq!(written.len(), 3);
-        for relative in ["v1.37/swagger.json", "feature-gates/v1.37.json", "api-lifecycle/v1.37.json"] {
+        for relative in [
+            "v1.37/swagger.json",
+            "feature-gates/v1.37.json",
+            "api-lifecycle/v1.37.json",
+        ] {
             assert!(out.join(relative).is_file(), "{relative}");
         }
         assert!(!stage.exists());
@@ -502,16 +535,30 @@ mod tests {
         let err = run(&binary, Version::new(1, 37), &stage, SUBCOMMAND_TIMEOUT)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("lifecycle -o") && err.contains("etcd: cannot listen"), "{err}");
+        assert!(
+            err.contains("lifecycle -o") && err.contains("etcd: cannot listen"),
+            "{err}"
+        );
         let binary = fake(tmp.path(), "1.36", None);
         let err = run(&binary, Version::new(1, 37), &stage, SUBCOMMAND_TIMEOUT)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("v1.37.json") && err.contains("named for 1.37"), "{err}");
-        let err = run(&tmp.path().join("absent"), Version::new(1, 37), &stage, SUBCOMMAND_TIMEOUT)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("did not start") && err.contains("build.sh"), "{err}");
+        assert!(
+            err.contains("v1.37.json") && err.contains("named for 1.37"),
+            "{err}"
+        );
+        let err = run(
+            &tmp.path().join("absent"),
+            Version::new(1, 37),
+            &stage,
+            SUBCOMMAND_TIMEOUT,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("did not start") && err.contains("build.sh"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -521,9 +568,14 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\nexec sleep 30\n").unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         let started = Instant::now();
-        let err = run(&script, Version::new(1, 37), &tmp.path().join("s"), Duration::from_millis(300))
-            .unwrap_err()
-            .to_string();
+        let err = run(
+            &script,
+            Version::new(1, 37),
+            &tmp.path().join("s"),
+            Duration::from_millis(300),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("ran longer than"), "{err}");
         assert!(started.elapsed() < Duration::from_secs(10));
     }
@@ -535,6 +587,12 @@ mod tests {
             published_url(Some((Version::new(1, 36), url)), Version::new(1, 37)).as_deref(),
             Some("https://raw.githubusercontent.com/kubernetes/kubernetes/v1.37.0/api/openapi-spec/swagger.json")
         );
-        assert_eq!(published_url(Some((Version::new(1, 36), "https://x/latest.json")), Version::new(1, 37)), None);
+        assert_eq!(
+            published_url(
+                Some((Version::new(1, 36), "https://x/latest.json")),
+                Version::new(1, 37)
+            ),
+            None
+        );
     }
 }

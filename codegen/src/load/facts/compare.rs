@@ -146,7 +146,12 @@ pub fn read_lifecycle_files(dir: &Path, minor: Version) -> Result<BTreeMap<GoTyp
     for package in list(&root, |_| true)? {
         for version in list(&package, |_| true)? {
             for file in list(&version, |name| name.ends_with(".go"))? {
-                let name = |p: &Path| p.file_name().unwrap_or_default().to_string_lossy().into_owned();
+                let name = |p: &Path| {
+                    p.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                };
                 for (kind, said) in api_lifecycle::read_file(&file, &read_text(&file)?)? {
                     found.insert((name(&package), name(&version), kind), said);
                 }
@@ -167,7 +172,9 @@ fn list(dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<std::path::PathBu
         if found.len() > MAX_FILES {
             return Err(Error::Config {
                 path: dir.to_owned(),
-                message: format!("holds more than {MAX_FILES} entries; is this a mirror's fact directory?"),
+                message: format!(
+                    "holds more than {MAX_FILES} entries; is this a mirror's fact directory?"
+                ),
             });
         }
     }
@@ -221,10 +228,9 @@ pub fn lifecycle_report(
         None => "not stated".to_owned(),
         Some(s) => {
             let v = |v: Option<Version>| v.map_or("-".to_owned(), |v| v.to_string());
-            let replacement = s
-                .replacement
-                .as_ref()
-                .map_or("-".to_owned(), |r| format!("{} {}", r.api_version(), r.kind));
+            let replacement = s.replacement.as_ref().map_or("-".to_owned(), |r| {
+                format!("{} {}", r.api_version(), r.kind)
+            });
             format!(
                 "introduced {} deprecated {} removed {} replacement {}",
                 v(s.introduced),
@@ -258,16 +264,18 @@ pub fn lifecycle_report(
 pub fn report(out: &Path, against: &Path, minor: Version) -> Result<String> {
     let json = format!("{}.json", minor.dir_name());
     let mut report = String::new();
-    let spec = out.join(minor.dir_name()).join(crate::record::minor::SPEC_FILE);
-    let published = against.join(minor.dir_name()).join(crate::record::minor::SPEC_FILE);
+    let spec = out
+        .join(minor.dir_name())
+        .join(crate::record::minor::SPEC_FILE);
+    let published = against
+        .join(minor.dir_name())
+        .join(crate::record::minor::SPEC_FILE);
     if published.is_file() {
         let read = |path: &Path| std::fs::read(path).map_err(|err| Error::io(path, "reading", err));
         let (a, b) = (read(&spec)?, read(&published)?);
         let said = match compare_specs((&spec, &a), (&published, &b))? {
             SpecComparison::Identical => "byte-identical to",
-            SpecComparison::ValueEqual => {
-                "value-equal to (the text differs: key order or layout)"
-            }
+            SpecComparison::ValueEqual => "value-equal to (the text differs: key order or layout)",
             SpecComparison::Differs => "DIFFERENT from",
         };
         report.push_str(&format!(
@@ -276,7 +284,10 @@ pub fn report(out: &Path, against: &Path, minor: Version) -> Result<String> {
             crate::record::minor::SPEC_FILE
         ));
     } else {
-        report.push_str(&format!("spec {minor}: the mirror has no {}; not compared\n", minor.dir_name()));
+        report.push_str(&format!(
+            "spec {minor}: the mirror has no {}; not compared\n",
+            minor.dir_name()
+        ));
     }
     let pages_dir = against.join("feature-gates");
     if pages_dir.is_dir() {
@@ -292,7 +303,12 @@ pub fn report(out: &Path, against: &Path, minor: Version) -> Result<String> {
         let path = out.join("api-lifecycle").join(&json);
         let said = super::recorded::read_lifecycle(&path, &read_text(&path)?)?;
         let found = compare_lifecycle(&files, &said);
-        report.push_str(&lifecycle_report(minor, files.len(), said.outside.len(), &found));
+        report.push_str(&lifecycle_report(
+            minor,
+            files.len(),
+            said.outside.len(),
+            &found,
+        ));
     }
     Ok(report)
 }
@@ -318,9 +334,18 @@ mod tests {
             default: false,
         };
         let pages = BTreeMap::from([
-            ("Same".to_owned(), FeatureGateHistory::from([(v(30), beta_on)])),
-            ("Lags".to_owned(), FeatureGateHistory::from([(v(30), alpha_off)])),
-            ("Gone".to_owned(), FeatureGateHistory::from([(v(30), beta_on)])),
+            (
+                "Same".to_owned(),
+                FeatureGateHistory::from([(v(30), beta_on)]),
+            ),
+            (
+                "Lags".to_owned(),
+                FeatureGateHistory::from([(v(30), alpha_off)]),
+            ),
+            (
+                "Gone".to_owned(),
+                FeatureGateHistory::from([(v(30), beta_on)]),
+            ),
         ]);
         let gate = |state| RecordedGate {
             locked: false,
@@ -343,7 +368,8 @@ mod tests {
         let report = gates_report(v(31), pages.len(), &found);
         assert!(report.contains("3 disagreements"), "{report}");
         assert!(
-            report.contains("1.31 Lags  stage: page alpha, binary beta  (the binary wins for 1.31)"),
+            report
+                .contains("1.31 Lags  stage: page alpha, binary beta  (the binary wins for 1.31)"),
             "{report}"
         );
     }
@@ -378,7 +404,11 @@ mod tests {
         let key = |kind: &str| ("batch".to_owned(), "v1beta1".to_owned(), kind.to_owned());
         let files = BTreeMap::from([(key("A"), said(25)), (key("B"), said(25))]);
         let recorded = RecordedLifecycle {
-            api: BTreeMap::from([(key("A"), said(25)), (key("B"), said(26)), (key("C"), said(30))]),
+            api: BTreeMap::from([
+                (key("A"), said(25)),
+                (key("B"), said(26)),
+                (key("C"), said(30)),
+            ]),
             outside: BTreeMap::new(),
         };
         let found = compare_lifecycle(&files, &recorded);
@@ -387,6 +417,9 @@ mod tests {
             ["B", "C"]
         );
         let report = lifecycle_report(v(30), files.len(), 0, &found);
-        assert!(report.contains("files not stated; binary introduced - deprecated - removed 1.30"), "{report}");
+        assert!(
+            report.contains("files not stated; binary introduced - deprecated - removed 1.30"),
+            "{report}"
+        );
     }
 }

@@ -258,7 +258,10 @@ pub fn load(api: &Api) -> Result<Facts> {
             facts.lifecycle_recorded.insert((go_type, minor));
         }
     }
-    let names: BTreeSet<&String> = pages.keys().chain(tables.values().flat_map(BTreeMap::keys)).collect();
+    let names: BTreeSet<&String> = pages
+        .keys()
+        .chain(tables.values().flat_map(BTreeMap::keys))
+        .collect();
     for name in names {
         let recorded: BTreeMap<Version, &RecordedGate> = tables
             .iter()

@@ -64,6 +64,11 @@ struct StageEntry {
     stage: String,
     default_value: bool,
     from_version: Option<String>,
+    /// The oldest minor the binary can emulate with this stage: a fact of
+    /// emulation (`--emulated-version`), which vergate does not model.
+    #[serde(default)]
+    #[allow(dead_code)]
+    min_compatibility_version: Option<String>,
 }
 
 /// The minor a recorded table's file name says (`v1.37.json`).
@@ -106,16 +111,16 @@ pub fn read_gates(path: &Path, text: &str) -> Result<GateTable> {
         if entry.stages.is_empty() {
             return Err(failed(format!("{at}: no stages")));
         }
-        let unversioned = entry.stages.iter().any(|s| s.from_version.is_none());
-        if unversioned && entry.stages.len() > 1 {
-            return Err(failed(format!(
-                "{at}: a stage without fromVersion must be the gate's only stage"
-            )));
-        }
+        // A registry without versioned specs (before 1.31) gives one stage
+        // without fromVersion: it holds in the recorded minor, which is all
+        // the binary knows. Beside versioned stages, a stage without one
+        // (a gate added without a version) holds from before every minor.
+        let versioned = entry.stages.iter().any(|s| s.from_version.is_some());
         let mut stages = BTreeMap::new();
         for (number, stage) in entry.stages.iter().enumerate() {
             let at = format!("{at}.stages[{number}]");
             let from = match &stage.from_version {
+                None if versioned => Version::new(1, 0),
                 None => minor,
                 Some(text) => text
                     .parse::<Version>()
@@ -126,8 +131,15 @@ pub fn read_gates(path: &Path, text: &str) -> Result<GateTable> {
                 // binary's behaviour, and not a fact about any minor yet.
                 continue;
             }
+            let Some(stage_name) =
+                stage_of(&stage.stage).map_err(|m| failed(format!("{at}: {m}")))?
+            else {
+                // Pre-alpha: registered, but not a feature of this minor
+                // yet (it cannot be turned on); the gate starts later.
+                continue;
+            };
             let state = FeatureGateState {
-                stage: stage_of(&stage.stage).map_err(|m| failed(format!("{at}: {m}")))?,
+                stage: stage_name,
                 default: stage.default_value,
             };
             stages.insert(from, state);
@@ -148,14 +160,16 @@ pub fn read_gates(path: &Path, text: &str) -> Result<GateTable> {
     Ok((minor, gates))
 }
 
-fn stage_of(text: &str) -> std::result::Result<GateStage, String> {
+/// A stage's name; `None` for `prealpha`.
+fn stage_of(text: &str) -> std::result::Result<Option<GateStage>, String> {
     match text {
-        "alpha" => Ok(GateStage::Alpha),
-        "beta" => Ok(GateStage::Beta),
-        "stable" | "ga" | "GA" => Ok(GateStage::Ga),
-        "deprecated" => Ok(GateStage::Deprecated),
+        "prealpha" => Ok(None),
+        "alpha" => Ok(Some(GateStage::Alpha)),
+        "beta" => Ok(Some(GateStage::Beta)),
+        "stable" | "ga" | "GA" => Ok(Some(GateStage::Ga)),
+        "deprecated" => Ok(Some(GateStage::Deprecated)),
         other => Err(format!(
-            "stage {other:?} is none of alpha, beta, stable, deprecated"
+            "stage {other:?} is none of prealpha, alpha, beta, stable, deprecated"
         )),
     }
 }
@@ -218,7 +232,10 @@ pub fn read_lifecycle(path: &Path, text: &str) -> Result<RecordedLifecycle> {
     })?;
     let mut found = RecordedLifecycle::default();
     for (index, entry) in entries.into_iter().enumerate() {
-        let at = format!("[{index}] ({}/{} {})", entry.group, entry.version, entry.kind);
+        let at = format!(
+            "[{index}] ({}/{} {})",
+            entry.group, entry.version, entry.kind
+        );
         let release = |field: &str, value: &Option<String>| -> Result<Option<Version>> {
             value
                 .as_deref()
@@ -293,6 +310,19 @@ mod tests {
             })
         );
         assert_eq!(b.state_in(v(32)), None);
+        // Beside versioned stages, one without a version holds from before
+        // every minor; a pre-alpha stage is no stage yet.
+        let text = r#"{"minor":"1.33","gates":[{"name":"C","stages":[
+          {"stage":"beta","defaultValue":false,"fromVersion":null},
+          {"stage":"prealpha","defaultValue":false,"fromVersion":"1.31","minCompatibilityVersion":"1.30"},
+          {"stage":"stable","defaultValue":true,"fromVersion":"1.33"}]}]}"#;
+        let (_, gates) = read_gates(Path::new("v1.33.json"), text).unwrap();
+        let c = &gates["C"];
+        assert_eq!(
+            c.stages.keys().copied().collect::<Vec<_>>(),
+            [Version::new(1, 0), v(33)]
+        );
+        assert_eq!(c.state_in(v(28)).unwrap().stage, GateStage::Beta);
     }
 
     #[test]
@@ -301,14 +331,13 @@ mod tests {
         for (text, says) in [
             ("[]", "does not read"),
             (r#"{"minor":"1.34","gates":[]}"#, "named for 1.33"),
-            (r#"{"minor":"1.33","gates":[{"name":"A","stages":[]}]}"#, "gates[0] (A): no stages"),
+            (
+                r#"{"minor":"1.33","gates":[{"name":"A","stages":[]}]}"#,
+                "gates[0] (A): no stages",
+            ),
             (
                 r#"{"minor":"1.33","gates":[{"name":"A","stages":[{"stage":"gamma","defaultValue":true,"fromVersion":"1.2"}]}]}"#,
                 "gamma",
-            ),
-            (
-                r#"{"minor":"1.33","gates":[{"name":"A","stages":[{"stage":"beta","defaultValue":true,"fromVersion":null},{"stage":"beta","defaultValue":true,"fromVersion":"1.2"}]}]}"#,
-                "only stage",
             ),
             (
                 r#"{"minor":"1.33","gates":[{"name":"A","stages":[{"stage":"beta","defaultValue":true,"fromVersion":null}]},{"name":"A","stages":[{"stage":"beta","defaultValue":true,"fromVersion":null}]}]}"#,
@@ -316,7 +345,10 @@ mod tests {
             ),
         ] {
             let err = read_gates(path, text).unwrap_err().to_string();
-            assert!(err.contains("v1.33.json") && err.contains(says), "{text}: {err}");
+            assert!(
+                err.contains("v1.33.json") && err.contains(says),
+                "{text}: {err}"
+            );
         }
         let err = read_gates(Path::new("feature-gates/gates.json"), GATES)
             .unwrap_err()
@@ -335,9 +367,11 @@ mod tests {
         let flow = &found.api[&("flowcontrol".into(), "v1beta3".into(), "FlowSchema".into())];
         assert_eq!((flow.deprecated, flow.removed), (Some(v(29)), Some(v(32))));
         assert_eq!(flow.replacement.as_ref().unwrap().version, "v1");
-        assert!(found
-            .api
-            .contains_key(&("apiserverinternal".into(), "v1alpha1".into(), "StorageVersion".into())));
+        assert!(found.api.contains_key(&(
+            "apiserverinternal".into(),
+            "v1alpha1".into(),
+            "StorageVersion".into()
+        )));
         assert_eq!(found.outside.len(), 1);
         let err = read_lifecycle(
             Path::new("api-lifecycle/v1.30.json"),
@@ -345,7 +379,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(err.contains("v1.30.json") && err.contains("introduced \"soon\""), "{err}");
+        assert!(
+            err.contains("v1.30.json") && err.contains("introduced \"soon\""),
+            "{err}"
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! 1. a minor that has its own recording: that binary's state, since it is
 //!    what that minor's API server does;
 //! 2. otherwise the page, the published history, so that recording a new
-//!    minor changes nothing about the minors before it;
+//!    minor changes nothing about the minors before it (after a recorded
+//!    minor, the binary's state holds on until the page states a change);
 //! 3. otherwise (no page: a gate new in a recorded minor) the history the
 //!    newest recording's versioned registry gives for that minor.
 
@@ -62,7 +63,12 @@ pub fn combine(
     }
     for (minor, gate) in recorded {
         points.insert(*minor);
-        points.insert(Version::new(minor.major(), minor.minor() + 1));
+        // The minor after a recorded one goes back to the page where the
+        // page states a change after the recorded minor; where it does not
+        // (a page that lags), the binary's state holds on.
+        if page.is_some_and(|page| page.range(*minor..).any(|(from, _)| from > minor)) {
+            points.insert(Version::new(minor.major(), minor.minor() + 1));
+        }
         points.extend(gate.stages.keys().copied());
     }
     let mut combined = SourcedHistory::default();
@@ -94,13 +100,10 @@ fn state_in(
     if let Some(state) = page.and_then(|page| gate_state_in(page, minor)) {
         return Some((state, GateSource::Page));
     }
-    recorded
-        .range(minor..)
-        .rev()
-        .find_map(|(newer, gate)| {
-            gate.state_in(minor)
-                .map(|state| (state, GateSource::BinaryHistory(*newer)))
-        })
+    recorded.range(minor..).rev().find_map(|(newer, gate)| {
+        gate.state_in(minor)
+            .map(|state| (state, GateSource::BinaryHistory(*newer)))
+    })
 }
 
 #[cfg(test)]
@@ -130,11 +133,20 @@ mod tests {
         let combined = combine(Some(&page), &recorded);
         assert_eq!(
             combined.history,
-            FeatureGateHistory::from([(v(28), alpha), (v(29), beta), (v(30), alpha), (v(31), beta)])
+            FeatureGateHistory::from([
+                (v(28), alpha),
+                (v(29), beta),
+                (v(30), alpha),
+                (v(31), beta)
+            ])
         );
         assert_eq!(
             combined.sources,
-            BTreeMap::from([(v(28), GateSource::Page), (v(29), GateSource::Binary(v(29))), (v(30), GateSource::Page)])
+            BTreeMap::from([
+                (v(28), GateSource::Page),
+                (v(29), GateSource::Binary(v(29))),
+                (v(30), GateSource::Page)
+            ])
         );
     }
 
