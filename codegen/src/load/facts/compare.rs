@@ -208,9 +208,16 @@ pub fn gates_report(minor: Version, pages: usize, found: &[GateDisagreement]) ->
         if found.len() == 1 { "" } else { "s" }
     );
     for d in found {
+        // A gate the binary no longer registers (removed after it went GA,
+        // or withdrawn) is no state of the binary's: the page's history holds.
+        let winner = if d.field == "presence" && d.binary == "absent" {
+            format!("the page holds: the {minor} binary no longer registers the gate")
+        } else {
+            format!("the binary wins for {minor}")
+        };
         let _ = writeln!(
             out,
-            "  {minor} {}  {}: page {}, binary {}  (the binary wins for {minor})",
+            "  {minor} {}  {}: page {}, binary {}  ({winner})",
             d.gate, d.field, d.page, d.binary
         );
     }
