@@ -2,6 +2,9 @@
 //! at once with the lines to add, and a new API's api.toml written in one
 //! step from a directory of `v<X.Y>/` minors (`cargo xtask add-api`).
 
+pub mod entries;
+pub mod minor;
+
 use crate::api::{sha256_hex, Api, API_TOML};
 use crate::error::{Error, Result};
 use crate::fetch::FetchReport;

@@ -6,6 +6,9 @@
 //!   API's minors into `upstream-specs/<api>/`, verifying every sha256;
 //! - `cargo xtask add-api <name> --from DIR` adds an API: its api.toml with
 //!   every minor's digests, and a copy of its specs;
+//! - `cargo xtask record kubernetes <X.Y> [--out DIR]` records a minor from
+//!   its own API server (vergate-apiserver), and `cargo xtask add-minor`
+//!   applies the entries such a recording left in `pending/`;
 //! - `cargo xtask completions --out DIR` and `cargo xtask man --out DIR`
 //!   write the `vergate` command's shell completions and man pages.
 
@@ -13,6 +16,7 @@ mod add_api;
 mod cli_docs;
 mod fetch;
 mod publish;
+mod record;
 mod regen;
 
 use clap::{Parser, Subcommand};
@@ -63,7 +67,8 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Run a benchmark script of xtask/bench/ (not a test): derive,
-    /// json-schema, pkl (PKL_K8S=<pkl-k8s checkout>), preflight, regen,
+    /// json-schema, new-minor (NEW=1.37 PREV=1.36: adding each minor, side
+    /// by side), pkl (PKL_K8S=<pkl-k8s checkout>), preflight, regen,
     /// regen-compare (BASE=<commit>: this tree's regen beside that
     /// commit's), rust or yaml-parsers. Each compares with its peer tool
     /// side by side where there is one; see docs/benchmarks.md.
@@ -106,6 +111,45 @@ enum Command {
         /// Only the minors from this one on (the new minor, say `1.36`).
         #[arg(long, value_name = "MINOR")]
         since: Option<String>,
+    },
+    /// Record a Kubernetes minor from its own API server: build
+    /// vergate-apiserver for it (xtask/apiserver/build.sh), run `openapi`,
+    /// `feature-gates` and `lifecycle`, and write v<X.Y>/swagger.json,
+    /// feature-gates/v<X.Y>.json and api-lifecycle/v<X.Y>.json with their
+    /// sha256 in api.toml. Everything is staged aside and moved in only when
+    /// every step succeeded. See docs/new-minor.md.
+    Record {
+        /// The API (a directory name under upstream-specs/).
+        api: String,
+        /// The minor, say 1.37.
+        minor: String,
+        /// Write into this mirror (laid out like upstream-specs/<api>/)
+        /// instead; the api.toml entries then wait in
+        /// upstream-specs/<api>/pending/<X.Y>.toml for `add-minor`.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Use this vergate-apiserver binary instead of building one.
+        #[arg(long, value_name = "BIN", conflicts_with = "build_script")]
+        apiserver: Option<PathBuf>,
+        /// The build script to run (default: xtask/apiserver/build.sh).
+        #[arg(long, value_name = "PATH")]
+        build_script: Option<PathBuf>,
+        /// Compare the recording with a mirror's files for the same minor
+        /// (spec, feature-gate pages, k8s.io/api's lifecycle files).
+        #[arg(long, value_name = "MIRROR")]
+        against: Option<PathBuf>,
+    },
+    /// Apply the entries `record --out` left in upstream-specs/<api>/pending/<X.Y>.toml,
+    /// once MIRROR holds the minor: every file checked against its sha256,
+    /// api.toml gains the entries, the files are copied (as fetch-specs does).
+    AddMinor {
+        /// The API (a directory name under upstream-specs/).
+        api: String,
+        /// The minor, say 1.37.
+        minor: String,
+        /// The mirror holding the minor's files.
+        #[arg(long, value_name = "MIRROR")]
+        from: PathBuf,
     },
     /// Add an API: write upstream-specs/<name>/api.toml recording every spec
     /// file (JSON or YAML) of DIR's v<X.Y>/ directories with its sha256, and
@@ -159,6 +203,26 @@ fn main() -> ExitCode {
             name,
             from: absolute(from),
         },
+        Command::Record {
+            api,
+            minor,
+            out,
+            apiserver,
+            build_script,
+            against,
+        } => Command::Record {
+            api,
+            minor,
+            out: out.map(absolute),
+            apiserver: apiserver.map(absolute),
+            build_script: build_script.map(absolute),
+            against: against.map(absolute),
+        },
+        Command::AddMinor { api, minor, from } => Command::AddMinor {
+            api,
+            minor,
+            from: absolute(from),
+        },
         review @ Command::GatesReview { .. } => review,
     };
     if let Err(err) = std::env::set_current_dir(project_root()) {
@@ -193,6 +257,25 @@ fn main() -> ExitCode {
         } => fetch::run(&root, &api, from.as_deref(), base_url.as_deref()),
         Command::AddApi { name, from } => add_api::run(&root, &name, &from),
         Command::GatesReview { api, since } => gates_review(&api, since.as_deref()),
+        Command::Record {
+            api,
+            minor,
+            out,
+            apiserver,
+            build_script,
+            against,
+        } => record::run(
+            &root,
+            &record::Options {
+                api: &api,
+                minor: &minor,
+                out: out.as_deref(),
+                apiserver: apiserver.as_deref(),
+                build_script: build_script.as_deref(),
+                against: against.as_deref(),
+            },
+        ),
+        Command::AddMinor { api, minor, from } => record::add_minor(&root, &api, &minor, &from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

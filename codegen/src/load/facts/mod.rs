@@ -1,16 +1,24 @@
 //! The fact tables an API's project publishes beside its specs, read from
 //! the directories api.toml records (`[facts]`), every file's digest
 //! checked first: the Kubernetes feature-gate pages and k8s.io/api's
-//! prerelease-lifecycle files. Only the `kubernetes` dialect has them
+//! prerelease-lifecycle files, and the tables recorded from each minor's
+//! own API server (`recorded.rs`: `feature-gates/v<X.Y>.json`,
+//! `api-lifecycle/v<X.Y>.json`), laid together by `sources.rs` with each
+//! minor's source kept. Only the `kubernetes` dialect has them
 //! (`Api::open` refuses `[facts]` elsewhere).
 
 mod api_lifecycle;
+pub mod compare;
 mod feature_gates;
+pub mod recorded;
+pub mod sources;
 
 use crate::api::{check_digest, Api, FactTable};
 use crate::error::{Error, Result};
 use crate::model::{kubernetes, FactNotes, GatedModel};
-use std::collections::BTreeMap;
+use recorded::RecordedGate;
+use sources::GateSource;
+use std::collections::{BTreeMap, BTreeSet};
 use vergate_core::gates::{ApiLifecycle, FeatureGateHistory, GroupVersionKind, RetiredKind};
 use vergate_core::Version;
 
@@ -22,9 +30,19 @@ const MAX_FACT_FILE: u64 = 4 * 1024 * 1024;
 pub struct Facts {
     /// Each feature gate's history, by name.
     pub feature_gates: BTreeMap<String, FeatureGateHistory>,
+    /// Where each gate's history comes from, minor by minor (a minor's
+    /// source is the one at or before it): the website's page or a minor's
+    /// own API server ([`sources`]).
+    pub gate_sources: BTreeMap<String, BTreeMap<Version, GateSource>>,
+    /// The gates only a recorded table knows (no page): the table lists
+    /// every gate of the binary, and only those the model names are kept.
+    pub recorded_only: BTreeSet<String>,
     /// What each minor says of each prerelease kind, by its Go package,
     /// API version and type name (`("resource", "v1beta1", "DeviceClass")`).
     pub api_lifecycle: BTreeMap<GoType, BTreeMap<Version, ApiLifecycle>>,
+    /// The statements of [`Facts::api_lifecycle`] a minor's own API server
+    /// gave (`api-lifecycle/v<X.Y>.json`); the others are k8s.io/api's files.
+    pub lifecycle_recorded: BTreeSet<(GoType, Version)>,
 }
 
 /// A type of k8s.io/api: its package, API version and name.
@@ -36,7 +54,13 @@ impl Facts {
     /// minor) becomes a retired kind, with the newest statement, as does
     /// a kind outside k8s.io/api the dialect states
     /// ([`kubernetes::outside_api_lifecycles`]).
-    pub fn apply(self, model: &mut GatedModel) -> FactNotes {
+    pub fn apply(mut self, model: &mut GatedModel) -> FactNotes {
+        if !self.recorded_only.is_empty() {
+            let named = named_gates(model);
+            let recorded_only = std::mem::take(&mut self.recorded_only);
+            self.feature_gates
+                .retain(|gate, _| !recorded_only.contains(gate) || named.contains(gate));
+        }
         let notes = model.apply_feature_gates(self.feature_gates);
         // Only an API with k8s.io/api's tables is Kubernetes itself.
         let outside = if self.api_lifecycle.is_empty() {
@@ -91,6 +115,24 @@ impl Facts {
         model.retired_kinds = retired;
         notes
     }
+}
+
+/// Every feature gate an item of the model is guarded by.
+fn named_gates(model: &GatedModel) -> BTreeSet<String> {
+    let mut named = BTreeSet::new();
+    for ty in model.types.values() {
+        named.extend(ty.lifecycle.feature_gate.iter().cloned());
+        for lifecycle in ty.values.values() {
+            named.extend(lifecycle.feature_gate.iter().cloned());
+        }
+        for field in ty.fields.values() {
+            named.extend(field.lifecycle.feature_gate.iter().cloned());
+            for lifecycle in field.values.values().chain(field.element_values.values()) {
+                named.extend(lifecycle.feature_gate.iter().cloned());
+            }
+        }
+    }
+    named
 }
 
 /// The group of a k8s.io/api package none of whose kinds the corpus
@@ -168,19 +210,31 @@ pub fn load(api: &Api) -> Result<Facts> {
             ),
         });
     }
+    let mut pages = BTreeMap::new();
+    let mut tables: BTreeMap<Version, BTreeMap<String, RecordedGate>> = BTreeMap::new();
     let mut facts = Facts::default();
+    let mut recorded_lifecycles = Vec::new();
     for (table, path, file, text) in texts {
         match table {
+            FactTable::FeatureGates if recorded::file_minor(&file).is_some() => {
+                let (minor, gates) = recorded::read_gates(&path, &text)?;
+                tables.insert(minor, gates);
+            }
             FactTable::FeatureGates => {
                 let (name, history) = feature_gates::read_page(&path, &text)?;
-                facts.feature_gates.insert(name, history);
+                pages.insert(name, history);
             }
             FactTable::ApiLifecycle => {
+                if let Some(minor) = recorded::file_minor(&file) {
+                    recorded_lifecycles.push((minor, recorded::read_lifecycle(&path, &text)?));
+                    continue;
+                }
                 let (minor, package, version) =
                     api_lifecycle::place(&file).ok_or_else(|| Error::Config {
                         path: path.clone(),
                         message:
-                            "not at v<X.Y>/<package>/<version>/<file>.go inside api-lifecycle/"
+                            "not at v<X.Y>/<package>/<version>/<file>.go (k8s.io/api's files) \
+                             or v<X.Y>.json (a recording) inside api-lifecycle/"
                                 .into(),
                     })?;
                 for (kind, said) in api_lifecycle::read_file(&path, &text)? {
@@ -192,6 +246,34 @@ pub fn load(api: &Api) -> Result<Facts> {
                 }
             }
         }
+    }
+    // A minor's own API server wins for that minor (docs/new-minor.md).
+    for (minor, said) in recorded_lifecycles {
+        for (go_type, lifecycle) in said.api {
+            facts
+                .api_lifecycle
+                .entry(go_type.clone())
+                .or_default()
+                .insert(minor, lifecycle);
+            facts.lifecycle_recorded.insert((go_type, minor));
+        }
+    }
+    let names: BTreeSet<&String> = pages
+        .keys()
+        .chain(tables.values().flat_map(BTreeMap::keys))
+        .collect();
+    for name in names {
+        let recorded: BTreeMap<Version, &RecordedGate> = tables
+            .iter()
+            .filter_map(|(minor, gates)| gates.get(name).map(|gate| (*minor, gate)))
+            .collect();
+        let page = pages.get(name);
+        if page.is_none() {
+            facts.recorded_only.insert(name.clone());
+        }
+        let combined = sources::combine(page, &recorded);
+        facts.feature_gates.insert(name.clone(), combined.history);
+        facts.gate_sources.insert(name.clone(), combined.sources);
     }
     Ok(facts)
 }
