@@ -24,10 +24,10 @@ impl ::std::fmt::Display for Version {
 }
 
 // Conversions between minors: what converting code needs at run time, the
-// same in vergate's runtime (`src/versioned.rs`, which includes this file)
-// and in every generated crate (copied as `src/versioned.rs` there). Paths
-// are written in full and `Version` is the including module's, so the file
-// reads alike in both.
+// same in vergate's runtime (vergate-core's `support::migrate`, which
+// includes this file) and in every generated crate (copied as
+// `src/versioned.rs` there). Paths are written in full and `Version` is the
+// including module's, so the file reads alike in both.
 
 /// A conversion between two minors of a type that would have dropped data,
 /// or that the target minor refuses for want of a field it requires.
