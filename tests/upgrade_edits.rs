@@ -177,6 +177,13 @@ fn edits_read_back_as_intended_on_real_files() {
     files(&root.join("tests"), &mut paths);
     // The real CRDs beside the repository, when they are there.
     files(&root.join("../shared/crds"), &mut paths);
+    // Hostile reproducers are mostly documents upgrade must refuse
+    // (repeated keys, merge keys over changed nodes); their own tests hold
+    // each to its outcome (tests/upgrade_hostile.rs, tests/fuzz_seeds.rs).
+    paths.retain(|path| {
+        !path.starts_with(root.join("tests/upgrade_hostile"))
+            && !path.starts_with(root.join("tests/fuzz/seeds/upgrade"))
+    });
     paths.sort();
     let mut tally = Tally::default();
     for path in &paths {
