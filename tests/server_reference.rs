@@ -1,6 +1,6 @@
 //! `vergate check` against the API server's own verdicts: every case of
-//! `tests/server_reference/cases.jsonl` with the answers recorded in
-//! `corpus.jsonl` (a real kube-apiserver per minor, `dryRun=All`; see
+//! `tests/server_reference/cases.jsonl.gz` with the answers recorded in
+//! `corpus.jsonl.gz` (a real kube-apiserver per minor, `dryRun=All`; see
 //! `tests/server_reference/README.md`). Per minor and field-validation mode
 //! the test measures how often vergate gives the server's verdict (refused
 //! or accepted) and, on refusals, names one of the server's fields; it
@@ -139,8 +139,7 @@ struct Said {
 }
 
 fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Vec<T> {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+    let text = read_text(path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
     text.lines()
         .enumerate()
         .map(|(i, line)| {
@@ -148,6 +147,21 @@ fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Vec<T> {
                 .unwrap_or_else(|err| panic!("{}:{}: {err}", path.display(), i + 1))
         })
         .collect()
+}
+
+/// A file's text, gunzipped when its name ends in `.gz` (the committed
+/// cases and corpus are).
+fn read_text(path: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let bytes = std::fs::read(path)?;
+    if path.extension().is_some_and(|extension| extension == "gz") {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(bytes.as_slice()).read_to_string(&mut text)?;
+        Ok(text)
+    } else {
+        String::from_utf8(bytes)
+            .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidData, err))
+    }
 }
 
 /// The minors whose data this vergate embeds (`vergate versions`).
@@ -415,9 +429,9 @@ fn crd_path(path: &str, shared: &Path) -> PathBuf {
 fn check_gives_the_api_servers_verdicts() {
     let shared = support::crds();
     let dir = support::root().join("tests/server_reference");
-    let cases: Vec<Case> = read_lines(&dir.join("cases.jsonl"));
+    let cases: Vec<Case> = read_lines(&dir.join("cases.jsonl.gz"));
     let corpus_path = std::env::var_os("VERGATE_SERVER_CORPUS")
-        .map_or_else(|| dir.join("corpus.jsonl"), PathBuf::from);
+        .map_or_else(|| dir.join("corpus.jsonl.gz"), PathBuf::from);
     let corpus: Vec<Recorded> = read_lines(&corpus_path);
     assert!(cases.len() >= 5000, "the case set is missing cases");
     let index: BTreeMap<&str, usize> = cases

@@ -17,6 +17,7 @@ merge CASES CORPUS MINOR=VERDICTS...
     compared).
 """
 
+import gzip
 import json
 import os
 import re
@@ -24,6 +25,24 @@ import sys
 
 SHARED = "../shared/crds/"
 MESSAGE_LIMIT = 200
+
+
+def open_text(path):
+    """Opens a text file for reading, gzip-compressed when its name ends in
+    `.gz` (the committed cases and corpus are, to keep them small in git)."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8")
+    return open(path, encoding="utf-8")
+
+
+def write_text(path, text):
+    """Writes `text`, gzip-compressed when the name ends in `.gz`, with no
+    time stamp in the header, so a recording is byte-reproducible."""
+    data = text.encode("utf-8")
+    if path.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    with open(path, "wb") as dst:
+        dst.write(data)
 
 
 def minor_key(minor):
@@ -66,7 +85,7 @@ def approved(doc):
 
 def resolve(cases, root, crds, out):
     texts = {}
-    with open(cases) as src, open(out, "w") as dst:
+    with open_text(cases) as src, open(out, "w") as dst:
         for line in src:
             case = json.loads(line)
             crd_texts = []
@@ -134,12 +153,15 @@ def answer(result, generates_name):
 
 
 def merge(cases, corpus, recordings):
-    all_cases = [json.loads(line) for line in open(cases)]
+    with open_text(cases) as src:
+        all_cases = [json.loads(line) for line in src]
     names = [case["name"] for case in all_cases]
     generates = {c["name"] for c in all_cases if "generateName" in c["document"]}
     per_case = {name: {} for name in names}
     if os.path.exists(corpus):
-        for line in open(corpus):
+        with open_text(corpus) as src:
+            lines = src.readlines()
+        for line in lines:
             entry = json.loads(line)
             if entry["name"] not in per_case:
                 continue
@@ -168,22 +190,23 @@ def merge(cases, corpus, recordings):
         missing = len(names) - len(seen)
         if missing:
             print(f"merge: {minor}: {missing} cases without a verdict", file=sys.stderr)
-    tmp = corpus + ".tmp"
-    with open(tmp, "w") as dst:
-        for name in names:
-            groups = {}
-            for minor in sorted(per_case[name], key=minor_key):
-                result = per_case[name][minor]
-                key = json.dumps(result, sort_keys=True, ensure_ascii=False)
-                groups.setdefault(key, (result, []))[1].append(minor)
-            results = []
-            for result, minors in groups.values():
-                group = {"minors": minors, "strict": result["strict"]}
-                if result["warn"] != result["strict"]:
-                    group["warn"] = result["warn"]
-                results.append(group)
-            line = {"name": name, "results": results}
-            dst.write(json.dumps(line, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n")
+    out = []
+    for name in names:
+        groups = {}
+        for minor in sorted(per_case[name], key=minor_key):
+            result = per_case[name][minor]
+            key = json.dumps(result, sort_keys=True, ensure_ascii=False)
+            groups.setdefault(key, (result, []))[1].append(minor)
+        results = []
+        for result, minors in groups.values():
+            group = {"minors": minors, "strict": result["strict"]}
+            if result["warn"] != result["strict"]:
+                group["warn"] = result["warn"]
+            results.append(group)
+        line = {"name": name, "results": results}
+        out.append(json.dumps(line, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n")
+    tmp = corpus + ".tmp.gz" if corpus.endswith(".gz") else corpus + ".tmp"
+    write_text(tmp, "".join(out))
     os.replace(tmp, corpus)
 
 

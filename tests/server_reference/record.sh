@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Records the API server's verdicts on tests/server_reference/cases.jsonl
-# into tests/server_reference/corpus.jsonl, per minor (default: 1.28-1.37).
+# Records the API server's verdicts on tests/server_reference/cases.jsonl.gz
+# into tests/server_reference/corpus.jsonl.gz, per minor (default: 1.28-1.37).
 #
 #   tests/server_reference/record.sh [MINOR...]
 #
@@ -26,7 +26,7 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 "$here/corpus.py" resolve "$here/cases.jsonl" "$root" "$crds" "$work/input.jsonl"
+python3 "$here/corpus.py" resolve "$here/cases.jsonl.gz" "$root" "$crds" "$work/input.jsonl"
 
 recorded=()
 for minor in "$@"; do
@@ -49,5 +49,5 @@ if [ ${#recorded[@]} -eq 0 ]; then
     echo "record.sh: nothing recorded" >&2
     exit 1
 fi
-python3 "$here/corpus.py" merge "$here/cases.jsonl" "$here/corpus.jsonl" "${recorded[@]}"
-echo "record.sh: wrote $here/corpus.jsonl ($(wc -c <"$here/corpus.jsonl") bytes)" >&2
+python3 "$here/corpus.py" merge "$here/cases.jsonl.gz" "$here/corpus.jsonl.gz" "${recorded[@]}"
+echo "record.sh: wrote $here/corpus.jsonl.gz ($(wc -c <"$here/corpus.jsonl.gz") bytes)" >&2

@@ -1,4 +1,4 @@
-// Command gen writes tests/server_reference/cases.jsonl: the documents the
+// Command gen writes tests/server_reference/cases.jsonl.gz (gzip-compressed JSON lines): the documents the
 // API server's verdicts are recorded on (record.sh) and vergate's check is
 // compared with (tests/server_reference.rs).
 //
@@ -17,9 +17,11 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -70,7 +72,7 @@ func (g *generator) add(c Case) {
 
 func main() {
 	seed := flag.Int64("seed", 40, "the seed of every random choice")
-	out := flag.String("o", "tests/server_reference/cases.jsonl", "where to write the cases")
+	out := flag.String("o", "tests/server_reference/cases.jsonl.gz", "where to write the cases")
 	root := flag.String("root", ".", "the repository root")
 	flag.Parse()
 	g := &generator{rng: rand.New(rand.NewSource(*seed)), seen: map[string]bool{}, names: map[string]bool{}}
@@ -115,7 +117,15 @@ func write(path string, cases []Case) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(f)
+	// A name ending in .gz is written gzip-compressed (the committed cases
+	// are, to keep them small in git); the header carries no time stamp.
+	var sink io.Writer = f
+	var zipped *gzip.Writer
+	if strings.HasSuffix(path, ".gz") {
+		zipped = gzip.NewWriter(f)
+		sink = zipped
+	}
+	w := bufio.NewWriter(sink)
 	for _, c := range cases {
 		line, err := marshal(c)
 		if err != nil {
@@ -126,6 +136,11 @@ func write(path string, cases []Case) error {
 	}
 	if err := w.Flush(); err != nil {
 		return err
+	}
+	if zipped != nil {
+		if err := zipped.Close(); err != nil {
+			return err
+		}
 	}
 	return f.Close()
 }
