@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
+use support::capped::children_cpu_time;
 use support::cli::{code, stderr, stdout};
 use support::root;
 
@@ -51,23 +52,6 @@ fn vergate_capped(args: &[&str], stdin: Option<&[u8]>) -> (Output, Duration) {
     let output = child.wait_with_output().expect("vergate finishes");
     let times = std::fs::read_to_string(times.path()).expect("sh wrote its times");
     (output, children_cpu_time(&times))
-}
-
-/// The children's user + system time from the output of sh's `times`: its
-/// second line, `0m1.230000s 0m0.040000s`.
-fn children_cpu_time(times: &str) -> Duration {
-    let line = times.lines().nth(1).expect("times prints two lines");
-    line.split_whitespace()
-        .map(|field| {
-            let (minutes, seconds) = field
-                .trim_end_matches('s')
-                .split_once('m')
-                .expect("a time is NmS.SSSs");
-            Duration::from_secs_f64(
-                minutes.parse::<f64>().unwrap() * 60.0 + seconds.parse::<f64>().unwrap(),
-            )
-        })
-        .sum()
 }
 
 fn vergate(args: &[&str]) -> Output {

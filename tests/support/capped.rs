@@ -50,7 +50,7 @@ pub fn vergate<S: AsRef<OsStr>>(args: &[S]) -> Capped {
 
 /// The children's user + system time from the output of sh's `times`: its
 /// second line, `0m1.230000s 0m0.040000s`.
-fn children_cpu_time(times: &str) -> Duration {
+pub fn children_cpu_time(times: &str) -> Duration {
     let line = times.lines().nth(1).expect("times prints two lines");
     line.split_whitespace()
         .map(|field| {
