@@ -114,7 +114,11 @@ impl Validator {
         };
         let rules = own_rules.or_else(|| from_gates.as_deref().and_then(Option::as_ref));
         // CEL library versions follow Kubernetes minors only.
-        let kubernetes = (self.tables.api() == "kubernetes").then_some(checked.target);
+        let kubernetes = self
+            .tables
+            .dialect()
+            .minors_are_kubernetes_releases()
+            .then_some(checked.target);
         // A CRD document's rules as the API server compiles them on
         // create, then the custom resource's rules.
         let mut cel_found = Findings::new();

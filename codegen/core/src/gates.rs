@@ -6,6 +6,7 @@
 //! do not apply, except `removed_in`, which is always present (`null` when the
 //! item is in the newest minor).
 
+pub use crate::dialect::Dialect;
 use crate::Version;
 use std::collections::BTreeMap;
 
@@ -33,6 +34,17 @@ pub use union::{DiscriminatorGate, UnionGate, UnionKind};
 pub struct GatesIndex {
     /// The API's name from api.toml (`kubernetes`).
     pub api: String,
+    /// The API's dialect from api.toml: what the runtime checks depends on
+    /// it, never on the name. Left out when it is Kubernetes'
+    /// ([`Dialect::unwritten`]).
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default = "Dialect::unwritten",
+            skip_serializing_if = "Dialect::is_unwritten"
+        )
+    )]
+    pub dialect: Dialect,
     /// Every minor of the corpus, ascending.
     pub versions: Vec<Version>,
     /// The minors api.toml marks deprecated, with the note saying why or what

@@ -83,7 +83,7 @@ fn custom_resource_index(
     warnings: &mut Vec<String>,
 ) -> Result<crate::gates::GatesIndex, vergate_codegen::Error> {
     let mut loaded = build_minor(versions[0], documents)?;
-    Dialect::CustomResources.mark(&mut loaded.model);
+    vergate_codegen::model::mark(Dialect::CustomResources, &mut loaded.model);
     warnings.extend(loaded.warnings.iter().map(ToString::to_string));
     let minors = versions
         .iter()
