@@ -12,7 +12,6 @@
 use std::io::Write;
 use std::process::ExitCode;
 use vergate::engine::{CrdText, Validator};
-use vergate::preflight::Severity;
 use vergate::Version;
 
 const USAGE: &str = "usage: validate [--target MINOR] --crd CRD.yaml [--crd …] RESOURCE.yaml…
@@ -104,9 +103,7 @@ fn run(args: &[String], out: &mut impl Write) -> u8 {
     // --target, the newest minor the embedded index knows.
     let validator = Validator::kubernetes();
     let newest = validator.tables().versions().last().copied();
-    let (validator, errors) = validator
-        .target(request.target.or(newest))
-        .with_crds(&crds);
+    let (validator, errors) = validator.target(request.target.or(newest)).with_crds(&crds);
     for error in &errors {
         let _ = writeln!(out, "{}: error: {}", error.file, error.message);
         code = 2;
@@ -140,7 +137,7 @@ fn run(args: &[String], out: &mut impl Write) -> u8 {
                 violation.rule.id(),
                 violation.message
             );
-            if violation.severity == Severity::Error && code == 0 {
+            if violation.severity.is_error() && code == 0 {
                 code = 1;
             }
         }

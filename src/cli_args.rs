@@ -287,10 +287,12 @@ fn rule_setting(
             format!("{:?} is no rule; the rules: {}", id.trim(), ids.join(", "))
         })?;
     let severity = match level.trim() {
-        "error" => Some(Severity::Error),
-        "warning" => Some(Severity::Warning),
         "off" => None,
-        other => return Err(format!("{other:?}: the level is error, warning or off")),
+        other => Some(
+            other
+                .parse::<Severity>()
+                .map_err(|_| format!("{other:?}: the level is error, warning or off"))?,
+        ),
     };
     Ok((rule, severity))
 }

@@ -335,10 +335,8 @@ impl Api {
         }
         config.rust.check().map_err(config_error)?;
         for (definition, api_version) in &config.kinds {
-            let version = api_version
-                .rsplit_once('/')
-                .map_or(api_version.as_str(), |(_, v)| v);
-            let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+            let (group, version) =
+                vergate_core::gates::GroupVersionKind::split_api_version(api_version);
             if !crate::model::naming::is_api_version(version)
                 || group.contains(['/', ' '])
                 || api_version.starts_with('/')

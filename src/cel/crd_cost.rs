@@ -4,14 +4,17 @@
 
 use super::cost::{self, Finding, Step, CRD_LIMIT, RULE_LIMIT};
 use crate::document::{Node, Value as Doc};
-use crate::preflight::{Rule as Check, Severity, Violation};
+use crate::preflight::{Rule as Check, Violation};
 use rayon::prelude::*;
 
 /// The cost findings of every version of the CRD document `root` (none
-/// for another document), with `severity`.
-pub fn of_crd(root: &Node, severity: Severity) -> Vec<Violation> {
-    let is_crd = root.get("apiVersion").and_then(Node::as_str) == Some("apiextensions.k8s.io/v1")
-        && root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition");
+/// for another document), at the rule's severity (an error: the API
+/// server refuses the CRD).
+pub fn of_crd(root: &Node) -> Vec<Violation> {
+    let is_crd = crate::gates::is_crd(
+        root.get("apiVersion").and_then(Node::as_str),
+        root.get("kind").and_then(Node::as_str),
+    );
     let versions = root.get("spec").and_then(|spec| spec.get("versions"));
     let Some(Doc::Seq(versions)) = versions.map(|v| &v.value).filter(|_| is_crd) else {
         return Vec::new();
@@ -21,7 +24,7 @@ pub fn of_crd(root: &Node, severity: Severity) -> Vec<Violation> {
         .enumerate()
         .filter_map(|(index, version)| {
             let schema = version.get("schema")?.get("openAPIV3Schema")?;
-            Some(violations(schema, index, severity))
+            Some(violations(schema, index))
         })
         .flatten()
         .collect()
@@ -31,9 +34,10 @@ pub fn of_crd(root: &Node, severity: Severity) -> Vec<Violation> {
 /// over a limit: whether [`of_crd`] has anything to say, without reading
 /// the CRD again for its lines.
 pub fn over_limits(root: &serde_json::Value) -> bool {
-    let is_crd = root.get("apiVersion").and_then(serde_json::Value::as_str)
-        == Some("apiextensions.k8s.io/v1")
-        && root.get("kind").and_then(serde_json::Value::as_str) == Some("CustomResourceDefinition");
+    let is_crd = crate::gates::is_crd(
+        root.get("apiVersion").and_then(serde_json::Value::as_str),
+        root.get("kind").and_then(serde_json::Value::as_str),
+    );
     let versions = root
         .pointer("/spec/versions")
         .and_then(serde_json::Value::as_array)
@@ -51,17 +55,18 @@ pub fn over_limits(root: &serde_json::Value) -> bool {
 }
 
 /// The cost findings of the CRD version schema `schema`, at
-/// `spec.versions[index].schema.openAPIV3Schema`, with `severity`.
-pub fn violations(schema: &Node, index: usize, severity: Severity) -> Vec<Violation> {
+/// `spec.versions[index].schema.openAPIV3Schema`.
+pub fn violations(schema: &Node, index: usize) -> Vec<Violation> {
     let prefix = format!("spec.versions[{index}].schema.openAPIV3Schema");
     cost::check(&schema.to_json())
         .into_iter()
-        .map(|finding| Violation {
-            severity,
-            rule: Check::CelRule,
-            path: format!("{prefix}{}", dotted(&finding.at)),
-            line: line_at(schema, &finding.at),
-            message: message(&finding, &prefix),
+        .map(|finding| {
+            Violation::new(
+                Check::CelRule,
+                format!("{prefix}{}", dotted(&finding.at)),
+                line_at(schema, &finding.at),
+                message(&finding, &prefix),
+            )
         })
         .collect()
 }
@@ -122,14 +127,13 @@ fn line_at(node: &Node, steps: &[Step]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::violations;
-    use crate::preflight::Severity;
 
     #[test]
     fn a_rule_over_the_limit_is_reported_at_its_line_with_the_fix() {
         let text = "type: object\nproperties:\n  items:\n    type: array\n    items:\n      type: string\n    x-kubernetes-validations:\n    - rule: self.all(x, self.all(y, x == y))\n";
         let parsed = crate::document::parse(text);
         let schema = &parsed.documents[0].root;
-        let found = violations(schema, 0, Severity::Error);
+        let found = violations(schema, 0);
         assert_eq!(found.len(), 3, "{found:?}");
         let rule = &found[0];
         assert_eq!(rule.line, 8);

@@ -16,7 +16,7 @@
 use super::library;
 use super::rule::Rule;
 use crate::document::{Node, Value as Doc};
-use crate::preflight::{Rule as Check, Severity, Violation};
+use crate::preflight::{Rule as Check, Violation};
 use crate::Version;
 
 /// How deep the schema walk goes: CRD schemas are bounded far below this
@@ -28,8 +28,10 @@ const MAX_DEPTH: usize = 256;
 /// expressions does not offer or for their estimated cost. Empty for any
 /// other document.
 pub fn check(root: &Node, target: Version) -> Vec<Violation> {
-    let is_crd = root.get("apiVersion").and_then(Node::as_str) == Some("apiextensions.k8s.io/v1")
-        && root.get("kind").and_then(Node::as_str) == Some("CustomResourceDefinition");
+    let is_crd = crate::gates::is_crd(
+        root.get("apiVersion").and_then(Node::as_str),
+        root.get("kind").and_then(Node::as_str),
+    );
     let mut found = Vec::new();
     if !is_crd {
         return found;
@@ -50,7 +52,7 @@ pub fn check(root: &Node, target: Version) -> Vec<Violation> {
             walk(schema, path, target, 0, &mut found);
         }
     }
-    found.extend(super::crd_cost::of_crd(root, Severity::Error));
+    found.extend(super::crd_cost::of_crd(root));
     found
 }
 
@@ -124,13 +126,7 @@ fn rule_at(entry: &Node, path: String, target: Version, found: &mut Vec<Violatio
             Version::new(target.major(), target.minor() + 1)
         )
     };
-    found.push(Violation {
-        severity: Severity::Error,
-        rule: Check::CelRule,
-        path,
-        line: source.line,
-        message,
-    });
+    found.push(Violation::new(Check::CelRule, path, source.line, message));
 }
 
 #[cfg(test)]

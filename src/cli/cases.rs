@@ -3,7 +3,6 @@
 //! input error and per document or file skipped.
 
 use super::results::{Found, Results};
-use vergate::preflight::Severity;
 
 /// One test case.
 pub struct Case<'a> {
@@ -25,14 +24,14 @@ impl Case<'_> {
     pub fn fails(&self) -> bool {
         self.findings
             .iter()
-            .any(|found| found.violation.severity == Severity::Error)
+            .any(|found| found.violation.severity.is_error())
     }
 
-    /// The findings of `severity`.
-    pub fn of(&self, severity: Severity) -> impl Iterator<Item = &&Found> {
+    /// The error findings (`errors`), or the warnings.
+    pub fn of(&self, errors: bool) -> impl Iterator<Item = &&Found> {
         self.findings
             .iter()
-            .filter(move |found| found.violation.severity == severity)
+            .filter(move |found| found.violation.severity.is_error() == errors)
     }
 }
 

@@ -11,7 +11,9 @@ use super::results::Results;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::Writer;
 use std::io;
-use vergate::preflight::Severity;
+
+/// Asks [`cases::Case::of`] for the errors.
+const ERRORS: bool = true;
 
 /// The JUnit XML report of a run.
 pub fn report(results: &Results, api: &str) -> String {
@@ -65,11 +67,11 @@ fn write_case(writer: &mut Writer<Vec<u8>>, file: &str, case: &Case) -> io::Resu
     element.write_inner_content(|writer| {
         if case.fails() {
             let message: Vec<String> = case
-                .of(Severity::Error)
+                .of(ERRORS)
                 .map(|found| cases::finding_text(found))
                 .collect();
             let body: Vec<String> = case
-                .of(Severity::Error)
+                .of(ERRORS)
                 .map(|found| cases::finding_line(found))
                 .collect();
             writer
@@ -92,7 +94,7 @@ fn write_case(writer: &mut Writer<Vec<u8>>, file: &str, case: &Case) -> io::Resu
                 .write_empty()?;
         }
         let warnings: Vec<String> = case
-            .of(Severity::Warning)
+            .of(!ERRORS)
             .map(|found| format!("warning: {}", cases::finding_line(found)))
             .collect();
         if !warnings.is_empty() {

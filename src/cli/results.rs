@@ -7,7 +7,7 @@ use super::Outcome;
 use serde::Serialize;
 use vergate::engine::Resource;
 pub use vergate::engine::{CelCounts, InputError, Skipped};
-use vergate::preflight::{Severity, Violation};
+use vergate::preflight::Violation;
 
 /// One violation with where it is.
 #[derive(Serialize)]
@@ -113,12 +113,12 @@ pub struct Results {
 }
 
 impl Results {
-    /// The number of findings of `severity` (those left out of a
-    /// document's report included).
-    pub fn count(&self, severity: Severity) -> usize {
+    /// The number of error findings (`errors`), or of warnings (those
+    /// left out of a document's report included).
+    pub fn count(&self, errors: bool) -> usize {
         self.violations
             .iter()
-            .filter(|found| found.violation.severity == severity)
+            .filter(|found| found.violation.severity.is_error() == errors)
             .map(Found::weight)
             .sum()
     }
@@ -127,9 +127,10 @@ impl Results {
     pub fn verdicts(&self) -> Vec<Verdict> {
         let mut verdicts = vec![Verdict::Pass; self.resources.len()];
         for found in &self.violations {
-            let verdict = match found.violation.severity {
-                Severity::Error => Verdict::Fail,
-                Severity::Warning => Verdict::Warn,
+            let verdict = if found.violation.severity.is_error() {
+                Verdict::Fail
+            } else {
+                Verdict::Warn
             };
             if let Some(slot) = verdicts.get_mut(found.resource_index) {
                 *slot = (*slot).max(verdict);
@@ -163,8 +164,8 @@ impl Results {
             files: self.files.len(),
             resources: self.resources.len(),
             documents: self.documents,
-            errors: self.count(Severity::Error),
-            warnings: self.count(Severity::Warning),
+            errors: self.count(true),
+            warnings: self.count(false),
             input_errors: self.errors.len(),
             skipped: self.skipped.len(),
             verdicts,
@@ -220,7 +221,7 @@ impl Results {
     pub fn outcome(&self) -> Outcome {
         if !self.errors.is_empty() {
             Outcome::InputError
-        } else if self.count(Severity::Error) > 0 {
+        } else if self.count(true) > 0 {
             Outcome::Violations
         } else {
             Outcome::Clean

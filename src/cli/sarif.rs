@@ -95,11 +95,9 @@ pub fn report(results: &Results) -> Value {
     })
 }
 
-fn level(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    }
+/// SARIF's level: its names are the severity's own (`error`, `warning`).
+fn level(severity: Severity) -> String {
+    severity.to_string()
 }
 
 fn location(file: &str, line: u32) -> Value {

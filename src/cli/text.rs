@@ -7,7 +7,6 @@ use super::ColorChoice;
 use anstyle::{AnsiColor, Style};
 use std::fmt::Write as _;
 use std::io::Write as _;
-use vergate::preflight::Severity;
 
 const LOCATION: Style = Style::new().bold();
 const ERROR: Style = AnsiColor::Red.on_default().bold();
@@ -35,7 +34,7 @@ pub fn print(results: &Results, api: &str, color: ColorChoice) {
     for found in &results.violations {
         let violation = &found.violation;
         let _ = write!(out, "{place}{}:{}:{place:#} ", found.file, violation.line);
-        if violation.severity == Severity::Warning {
+        if !violation.severity.is_error() {
             let _ = write!(out, "{warning}warning:{warning:#} ");
         }
         let _ = write!(out, "{resource}{}{resource:#}: ", found.resource);

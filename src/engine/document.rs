@@ -7,7 +7,7 @@ use super::resource::Resource;
 use super::Validator;
 use crate::document::{Document, Node};
 use crate::findings::Findings;
-use crate::preflight::{self, Options, Rule, Severity, Violation};
+use crate::preflight::{self, Options, Rule, Violation};
 
 impl Validator {
     /// Checks one document of the file `file` (its name in errors and in
@@ -63,22 +63,20 @@ impl Validator {
             span: None,
         };
         if let Some(message) = self.custom.not_used(file, doc.line) {
-            report.findings.push(found(Violation {
-                severity: Severity::Warning,
-                rule: Rule::CrdNotUsed,
-                path: String::new(),
-                line: doc.line,
-                message: message.to_owned(),
-            }));
+            report.findings.push(found(Violation::new(
+                Rule::CrdNotUsed,
+                "",
+                doc.line,
+                message.to_owned(),
+            )));
         }
         if let Some((line, message)) = self.custom.unserved(&doc.root) {
-            report.findings.push(found(Violation {
-                severity: Severity::Error,
-                rule: Rule::KindNotServed,
-                path: "apiVersion".into(),
+            report.findings.push(found(Violation::new(
+                Rule::KindNotServed,
+                "apiVersion",
                 line,
                 message,
-            }));
+            )));
             return;
         }
         let preflight_options = Options {
@@ -185,13 +183,12 @@ impl Validator {
             api_version: text_of(&doc.root, "apiVersion"),
             kind: kind.to_owned(),
             target: self.target,
-            violation: Violation {
-                severity: Severity::Error,
-                rule: Rule::RejectedKind,
-                path: "kind".into(),
+            violation: Violation::new(
+                Rule::RejectedKind,
+                "kind",
                 line,
-                message: format!("{kind} is rejected (--reject)"),
-            },
+                format!("{kind} is rejected (--reject)"),
+            ),
             omitted: 0,
             item: None,
             span: None,

@@ -22,7 +22,7 @@ mod defaults;
 mod validate;
 
 use crate::document::{Node, Value};
-use crate::preflight::{Rule, Severity, Violation};
+use crate::preflight::{Deviation, Rule, Violation};
 use crate::Version;
 use serde_json::Value as Json;
 use vergate_codegen::load::{STATUS_SUBRESOURCE, VALUE_VALIDATIONS};
@@ -197,16 +197,13 @@ impl Junctors {
             cut_place: None,
         };
         if let Some(schema) = &self.unread {
-            walk.violations.push(Violation {
-                severity: Severity::Warning,
-                rule: Rule::Junctor,
-                path: String::new(),
-                line: root.line,
-                message: format!(
-                    "the CRD's allOf / anyOf / oneOf / not were not all checked: the schema nests deeper than {MAX_DEPTH} levels at {schema} ({}); nest it less deeply",
-                    self.crd
-                ),
-            });
+            let message = format!(
+                "the CRD's allOf / anyOf / oneOf / not were not all checked: the schema nests deeper than {MAX_DEPTH} levels at {schema} ({}); nest it less deeply",
+                self.crd
+            );
+            let violation = Violation::new(Rule::Junctor, "", root.line, message);
+            walk.violations
+                .push(violation.deviating(Deviation::NotChecked));
         }
         walk.place(&self.root, root, String::new());
         if let (Some(cut), Some(place)) = (&walk.validator.cut, walk.cut_place) {
@@ -231,16 +228,13 @@ impl Junctors {
                 ),
             };
             let line = line_of(root, "", &cut.path).unwrap_or(root.line);
-            walk.violations.push(Violation {
-                severity: Severity::Warning,
-                rule: Rule::Junctor,
-                path: cut.path.clone(),
-                line,
-                message: format!(
-                    "the CRD's allOf / anyOf / oneOf / not were not all checked: {why} at {place}{} ({}){fix}",
-                    cut.schema, self.crd
-                ),
-            });
+            let message = format!(
+                "the CRD's allOf / anyOf / oneOf / not were not all checked: {why} at {place}{} ({}){fix}",
+                cut.schema, self.crd
+            );
+            let violation = Violation::new(Rule::Junctor, cut.path.clone(), line, message);
+            walk.violations
+                .push(violation.deviating(Deviation::NotChecked));
         }
         walk.violations
     }
@@ -327,13 +321,12 @@ impl<'j> Walk<'j> {
         }
         for finding in outcome.errors {
             let line = line_of(node, path, &finding.path).unwrap_or(node.line);
-            self.violations.push(Violation {
-                severity: Severity::Error,
-                rule: Rule::Junctor,
-                path: finding.path,
+            self.violations.push(Violation::new(
+                Rule::Junctor,
+                finding.path,
                 line,
-                message: finding.message,
-            });
+                finding.message,
+            ));
         }
     }
 }

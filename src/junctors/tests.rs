@@ -164,7 +164,7 @@ fn junctors_nested_too_deep_are_cut_with_a_warning() {
     assert!(
         violations
             .iter()
-            .any(|v| v.severity == Severity::Warning && v.message.contains("not all checked")),
+            .any(|v| !v.severity.is_error() && v.message.contains("not all checked")),
         "{violations:?}"
     );
 }
@@ -183,17 +183,14 @@ fn a_document_past_the_visit_budget_is_cut_with_a_warning() {
     let yaml = format!("items:\n{}", "- {}\n".repeat(20_000));
     let parsed = crate::document::parse(&yaml);
     let violations = junctors.check(&parsed.documents[0].root, None);
-    let errors = violations
-        .iter()
-        .filter(|v| v.severity == Severity::Error)
-        .count();
+    let errors = violations.iter().filter(|v| v.severity.is_error()).count();
     // Items checked before the budget ran out fail (no field is there);
     // none is judged after it.
     assert!(errors > 1000 && errors < 20_000 * 2, "{errors}");
     assert!(
         violations
             .iter()
-            .any(|v| v.severity == Severity::Warning && v.message.contains("not all checked")),
+            .any(|v| !v.severity.is_error() && v.message.contains("not all checked")),
         "{}",
         violations.len()
     );
@@ -214,7 +211,7 @@ fn large_defaults_on_many_items_are_cut_with_a_warning() {
     assert!(
         violations
             .iter()
-            .any(|v| v.severity == Severity::Warning && v.message.contains("MiB of defaults")),
+            .any(|v| !v.severity.is_error() && v.message.contains("MiB of defaults")),
         "{violations:?}"
     );
 }

@@ -8,7 +8,7 @@
 //! first minor of the corpus that does not serve it, and the replacement
 //! the most stable apiVersion of the same group and kind served then.
 
-use super::{Identity, Rule, Severity, Violation};
+use super::{Identity, Rule, Violation};
 use crate::gates::{Gate, TypeGate};
 use crate::tables::GateTables;
 use crate::Version;
@@ -25,7 +25,7 @@ pub(super) fn warnings(
 ) -> Vec<Violation> {
     let gate = &ty.gate;
     let mut found = Vec::new();
-    let (group, version) = identity.group_version();
+    let group = identity.group();
     // Most documents get neither warning: the text is made only for one.
     let served = || format!("{} {}", identity.api_version, identity.kind);
     let said = ty.api_lifecycle_in(target);
@@ -73,31 +73,18 @@ pub(super) fn warnings(
                 )),
             }
         }
-        found.push(Violation {
-            severity: Severity::Warning,
-            rule: Rule::RemovedAhead,
-            path: String::new(),
-            line,
-            message,
-        });
+        found.push(Violation::new(Rule::RemovedAhead, "", line, message));
     }
     let server_warning = warned.and_then(|said| {
-        said.warning(&crate::gates::GroupVersionKind {
-            group: group.to_owned(),
-            version: version.to_owned(),
-            kind: identity.kind.to_owned(),
-        })
+        said.warning(&crate::gates::GroupVersionKind::parse(
+            identity.api_version,
+            identity.kind,
+        ))
     });
     if let Some(message) = server_warning {
         // The target's API server's own words (k8s.io/apiserver's
         // deprecation.WarningMessage over the published lifecycle).
-        found.push(Violation {
-            severity: Severity::Warning,
-            rule: Rule::Deprecated,
-            path: String::new(),
-            line,
-            message,
-        });
+        found.push(Violation::new(Rule::Deprecated, "", line, message));
     } else if said.is_none_or(|said| said.deprecated.is_none()) && gate.is_deprecated_in(target) {
         // No published deprecation: the spec's own (or its prose).
         let since = super::checker::since_text(tables, gate, identity.type_name, target);
@@ -111,13 +98,7 @@ pub(super) fn warnings(
         {
             message.push_str(&format!("; use apiVersion {}", replacement.api_version()));
         }
-        found.push(Violation {
-            severity: Severity::Warning,
-            rule: Rule::Deprecated,
-            path: String::new(),
-            line,
-            message,
-        });
+        found.push(Violation::new(Rule::Deprecated, "", line, message));
     }
     found
 }

@@ -3,7 +3,7 @@
 
 use super::feature_gates::FeatureGates;
 use super::field_validation::FieldValidation;
-use super::violation::{Rule, Severity, Violation};
+use super::violation::{Deviation, Rule, Violation};
 use crate::document::{Entry, Node, Value};
 use crate::gates::{show_values, Gate, Inferred, Scalar, Stage, TypeExpr, TypeGate};
 use crate::tables::GateTables;
@@ -52,14 +52,11 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The severity of what the API server accepts with a warning (an
-    /// unknown field, a gated-off field, a value a later spec lists): a
-    /// warning, an error with `--strict`.
-    fn strict_warning(&self) -> Severity {
-        if self.strict {
-            Severity::Error
-        } else {
-            Severity::Warning
+    /// What the API server accepts with a warning (a gated-off field, a
+    /// value a later spec lists): a warning, an error with `--strict`.
+    fn accepted_with_warning(&self) -> Deviation {
+        Deviation::AcceptedWithWarning {
+            strict: self.strict,
         }
     }
 
@@ -128,7 +125,7 @@ impl<'a> Checker<'a> {
         };
         if !known.accepts(text) {
             let message = format_message(&walk.path_text(None), format, text);
-            self.report(walk, Severity::Error, Rule::Format, None, line, message);
+            self.report(walk, Rule::Format, None, line, message);
         }
     }
 
@@ -139,22 +136,31 @@ impl<'a> Checker<'a> {
         walk.value(self, root, root.line, &ty, &ty);
     }
 
+    /// Reports a finding of `rule` at its default severity, at the path
+    /// so far (with `last` appended).
     fn report(
         &mut self,
         walk: &Walk<'_>,
-        severity: Severity,
         rule: Rule,
         last: Option<&str>,
         line: u32,
         message: String,
     ) {
-        self.violations.push(Violation {
-            severity,
-            rule,
-            path: walk.path_text(last),
-            line,
-            message,
-        });
+        self.report_as(walk, None, rule, last, line, message);
+    }
+
+    /// [`Checker::report`], at `deviation`'s severity when there is one.
+    fn report_as(
+        &mut self,
+        walk: &Walk<'_>,
+        deviation: Option<Deviation>,
+        rule: Rule,
+        last: Option<&str>,
+        line: u32,
+        message: String,
+    ) {
+        let violation = Violation::new(rule, walk.path_text(last), line, message);
+        self.violations.push(violation.deviating_if(deviation));
     }
 
     fn wrong_type(
@@ -174,7 +180,7 @@ impl<'a> Checker<'a> {
             self.target,
             node.describe()
         );
-        self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
+        self.report(walk, Rule::WrongType, None, line, message);
     }
 
     /// Reports each field `object` requires in the target that `entries`
@@ -196,14 +202,7 @@ impl<'a> Checker<'a> {
                 ),
                 Some(_) => continue,
             };
-            self.report(
-                walk,
-                Severity::Error,
-                Rule::MissingRequired,
-                Some(field_name),
-                line,
-                message,
-            );
+            self.report(walk, Rule::MissingRequired, Some(field_name), line, message);
         }
     }
 }
@@ -241,7 +240,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 "expected {} ({scalar} in {}), found {}",
                 misfit.expected, self.target, misfit.found
             );
-            self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
+            self.report(walk, Rule::WrongType, None, line, message);
         }
     }
 
@@ -268,11 +267,11 @@ impl<'a> Visitor<'a> for Checker<'a> {
         refusal: Refusal<'a>,
     ) {
         let target = self.target;
-        let (severity, message) = match refusal {
+        let (deviation, message) = match refusal {
             Refusal::NotInMinor { gate, .. } => {
                 let (_, reason) = absent_reason(gate, target, None);
                 (
-                    Severity::Error,
+                    None,
                     format!("value {text:?} is not available in {target} ({reason})"),
                 )
             }
@@ -282,7 +281,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 accepted,
                 carried_from: Some(known_from),
             } => (
-                self.strict_warning(),
+                Some(self.accepted_with_warning()),
                 format!(
                     "value {text:?} is likely refused in {target}: the {target} spec lists no values, and {known_from}'s, carried back as the field's description is the same, are {}",
                     show_values(&accepted)
@@ -291,14 +290,21 @@ impl<'a> Visitor<'a> for Checker<'a> {
             // The target lists its values and this is none of them: the
             // API refuses it (and so do the JSON Schemas), strict or not.
             Refusal::Unlisted { accepted, .. } => (
-                Severity::Error,
+                None,
                 format!(
                     "value {text:?} is not accepted in {target} (accepted: {})",
                     show_values(&accepted)
                 ),
             ),
         };
-        self.report(walk, severity, Rule::ValueNotAvailable, last, line, message);
+        self.report_as(
+            walk,
+            deviation,
+            Rule::ValueNotAvailable,
+            last,
+            line,
+            message,
+        );
     }
 
     fn deprecated_value(
@@ -313,22 +319,15 @@ impl<'a> Visitor<'a> for Checker<'a> {
         if gate.inferred.contains(&Inferred::DeprecatedIn) {
             message.push_str(" (inferred from its description)");
         }
-        self.report(
-            walk,
-            Severity::Warning,
-            Rule::Deprecated,
-            last,
-            line,
-            message,
-        );
+        self.report(walk, Rule::Deprecated, last, line, message);
     }
 
     fn constraint(&mut self, walk: &Walk<'a>, last: Option<&str>, line: u32, verdict: Verdict) {
-        let (severity, message) = match verdict {
-            Verdict::Broken(message) => (Severity::Error, message),
-            Verdict::Unchecked(message) => (Severity::Warning, message),
+        let (deviation, message) = match verdict {
+            Verdict::Broken(message) => (None, message),
+            Verdict::Unchecked(message) => (Some(Deviation::NotChecked), message),
         };
-        self.report(walk, severity, Rule::Constraint, last, line, message);
+        self.report_as(walk, deviation, Rule::Constraint, last, line, message);
     }
 
     fn union(
@@ -355,16 +354,16 @@ impl<'a> Visitor<'a> for Checker<'a> {
             // As the API server's field validation: `Strict` (what
             // `kubectl apply` asks for) refuses the object, `Warn` drops the
             // field with a warning, `Ignore` drops it silently.
-            let severity = match self.fields {
+            let deviation = match self.fields {
                 FieldValidation::Ignore => return FieldStep::Keep(()),
-                FieldValidation::Warn => Severity::Warning,
-                FieldValidation::Strict => Severity::Error,
+                FieldValidation::Warn => Some(Deviation::FieldValidationWarn),
+                FieldValidation::Strict => None,
             };
             if !def.open {
                 let path = walk.path_text(Some(key));
-                let mut message = match severity {
-                    Severity::Error => format!("strict decoding error: unknown field {path:?}"),
-                    Severity::Warning => format!("unknown field {path:?}"),
+                let mut message = match deviation {
+                    None => format!("strict decoding error: unknown field {path:?}"),
+                    Some(_) => format!("unknown field {path:?}"),
                 };
                 let _ = write!(
                     message,
@@ -376,9 +375,9 @@ impl<'a> Visitor<'a> for Checker<'a> {
                     let _ = write!(message, "; did you mean {suggestion:?}?");
                 }
                 message.push(')');
-                self.report(
+                self.report_as(
                     walk,
-                    severity,
+                    deviation,
                     Rule::UnknownField,
                     Some(key),
                     entry.line,
@@ -390,7 +389,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         let field = indexed.gate;
         if !field.gate.is_present_in(target) {
             let (rule, message) = absent_message(&field.gate, target, renamed_to(def, key, target));
-            self.report(walk, Severity::Error, rule, Some(key), entry.line, message);
+            self.report(walk, rule, Some(key), entry.line, message);
             return FieldStep::Drop;
         }
         if field.gate.is_deprecated_in(target) {
@@ -401,19 +400,12 @@ impl<'a> Visitor<'a> for Checker<'a> {
             if let Some((new_name, since)) = renamed_to(def, key, Version::new(u32::MAX, 0)) {
                 let _ = write!(message, "; renamed to {new_name} in {since}");
             }
-            self.report(
-                walk,
-                Severity::Warning,
-                Rule::Deprecated,
-                Some(key),
-                entry.line,
-                message,
-            );
+            self.report(walk, Rule::Deprecated, Some(key), entry.line, message);
         }
         if let Some(message) = self.gate_off(&field.gate) {
-            self.report(
+            self.report_as(
                 walk,
-                self.strict_warning(),
+                Some(self.accepted_with_warning()),
                 Rule::FeatureGateOff,
                 Some(key),
                 entry.line,
@@ -445,19 +437,12 @@ impl<'a> Visitor<'a> for Checker<'a> {
             for broken in super::cross_field::check(&object.def.rules, entries, line) {
                 let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
                 let (rule, line) = (Rule::CrossField, broken.line);
-                self.report(walk, Severity::Error, rule, last, line, broken.message);
+                self.report(walk, rule, last, line, broken.message);
             }
             if super::go_validation::applies(object.name) {
                 for broken in super::go_validation::check(object.name, entries, line) {
                     let (rule, line) = (Rule::ServerValidation, broken.line);
-                    self.report(
-                        walk,
-                        Severity::Error,
-                        rule,
-                        Some(broken.last),
-                        line,
-                        broken.message,
-                    );
+                    self.report(walk, rule, Some(broken.last), line, broken.message);
                 }
             }
         }

@@ -26,7 +26,7 @@ mod violation;
 
 pub use feature_gates::{parse_setting as parse_feature_gate, FeatureGates};
 pub use field_validation::FieldValidation;
-pub use violation::{Rule, Severity, Violation};
+pub use violation::{Deviation, Rule, Severity, Violation};
 
 use crate::document::{Node, Value};
 use crate::gates::GroupVersionKind;
@@ -70,7 +70,7 @@ impl Report {
     pub fn passes(&self) -> bool {
         self.violations
             .iter()
-            .all(|violation| violation.severity == Severity::Warning)
+            .all(|violation| !violation.severity.is_error())
     }
 }
 
@@ -96,9 +96,7 @@ impl<'a> Identity<'a> {
     /// The group and version of its apiVersion (`("", "v1")` for the core
     /// group).
     pub fn group_version(&self) -> (&'a str, &'a str) {
-        self.api_version
-            .rsplit_once('/')
-            .unwrap_or(("", self.api_version))
+        GroupVersionKind::split_api_version(self.api_version)
     }
 
     /// Its group (`""` for the core group).
@@ -147,7 +145,7 @@ pub(crate) fn identify<'a>(
     };
     let api_version = field("apiVersion")?;
     let kind = field("kind")?;
-    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let (group, version) = GroupVersionKind::split_api_version(api_version);
     if let Some(name) = tables.types_for_gvk(group, version, kind).next() {
         return Ok(Identity {
             api_version,
@@ -232,17 +230,17 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
     };
     let api_version_line = root.get("apiVersion").map_or(root.line, |node| node.line);
     if let Some(own) = identity.own_minor.filter(|own| *own != target) {
-        walker.violations.push(Violation {
-            severity: Severity::Warning,
-            rule: Rule::VersionMismatch,
-            path: "apiVersion".into(),
-            line: api_version_line,
-            message: if own < target {
-                format!("the document is written for {own} but checked against {target}; `vergate upgrade --to {target}` rewrites it")
-            } else {
-                format!("the document is written for {own} but checked against the older {target}")
-            },
-        });
+        let message = if own < target {
+            format!("the document is written for {own} but checked against {target}; `vergate upgrade --to {target}` rewrites it")
+        } else {
+            format!("the document is written for {own} but checked against the older {target}")
+        };
+        walker.violations.push(Violation::new(
+            Rule::VersionMismatch,
+            "apiVersion",
+            api_version_line,
+            message,
+        ));
     }
     match identity
         .type_name
@@ -280,13 +278,12 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         Some((_, ty)) => {
             let (_, reason) = checker::absent_reason(&ty.gate, target, None);
             let message = kind_message(tables, &identity, target, Some(&reason));
-            walker.violations.push(Violation {
-                severity: Severity::Error,
-                rule: Rule::KindNotServed,
-                path: String::new(),
-                line: api_version_line,
+            walker.violations.push(Violation::new(
+                Rule::KindNotServed,
+                "",
+                api_version_line,
                 message,
-            });
+            ));
         }
         // A kind the API served before its first minor, or one it serves
         // under another apiVersion of a group it serves; a custom resource
@@ -300,13 +297,12 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
                 Some(retired) => retired_message(&identity, retired, target),
                 None => kind_message(tables, &identity, target, None),
             };
-            walker.violations.push(Violation {
-                severity: Severity::Error,
-                rule: Rule::KindNotServed,
-                path: String::new(),
-                line: api_version_line,
+            walker.violations.push(Violation::new(
+                Rule::KindNotServed,
+                "",
+                api_version_line,
                 message,
-            });
+            ));
         }
         None => walker
             .violations
@@ -439,31 +435,24 @@ fn unknown_kind(
     let served_group = !own_minor && tables.is_own_group(group);
     let nearest = nearest.filter(|_| own_minor || served_group);
     if !served_group && nearest.is_none() {
-        return Violation {
-            severity: if options.strict {
-                Severity::Error
-            } else {
-                Severity::Warning
-            },
-            rule: Rule::UnknownKind,
-            path: String::new(),
-            line,
-            message: if own_minor {
-                format!(
-                    "{} {}: {} has no such kind; not checked",
-                    identity.api_version,
-                    identity.kind,
-                    tables.api()
-                )
-            } else {
-                format!(
+        let message = if own_minor {
+            format!(
+                "{} {}: {} has no such kind; not checked",
+                identity.api_version,
+                identity.kind,
+                tables.api()
+            )
+        } else {
+            format!(
                     "{} {}: a custom resource ({} serves no group {group:?}) and no CRD for it was given (--crd, or among the inputs); not checked",
                     identity.api_version,
                     identity.kind,
                     tables.api()
                 )
-            },
         };
+        // Not checked: a warning, an error with --strict.
+        let deviation = (!options.strict).then_some(Deviation::NotChecked);
+        return Violation::new(Rule::UnknownKind, "", line, message).deviating_if(deviation);
     }
     let place = if own_minor {
         tables.api()
@@ -477,13 +466,7 @@ fn unknown_kind(
     if let Some(nearest) = nearest {
         message.push_str(&format!("; did you mean {nearest}?"));
     }
-    Violation {
-        severity: Severity::Error,
-        rule: Rule::UnknownKind,
-        path: String::new(),
-        line,
-        message,
-    }
+    Violation::new(Rule::UnknownKind, "", line, message)
 }
 
 /// The known kind closest to `kind` (case aside, a few edits away), with its

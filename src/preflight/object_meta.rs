@@ -13,7 +13,7 @@
 
 use super::feature_gates::FeatureGates;
 use super::names;
-use super::violation::{Rule, Severity, Violation};
+use super::violation::{Rule, Violation};
 use crate::document::{Entry, Node, Value};
 use crate::tables::GateTables;
 use crate::walk::go_quoted;
@@ -329,11 +329,5 @@ fn invalid(path: &str, line: u32, value: &str, message: &str) -> Violation {
 }
 
 fn error(path: &str, line: u32, message: String) -> Violation {
-    Violation {
-        severity: Severity::Error,
-        rule: Rule::ObjectMeta,
-        path: path.to_owned(),
-        line,
-        message,
-    }
+    Violation::new(Rule::ObjectMeta, path.to_owned(), line, message)
 }

@@ -11,13 +11,38 @@ pub enum Severity {
     Error,
 }
 
-/// `error` or `warning`, as every report format writes it.
+impl Severity {
+    /// True for an error: it fails `check`.
+    pub fn is_error(self) -> bool {
+        self == Severity::Error
+    }
+}
+
+/// Each severity with its name (`error`, `warning`), as every report
+/// format writes it and `--rule ID=LEVEL` reads it.
+const SEVERITY_NAMES: [(Severity, &str); 2] =
+    [(Severity::Warning, "warning"), (Severity::Error, "error")];
+
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        })
+        let (_, name) = SEVERITY_NAMES
+            .iter()
+            .find(|(severity, _)| severity == self)
+            .expect("every severity has a name");
+        f.write_str(name)
+    }
+}
+
+impl std::str::FromStr for Severity {
+    type Err = ();
+
+    /// `error` or `warning`.
+    fn from_str(text: &str) -> Result<Severity, ()> {
+        SEVERITY_NAMES
+            .iter()
+            .find(|(_, name)| *name == text)
+            .map(|(severity, _)| *severity)
+            .ok_or(())
     }
 }
 
@@ -162,6 +187,42 @@ impl fmt::Display for Rule {
     }
 }
 
+/// Why a finding's severity is not its rule's default severity: each
+/// reason once, with the severity it gives. A site that reports a finding
+/// at another severity than its rule's names one of these
+/// ([`Violation::deviating`]); every other finding is built from its rule
+/// alone ([`Violation::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deviation {
+    /// What the API server accepts with a warning (a field whose feature
+    /// gate is off, a value only a later spec lists): a warning, an error
+    /// with `--strict` (`strict`).
+    AcceptedWithWarning { strict: bool },
+    /// `--validate=warn`: an unknown field is a warning, as the API
+    /// server's own default.
+    FieldValidationWarn,
+    /// What vergate did not check (a constraint it cannot evaluate, a
+    /// union or junctor past its bound, a CEL rule not run): the value
+    /// is accepted, and a warning says so; never a failure.
+    NotChecked,
+    /// A cost finding of a CRD given with `--crd`: the CRD is on the
+    /// cluster already, so its rules' cost is a warning, not a refusal.
+    CrdOnCluster,
+}
+
+impl Deviation {
+    /// The severity the finding has instead of its rule's default.
+    pub fn severity(self) -> Severity {
+        match self {
+            Deviation::AcceptedWithWarning { strict: true } => Severity::Error,
+            Deviation::AcceptedWithWarning { strict: false }
+            | Deviation::FieldValidationWarn
+            | Deviation::NotChecked
+            | Deviation::CrdOnCluster => Severity::Warning,
+        }
+    }
+}
+
 /// One problem in one document.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Violation {
@@ -176,9 +237,38 @@ pub struct Violation {
     pub message: String,
 }
 
+impl Violation {
+    /// A finding of `rule` at its default severity.
+    pub fn new(rule: Rule, path: impl Into<String>, line: u32, message: String) -> Violation {
+        Violation {
+            severity: rule.default_severity(),
+            rule,
+            path: path.into(),
+            line,
+            message,
+        }
+    }
+
+    /// The finding at the severity `deviation` gives, not its rule's.
+    pub fn deviating(self, deviation: Deviation) -> Violation {
+        Violation {
+            severity: deviation.severity(),
+            ..self
+        }
+    }
+
+    /// The finding at its rule's severity, or `deviation`'s when there is one.
+    pub fn deviating_if(self, deviation: Option<Deviation>) -> Violation {
+        match deviation {
+            Some(deviation) => self.deviating(deviation),
+            None => self,
+        }
+    }
+}
+
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.severity == Severity::Warning {
+        if !self.severity.is_error() {
             f.write_str("warning: ")?;
         }
         if self.path.is_empty() {

@@ -282,7 +282,7 @@ fn retired_document(
             report
                 .violations
                 .iter()
-                .filter(|violation| violation.severity == crate::preflight::Severity::Error)
+                .filter(|violation| violation.severity.is_error())
                 .map(|violation| format!("{} ({})", violation.path, violation.message)),
         );
     }

@@ -44,7 +44,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use vergate_core::gates::GroupVersionKind;
+use vergate_core::gates::{GroupVersionKind, CRD_API_VERSION, CRD_KIND};
 
 /// The definition every custom resource's `metadata` refers to.
 pub use crate::model::kubernetes::OBJECT_META;
@@ -56,11 +56,8 @@ const OBJECT_META_SPEC: &str = include_str!("object_meta.json");
 /// The name the built-in ObjectMeta is loaded under, in messages.
 pub const OBJECT_META_SOURCE: &str = "<vergate built-in ObjectMeta>";
 
-const CRD_KIND: &str = "CustomResourceDefinition";
-
 /// Marks a version's schema whose CRD serves the `status` subresource.
 pub const STATUS_SUBRESOURCE: &str = "x-vergate-status-subresource";
-const CRD_API_VERSION: &str = "apiextensions.k8s.io/v1";
 
 /// Where a CRD schema's logical junctors are kept (`{oneOf: [...], ...}`):
 /// value validations the API server applies, out of the converter's way.

@@ -301,7 +301,8 @@ fn mark_path_kinds(model: &mut MinorModel, documents: &[(&PathBuf, &Document)]) 
 /// has is an error naming the key.
 pub fn mark_configured_kinds(minors: &mut [MinorModel], api: &Api) -> Result<()> {
     for (name, api_version) in &api.config.kinds {
-        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        let (group, version) =
+            vergate_core::gates::GroupVersionKind::split_api_version(api_version);
         let mut found = false;
         for minor in minors.iter_mut() {
             let Some(definition) = minor.definitions.get_mut(name) else {

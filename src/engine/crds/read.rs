@@ -5,7 +5,7 @@ use super::copies::first_copies;
 use crate::cel::crd_cost;
 use crate::document;
 use crate::engine::InputError;
-use crate::preflight::Severity;
+use crate::preflight::Deviation;
 use rayon::prelude::*;
 use std::path::Path;
 use vergate_codegen::load::{crds_from_documents, holds_crd, Document};
@@ -41,8 +41,9 @@ pub(super) fn given(
     if names_rules(text) && documents.iter().any(|(_, doc)| crd_cost::over_limits(doc)) {
         for doc in document::parse(text).documents {
             over_cost.extend(
-                crd_cost::of_crd(&doc.root, Severity::Warning)
+                crd_cost::of_crd(&doc.root)
                     .into_iter()
+                    .map(|violation| violation.deviating(Deviation::CrdOnCluster))
                     .map(|violation| InputError {
                         file: name.to_owned(),
                         line: violation.line,

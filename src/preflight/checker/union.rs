@@ -10,7 +10,7 @@
 //! inside one another and [`MAX_MEMBER_TRIES`] member checks per document.
 //! Past either, the value is accepted unchecked with a warning saying so.
 
-use super::super::violation::{Rule, Severity, Violation};
+use super::super::violation::{Deviation, Rule, Violation};
 use super::{absent_reason, short, Checker};
 use crate::document::{Node, Value};
 use crate::gates::{DiscriminatorGate, TypeExpr, UnionGate, UnionKind};
@@ -87,9 +87,9 @@ impl<'a> Checker<'a> {
                 "not checked against the members of {}: unions nest more than {MAX_UNION_DEPTH} deep here; vergate stops there and accepts the value",
                 short(name)
             );
-            self.report(
+            self.report_as(
                 walk,
-                Severity::Warning,
+                Some(Deviation::NotChecked),
                 Rule::WrongType,
                 None,
                 line,
@@ -134,7 +134,7 @@ impl<'a> Checker<'a> {
                 short(name),
                 node.describe()
             );
-            self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
+            self.report(walk, Rule::WrongType, None, line, message);
             return;
         };
         let entry = entries.iter().find(|entry| entry.key == property);
@@ -144,14 +144,7 @@ impl<'a> Checker<'a> {
                     "missing: {} picks its member by {property:?} (in {target} one of: {known})",
                     short(name)
                 );
-                self.report(
-                    walk,
-                    Severity::Error,
-                    Rule::MissingRequired,
-                    Some(property),
-                    line,
-                    message,
-                );
+                self.report(walk, Rule::MissingRequired, Some(property), line, message);
                 return;
             }
             Some((Value::String(tag), tag_line)) => (tag, tag_line),
@@ -161,14 +154,7 @@ impl<'a> Checker<'a> {
                     "expected a string naming the member of {} (in {target} one of: {known}), found {found}",
                     short(name)
                 );
-                self.report(
-                    walk,
-                    Severity::Error,
-                    Rule::WrongType,
-                    Some(property),
-                    tag_line,
-                    message,
-                );
+                self.report(walk, Rule::WrongType, Some(property), tag_line, message);
                 return;
             }
         };
@@ -180,7 +166,6 @@ impl<'a> Checker<'a> {
             );
             self.report(
                 walk,
-                Severity::Error,
                 Rule::ValueNotAvailable,
                 Some(property),
                 tag_line,
@@ -200,14 +185,7 @@ impl<'a> Checker<'a> {
                 short(member),
                 short(name)
             );
-            self.report(
-                walk,
-                Severity::Error,
-                rule,
-                Some(property),
-                tag_line,
-                message,
-            );
+            self.report(walk, rule, Some(property), tag_line, message);
             return;
         }
         self.union_depth += 1;
@@ -233,9 +211,9 @@ impl<'a> Checker<'a> {
                     "not checked against the members of {}: the document needs more than {MAX_MEMBER_TRIES} member checks; vergate stops there and accepts the value",
                     short(name)
                 );
-                self.report(
+                self.report_as(
                     walk,
-                    Severity::Warning,
+                    Some(Deviation::NotChecked),
                     Rule::WrongType,
                     None,
                     line,
@@ -248,7 +226,7 @@ impl<'a> Checker<'a> {
             let first_error = trial
                 .violations
                 .iter()
-                .position(|violation| violation.severity == Severity::Error);
+                .position(|violation| violation.severity.is_error());
             match first_error {
                 Some(index) => refused.push((member, trial.violations.swap_remove(index))),
                 None => matched.push((member, trial.violations)),
@@ -271,7 +249,7 @@ impl<'a> Checker<'a> {
                 if refused.len() > MAX_LISTED {
                     let _ = write!(message, "; and {} more", refused.len() - MAX_LISTED);
                 }
-                self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
+                self.report(walk, Rule::WrongType, None, line, message);
             }
             (UnionKind::OneOf, count) if count > 1 => {
                 let names: Vec<String> = matched
@@ -282,7 +260,7 @@ impl<'a> Checker<'a> {
                     "matches {count} members of {union_name} ({}); oneOf accepts a value that matches exactly one",
                     names.join(", ")
                 );
-                self.report(walk, Severity::Error, Rule::WrongType, None, line, message);
+                self.report(walk, Rule::WrongType, None, line, message);
             }
             _ => {
                 // The first match's warnings (deprecations) are the value's;
@@ -382,7 +360,7 @@ mod tests {
         let tables = nested(3, UnionKind::AnyOf);
         let violations = check(&tables, "- 1\n- 2\n");
         assert_eq!(violations.len(), 1, "{violations:#?}");
-        assert_eq!(violations[0].severity, Severity::Error);
+        assert!(violations[0].severity.is_error());
         assert_eq!(
             violations[0].message,
             "matches no member of U0 in 1.0; as U1: matches no member of U1 in 1.0; \
@@ -403,7 +381,7 @@ mod tests {
         let tables = nested(40, UnionKind::OneOf);
         let violations = check(&tables, "a: 1\n");
         assert_eq!(violations.len(), 1, "{violations:#?}");
-        assert_eq!(violations[0].severity, Severity::Warning);
+        assert!(!violations[0].severity.is_error());
         assert!(
             violations[0].message.starts_with(
                 "not checked against the members of U16: unions nest more than 16 deep"
@@ -426,7 +404,7 @@ mod tests {
         checker.union_depth = MAX_UNION_DEPTH;
         checker.document(root, "U0");
         assert_eq!(checker.violations.len(), 1);
-        assert_eq!(checker.violations[0].severity, Severity::Warning);
+        assert!(!checker.violations[0].severity.is_error());
         assert!(checker.violations[0]
             .message
             .contains("nest more than 16 deep"));
