@@ -10,7 +10,8 @@
 //! superset types ([`versioned`]). With the `engine` feature (on through the
 //! default `cli`), it adds the check engine: documents with line numbers,
 //! the gate tables, and preflight, upgrade and changelog over them
-//! (`document`, `tables`, `preflight`, `upgrade`, `changelog`). A plugin
+//! (`document`, `tables`, `preflight`, `upgrade`, `changelog`), and
+//! `settings`, the `vergate.toml` both `check` and the language server read. A plugin
 //! crate that builds with `default-features = false` compiles the runtime
 //! alone.
 
@@ -38,6 +39,8 @@ pub mod manifest;
 pub mod preflight;
 pub mod resolve;
 pub mod runtime_version;
+#[cfg(feature = "engine")]
+pub mod settings;
 #[cfg(feature = "engine")]
 pub mod tables;
 #[cfg(feature = "engine")]

@@ -103,6 +103,14 @@ pub struct CheckArgs {
     /// docs/cli.md.
     #[arg(long = "rule", value_name = "RULE=LEVEL[,…]", value_delimiter = ',', value_parser = rule_setting)]
     pub rules: Vec<(crate::preflight::Rule, Option<crate::preflight::Severity>)>,
+    /// The settings file to read (vergate.toml's keys, docs/cli.md),
+    /// instead of the nearest vergate.toml at or above the current
+    /// directory. Flags given on the command line win over it.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Read no vergate.toml.
+    #[arg(long)]
+    pub no_config: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Colour the text output.

@@ -3,6 +3,7 @@
 mod atomic_write;
 mod cases;
 pub mod check;
+mod config;
 mod crds;
 pub mod diff;
 pub mod editor;

@@ -4,7 +4,7 @@
 //!   parts of a file in parallel, merged back in input order.
 
 use super::{
-    crds, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
+    config, crds, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
     CheckArgs, Format, Outcome,
 };
 mod source;
@@ -23,8 +23,12 @@ pub(super) use source::is_template;
 
 /// What `check` does with documents beyond preflight: the kinds skipped
 /// and rejected, and whether unchecked documents are errors.
+#[derive(Clone, Copy)]
 struct Policy<'a> {
     options: Options<'a>,
+    /// A file's `# vergate: target=…` modeline sets its target (not when
+    /// `--target` is given).
+    modelines: bool,
     skip: &'a [String],
     reject: &'a [String],
 }
@@ -59,6 +63,12 @@ fn has_kinds(tables: &vergate::tables::GateTables, api: &std::path::Path) -> Res
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
+    // vergate.toml, with the flags over it.
+    let resolved = match config::resolve(args) {
+        Ok(resolved) => resolved,
+        Err(outcome) => return outcome,
+    };
+    let config = &resolved.config;
     let sources = if args.inputs.is_empty() {
         match inputs::stdin_source(false) {
             Ok(source) => vec![source],
@@ -94,7 +104,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     // at once, its second half taken up by the thread loading the tables
     // when it is done): the CRD scan and the check both need every input.
     let (tables, texts) = rayon::join(
-        || load_tables(args.api.as_deref()),
+        || load_tables(config.api.as_deref()),
         || {
             sources
                 .par_iter()
@@ -106,33 +116,35 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
-    if let Some(api) = &args.api {
+    if let Some(api) = &config.api {
         if let Err(outcome) = has_kinds(&tables, api) {
             return outcome;
         }
     }
-    if let Some(target) = args.target {
+    if let Err(outcome) = resolved.check_settings_target(&tables) {
+        return outcome;
+    }
+    if let Some(target) = config.target {
         if let Err(outcome) = known_minor(&tables, "--target", target) {
             return outcome;
         }
         if let Some(note) = tables.deprecated_versions().get(&target) {
             eprintln!(
-                "warning: --target {target}: {} {target} is deprecated: {note}",
+                "warning: {} {target}: {} {target} is deprecated: {note}",
+                if resolved.target_from_flag { "--target" } else { "target" },
                 tables.api()
             );
         }
     }
-    let mut feature_gates = FeatureGates::default();
-    for (name, enabled) in &args.feature_gates {
-        feature_gates.set(name.clone(), *enabled);
-    }
+    let feature_gates: FeatureGates = config.gates();
     let policy = Policy {
         options: Options {
-            target: args.target,
+            target: config.target,
             strict: args.strict,
             fields: args.validate,
             feature_gates: Some(&feature_gates),
         },
+        modelines: !resolved.target_from_flag,
         skip: &args.skip,
         reject: &args.reject,
     };
@@ -145,13 +157,13 @@ pub fn run(args: &CheckArgs) -> Outcome {
         tables,
         custom,
         errors: crd_errors,
-    } = crds::load(tables, args.target, &args.crd, &sources, &texts, &parts);
+    } = crds::load(tables, config.target, &config.crds, &sources, &texts, &parts);
     let mut results = Results::default();
     results.errors.extend(crd_errors);
     for file in source::check_all(&tables, &custom, &sources, &texts, &parts, &policy) {
         results.append(file);
     }
-    results.apply_rules(&args.rules);
+    results.apply_rules(&config.rules);
     match args.format {
         Format::Text => text::print(&results, tables.api(), args.color),
         Format::Json => {

@@ -80,6 +80,18 @@ fn check_source(
         }
         return results;
     }
+    let with_modeline;
+    let policy = match modeline(tables, source, text, policy) {
+        Ok(None) => policy,
+        Ok(Some(own)) => {
+            with_modeline = own;
+            &with_modeline
+        }
+        Err(error) => {
+            results.errors.push(error);
+            return results;
+        }
+    };
     let check = Check {
         tables,
         custom,
@@ -110,6 +122,50 @@ fn check_source(
         }
     }
     results
+}
+
+/// The policy of a file whose `# vergate: target=…` modeline sets its
+/// target (`None`: no modeline, or `--target` given), or the input error
+/// of a modeline that does not read or names a minor the API lacks
+/// (vergate::settings::modeline_target says where one may be).
+fn modeline<'a>(
+    tables: &GateTables,
+    source: &Source,
+    text: &str,
+    policy: &Policy<'a>,
+) -> Result<Option<Policy<'a>>, InputError> {
+    if !policy.modelines {
+        return Ok(None);
+    }
+    let error = |line: u32, message: String| InputError {
+        file: source.name.clone(),
+        line,
+        message,
+    };
+    match vergate::settings::modeline(text) {
+        None => Ok(None),
+        Some(Err(err)) => Err(error(
+            err.line,
+            format!("column {}: {}", err.column, err.message),
+        )),
+        Some(Ok(found)) if !tables.has_version(found.target) => Err(error(
+            found.line,
+            format!(
+                "column {}: modeline: target {target}: {} has no minor {target} (its minors: {}); write one of them",
+                found.column,
+                tables.api(),
+                tables.versions_text(),
+                target = found.target,
+            ),
+        )),
+        Some(Ok(found)) => Ok(Some(Policy {
+            options: Options {
+                target: Some(found.target),
+                ..policy.options
+            },
+            ..*policy
+        })),
+    }
 }
 
 /// What a run of consecutive parts of an input gave.
