@@ -69,11 +69,7 @@ pub fn modeline(text: &str) -> Option<Result<Modeline, ModelineError>> {
 /// The modeline lines of `text`: (1-based line, text after `vergate:`,
 /// its 1-based column).
 fn candidates(text: &str) -> Vec<(u32, &str, u32)> {
-    let mut lines: Vec<(usize, &str)> = text
-        .split('\n')
-        .take(MODELINE_LINES)
-        .enumerate()
-        .collect();
+    let mut lines: Vec<(usize, &str)> = text.split('\n').take(MODELINE_LINES).enumerate().collect();
     let head_end = text
         .match_indices('\n')
         .nth(MODELINE_LINES - 1)
@@ -138,12 +134,12 @@ fn read(body: &str, line: u32, column: u32) -> Result<Modeline, ModelineError> {
                     column: column_of(offset),
                 })
             }
-            Err(err) => {
-                return Err(error(
-                    offset + key.len() + 1,
-                    format!("modeline: target {value:?}: {err}; write a minor: `# vergate: target=1.31`"),
-                ))
-            }
+            Err(err) => return Err(error(
+                offset + key.len() + 1,
+                format!(
+                    "modeline: target {value:?}: {err}; write a minor: `# vergate: target=1.31`"
+                ),
+            )),
         }
     }
     target.ok_or_else(|| {

@@ -142,12 +142,7 @@ fn target(errors: &mut Errors, settings: &mut Settings, item: &Item, key: Option
 }
 
 /// `crds`: a string or an array of strings, each a path that exists.
-fn paths(
-    errors: &mut Errors,
-    root: &Path,
-    item: &Item,
-    key: Option<Range<usize>>,
-) -> Vec<PathBuf> {
+fn paths(errors: &mut Errors, root: &Path, item: &Item, key: Option<Range<usize>>) -> Vec<PathBuf> {
     let hint = "crds is a list of CRD files or directories: crds = [\"crds/\"]";
     let values: Vec<&Value> = match item.as_value() {
         Some(Value::Array(array)) => array.iter().collect(),
@@ -182,7 +177,12 @@ fn paths(
 }
 
 /// `api`: a generated API directory (or its gates.json) that exists.
-fn api(errors: &mut Errors, root: &Path, item: &Item, key: Option<Range<usize>>) -> Option<PathBuf> {
+fn api(
+    errors: &mut Errors,
+    root: &Path,
+    item: &Item,
+    key: Option<Range<usize>>,
+) -> Option<PathBuf> {
     let span = span_of(item, key);
     match item.as_value() {
         Some(Value::String(text)) if !text.value().is_empty() => {
@@ -249,10 +249,7 @@ fn rules(
                 .unwrap_or_default();
             errors.at(
                 key_span,
-                format!(
-                    "rules: no rule `{id}`; {hint}the rules: {}",
-                    ids.join(", ")
-                ),
+                format!("rules: no rule `{id}`; {hint}the rules: {}", ids.join(", ")),
             );
             continue;
         }

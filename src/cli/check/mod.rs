@@ -131,7 +131,11 @@ pub fn run(args: &CheckArgs) -> Outcome {
         if let Some(note) = tables.deprecated_versions().get(&target) {
             eprintln!(
                 "warning: {} {target}: {} {target} is deprecated: {note}",
-                if resolved.target_from_flag { "--target" } else { "target" },
+                if resolved.target_from_flag {
+                    "--target"
+                } else {
+                    "target"
+                },
                 tables.api()
             );
         }
@@ -157,7 +161,14 @@ pub fn run(args: &CheckArgs) -> Outcome {
         tables,
         custom,
         errors: crd_errors,
-    } = crds::load(tables, config.target, &config.crds, &sources, &texts, &parts);
+    } = crds::load(
+        tables,
+        config.target,
+        &config.crds,
+        &sources,
+        &texts,
+        &parts,
+    );
     let mut results = Results::default();
     results.errors.extend(crd_errors);
     for file in source::check_all(&tables, &custom, &sources, &texts, &parts, &policy) {
