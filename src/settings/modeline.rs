@@ -134,12 +134,14 @@ fn read(body: &str, line: u32, column: u32) -> Result<Modeline, ModelineError> {
                     column: column_of(offset),
                 })
             }
-            Err(err) => return Err(error(
-                offset + key.len() + 1,
-                format!(
+            Err(err) => {
+                return Err(error(
+                    offset + key.len() + 1,
+                    format!(
                     "modeline: target {value:?}: {err}; write a minor: `# vergate: target=1.31`"
                 ),
-            )),
+                ))
+            }
         }
     }
     target.ok_or_else(|| {
