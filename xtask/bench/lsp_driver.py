@@ -10,7 +10,8 @@ measures, per round (a fresh server each round):
          and the check itself); the file holds a known error, so an empty
          early list does not count as an answer;
   edit   from a didChange (full text: one more error, then one fewer, in
-         turn) to the next publishDiagnostics of the file.
+         turn) to the publishDiagnostics of the file that has the changed
+         number of diagnostics (the server's answer to that edit).
 
 With --many N it instead opens N files in one server, waits for the
 diagnostics of each, and reports the resident memory of the server's
@@ -126,13 +127,18 @@ class Server:
             if matches(message):
                 return message
 
-    def diagnostics(self, uri, nonempty=False):
-        """The next publishDiagnostics of `uri` (with diagnostics, if asked)."""
+    def diagnostics(self, uri, nonempty=False, count=None):
+        """The next publishDiagnostics of `uri` (with diagnostics, or with
+        `count` of them, if asked: a list published before the server has
+        seen the change does not count)."""
         def matches(m):
             if m.get("method") != "textDocument/publishDiagnostics":
                 return False
             params = m.get("params", {})
-            return params.get("uri") == uri and (not nonempty or params.get("diagnostics"))
+            found = params.get("diagnostics") or []
+            return (params.get("uri") == uri
+                    and (not nonempty or found)
+                    and (count is None or len(found) == count))
         return self.wait(matches)["params"]["diagnostics"]
 
     def initialize(self, root):
@@ -219,7 +225,8 @@ def rounds(args, command, root, settings, path, text):
                 server.notify("textDocument/didChange", {
                     "textDocument": {"uri": uri, "version": edit + 2},
                     "contentChanges": [{"text": new}]})
-                server.diagnostics(uri)
+                # The edit adds one error, the next takes it away again.
+                server.diagnostics(uri, count=len(found) + (1 if edit % 2 == 0 else 0))
                 edits.append(time.perf_counter() - start)
         finally:
             server.close()
