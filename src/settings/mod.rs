@@ -337,3 +337,89 @@ fn walk(dir: &Path, depth: usize, files: &mut Vec<PathBuf>) -> Result<(), String
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{closest, line_column, CheckConfig, RuleLevel, Settings};
+    use crate::preflight::{Rule, Severity};
+    use std::path::Path;
+
+    #[test]
+    fn positions_count_lines_and_characters() {
+        let text = "a = 1\nbé = \"x\"\n";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 6), (2, 1));
+        // After the two-byte é: the fourth character of line 2.
+        assert_eq!(line_column(text, 10), (2, 4));
+        // Inside a character, or past the end: clamped, never a panic.
+        assert_eq!(line_column(text, 8), (2, 2));
+        assert_eq!(line_column(text, 999), (3, 1));
+    }
+
+    #[test]
+    fn did_you_mean_takes_the_nearest_within_two_edits() {
+        let keys = ["target", "crds", "feature_gates"];
+        assert_eq!(closest("targte", keys), Some("target"));
+        assert_eq!(closest("feature-gates", keys), Some("feature_gates"));
+        assert_eq!(closest("Feature_Gates", keys), Some("feature_gates"));
+        assert_eq!(closest("nothing", keys), None);
+    }
+
+    #[test]
+    fn the_file_becomes_a_check_config_and_flags_go_over_it() {
+        let text = "target = \"1.30\"\ncrds = \"crds.yaml\"\nrules = { deprecated = \"off\", removed-ahead = \"error\" }\nfeature_gates = { A = true, B = false }\n";
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("crds.yaml"), "").unwrap();
+        let settings = Settings::parse(&dir.path().join("vergate.toml"), text).unwrap();
+        assert_eq!(settings.rules["deprecated"], RuleLevel::Off);
+        assert_eq!(settings.target_at, Some((1, 10)));
+        let config = settings.check_config();
+        assert_eq!(config.crds, [dir.path().join("crds.yaml")]);
+        assert_eq!(
+            config.rules,
+            [
+                (Rule::Deprecated, None),
+                (Rule::RemovedAhead, Some(Severity::Error))
+            ]
+        );
+        let flags = CheckConfig {
+            target: Some("1.31".parse().unwrap()),
+            crds: vec!["more.yaml".into()],
+            rules: vec![(Rule::Deprecated, Some(Severity::Warning))],
+            feature_gates: [("B".to_owned(), true)].into(),
+            api: None,
+        };
+        let both = config.overlay(flags);
+        assert_eq!(both.target, Some("1.31".parse().unwrap()));
+        assert_eq!(both.crds.len(), 2);
+        // The flag's setting of a rule comes last: it wins.
+        assert_eq!(
+            both.rules.last(),
+            Some(&(Rule::Deprecated, Some(Severity::Warning)))
+        );
+        assert_eq!(
+            both.feature_gates,
+            [("A".to_owned(), true), ("B".to_owned(), true)].into()
+        );
+    }
+
+    #[test]
+    fn discovery_takes_the_nearest_file_and_none_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(Settings::discover(&deep).unwrap(), None);
+        std::fs::write(dir.path().join("vergate.toml"), "target = \"1.29\"\n").unwrap();
+        std::fs::write(dir.path().join("a/vergate.toml"), "target = \"1.31\"\n").unwrap();
+        let found = Settings::discover(&deep).unwrap().unwrap();
+        assert_eq!(found.root, dir.path().join("a"));
+        assert_eq!(found.target, Some("1.31".parse().unwrap()));
+        // A file too large is refused before it is read whole.
+        let huge = "# x\n".repeat(300_000);
+        std::fs::write(dir.path().join("a/vergate.toml"), huge).unwrap();
+        let err = Settings::discover(&deep).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 1));
+        assert!(err.message.contains("larger than 1024 KiB"), "{err}");
+        assert!(Settings::load(Path::new("/nonexistent/vergate.toml")).is_err());
+    }
+}
