@@ -11,7 +11,7 @@
 //! about 730 KB, against 946 KB for the pretty-printed gates.json.
 
 use crate::gates::{
-    FeatureGateHistory, FieldGate, GatesIndex, GroupVersionKind, RetiredKind, TypeGate,
+    Dialect, FeatureGateHistory, FieldGate, GatesIndex, GroupVersionKind, RetiredKind, TypeGate,
 };
 use crate::tables::{GateTables, UnreadType};
 use crate::Version;
@@ -37,6 +37,11 @@ const GENERATED_BY: &str = "cargo xtask regen --api kubernetes";
 struct Header {
     generated_by: String,
     api: String,
+    #[serde(
+        default = "Dialect::unwritten",
+        skip_serializing_if = "Dialect::is_unwritten"
+    )]
+    dialect: Dialect,
     versions: Vec<Version>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     deprecated_versions: BTreeMap<Version, String>,
@@ -179,6 +184,7 @@ fn lazy(text: &'static str) -> Result<GateTables, String> {
         header.deprecated_versions,
         types,
     )
+    .with_dialect(header.dialect)
     .with_feature_gates(header.feature_gates)
     .with_retired_kinds(header.retired_kinds))
 }
@@ -251,6 +257,7 @@ pub fn render(index: &GatesIndex) -> String {
     let header = Header {
         generated_by: GENERATED_BY.to_owned(),
         api: index.api.clone(),
+        dialect: index.dialect,
         versions: index.versions.clone(),
         deprecated_versions: index.deprecated_versions.clone(),
         feature_gates: index.feature_gates.clone(),
@@ -292,6 +299,7 @@ pub fn parse(text: &str) -> Result<GatesIndex, String> {
     let header = read_header(header)?;
     let mut index = GatesIndex {
         api: header.api,
+        dialect: header.dialect,
         versions: header.versions,
         deprecated_versions: header.deprecated_versions,
         feature_gates: header.feature_gates,

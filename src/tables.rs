@@ -7,7 +7,7 @@
 //! not all 960 (reading them all was most of the CLI's start-up).
 
 use crate::gates::{
-    FeatureGateHistory, FeatureGateState, FieldGate, Gate, GatesIndex, GroupVersionKind,
+    Dialect, FeatureGateHistory, FeatureGateState, FieldGate, Gate, GatesIndex, GroupVersionKind,
     RetiredKind, TypeGate,
 };
 use crate::Version;
@@ -20,6 +20,8 @@ use std::sync::OnceLock;
 #[derive(Debug)]
 pub struct GateTables {
     api: String,
+    /// What the runtime checks depends on (gates.json's `dialect`).
+    dialect: Dialect,
     versions: Vec<Version>,
     deprecated_versions: BTreeMap<Version, String>,
     /// Each feature gate's published history (gates.json's `feature_gates`).
@@ -200,6 +202,7 @@ impl GateTables {
     /// tables a build step produced).
     pub fn from_index(index: GatesIndex) -> GateTables {
         let mut tables = GateTables::empty(index.api, index.versions, index.deprecated_versions)
+            .with_dialect(index.dialect)
             .with_feature_gates(index.feature_gates)
             .with_retired_kinds(index.retired_kinds);
         tables.has_rules = index.types.values().any(has_rules);
@@ -216,6 +219,18 @@ impl GateTables {
     /// runs their rules from the CRDs themselves).
     pub fn has_rules(&self) -> bool {
         self.has_rules
+    }
+
+    /// The tables of an API of `dialect`.
+    pub fn with_dialect(mut self, dialect: Dialect) -> GateTables {
+        self.dialect = dialect;
+        self
+    }
+
+    /// The API's dialect: what the runtime checks depends on it (never on
+    /// the API's name).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// The tables with the API's feature-gate table.
@@ -302,6 +317,7 @@ impl GateTables {
     ) -> GateTables {
         GateTables {
             api,
+            dialect: Dialect::default(),
             versions,
             deprecated_versions,
             feature_gates: BTreeMap::new(),

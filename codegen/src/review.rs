@@ -161,6 +161,7 @@ mod tests {
             feature_gates: Default::default(),
             retired_kinds: Vec::new(),
             api: "t".into(),
+            dialect: Default::default(),
             versions: vec![v(30), v(31), v(32)],
             deprecated_versions: BTreeMap::new(),
             types: BTreeMap::from([("T".into(), ty)]),

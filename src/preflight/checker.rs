@@ -45,7 +45,7 @@ impl<'a> Checker<'a> {
             strict,
             feature_gates: None,
             fields: FieldValidation::default(),
-            decodes: strict || tables.api() == "kubernetes",
+            decodes: strict || tables.dialect().is_kubernetes_api_server(),
             violations: Vec::new(),
             budget: union::UnionBudget::new(),
             union_depth: 0,
@@ -118,7 +118,11 @@ impl<'a> Checker<'a> {
     fn crd_format(&mut self, walk: &Walk<'_>, format: &str, text: &str, line: u32) {
         // The formats follow Kubernetes minors; another API's minor says
         // nothing of the server's, so only what every minor validates.
-        let minor = (self.tables.api() == "kubernetes").then_some(self.target);
+        let minor = self
+            .tables
+            .dialect()
+            .minors_are_kubernetes_releases()
+            .then_some(self.target);
         let Some(known) = CrdFormat::supported(format, minor) else {
             return;
         };

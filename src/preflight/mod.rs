@@ -260,7 +260,9 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             }
             walker.document(root, name);
             let custom = tables.is_custom(name);
-            if identity.own_minor.is_none() && (custom || tables.api() == "kubernetes") {
+            if identity.own_minor.is_none()
+                && (custom || tables.dialect().is_kubernetes_api_server())
+            {
                 let kind = object_meta::Kind {
                     group: identity.group(),
                     kind: identity.kind,

@@ -11,6 +11,16 @@ pub enum Severity {
     Error,
 }
 
+/// `error` or `warning`, as every report format writes it.
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
 /// Declares every check rule once: its variant with doc comment, its stable
 /// id (the SARIF rule id, JSON's `rule`, `--rule ID=…`), the severity it has
 /// by default, and one sentence for SARIF's rule table. docs/cli.md's rules

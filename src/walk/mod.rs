@@ -18,13 +18,11 @@ pub(crate) mod scalar;
 mod union;
 mod values;
 
-#[cfg(feature = "cli")]
 pub(crate) use constraints::compiled as compiled_pattern;
 pub(crate) use constraints::Verdict;
-#[cfg(feature = "cli")] // the CEL library quotes as the format messages do
+// The CEL library quotes as the format messages do.
 pub(crate) use crd_formats::go_quoted;
 pub(crate) use crd_formats::{message as format_message, CrdFormat};
-#[cfg(feature = "cli")]
 pub(crate) use formats::float_value as scalar_float;
 pub(crate) use path::Step;
 pub(crate) use values::Refusal;

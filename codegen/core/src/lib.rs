@@ -8,6 +8,7 @@
 //! (de)serialization.
 
 pub mod alias;
+pub mod dialect;
 mod version;
 mod version_set;
 

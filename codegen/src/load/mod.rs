@@ -131,7 +131,7 @@ fn load_files(
         documents.push((path.clone(), parse(path, buffer)?));
     }
     let mut loaded = build_minor(minor.version, &documents)?;
-    api.dialect.mark(&mut loaded.model);
+    crate::model::mark(api.dialect, &mut loaded.model);
     Ok(loaded)
 }
 

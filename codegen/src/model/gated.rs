@@ -84,7 +84,7 @@ impl GatedModel {
                 }
             }
         }
-        if dialect.reads_feature_gate_prose() {
+        if dialect.minors_are_kubernetes_releases() {
             infer_prose_gates(&mut types, &by_version);
         }
         super::enum_dates::date_enum_values(&mut types, &by_version);
@@ -120,6 +120,7 @@ impl GatedModel {
     pub fn gates_index(&self) -> GatesIndex {
         GatesIndex {
             api: self.api.clone(),
+            dialect: self.dialect,
             versions: self.versions.clone(),
             deprecated_versions: BTreeMap::new(),
             feature_gates: self.feature_gates.clone(),

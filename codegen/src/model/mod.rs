@@ -20,7 +20,7 @@ mod union;
 pub mod wording;
 
 pub use deprecation::{description_says_deprecated, prose_deprecations, ProseDeprecations};
-pub use dialect::{kubernetes, Convention, Dialect, DIALECTS};
+pub use dialect::{kubernetes, mark, Convention, Dialect, DIALECTS};
 pub use facts::FactNotes;
 pub use feature_gate_prose::{prose_gates, ProseGates};
 pub use gated::GatedModel;

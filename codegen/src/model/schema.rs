@@ -64,7 +64,7 @@ pub struct Definition {
     /// CRD's names and scope).
     pub resource: Option<ResourcePath>,
     /// What the API's dialect makes of it beyond its schema, marked when
-    /// the minor is loaded ([`super::Dialect::mark`]).
+    /// the minor is loaded ([`super::mark`]).
     pub convention: Option<Convention>,
     pub source: Source,
 }

@@ -4,15 +4,16 @@
 //!   parts of a file in parallel, merged back in input order.
 
 use super::{
-    config, crds, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
-    CheckArgs, Format, Outcome,
+    config, crd_inputs, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text,
+    write_out, CheckArgs, Format, Outcome,
 };
+mod modeline;
 mod source;
 
 use rayon::prelude::*;
 
 use vergate::document;
-use vergate::preflight::{FeatureGates, Options};
+use vergate::engine::{CheckOptions, Validator};
 
 pub use super::results::{Checked, Found, InputError, Results, Skipped};
 
@@ -21,21 +22,8 @@ pub use super::results::{Checked, Found, InputError, Results, Skipped};
 const WORKER_STACK: usize = 32 << 20;
 pub(super) use source::is_template;
 
-/// What `check` does with documents beyond preflight: the kinds skipped
-/// and rejected, and whether unchecked documents are errors.
-#[derive(Clone, Copy)]
-struct Policy<'a> {
-    options: Options<'a>,
-    /// A file's `# vergate: target=…` modeline sets its target (not when
-    /// `--target` is given).
-    modelines: bool,
-    skip: &'a [String],
-    reject: &'a [String],
-}
-
 /// The advice for a Go template found among the inputs.
-pub(super) const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a manifest; \
-     render it first (`helm template … | vergate check …`) or leave it out with --ignore";
+pub(super) const TEMPLATE: &str = vergate::engine::TEMPLATE;
 
 /// The reason for skipping a document that is not a Kubernetes-style object.
 pub(super) const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
@@ -140,43 +128,53 @@ pub fn run(args: &CheckArgs) -> Outcome {
             );
         }
     }
-    let feature_gates: FeatureGates = config.gates();
-    let policy = Policy {
-        options: Options {
-            target: config.target,
-            strict: args.strict,
-            fields: args.validate,
-            feature_gates: Some(&feature_gates),
-        },
-        modelines: !resolved.target_from_flag,
-        skip: &args.skip,
-        reject: &args.reject,
+    let options = CheckOptions {
+        strict: args.strict,
+        fields: args.validate,
+        feature_gates: config.gates(),
+        rules: config.rules.clone(),
+        skip_kinds: args.skip.clone(),
+        reject_kinds: args.reject.clone(),
     };
+    // A file's modeline sets its target unless --target is given; each
+    // other target a modeline names gets its validator (CRDs are built for
+    // one minor), loaded again from the same API.
+    let modelines = modeline::read(&texts, &tables, !resolved.target_from_flag);
+    let mut validators = Vec::new();
+    for target in modelines.targets(config.target) {
+        match load_tables(config.api.as_deref()) {
+            Ok(tables) => validators.push(
+                Validator::new(tables)
+                    .target(target)
+                    .options(options.clone()),
+            ),
+            Err(outcome) => return outcome,
+        }
+    }
+    let validator = Validator::new(tables)
+        .target(config.target)
+        .options(options);
     // Each input is cut into parts once, for the CRD scan and the check.
     let parts: Vec<Vec<document::Part<'_>>> = texts
         .par_iter()
         .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
         .collect();
-    let crds::Loaded {
-        tables,
-        custom,
-        errors: crd_errors,
-    } = crds::load(
-        tables,
-        config.target,
-        &config.crds,
-        &sources,
-        &texts,
-        &parts,
-    );
+    let (validator, crd_errors) =
+        crd_inputs::load(validator, &config.crds, &sources, &texts, &parts);
+    // The same CRDs for the modelines' targets; their errors are the ones
+    // already reported.
+    let moded: Vec<Validator> = validators
+        .into_iter()
+        .map(|moded| crd_inputs::load(moded, &config.crds, &sources, &texts, &parts).0)
+        .collect();
     let mut results = Results::default();
     results.errors.extend(crd_errors);
-    for file in source::check_all(&tables, &custom, &sources, &texts, &parts, &policy) {
+    let checked = source::check_all(&validator, &moded, &modelines, &sources, &texts, &parts);
+    for file in checked {
         results.append(file);
     }
-    results.apply_rules(&config.rules);
     match args.format {
-        Format::Text => text::print(&results, tables.api(), args.color),
+        Format::Text => text::print(&results, validator.tables().api(), args.color),
         Format::Json => {
             let mut json = serde_json::to_value(&results).expect("results serialize");
             json["summary"] =
@@ -184,7 +182,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
             print_json(&json);
         }
         Format::Sarif => print_json(&sarif::report(&results)),
-        Format::Junit => write_out(&junit::report(&results, tables.api())),
+        Format::Junit => write_out(&junit::report(&results, validator.tables().api())),
         Format::Tap => write_out(&tap::report(&results)),
     }
     let outcome = results.outcome();
@@ -192,8 +190,8 @@ pub fn run(args: &CheckArgs) -> Outcome {
     // where freeing the gate tables and the results piece by piece would
     // take a few milliseconds of a run that may take fifty.
     std::mem::forget(results);
-    std::mem::forget(tables);
-    std::mem::forget(custom);
+    std::mem::forget(validator);
+    std::mem::forget(moded);
     std::mem::forget(parts);
     std::mem::forget(texts);
     outcome

@@ -360,6 +360,7 @@ mod tests {
         }
         GateTables::from_index(GatesIndex {
             api: "nested".into(),
+            dialect: Default::default(),
             versions: vec![V],
             deprecated_versions: BTreeMap::new(),
             feature_gates: BTreeMap::new(),
