@@ -207,7 +207,7 @@ def edited(text):
 
 
 def rounds(args, command, root, settings, path, text):
-    firsts, edits, counts = [], [], []
+    firsts, edits, counts, messages = [], [], [], []
     second = edited(text)
     assert second != text, "the file has no `  replicas: 2` line to edit after"
     for round_ in range(args.rounds):
@@ -219,6 +219,7 @@ def rounds(args, command, root, settings, path, text):
             found = server.diagnostics(uri, nonempty=True)
             firsts.append(time.perf_counter() - server.started)
             counts.append(len(found))
+            messages = [d.get("message", "")[:200] for d in found]
             for edit in range(args.edits):
                 new = second if edit % 2 == 0 else text
                 start = time.perf_counter()
@@ -239,6 +240,7 @@ def rounds(args, command, root, settings, path, text):
         "first_median_ms": round(statistics.median(firsts) * 1000, 2),
         "edit_median_ms": round(statistics.median(edits) * 1000, 2),
         "diagnostics": counts[0],
+        "messages": messages,
     }
 
 
