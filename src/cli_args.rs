@@ -103,6 +103,14 @@ pub struct CheckArgs {
     /// docs/cli.md.
     #[arg(long = "rule", value_name = "RULE=LEVEL[,…]", value_delimiter = ',', value_parser = rule_setting)]
     pub rules: Vec<(crate::preflight::Rule, Option<crate::preflight::Severity>)>,
+    /// The settings file to read (vergate.toml's keys, docs/cli.md),
+    /// instead of the nearest vergate.toml at or above the current
+    /// directory. Flags given on the command line win over it.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Read no vergate.toml.
+    #[arg(long)]
+    pub no_config: bool,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Colour the text output.
@@ -222,14 +230,21 @@ pub struct VersionsArgs {
 /// `vergate editor`.
 #[derive(clap::Args, Debug)]
 pub struct EditorArgs {
+    /// The editor to print the set-up of (the same as --editor).
+    #[arg(value_enum, value_name = "EDITOR", conflicts_with = "editor")]
+    pub which: Option<Editor>,
     /// The minor the files are written for: 1.34, v1.34, or a version as a
-    /// cluster prints it.
+    /// cluster prints it. Default: `target` of the nearest vergate.toml at
+    /// or above the current directory.
     #[arg(long, value_name = "VERSION", value_parser = cluster_version)]
-    pub target: Version,
-    /// What to print: VS Code's settings.json, Neovim's lspconfig setup,
-    /// Helix's languages.toml, or the modeline that is one file's first line.
+    pub target: Option<Version>,
+    /// What to print: VS Code's settings.json, Neovim's Lua, Helix's
+    /// languages.toml, Zed's settings.json, or the modelines of one file.
     #[arg(long, value_enum, default_value_t = Editor::Vscode)]
     pub editor: Editor,
+    /// Only yaml-language-server's settings, without `vergate lsp`.
+    #[arg(long)]
+    pub yaml_only: bool,
     /// The generated API directory whose json/ holds the schemas (a
     /// CRD-based API's too, e.g. generated/demo-operator). The path is
     /// written as given: a relative one is relative to the workspace root.
@@ -254,16 +269,22 @@ pub struct EditorArgs {
     pub plain: bool,
 }
 
-/// The editors `vergate editor` writes settings for.
+/// The editors `vergate editor` writes settings for: `vergate lsp` and
+/// yaml-language-server (with vergate's schema) side by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Editor {
-    /// `.vscode/settings.json` (the Red Hat YAML extension).
+    /// `.vscode/settings.json`: editors/vscode's extension and the Red Hat
+    /// YAML extension.
     Vscode,
-    /// nvim-lspconfig's `yamlls` setup, in Lua.
+    /// Lua: `vim.lsp.start` for vergate, nvim-lspconfig's `yamlls`.
     Neovim,
     /// Helix's `languages.toml`.
     Helix,
-    /// `# yaml-language-server: $schema=…`, the first line of one file.
+    /// Zed's `settings.json`: editors/zed's extension and Zed's built-in
+    /// yaml-language-server.
+    Zed,
+    /// `# yaml-language-server: $schema=…` and `# vergate: target=…`,
+    /// the first lines of one file.
     Modeline,
 }
 

@@ -12,7 +12,8 @@
 //! spans) and the check engine: the gate tables, preflight, CRDs with their
 //! CEL rules and junctors, and `engine::Validator`, the one entry point that
 //! checks a file's documents as `vergate check` does (`tables`, `preflight`,
-//! `cel`, `junctors`, `engine`), with upgrade and changelog beside it. The
+//! `cel`, `junctors`, `engine`), with upgrade and changelog beside it, and
+//! `settings`, the `vergate.toml` both `check` and the language server read. The
 //! `args` feature adds the command's clap definition (`cli_args`). A plugin
 //! crate that builds with `default-features = false` compiles the runtime
 //! alone.
@@ -42,6 +43,8 @@ pub mod manifest;
 pub mod preflight;
 pub mod resolve;
 pub mod runtime_version;
+#[cfg(feature = "engine")]
+pub mod settings;
 #[cfg(feature = "engine")]
 pub mod tables;
 #[cfg(feature = "engine")]

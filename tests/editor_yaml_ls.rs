@@ -295,7 +295,10 @@ fn a_modeline_picks_the_schema_of_one_file() {
         dir.path(),
         json!({ "validate": true, "schemaStore": { "enable": false } }),
     );
-    let modeline = vergate_editor(&output, &["--target", "1.29", "--editor", "modeline"]);
+    let modeline = vergate_editor(
+        &output,
+        &["--target", "1.29", "--editor", "modeline", "--yaml-only"],
+    );
     assert_eq!(
         modeline,
         format!(

@@ -3,6 +3,7 @@
 mod atomic_write;
 mod cases;
 pub mod check;
+mod config;
 mod crd_inputs;
 pub mod diff;
 pub mod editor;

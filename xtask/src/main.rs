@@ -67,7 +67,8 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Run a benchmark script of xtask/bench/ (not a test): derive,
-    /// json-schema, new-minor (NEW=1.37 PREV=1.36: adding each minor, side
+    /// json-schema, lsp (yaml-language-server beside `vergate lsp`),
+    /// new-minor (NEW=1.37 PREV=1.36: adding each minor, side
     /// by side), pkl (PKL_K8S=<pkl-k8s checkout>), preflight, regen,
     /// regen-compare (BASE=<commit>: this tree's regen beside that
     /// commit's), rust or yaml-parsers. Each compares with its peer tool

@@ -4,16 +4,16 @@
 //!   parts of a file in parallel, merged back in input order.
 
 use super::{
-    crd_inputs, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
-    CheckArgs, Format, Outcome,
+    config, crd_inputs, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text,
+    write_out, CheckArgs, Format, Outcome,
 };
+mod modeline;
 mod source;
 
 use rayon::prelude::*;
 
 use vergate::document;
 use vergate::engine::{CheckOptions, Validator};
-use vergate::preflight::FeatureGates;
 
 pub use super::results::{Checked, Found, InputError, Results, Skipped};
 
@@ -51,6 +51,12 @@ fn has_kinds(tables: &vergate::tables::GateTables, api: &std::path::Path) -> Res
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
+    // vergate.toml, with the flags over it.
+    let resolved = match config::resolve(args) {
+        Ok(resolved) => resolved,
+        Err(outcome) => return outcome,
+    };
+    let config = &resolved.config;
     let sources = if args.inputs.is_empty() {
         match inputs::stdin_source(false) {
             Ok(source) => vec![source],
@@ -86,7 +92,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     // at once, its second half taken up by the thread loading the tables
     // when it is done): the CRD scan and the check both need every input.
     let (tables, texts) = rayon::join(
-        || load_tables(args.api.as_deref()),
+        || load_tables(config.api.as_deref()),
         || {
             sources
                 .par_iter()
@@ -98,45 +104,73 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
-    if let Some(api) = &args.api {
+    if let Some(api) = &config.api {
         if let Err(outcome) = has_kinds(&tables, api) {
             return outcome;
         }
     }
-    if let Some(target) = args.target {
+    if let Err(outcome) = resolved.check_settings_target(&tables) {
+        return outcome;
+    }
+    if let Some(target) = config.target {
         if let Err(outcome) = known_minor(&tables, "--target", target) {
             return outcome;
         }
         if let Some(note) = tables.deprecated_versions().get(&target) {
             eprintln!(
-                "warning: --target {target}: {} {target} is deprecated: {note}",
+                "warning: {} {target}: {} {target} is deprecated: {note}",
+                if resolved.target_from_flag {
+                    "--target"
+                } else {
+                    "target"
+                },
                 tables.api()
             );
         }
     }
-    let mut feature_gates = FeatureGates::default();
-    for (name, enabled) in &args.feature_gates {
-        feature_gates.set(name.clone(), *enabled);
+    let options = CheckOptions {
+        strict: args.strict,
+        fields: args.validate,
+        feature_gates: config.gates(),
+        rules: config.rules.clone(),
+        skip_kinds: args.skip.clone(),
+        reject_kinds: args.reject.clone(),
+    };
+    // A file's modeline sets its target unless --target is given; each
+    // other target a modeline names gets its validator (CRDs are built for
+    // one minor), loaded again from the same API.
+    let modelines = modeline::read(&texts, &tables, !resolved.target_from_flag);
+    let mut validators = Vec::new();
+    for target in modelines.targets(config.target) {
+        match load_tables(config.api.as_deref()) {
+            Ok(tables) => validators.push(
+                Validator::new(tables)
+                    .target(target)
+                    .options(options.clone()),
+            ),
+            Err(outcome) => return outcome,
+        }
     }
     let validator = Validator::new(tables)
-        .target(args.target)
-        .options(CheckOptions {
-            strict: args.strict,
-            fields: args.validate,
-            feature_gates,
-            rules: args.rules.clone(),
-            skip_kinds: args.skip.clone(),
-            reject_kinds: args.reject.clone(),
-        });
+        .target(config.target)
+        .options(options);
     // Each input is cut into parts once, for the CRD scan and the check.
     let parts: Vec<Vec<document::Part<'_>>> = texts
         .par_iter()
         .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
         .collect();
-    let (validator, crd_errors) = crd_inputs::load(validator, &args.crd, &sources, &texts, &parts);
+    let (validator, crd_errors) =
+        crd_inputs::load(validator, &config.crds, &sources, &texts, &parts);
+    // The same CRDs for the modelines' targets; their errors are the ones
+    // already reported.
+    let moded: Vec<Validator> = validators
+        .into_iter()
+        .map(|moded| crd_inputs::load(moded, &config.crds, &sources, &texts, &parts).0)
+        .collect();
     let mut results = Results::default();
     results.errors.extend(crd_errors);
-    for file in source::check_all(&validator, &sources, &texts, &parts) {
+    let checked = source::check_all(&validator, &moded, &modelines, &sources, &texts, &parts);
+    for file in checked {
         results.append(file);
     }
     match args.format {
@@ -157,6 +191,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     // take a few milliseconds of a run that may take fifty.
     std::mem::forget(results);
     std::mem::forget(validator);
+    std::mem::forget(moded);
     std::mem::forget(parts);
     std::mem::forget(texts);
     outcome

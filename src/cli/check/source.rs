@@ -6,6 +6,7 @@
 //! sequential run gives, byte for byte. A part holds only one document's
 //! tree at a time; what is kept is what was found.
 
+use super::modeline::{FileTarget, Modelines};
 use super::{Checked, Found, InputError, Results, Skipped, NOT_A_MANIFEST, TEMPLATE};
 use crate::cli::inputs::{ReadError, Source, Text};
 use rayon::prelude::*;
@@ -15,8 +16,13 @@ use vergate::engine::{Disposition, Finding, Resource, Validator};
 
 /// The results of each input, in the order of `sources`, from its text
 /// (or why it could not be read) and its parts (`document::split`).
+///
+/// An input whose modeline names a minor is checked with the validator of
+/// `moded` for it (`modeline::Modelines::targets` lists them).
 pub(super) fn check_all(
     validator: &Validator,
+    moded: &[Validator],
+    modelines: &Modelines,
     sources: &[Source],
     texts: &[Result<Text, ReadError>],
     parts: &[Vec<document::Part<'_>>],
@@ -25,13 +31,17 @@ pub(super) fn check_all(
         .par_iter()
         .zip(texts)
         .zip(parts)
-        .map(|((source, text), parts)| check_source(validator, source, text, parts))
+        .enumerate()
+        .map(|(index, ((source, text), parts))| {
+            let with = (validator, moded, modelines.of(index));
+            check_source(with, source, text, parts)
+        })
         .collect()
 }
 
 /// Checks the documents of one input, its parts in parallel.
 fn check_source(
-    validator: &Validator,
+    (validator, moded, modeline): (&Validator, &[Validator], &FileTarget),
     source: &Source,
     text: &Result<Text, ReadError>,
     parts: &[document::Part<'_>],
@@ -72,6 +82,22 @@ fn check_source(
         }
         return results;
     }
+    // A modeline's target: its own validator, or an input error.
+    let validator = match modeline {
+        FileTarget::Run => validator,
+        FileTarget::Own(minor) => moded
+            .iter()
+            .find(|moded| moded.target_minor() == Some(*minor))
+            .unwrap_or(validator),
+        FileTarget::Error { line, message } => {
+            results.errors.push(InputError {
+                file: source.name.clone(),
+                line: *line,
+                message: message.clone(),
+            });
+            return results;
+        }
+    };
     let check = Check {
         validator,
         source,
