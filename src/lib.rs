@@ -32,6 +32,8 @@ pub mod findings;
 pub mod globs;
 #[cfg(feature = "cli")]
 pub mod junctors;
+#[cfg(feature = "cli")]
+pub mod lsp;
 pub mod local_swap;
 pub mod manifest;
 #[cfg(feature = "engine")]

@@ -1,0 +1,27 @@
+//! `vergate lsp`: the language server. It speaks the Language Server
+//! Protocol over standard input and output and shows, while a manifest is
+//! typed, what `vergate check` would say of it, with the same settings
+//! (`vergate.toml`, the modeline), plus hover, completion and fixes.
+//!
+//! One job per module:
+//! - `transport`: the wire (framing, bounds, malformed messages answered);
+//! - `line_index`: byte offsets ↔ UTF-16 positions;
+//! - `documents`: the open documents, full and incremental sync, bounded;
+//! - `locate`: the cursor's place in a document (its path of keys);
+//! - `schema`: a path through the gate tables in the target minor;
+//! - `lifecycle`: a gate's lifecycle in the editor schemas' words;
+//! - `hover`, `completion`, `actions`: what the editor asks;
+//! - `minimal_edit`: a changed text as the smallest edit.
+//!
+//! The library compiles it with the `cli` feature only: a plugin crate's
+//! runtime never sees it.
+
+pub mod completion;
+pub mod documents;
+pub mod hover;
+pub mod lifecycle;
+pub mod line_index;
+pub mod locate;
+pub mod minimal_edit;
+pub mod schema;
+pub mod transport;
