@@ -75,3 +75,36 @@ pub fn at(tables: &GateTables, target: Version, text: &str, offset: usize) -> Ve
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(text: &str, target: &str) -> Vec<Item> {
+        let tables = crate::embedded::kubernetes();
+        let at = text.find('|').unwrap();
+        let text = text.replace('|', "");
+        super::at(&tables, target.parse().unwrap(), &text, at)
+    }
+
+    #[test]
+    fn only_the_targets_fields_with_their_lifecycle() {
+        let text = "apiVersion: v1\nkind: Service\nspec:\n  traf|\n";
+        let items = labels(text, "1.34");
+        let item = items.iter().find(|i| i.label == "trafficDistribution").expect("offered in 1.34");
+        assert!(item.lifecycle.as_deref().unwrap().starts_with("Introduced in 1.30"));
+        assert!(items.iter().any(|i| i.label == "ports"));
+        let items = labels(text, "1.29");
+        assert!(items.iter().all(|i| i.label != "trafficDistribution"));
+        assert!(items.iter().any(|i| i.label == "ports"));
+    }
+
+    #[test]
+    fn enum_values_of_the_target() {
+        let text = "apiVersion: v1\nkind: Service\nspec:\n  type: |\n";
+        let items = labels(text, "1.34");
+        let names: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
+        assert!(names.contains(&"ClusterIP") && names.contains(&"NodePort"), "{names:?}");
+        assert!(items.iter().all(|i| !i.is_field));
+    }
+}

@@ -71,3 +71,35 @@ fn value_hover(
 pub fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SERVICE: &str = "apiVersion: v1\nkind: Service\nspec:\n  trafficDistribution: PreferClose\n  type: ClusterIP\n";
+
+    #[test]
+    fn a_field_of_a_later_minor_shows_its_lifecycle() {
+        let tables = crate::embedded::kubernetes();
+        let at = SERVICE.find("trafficDistribution").unwrap() + 3;
+        let (text, range) = at_offset(&tables, "1.34", at);
+        assert!(text.contains("**trafficDistribution** `string`"), "{text}");
+        assert!(text.contains("Introduced in 1.30 (alpha, feature gate ServiceTrafficDistribution)"), "{text}");
+        assert_eq!(&SERVICE[range], "trafficDistribution");
+        let (text, _) = at_offset(&tables, "1.29", at);
+        assert!(text.contains("Not in 1.29: introduced in 1.30"), "{text}");
+    }
+
+    #[test]
+    fn an_enum_value_shows_its_own_lifecycle() {
+        let tables = crate::embedded::kubernetes();
+        let at = SERVICE.find("ClusterIP").unwrap() + 1;
+        let (text, range) = at_offset(&tables, "1.34", at);
+        assert_eq!(&SERVICE[range], "ClusterIP");
+        assert!(text.starts_with("**ClusterIP**: a value of `type`"), "{text}");
+    }
+
+    fn at_offset(tables: &GateTables, target: &str, at: usize) -> (String, std::ops::Range<usize>) {
+        super::at(tables, target.parse().unwrap(), SERVICE, at).expect("a hover")
+    }
+}

@@ -16,6 +16,7 @@
 //! The library compiles it with the `cli` feature only: a plugin crate's
 //! runtime never sees it.
 
+pub mod actions;
 pub mod completion;
 pub mod documents;
 pub mod hover;
