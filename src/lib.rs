@@ -8,29 +8,33 @@
 //! ([`runtime_version`]), glob narrowing ([`globs`]), the local-package swap
 //! ([`local_swap`]), and the `#[versioned]` attribute for hand-written
 //! superset types ([`versioned`]). With the `engine` feature (on through the
-//! default `cli`), it adds the check engine: documents with line numbers,
-//! the gate tables, and preflight, upgrade and changelog over them
-//! (`document`, `tables`, `preflight`, `upgrade`, `changelog`). A plugin
+//! default `cli`), it adds the document layer (`document`: the reader and
+//! spans) and the check engine: the gate tables, preflight, CRDs with their
+//! CEL rules and junctors, and `engine::Validator`, the one entry point that
+//! checks a file's documents as `vergate check` does (`tables`, `preflight`,
+//! `cel`, `junctors`, `engine`), with upgrade and changelog beside it. The
+//! `args` feature adds the command's clap definition (`cli_args`). A plugin
 //! crate that builds with `default-features = false` compiles the runtime
 //! alone.
 
 pub use vergate_core::{gates, is_version_dir, ParseVersionError, Version, VersionSet};
 
-#[cfg(feature = "cli")]
+#[cfg(feature = "engine")]
 pub mod cel;
 #[cfg(feature = "engine")]
 pub mod changelog;
-#[cfg(feature = "cli")]
-#[path = "cli/args.rs"]
+#[cfg(feature = "args")]
 pub mod cli_args;
 #[cfg(feature = "engine")]
 pub mod document;
 #[cfg(feature = "engine")]
 pub mod embedded;
 #[cfg(feature = "engine")]
+pub mod engine;
+#[cfg(feature = "engine")]
 pub mod findings;
 pub mod globs;
-#[cfg(feature = "cli")]
+#[cfg(feature = "engine")]
 pub mod junctors;
 #[cfg(feature = "cli")]
 pub mod lsp;

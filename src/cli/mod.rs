@@ -3,13 +3,12 @@
 mod atomic_write;
 mod cases;
 pub mod check;
-mod crds;
+mod crd_inputs;
 pub mod diff;
 pub mod editor;
 mod inputs;
 mod junit;
 mod read;
-mod resource;
 mod results;
 mod sarif;
 mod tap;

@@ -3,10 +3,11 @@
 //! [`Results`]; every report format (text, JSON, JUnit, SARIF, TAP) reads
 //! one.
 
-use super::resource::Resource;
 use super::Outcome;
 use serde::Serialize;
-use vergate::preflight::{Rule, Severity, Violation};
+use vergate::engine::Resource;
+pub use vergate::engine::{CelCounts, InputError, Skipped};
+use vergate::preflight::{Severity, Violation};
 
 /// One violation with where it is.
 #[derive(Serialize)]
@@ -84,43 +85,12 @@ pub struct Summary {
     pub cel: CelCounts,
 }
 
-/// CEL validation rules of CRDs over the run's custom resources.
-#[derive(Serialize, Default, Clone, Copy)]
-pub struct CelCounts {
-    /// Rule evaluations (a rule under a list runs once per item).
-    pub evaluated: usize,
-    /// Transition rules (`oldSelf`) not run, as the API server does not
-    /// run them on create.
-    pub transition_skipped: usize,
-}
-
 /// Resources by verdict.
 #[derive(Serialize, Default)]
 pub struct Verdicts {
     pub pass: usize,
     pub warn: usize,
     pub fail: usize,
-}
-
-/// An input that could not be checked.
-#[derive(Serialize)]
-pub struct InputError {
-    pub file: String,
-    /// 0 when the whole file is at fault.
-    pub line: u32,
-    pub message: String,
-}
-
-/// A document or file left unchecked, and why.
-#[derive(Serialize)]
-pub struct Skipped {
-    pub file: String,
-    /// The document's first line; 0 for a whole file.
-    pub line: u32,
-    pub reason: String,
-    /// False for what the user asked to skip (`--skip`): not noted in text.
-    #[serde(skip)]
-    pub noted: bool,
 }
 
 /// Everything one run found.
@@ -211,8 +181,7 @@ impl Results {
         }
         let resources_before = self.resources.len();
         self.documents += later.documents;
-        self.cel.evaluated += later.cel.evaluated;
-        self.cel.transition_skipped += later.cel.transition_skipped;
+        self.cel.add(later.cel);
         self.violations
             .extend(later.violations.into_iter().map(|mut found| {
                 found.resource_index += resources_before;
@@ -245,30 +214,6 @@ impl Results {
             && self.resources.is_empty()
             && self.cel.evaluated == 0
             && self.cel.transition_skipped == 0
-    }
-
-    /// Sets each rule's severity as `--rule` says (`None`: the rule is
-    /// off, its findings dropped); the last setting of a rule wins.
-    pub fn apply_rules(&mut self, rules: &[(Rule, Option<Severity>)]) {
-        if rules.is_empty() {
-            return;
-        }
-        let setting = |rule: Rule| {
-            rules
-                .iter()
-                .rev()
-                .find(|(set, _)| *set == rule)
-                .map(|(_, severity)| *severity)
-        };
-        self.violations
-            .retain_mut(|found| match setting(found.violation.rule) {
-                Some(Some(severity)) => {
-                    found.violation.severity = severity;
-                    true
-                }
-                Some(None) => false,
-                None => true,
-            });
     }
 
     /// The exit code: input errors first, then error-level violations.

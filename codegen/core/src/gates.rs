@@ -512,6 +512,19 @@ pub struct Rename {
     pub in_version: Version,
 }
 
+/// The kind of a CustomResourceDefinition.
+pub const CRD_KIND: &str = "CustomResourceDefinition";
+
+/// The apiVersion of the CustomResourceDefinitions the API server serves.
+pub const CRD_API_VERSION: &str = "apiextensions.k8s.io/v1";
+
+/// True when a document's `apiVersion` and `kind` name a
+/// CustomResourceDefinition (`apiextensions.k8s.io/v1`): the one test of
+/// "is this document a CRD?".
+pub fn is_crd(api_version: Option<&str>, kind: Option<&str>) -> bool {
+    api_version == Some(CRD_API_VERSION) && kind == Some(CRD_KIND)
+}
+
 /// One (group, version, kind) a type is served as; the core group is `""`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -522,6 +535,24 @@ pub struct GroupVersionKind {
 }
 
 impl GroupVersionKind {
+    /// The group and version of an `apiVersion`: `("apps", "v1")` for
+    /// `apps/v1`, `("", "v1")` for the core group's `v1`. The one place an
+    /// apiVersion is split.
+    pub fn split_api_version(api_version: &str) -> (&str, &str) {
+        api_version.rsplit_once('/').unwrap_or(("", api_version))
+    }
+
+    /// The group, version and kind a document's `apiVersion` and `kind`
+    /// name.
+    pub fn parse(api_version: &str, kind: &str) -> GroupVersionKind {
+        let (group, version) = GroupVersionKind::split_api_version(api_version);
+        GroupVersionKind {
+            group: group.to_owned(),
+            version: version.to_owned(),
+            kind: kind.to_owned(),
+        }
+    }
+
     /// The `apiVersion` a document of this kind carries: `apps/v1`, or `v1`
     /// for the core group.
     pub fn api_version(&self) -> String {

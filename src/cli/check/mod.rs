@@ -4,7 +4,7 @@
 //!   parts of a file in parallel, merged back in input order.
 
 use super::{
-    crds, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
+    crd_inputs, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text, write_out,
     CheckArgs, Format, Outcome,
 };
 mod source;
@@ -12,7 +12,8 @@ mod source;
 use rayon::prelude::*;
 
 use vergate::document;
-use vergate::preflight::{FeatureGates, Options};
+use vergate::engine::{CheckOptions, Validator};
+use vergate::preflight::FeatureGates;
 
 pub use super::results::{Checked, Found, InputError, Results, Skipped};
 
@@ -21,17 +22,8 @@ pub use super::results::{Checked, Found, InputError, Results, Skipped};
 const WORKER_STACK: usize = 32 << 20;
 pub(super) use source::is_template;
 
-/// What `check` does with documents beyond preflight: the kinds skipped
-/// and rejected, and whether unchecked documents are errors.
-struct Policy<'a> {
-    options: Options<'a>,
-    skip: &'a [String],
-    reject: &'a [String],
-}
-
 /// The advice for a Go template found among the inputs.
-pub(super) const TEMPLATE: &str = "a Go template ({{ … }}, e.g. Helm), not a manifest; \
-     render it first (`helm template … | vergate check …`) or leave it out with --ignore";
+pub(super) const TEMPLATE: &str = vergate::engine::TEMPLATE;
 
 /// The reason for skipping a document that is not a Kubernetes-style object.
 pub(super) const NOT_A_MANIFEST: &str = "not a manifest (it lacks apiVersion or kind); \
@@ -126,34 +118,29 @@ pub fn run(args: &CheckArgs) -> Outcome {
     for (name, enabled) in &args.feature_gates {
         feature_gates.set(name.clone(), *enabled);
     }
-    let policy = Policy {
-        options: Options {
-            target: args.target,
+    let validator = Validator::new(tables)
+        .target(args.target)
+        .options(CheckOptions {
             strict: args.strict,
             fields: args.validate,
-            feature_gates: Some(&feature_gates),
-        },
-        skip: &args.skip,
-        reject: &args.reject,
-    };
+            feature_gates,
+            rules: args.rules.clone(),
+            skip_kinds: args.skip.clone(),
+            reject_kinds: args.reject.clone(),
+        });
     // Each input is cut into parts once, for the CRD scan and the check.
     let parts: Vec<Vec<document::Part<'_>>> = texts
         .par_iter()
         .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
         .collect();
-    let crds::Loaded {
-        tables,
-        custom,
-        errors: crd_errors,
-    } = crds::load(tables, args.target, &args.crd, &sources, &texts, &parts);
+    let (validator, crd_errors) = crd_inputs::load(validator, &args.crd, &sources, &texts, &parts);
     let mut results = Results::default();
     results.errors.extend(crd_errors);
-    for file in source::check_all(&tables, &custom, &sources, &texts, &parts, &policy) {
+    for file in source::check_all(&validator, &sources, &texts, &parts) {
         results.append(file);
     }
-    results.apply_rules(&args.rules);
     match args.format {
-        Format::Text => text::print(&results, tables.api(), args.color),
+        Format::Text => text::print(&results, validator.tables().api(), args.color),
         Format::Json => {
             let mut json = serde_json::to_value(&results).expect("results serialize");
             json["summary"] =
@@ -161,7 +148,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
             print_json(&json);
         }
         Format::Sarif => print_json(&sarif::report(&results)),
-        Format::Junit => write_out(&junit::report(&results, tables.api())),
+        Format::Junit => write_out(&junit::report(&results, validator.tables().api())),
         Format::Tap => write_out(&tap::report(&results)),
     }
     let outcome = results.outcome();
@@ -169,8 +156,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     // where freeing the gate tables and the results piece by piece would
     // take a few milliseconds of a run that may take fifty.
     std::mem::forget(results);
-    std::mem::forget(tables);
-    std::mem::forget(custom);
+    std::mem::forget(validator);
     std::mem::forget(parts);
     std::mem::forget(texts);
     outcome

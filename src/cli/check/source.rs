@@ -6,43 +6,35 @@
 //! sequential run gives, byte for byte. A part holds only one document's
 //! tree at a time; what is kept is what was found.
 
-use super::{Checked, Found, InputError, Policy, Results, Skipped, NOT_A_MANIFEST, TEMPLATE};
-use crate::cli::crds::CustomResources;
+use super::{Checked, Found, InputError, Results, Skipped, NOT_A_MANIFEST, TEMPLATE};
 use crate::cli::inputs::{ReadError, Source, Text};
-use crate::cli::resource::Resource;
 use rayon::prelude::*;
 use std::sync::Arc;
 use vergate::document::{self, Document};
-use vergate::findings::Findings;
-use vergate::preflight::{self, Options, Rule, Severity, Violation};
-use vergate::tables::GateTables;
+use vergate::engine::{Disposition, Finding, Resource, Validator};
 
 /// The results of each input, in the order of `sources`, from its text
 /// (or why it could not be read) and its parts (`document::split`).
 pub(super) fn check_all(
-    tables: &GateTables,
-    custom: &CustomResources,
+    validator: &Validator,
     sources: &[Source],
     texts: &[Result<Text, ReadError>],
     parts: &[Vec<document::Part<'_>>],
-    policy: &Policy,
 ) -> Vec<Results> {
     sources
         .par_iter()
         .zip(texts)
         .zip(parts)
-        .map(|((source, text), parts)| check_source(tables, custom, source, text, parts, policy))
+        .map(|((source, text), parts)| check_source(validator, source, text, parts))
         .collect()
 }
 
 /// Checks the documents of one input, its parts in parallel.
 fn check_source(
-    tables: &GateTables,
-    custom: &CustomResources,
+    validator: &Validator,
     source: &Source,
     text: &Result<Text, ReadError>,
     parts: &[document::Part<'_>],
-    policy: &Policy,
 ) -> Results {
     let mut results = Results {
         files: vec![source.name.clone()],
@@ -81,11 +73,9 @@ fn check_source(
         return results;
     }
     let check = Check {
-        tables,
-        custom,
+        validator,
         source,
         file: source.name.as_str().into(),
-        policy,
         lenient,
     };
     // Parts are checked a run at a time: enough runs to keep every
@@ -123,12 +113,10 @@ struct Part {
 
 /// What checking needs, shared by the parts of one input.
 struct Check<'a> {
-    tables: &'a GateTables,
-    custom: &'a CustomResources,
+    validator: &'a Validator,
     source: &'a Source,
     /// The input's name, for its resources.
     file: Arc<str>,
-    policy: &'a Policy<'a>,
     lenient: bool,
 }
 
@@ -166,11 +154,12 @@ impl Check<'_> {
         run
     }
 
-    /// Checks one document into `results`.
+    /// Checks one document into `results`: the engine's verdict, with the
+    /// resources it names.
     fn document(&self, doc: &Document, results: &mut Results) {
-        let (source, policy) = (self.source, self.policy);
-        let kind = doc.root.get("kind").and_then(|kind| kind.as_str());
-        if self.lenient && (kind.is_none() || doc.root.get("apiVersion").is_none()) {
+        let source = self.source;
+        if self.lenient && (doc.root.get("kind").is_none() || doc.root.get("apiVersion").is_none())
+        {
             results.skipped.push(Skipped {
                 file: source.name.clone(),
                 line: doc.line,
@@ -179,173 +168,66 @@ impl Check<'_> {
             });
             return;
         }
-        if let Some(kind) = kind.filter(|kind| policy.reject.iter().any(|reject| reject == kind)) {
-            results.documents += 1;
-            let resource_index = results.resources.len();
-            results.resources.push(Checked {
+        let report = self.validator.check_document(&source.name, doc);
+        let first_resource = results.resources.len();
+        match report.disposition {
+            Disposition::Skipped => {
+                results.skipped.extend(report.skipped);
+                return;
+            }
+            Disposition::Rejected => results.resources.push(Checked {
                 file: self.file.clone(),
                 line: doc.line,
                 resource: Resource::of(&doc.root),
-            });
-            let mut found = rejected(source, doc, kind, policy.options);
-            found.resource_index = resource_index;
-            results.violations.push(found);
-            return;
-        }
-        if let Some(kind) = kind.filter(|kind| policy.skip.iter().any(|skip| skip == kind)) {
-            results.skipped.push(Skipped {
-                file: source.name.clone(),
-                line: doc.line,
-                reason: format!("kind {kind} skipped (--skip)"),
-                noted: false,
-            });
-            return;
+            }),
+            Disposition::Checked | Disposition::Failed => {
+                results
+                    .resources
+                    .extend(
+                        Resource::all(&doc.root)
+                            .into_iter()
+                            .map(|(line, resource)| Checked {
+                                file: self.file.clone(),
+                                line,
+                                resource,
+                            }),
+                    )
+            }
         }
         results.documents += 1;
-        let first_resource = results.resources.len();
-        results.resources.extend(
-            Resource::all(&doc.root)
-                .into_iter()
-                .map(|(line, resource)| Checked {
-                    file: self.file.clone(),
-                    line,
-                    resource,
-                }),
-        );
+        results.errors.extend(report.errors);
+        results.cel.add(report.cel);
         results
-            .errors
-            .extend(doc.duplicate_keys.iter().map(|duplicate| InputError {
+            .violations
+            .extend(report.findings.into_iter().map(|finding| Found {
                 file: source.name.clone(),
-                line: duplicate.line,
-                message: duplicate.to_string(),
+                resource: Resource::of_item(&doc.root, finding.item),
+                resource_index: first_resource + finding.item.unwrap_or(0),
+                ..found(finding)
             }));
-        // What only a CRD knows: the document is a CRD left out, or a
-        // custom resource of a version its CRD does not serve.
-        let found = |violation: Violation| Found {
-            file: source.name.clone(),
-            document: doc.index,
-            api_version: text_of(&doc.root, "apiVersion"),
-            kind: text_of(&doc.root, "kind"),
-            target: policy
-                .options
-                .target
-                .map(|target| target.to_string())
-                .unwrap_or_default(),
-            resource: Resource::of(&doc.root),
-            resource_index: first_resource,
-            violation,
-            omitted: 0,
-        };
-        if let Some(message) = self.custom.not_used(&source.name, doc.line) {
-            results.violations.push(found(Violation {
-                severity: Severity::Warning,
-                rule: Rule::CrdNotUsed,
-                path: String::new(),
-                line: doc.line,
-                message: message.to_owned(),
-            }));
-        }
-        if let Some((line, message)) = self.custom.unserved(&doc.root) {
-            results.violations.push(found(Violation {
-                severity: Severity::Error,
-                rule: Rule::KindNotServed,
-                path: "apiVersion".into(),
-                line,
-                message,
-            }));
-            return;
-        }
-        match preflight::check(self.tables, &doc.root, policy.options) {
-            Ok(mut report) => {
-                let own_rules = self.custom.rules_for(&doc.root);
-                let from_gates = match own_rules {
-                    Some(_) => None,
-                    None => self
-                        .custom
-                        .gate_rules_for(self.tables, &doc.root, report.target),
-                };
-                let rules = own_rules.or_else(|| from_gates.as_deref().and_then(Option::as_ref));
-                // CEL library versions follow Kubernetes minors only.
-                let kubernetes = (self.tables.api() == "kubernetes").then_some(report.target);
-                // A CRD document's rules as the API server compiles them on
-                // create, then the custom resource's rules.
-                let mut cel_found = Findings::new();
-                if let Some(target) = kubernetes {
-                    cel_found.extend(vergate::cel::crd_document::check(&doc.root, target));
-                }
-                if let Some(junctors) = self.custom.junctors_for(&doc.root) {
-                    cel_found.extend(junctors.check(&doc.root, kubernetes));
-                }
-                if let Some(rules) = rules {
-                    let outcome = vergate::cel::evaluate(rules, &doc.root, kubernetes);
-                    results.cel.evaluated += outcome.evaluated;
-                    results.cel.transition_skipped += outcome.transition_skipped;
-                    cel_found.absorb(outcome.violations);
-                }
-                // At most so many findings of a rule per resource, each
-                // message bounded (`vergate::findings`); the rest counted.
-                let mut found = Findings::new();
-                for violation in std::mem::take(&mut report.violations) {
-                    found.push_in(Resource::index_at(&doc.root, &violation.path), violation);
-                }
-                let sort = !cel_found.is_empty();
-                found.absorb(cel_found);
-                let (kept, omitted) = found.into_parts();
-                // Each with the path that names its resource, and how many
-                // it stands for (those left out).
-                let sort = sort || !omitted.is_empty();
-                let mut violations: Vec<(Violation, String, usize)> = kept
-                    .into_iter()
-                    .map(|violation| {
-                        let path = violation.path.clone();
-                        (violation, path, 0)
-                    })
-                    .collect();
-                violations.extend(
-                    omitted
-                        .into_iter()
-                        .map(|left_out| (left_out.violation(), left_out.path, left_out.count)),
-                );
-                if sort {
-                    violations.sort_by_key(|(violation, _, _)| violation.line);
-                }
-                if violations.is_empty() {
-                    return;
-                }
-                let target = report.target.to_string();
-                results.violations.extend(violations.into_iter().map(
-                    |(violation, path, omitted)| Found {
-                        file: source.name.clone(),
-                        document: doc.index,
-                        api_version: report.api_version.clone(),
-                        kind: report.kind.clone(),
-                        target: target.clone(),
-                        resource: Resource::at(&doc.root, &path),
-                        resource_index: first_resource + Resource::index_at(&doc.root, &path),
-                        violation,
-                        omitted,
-                    },
-                ));
-            }
-            Err(err) => {
-                // Not checked: the input error stands for it, not a resource.
-                results.resources.truncate(first_resource);
-                results.errors.push(InputError {
-                    file: source.name.clone(),
-                    line: err.line,
-                    message: err.message,
-                });
-            }
+        if report.disposition == Disposition::Failed {
+            // Not checked: the input error stands for it, not a resource.
+            results.resources.truncate(first_resource);
         }
     }
 }
 
-/// The text of the string field `name` of a document's root, or `""`.
-fn text_of(root: &document::Node, name: &str) -> String {
-    root.get(name)
-        .and_then(|node| node.as_str())
-        .unwrap_or_default()
-        .to_owned()
+/// The report's form of an engine finding, its file and resource to set.
+fn found(finding: Finding) -> Found {
+    Found {
+        file: String::new(),
+        document: finding.document,
+        api_version: finding.api_version,
+        kind: finding.kind,
+        target: finding
+            .target
+            .map(|target| target.to_string())
+            .unwrap_or_default(),
+        resource: Resource::default(),
+        resource_index: 0,
+        violation: finding.violation,
+        omitted: finding.omitted,
+    }
 }
 
 /// True for a Go template: a text with `{{` that is not YAML as written,
@@ -353,36 +235,5 @@ fn text_of(root: &document::Node, name: &str) -> String {
 /// holds `{{ … }}` in its strings (alerting rules do) reads as YAML and
 /// is checked.
 pub(in crate::cli) fn is_template(source: &Source, text: &str) -> bool {
-    memchr::memmem::find(text.as_bytes(), b"{{").is_some()
-        && (source.in_chart_templates() || document::Reader::new(text).any(|read| read.is_err()))
-}
-
-/// The violation for a document of a kind given to `--reject`.
-fn rejected(source: &Source, doc: &Document, kind: &str, options: Options) -> Found {
-    let api_version = doc
-        .root
-        .get("apiVersion")
-        .and_then(|version| version.as_str())
-        .unwrap_or_default();
-    let line = doc.root.get("kind").map_or(doc.line, |node| node.line);
-    Found {
-        file: source.name.clone(),
-        document: doc.index,
-        api_version: api_version.to_owned(),
-        kind: kind.to_owned(),
-        target: options
-            .target
-            .map(|target| target.to_string())
-            .unwrap_or_default(),
-        resource: Resource::of(&doc.root),
-        resource_index: 0,
-        violation: Violation {
-            severity: Severity::Error,
-            rule: Rule::RejectedKind,
-            path: "kind".into(),
-            line,
-            message: format!("{kind} is rejected (--reject)"),
-        },
-        omitted: 0,
-    }
+    vergate::engine::is_go_template(text, source.in_chart_templates())
 }

@@ -1,9 +1,9 @@
 //! Which resource a finding is about: its kind and `namespace/name`, as
 //! kubectl names it (`Deployment shop/checkout`).
 
+use crate::document::{CompactString, Node, Value};
 use serde::Serialize;
 use std::fmt;
-use vergate::document::{CompactString, Node, Value};
 
 /// A resource by kind, namespace and name (from `metadata`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -47,6 +47,21 @@ impl Resource {
     /// `path` is about.
     pub fn index_at(root: &Node, path: &str) -> usize {
         item_at(root, path).unwrap_or(0)
+    }
+
+    /// The `List` item a violation at `path` is about (`items[3].spec` →
+    /// 3), `None` for the document as a whole.
+    pub fn item_at(root: &Node, path: &str) -> Option<usize> {
+        item_at(root, path)
+    }
+
+    /// The resource of `item` of a `List` ([`Resource::item_at`]), or the
+    /// document's.
+    pub fn of_item(root: &Node, item: Option<usize>) -> Resource {
+        match (list_items(root), item) {
+            (Some(items), Some(index)) if index < items.len() => Resource::of(&items[index]),
+            _ => Resource::of(root),
+        }
     }
 
     /// The resources a document holds: a `List`'s items, or the document
@@ -105,7 +120,7 @@ mod tests {
     use super::*;
 
     fn doc(text: &str) -> Node {
-        vergate::document::Reader::new(text)
+        crate::document::Reader::new(text)
             .next()
             .unwrap()
             .unwrap()

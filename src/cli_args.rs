@@ -1,6 +1,6 @@
 //! The `vergate` command's arguments, as clap reads them.
 //!
-//! They live in the library (behind the `cli` feature) so that both the
+//! They live in the library (behind the `args` feature) so that both the
 //! binary and `cargo xtask completions` / `cargo xtask man` reach the same
 //! [`clap::Command`] through [`command`].
 

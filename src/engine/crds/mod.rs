@@ -1,0 +1,186 @@
+//! Custom resources checked against their CustomResourceDefinitions.
+//!
+//! The CRDs (files given as CRDs, or documents among the inputs) are read
+//! by the code generator's own loader (`vergate_codegen::load`, the CRD
+//! input format of `spec_files`) into a minor model, merged into a gated
+//! model and turned into gates by the very function that writes gates.json
+//! (`GatedModel::gates_index`): no second converter, and no emitter (nor
+//! tera). Their types join the API's gate tables, present in every minor of
+//! it, and preflight's one walker checks custom resources like any other
+//! kind. What is kept here is what only a CRD knows: which versions it
+//! lists but does not serve, its CEL rules and its junctors.
+//!
+//! - `read`: CRD texts read into the loader's documents, and the cost
+//!   warnings of a given file;
+//! - `copies`: which CRD documents among the inputs are copies of another;
+//! - `index`: the gates of the CRDs that can be used together;
+//! - `rules`: the CEL rules and junctors of each served version;
+//! - `load`: [`CrdLoader`], which gathers the texts and builds all of it.
+
+mod copies;
+mod index;
+mod load;
+mod read;
+mod rules;
+
+pub use load::{CrdLoader, CrdReport};
+
+use crate::cel::Schema;
+use crate::document::Node;
+use crate::junctors::Junctors;
+use crate::tables::GateTables;
+use crate::Version;
+use std::collections::HashMap;
+use std::path::Path;
+use vergate_codegen::load::CrdVersions;
+use vergate_core::gates::GroupVersionKind;
+
+/// A group, version and kind, the key of the tables of served versions.
+type Key = (String, String, String);
+
+/// The CRDs in use, for what the gate tables cannot say, and the CRDs
+/// among the inputs that are not used.
+#[derive(Default)]
+pub(crate) struct CustomResources {
+    crds: Vec<CrdVersions>,
+    /// The CEL rules of each served version that has any, compiled once.
+    rules: HashMap<Key, Schema>,
+    /// The logical junctors (`allOf`, `anyOf`, `oneOf`, `not`) of each
+    /// served version that has any.
+    junctors: HashMap<Key, Junctors>,
+    /// The rules of the API's own gates (a regen of CRDs), built per type
+    /// and minor as documents ask for them.
+    gate_rules: crate::cel::GateRules,
+    /// CRDs among the inputs left out: the input's name, the lines of the
+    /// document, and why.
+    unused: Vec<Unused>,
+}
+
+/// A CRD among the inputs that is not used.
+struct Unused {
+    file: String,
+    lines: std::ops::Range<u32>,
+    message: String,
+}
+
+impl Unused {
+    /// The CRD at `lines` of input `file`, left out for `why`; `instead`
+    /// is the file of the CRD its custom resources are checked against.
+    fn new(
+        file: String,
+        lines: std::ops::Range<u32>,
+        instead: Option<&Path>,
+        why: impl std::fmt::Display,
+    ) -> Unused {
+        let used = match instead {
+            Some(first) => format!(
+                "its custom resources are checked against the CRD in {}",
+                first.display()
+            ),
+            None => "its custom resources are not checked against it".to_owned(),
+        };
+        Unused {
+            file,
+            lines,
+            message: format!("this CRD is not used ({used}): {why}"),
+        }
+    }
+}
+
+impl CustomResources {
+    /// Why the CRD document at `line` of input `file` is not used, when it
+    /// is one that is left out.
+    pub fn not_used(&self, file: &str, line: u32) -> Option<&str> {
+        self.unused
+            .iter()
+            .find(|unused| unused.file == file && unused.lines.contains(&line))
+            .map(|unused| unused.message.as_str())
+    }
+
+    /// The CEL rules of the custom resource `root`'s CRD version, if it has any.
+    pub fn rules_for(&self, root: &Node) -> Option<&Schema> {
+        // Most runs have no CRD with rules: no key built for every document.
+        if self.rules.is_empty() {
+            return None;
+        }
+        self.rules.get(&owned(group_version_kind(root)?))
+    }
+
+    /// The logical junctors of the custom resource `root`'s CRD version,
+    /// if it has any.
+    pub fn junctors_for(&self, root: &Node) -> Option<&Junctors> {
+        if self.junctors.is_empty() {
+            return None;
+        }
+        self.junctors.get(&owned(group_version_kind(root)?))
+    }
+
+    /// The CEL rules of the API's own type of `root` in `minor`, when its
+    /// gates have any (a regen of CRDs checked with `--api`).
+    pub fn gate_rules_for(
+        &self,
+        tables: &GateTables,
+        root: &Node,
+        minor: Version,
+    ) -> Option<std::sync::Arc<Option<Schema>>> {
+        if !tables.has_rules() {
+            return None;
+        }
+        let (group, version, kind) = group_version_kind(root)?;
+        let name = tables.types_for_gvk(group, version, kind).next()?;
+        Some(self.gate_rules.for_type(tables, name, minor))
+    }
+
+    /// When `root` is a custom resource of a version its CRD lists but does
+    /// not serve: the line of its apiVersion and the message naming the
+    /// served versions.
+    pub fn unserved(&self, root: &Node) -> Option<(u32, String)> {
+        let api_version = root.get("apiVersion")?;
+        let (group, version, kind) = group_version_kind(root)?;
+        let crd = self
+            .crds
+            .iter()
+            .find(|crd| crd.group == group && crd.kind == kind)?;
+        if crd.served.iter().any(|served| served == version) {
+            return None;
+        }
+        let listed = if crd.unserved.iter().any(|unserved| unserved == version) {
+            "lists but does not serve"
+        } else {
+            "does not list"
+        };
+        let served: Vec<String> = crd
+            .served
+            .iter()
+            .map(|served| format!("{group}/{served}"))
+            .collect();
+        let fix = match served.as_slice() {
+            [] => "it serves no version".to_owned(),
+            [one] => format!("use apiVersion {one}"),
+            several => format!("use one of the served: {}", several.join(", ")),
+        };
+        Some((
+            api_version.line,
+            format!(
+                "{group}/{version} {kind}: the CRD {} {listed} version {version}; {fix}",
+                crd.name
+            ),
+        ))
+    }
+}
+
+/// The group, version and kind of the custom resource `root` (`None` for
+/// a core kind, whose `apiVersion` has no group).
+fn group_version_kind(root: &Node) -> Option<(&str, &str, &str)> {
+    let kind = root.get("kind")?.as_str()?;
+    let api_version = root.get("apiVersion")?.as_str()?;
+    match GroupVersionKind::split_api_version(api_version) {
+        ("", _) => None,
+        (group, version) => Some((group, version, kind)),
+    }
+}
+
+/// `gvk` as the key of the tables of served versions.
+fn owned((group, version, kind): (&str, &str, &str)) -> Key {
+    (group.to_owned(), version.to_owned(), kind.to_owned())
+}

@@ -1,0 +1,222 @@
+//! One document checked: kinds rejected and skipped, what only a CRD
+//! knows, preflight, then the CRD document's own rules, the junctors and
+//! the CEL rules of its CRD, each rule's findings per resource capped.
+
+use super::report::{CelCounts, Disposition, DocumentReport, Finding, InputError, Skipped};
+use super::resource::Resource;
+use super::Validator;
+use crate::document::{Document, Node};
+use crate::findings::Findings;
+use crate::preflight::{self, Options, Rule, Severity, Violation};
+
+impl Validator {
+    /// Checks one document of the file `file` (its name in errors and in
+    /// the CRDs left out): everything `vergate check` decides for it.
+    pub fn check_document(&self, file: &str, doc: &Document) -> DocumentReport {
+        let mut report = DocumentReport {
+            disposition: Disposition::Checked,
+            findings: Vec::new(),
+            errors: Vec::new(),
+            skipped: None,
+            cel: CelCounts::default(),
+        };
+        self.document(file, doc, &mut report);
+        self.apply_rule_levels(&mut report.findings);
+        report
+    }
+
+    fn document(&self, file: &str, doc: &Document, report: &mut DocumentReport) {
+        let options = &self.options;
+        let kind = doc.root.get("kind").and_then(Node::as_str);
+        if let Some(kind) = kind.filter(|kind| options.reject_kinds.iter().any(|k| k == kind)) {
+            report.disposition = Disposition::Rejected;
+            report.findings.push(self.rejected(doc, kind));
+            return;
+        }
+        if let Some(kind) = kind.filter(|kind| options.skip_kinds.iter().any(|k| k == kind)) {
+            report.disposition = Disposition::Skipped;
+            report.skipped = Some(Skipped {
+                file: file.to_owned(),
+                line: doc.line,
+                reason: format!("kind {kind} skipped (--skip)"),
+                noted: false,
+            });
+            return;
+        }
+        report
+            .errors
+            .extend(doc.duplicate_keys.iter().map(|duplicate| InputError {
+                file: file.to_owned(),
+                line: duplicate.line,
+                message: duplicate.to_string(),
+            }));
+        // What only a CRD knows: the document is a CRD left out, or a
+        // custom resource of a version its CRD does not serve.
+        let found = |violation: Violation| Finding {
+            document: doc.index,
+            api_version: text_of(&doc.root, "apiVersion"),
+            kind: text_of(&doc.root, "kind"),
+            target: self.target,
+            violation,
+            omitted: 0,
+            item: None,
+            span: None,
+        };
+        if let Some(message) = self.custom.not_used(file, doc.line) {
+            report.findings.push(found(Violation {
+                severity: Severity::Warning,
+                rule: Rule::CrdNotUsed,
+                path: String::new(),
+                line: doc.line,
+                message: message.to_owned(),
+            }));
+        }
+        if let Some((line, message)) = self.custom.unserved(&doc.root) {
+            report.findings.push(found(Violation {
+                severity: Severity::Error,
+                rule: Rule::KindNotServed,
+                path: "apiVersion".into(),
+                line,
+                message,
+            }));
+            return;
+        }
+        let preflight_options = Options {
+            target: self.target,
+            strict: options.strict,
+            fields: options.fields,
+            feature_gates: Some(&options.feature_gates),
+        };
+        match preflight::check(&self.tables, &doc.root, preflight_options) {
+            Ok(checked) => self.rules(doc, checked, report),
+            Err(err) => {
+                report.disposition = Disposition::Failed;
+                report.errors.push(InputError {
+                    file: file.to_owned(),
+                    line: err.line,
+                    message: err.message,
+                });
+            }
+        }
+    }
+
+    /// After preflight: the CRD document's rules, the junctors and the CEL
+    /// rules of its CRD, and the findings of all, capped per rule and
+    /// resource.
+    fn rules(&self, doc: &Document, mut checked: preflight::Report, report: &mut DocumentReport) {
+        let root = &doc.root;
+        let own_rules = self.custom.rules_for(root);
+        let from_gates = match own_rules {
+            Some(_) => None,
+            None => self
+                .custom
+                .gate_rules_for(&self.tables, root, checked.target),
+        };
+        let rules = own_rules.or_else(|| from_gates.as_deref().and_then(Option::as_ref));
+        // CEL library versions follow Kubernetes minors only.
+        let kubernetes = (self.tables.api() == "kubernetes").then_some(checked.target);
+        // A CRD document's rules as the API server compiles them on
+        // create, then the custom resource's rules.
+        let mut cel_found = Findings::new();
+        if let Some(target) = kubernetes {
+            cel_found.extend(crate::cel::crd_document::check(root, target));
+        }
+        if let Some(junctors) = self.custom.junctors_for(root) {
+            cel_found.extend(junctors.check(root, kubernetes));
+        }
+        if let Some(rules) = rules {
+            let outcome = crate::cel::evaluate(rules, root, kubernetes);
+            report.cel.evaluated += outcome.evaluated;
+            report.cel.transition_skipped += outcome.transition_skipped;
+            cel_found.absorb(outcome.violations);
+        }
+        // At most so many findings of a rule per resource, each message
+        // bounded (`crate::findings`); the rest counted.
+        let mut found = Findings::new();
+        for violation in std::mem::take(&mut checked.violations) {
+            found.push_in(Resource::index_at(root, &violation.path), violation);
+        }
+        let sort = !cel_found.is_empty();
+        found.absorb(cel_found);
+        let (kept, omitted) = found.into_parts();
+        // Each with the item its path names, and how many it stands for
+        // (those left out).
+        let sort = sort || !omitted.is_empty();
+        let mut violations: Vec<(Violation, Option<usize>, usize)> = kept
+            .into_iter()
+            .map(|violation| {
+                let item = Resource::item_at(root, &violation.path);
+                (violation, item, 0)
+            })
+            .collect();
+        violations.extend(omitted.into_iter().map(|left_out| {
+            let item = Resource::item_at(root, &left_out.path);
+            (left_out.violation(), item, left_out.count)
+        }));
+        if sort {
+            violations.sort_by_key(|(violation, _, _)| violation.line);
+        }
+        let target = Some(checked.target);
+        report.findings.extend(
+            violations
+                .into_iter()
+                .map(|(violation, item, omitted)| Finding {
+                    document: doc.index,
+                    api_version: checked.api_version.clone(),
+                    kind: checked.kind.clone(),
+                    target,
+                    violation,
+                    omitted,
+                    item,
+                    span: None,
+                }),
+        );
+    }
+
+    /// The finding of a document of a kind rejected.
+    fn rejected(&self, doc: &Document, kind: &str) -> Finding {
+        let line = doc.root.get("kind").map_or(doc.line, |node| node.line);
+        Finding {
+            document: doc.index,
+            api_version: text_of(&doc.root, "apiVersion"),
+            kind: kind.to_owned(),
+            target: self.target,
+            violation: Violation {
+                severity: Severity::Error,
+                rule: Rule::RejectedKind,
+                path: "kind".into(),
+                line,
+                message: format!("{kind} is rejected (--reject)"),
+            },
+            omitted: 0,
+            item: None,
+            span: None,
+        }
+    }
+
+    /// Sets each finding's severity as the options' rule levels say,
+    /// dropping those of rules turned off.
+    fn apply_rule_levels(&self, findings: &mut Vec<Finding>) {
+        if self.options.rules.is_empty() {
+            return;
+        }
+        findings.retain_mut(
+            |finding| match self.options.rule_level(finding.violation.rule) {
+                Some(Some(severity)) => {
+                    finding.violation.severity = severity;
+                    true
+                }
+                Some(None) => false,
+                None => true,
+            },
+        );
+    }
+}
+
+/// The text of the string field `name` of a document's root, or `""`.
+fn text_of(root: &Node, name: &str) -> String {
+    root.get(name)
+        .and_then(Node::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
