@@ -45,6 +45,8 @@ pub mod preflight;
 pub mod resolve;
 pub mod runtime_version;
 #[cfg(feature = "engine")]
+pub mod settings;
+#[cfg(feature = "engine")]
 pub mod tables;
 #[cfg(feature = "engine")]
 pub mod upgrade;

@@ -4,12 +4,15 @@
 //! (`vergate.toml`, the modeline), plus hover, completion and fixes.
 //!
 //! One job per module:
+//! - `server`: the protocol loop (handshake, dispatch, debouncing, cancellation);
 //! - `transport`: the wire (framing, bounds, malformed messages answered);
 //! - `line_index`: byte offsets ↔ UTF-16 positions;
 //! - `documents`: the open documents, full and incremental sync, bounded;
 //! - `locate`: the cursor's place in a document (its path of keys);
 //! - `schema`: a path through the gate tables in the target minor;
 //! - `lifecycle`: a gate's lifecycle in the editor schemas' words;
+//! - `workspace`: settings, modeline and the validator of each document;
+//! - `diagnostics`: a file's report as diagnostics;
 //! - `hover`, `completion`, `actions`: what the editor asks;
 //! - `minimal_edit`: a changed text as the smallest edit.
 //!
@@ -18,6 +21,7 @@
 
 pub mod actions;
 pub mod completion;
+pub mod diagnostics;
 pub mod documents;
 pub mod hover;
 pub mod lifecycle;
@@ -25,4 +29,8 @@ pub mod line_index;
 pub mod locate;
 pub mod minimal_edit;
 pub mod schema;
+pub mod server;
 pub mod transport;
+pub mod workspace;
+
+pub use server::run_stdio;
