@@ -27,8 +27,7 @@ pub struct Item {
 /// is located by indentation.
 pub fn at(tables: &GateTables, target: Version, text: &str, offset: usize) -> Vec<Item> {
     let located = locate::by_indentation(text, offset);
-    let (Some(api_version), Some(kind)) = locate::identity_by_lines(text, located.document.clone())
-    else {
+    let (Some(api_version), Some(kind)) = (located.api_version.clone(), located.kind.clone()) else {
         return Vec::new();
     };
     let Some(root) = schema::root_type(tables, &api_version, &kind) else {

@@ -21,8 +21,7 @@ pub fn at(
     offset: usize,
 ) -> Option<(String, std::ops::Range<usize>)> {
     let located = locate::by_spans(text, offset).unwrap_or_else(|| locate::by_indentation(text, offset));
-    let (api_version, kind) = locate::identity_by_lines(text, located.document.clone());
-    let (api_version, kind) = (api_version?, kind?);
+    let (api_version, kind) = (located.api_version.clone()?, located.kind.clone()?);
     let corpus = tables.versions();
     let root = schema::root_type(tables, &api_version, &kind)?;
     if located.path == [Step::Key("kind".into())] || located.path == [Step::Key("apiVersion".into())] {

@@ -31,6 +31,9 @@ pub struct Located {
     /// The byte range of the word under the cursor (a key, a scalar, or the
     /// part of either typed so far).
     pub word: std::ops::Range<usize>,
+    /// The document's top-level `apiVersion` and `kind`, when written.
+    pub api_version: Option<String>,
+    pub kind: Option<String>,
 }
 
 /// Locates `offset` over the text's spans, when the text reads.
@@ -40,6 +43,7 @@ pub fn by_spans(text: &str, offset: usize) -> Option<Located> {
         .documents
         .iter()
         .find(|doc| doc.start <= offset && offset <= doc.end)?;
+    let (api_version, kind) = identity_of(text, root);
     let mut path = Vec::new();
     let mut node = root;
     loop {
@@ -58,6 +62,8 @@ pub fn by_spans(text: &str, offset: usize) -> Option<Located> {
                         path,
                         on_key: true,
                         word: key.start..key.end,
+                        api_version,
+                        kind,
                     });
                 }
                 node = value;
@@ -81,7 +87,24 @@ pub fn by_spans(text: &str, offset: usize) -> Option<Located> {
         path,
         on_key: false,
         word,
+        api_version,
+        kind,
     })
+}
+
+/// The scalar values of a document root's `apiVersion` and `kind`.
+fn identity_of(text: &str, root: &Spanned) -> (Option<String>, Option<String>) {
+    let Written::Map { entries, .. } = &root.written else {
+        return (None, None);
+    };
+    let value = |name: &str| {
+        entries
+            .iter()
+            .find(|(key, _)| unquote(&text[key.start..key.end]) == name)
+            .filter(|(_, value)| matches!(value.written, Written::Scalar { .. }))
+            .map(|(_, value)| unquote(&text[value.start..value.end]))
+    };
+    (value("apiVersion"), value("kind"))
 }
 
 fn scalar_range(node: &Spanned) -> Option<std::ops::Range<usize>> {
@@ -140,11 +163,14 @@ pub fn by_indentation(text: &str, offset: usize) -> Located {
         let typed = text[word.clone()].trim();
         path.push(Step::Key(unquote(typed)));
     }
+    let (api_version, kind) = identity_by_lines(text, document.clone());
     Located {
         document,
         path,
         on_key,
         word,
+        api_version,
+        kind,
     }
 }
 
@@ -253,7 +279,7 @@ fn floor_char_boundary(text: &str, mut at: usize) -> usize {
 
 /// The top-level `apiVersion` and `kind` of the document in `range`, read
 /// line by line (for a text that does not read).
-pub fn identity_by_lines(text: &str, range: std::ops::Range<usize>) -> (Option<String>, Option<String>) {
+fn identity_by_lines(text: &str, range: std::ops::Range<usize>) -> (Option<String>, Option<String>) {
     let mut api_version = None;
     let mut kind = None;
     for line in text[range].lines() {
@@ -318,8 +344,11 @@ mod tests {
         let at = text.find("ty").unwrap() + 2;
         let located = by_indentation(text, at);
         assert_eq!(located.path, vec![key("spec"), key("ty")]);
-        let (api_version, kind) = identity_by_lines(text, located.document);
-        assert_eq!(api_version.as_deref(), Some("v1"));
-        assert_eq!(kind.as_deref(), Some("Service"));
+        assert_eq!(located.api_version.as_deref(), Some("v1"));
+        assert_eq!(located.kind.as_deref(), Some("Service"));
+        let json = r#"{"apiVersion": "v1", "kind": "Service", "spec": {"type": "x"}}"#;
+        let located = by_spans(json, json.find("type").unwrap()).unwrap();
+        assert_eq!((located.api_version.as_deref(), located.kind.as_deref()), (Some("v1"), Some("Service")));
+        assert_eq!(located.path, vec![key("spec"), key("type")]);
     }
 }

@@ -56,6 +56,8 @@ pub struct Workspace {
     disk_crds: Option<Vec<(PathBuf, String)>>,
     settings: HashMap<PathBuf, Result<Option<Arc<Settings>>, SettingsError>>,
     validators: HashMap<(Option<PathBuf>, Option<Version>), Built>,
+    /// The newest minor of the embedded index, once asked for.
+    newest: Option<Option<Version>>,
 }
 
 struct Built {
@@ -147,6 +149,15 @@ impl Workspace {
                 config.target
             }
             None => config.target,
+        };
+        // Without a target, a Kubernetes document cannot be checked (`check`
+        // asks for --target): the editor checks against the newest minor
+        // of the embedded index. Another API's documents carry their own.
+        let target = match (target, &config.api) {
+            (None, None) => *self
+                .newest
+                .get_or_insert_with(|| crate::embedded::kubernetes().versions().last().copied()),
+            (target, _) => target,
         };
         let key = (settings.as_ref().map(|s| s.file.clone()), target);
         if !self.validators.contains_key(&key) {
