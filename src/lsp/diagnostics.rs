@@ -1,8 +1,8 @@
 //! A file's report as the editor's diagnostics: each finding with its rule
 //! id as `code`, its severity and its words as `vergate check` prints them
-//! (`path: message`), at the span of the offending key or value (its whole
-//! line when the engine could not place it); input errors and the
-//! settings' problems at their lines.
+//! (`path: message`), at the span of the offending key or value, or on its
+//! line when the engine could not place it or placed it on the whole
+//! document; input errors and the settings' problems at their lines.
 
 use super::documents::Content;
 use super::line_index::LineIndex;
@@ -56,9 +56,19 @@ pub fn of(text: &str, lines: &LineIndex, report: &FileReport, problems: &[Proble
         ));
     }
     for finding in &report.findings {
+        let line = finding.violation.line;
+        // The span, when it starts on the finding's line (a document-wide
+        // finding's span is the document; it is shown at its line).
         let range = match &finding.span {
-            Some(span) if span.end <= text.len() => lines.range(text, span.clone()),
-            _ => line_range(text, lines, finding.violation.line),
+            Some(span) if span.end <= text.len() => {
+                let range = lines.range(text, span.clone());
+                if line == 0 || range.start.line + 1 == line {
+                    range
+                } else {
+                    line_range(text, lines, line)
+                }
+            }
+            _ => line_range(text, lines, line),
         };
         out.push(plain(
             range,
