@@ -179,7 +179,7 @@ impl Server {
                         ErrorCode::InternalError,
                         format!(
                             "vergate lsp: internal error answering {method} ({}); the server goes on; please report this with the file",
-                            panic_text(&panic)
+                            panic_text(&*panic)
                         ),
                     )),
                 }
@@ -239,7 +239,7 @@ impl Server {
         if let Err(panic) = catch_unwind(AssertUnwindSafe(|| self.notified(n))) {
             eprintln!(
                 "vergate lsp: internal error handling {method} ({}); the server goes on",
-                panic_text(&panic)
+                panic_text(&*panic)
             );
         }
     }
@@ -299,8 +299,23 @@ impl Server {
                     self.all_dirty();
                 }
             }
-            note::DidSaveTextDocument::METHOD | note::DidChangeWatchedFiles::METHOD => {
-                // A settings file or a CRD on disk may have changed.
+            note::DidSaveTextDocument::METHOD => {
+                // A settings file or a CRD saved: what is on disk changed.
+                let Ok(params) = serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params) else {
+                    return;
+                };
+                let uri = params.text_document.uri.as_str();
+                let affected = self
+                    .documents
+                    .text(uri)
+                    .is_none_or(|(text, _)| affects_others(uri, text));
+                if affected {
+                    self.workspace.invalidate(true);
+                    self.all_dirty();
+                }
+            }
+            note::DidChangeWatchedFiles::METHOD => {
+                // Files changed on disk: settings and CRDs read anew.
                 self.workspace.invalidate(true);
                 self.all_dirty();
             }
@@ -337,7 +352,7 @@ impl Server {
                     source: Some(diagnostics::SOURCE.into()),
                     message: format!(
                         "vergate lsp: internal error checking this file ({}); please report this with the file",
-                        panic_text(&panic)
+                        panic_text(&*panic)
                     ),
                     ..lsp_types::Diagnostic::default()
                 }])
@@ -545,7 +560,7 @@ fn cancel_id(params: &Value) -> Option<RequestId> {
     serde_json::from_value(params.get("id")?.clone()).ok()
 }
 
-fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(|text| (*text).to_owned())

@@ -56,7 +56,8 @@ pub struct Workspace {
     disk_crds: Option<Vec<(PathBuf, String)>>,
     settings: HashMap<PathBuf, Result<Option<Arc<Settings>>, SettingsError>>,
     validators: HashMap<(Option<PathBuf>, Option<Version>), Built>,
-    /// The newest minor of the embedded index, once asked for.
+    /// The newest minor of the embedded index, once a validator without a
+    /// target was built.
     newest: Option<Option<Version>>,
 }
 
@@ -153,17 +154,22 @@ impl Workspace {
         // Without a target, a Kubernetes document cannot be checked (`check`
         // asks for --target): the editor checks against the newest minor
         // of the embedded index. Another API's documents carry their own.
-        let target = match (target, &config.api) {
-            (None, None) => *self
-                .newest
-                .get_or_insert_with(|| crate::embedded::kubernetes().versions().last().copied()),
-            (target, _) => target,
+        let newest = target.is_none() && config.api.is_none();
+        let target = match (newest, self.newest) {
+            (true, Some(minor)) => minor,
+            _ => target,
         };
-        let key = (settings.as_ref().map(|s| s.file.clone()), target);
-        if !self.validators.contains_key(&key) {
-            let built = self.build(&config, target, open);
+        let file = settings.as_ref().map(|s| s.file.clone());
+        let mut key = (file.clone(), target);
+        if !self.validators.contains_key(&key) || (newest && self.newest.is_none()) {
+            let (built, resolved) = self.build(&config, target, newest, open);
+            if newest {
+                self.newest = Some(resolved);
+            }
+            key = (file, resolved);
             self.validators.insert(key.clone(), built);
         }
+        let target = key.1;
         let built = &self.validators[&key];
         problems.extend(built.problems.iter().cloned());
         let tables = built.validator.tables();
@@ -179,12 +185,15 @@ impl Workspace {
         }
     }
 
+    /// The validator of `config` at `target` (or, when `newest`, at the
+    /// newest minor of its tables), and the target it has.
     fn build(
         &mut self,
         config: &settings::CheckConfig,
         target: Option<Version>,
+        newest: bool,
         open: &Documents,
-    ) -> Built {
+    ) -> (Built, Option<Version>) {
         let mut problems = Vec::new();
         let tables = match &config.api {
             Some(api) => match GateTables::load(api) {
@@ -200,6 +209,7 @@ impl Workspace {
             None => crate::embedded::kubernetes(),
         };
         let target = match target {
+            None if newest => tables.versions().last().copied(),
             Some(minor) if !tables.has_version(minor) => {
                 problems.push(Problem {
                     line: 1,
@@ -273,10 +283,11 @@ impl Workspace {
             line: 1,
             message: format!("vergate.toml: crds: {}: {}", error.file, error.message),
         }));
-        Built {
+        let built = Built {
             validator: Arc::new(validator),
             problems,
-        }
+        };
+        (built, target)
     }
 
     /// The CRD texts of the workspace's files on disk, scanned once.
@@ -336,6 +347,71 @@ fn scan(folders: &[PathBuf]) -> Vec<(PathBuf, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn uri(path: &Path) -> String {
+        format!("file://{}", path.display())
+    }
+
+    fn v(minor: u32) -> Version {
+        Version::new(1, minor)
+    }
+
+    const WIDGET: &str = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  name: w\n  tier: huge\n";
+
+    #[test]
+    fn settings_then_modeline_then_the_newest_minor() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.yaml");
+        let open = Documents::default();
+        let mut workspace = Workspace::new(Vec::new());
+        let newest = crate::embedded::kubernetes().versions().last().copied().unwrap();
+        let context = workspace.context(&uri(&file), "kind: x\n", &open);
+        assert_eq!((context.target, context.problems.len()), (newest, 0));
+        std::fs::write(dir.path().join("vergate.toml"), "target = \"1.29\"\n").unwrap();
+        workspace.invalidate(true);
+        assert_eq!(workspace.context(&uri(&file), "kind: x\n", &open).target, v(29));
+        let modeline = "# vergate: target=1.31\nkind: x\n";
+        assert_eq!(workspace.context(&uri(&file), modeline, &open).target, v(31));
+        // A modeline that does not read stops the check.
+        let context = workspace.context(&uri(&file), "# vergate: target=banana\n", &open);
+        assert!(!context.check);
+        assert_eq!(context.problems[0].line, 1);
+        // A broken settings file: one problem, checked without it.
+        std::fs::write(dir.path().join("vergate.toml"), "target = \"1.29\"\ntarget = 3\n").unwrap();
+        workspace.invalidate(true);
+        let context = workspace.context(&uri(&file), "kind: x\n", &open);
+        assert_eq!(context.problems.len(), 1, "{:?}", context.problems);
+        assert!(context.problems[0].message.contains("vergate.toml:2:"), "{:?}", context.problems);
+        assert!(context.check);
+    }
+
+    #[test]
+    fn crds_from_open_documents_and_the_workspace_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let crd = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/custom-resources/widgets-crd.yaml"),
+        )
+        .unwrap();
+        let widget = uri(&dir.path().join("w.yaml"));
+        let mut open = Documents::default();
+        let mut workspace = Workspace::new(vec![dir.path().to_owned()]);
+        let rules = |workspace: &mut Workspace, open: &Documents| -> Vec<&'static str> {
+            let context = workspace.context(&widget, WIDGET, open);
+            let report = context.validator.check_text("w.yaml", WIDGET);
+            report.findings.iter().map(|f| f.violation.rule.id()).collect()
+        };
+        assert_eq!(rules(&mut workspace, &open), ["unknown-kind"]);
+        // Open: its CRD is used.
+        open.open(&uri(&dir.path().join("crd.yaml")), "yaml".into(), 1, crd.clone());
+        workspace.invalidate(false);
+        assert!(rules(&mut workspace, &open).contains(&"value-not-available"));
+        // Closed, but on disk in the workspace: used too.
+        open.close(&uri(&dir.path().join("crd.yaml")));
+        std::fs::write(dir.path().join("crd.yaml"), &crd).unwrap();
+        workspace.invalidate(true);
+        let found = rules(&mut workspace, &open);
+        assert!(found.contains(&"value-not-available") && !found.contains(&"unknown-kind"));
+    }
 
     #[test]
     fn file_uris_become_paths() {
