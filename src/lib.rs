@@ -36,9 +36,9 @@ pub mod findings;
 pub mod globs;
 #[cfg(feature = "engine")]
 pub mod junctors;
+pub mod local_swap;
 #[cfg(feature = "cli")]
 pub mod lsp;
-pub mod local_swap;
 pub mod manifest;
 #[cfg(feature = "engine")]
 pub mod preflight;

@@ -128,7 +128,8 @@ impl Client {
     }
 
     fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
         status
             .lines()
             .find_map(|line| line.strip_prefix("VmRSS:"))
@@ -165,7 +166,13 @@ fn malformed_messages_are_answered_and_the_server_goes_on() {
     client.raw(b"Content-Length: 5\r\n\r\n{nope");
     assert_eq!(error_code(&client.next(is_error)), -32700);
     let body = b"\xff\xfe not UTF-8";
-    client.raw(&[format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(), body].concat());
+    client.raw(
+        &[
+            format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(),
+            body,
+        ]
+        .concat(),
+    );
     assert_eq!(error_code(&client.next(is_error)), -32700);
     client.raw(b"X-Nothing: 1\r\n\r\n");
     assert_eq!(error_code(&client.next(is_error)), -32700);
@@ -212,14 +219,20 @@ fn requests_before_initialize_and_after_shutdown_are_refused() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let hover = json!({ "jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {} }).to_string();
+    let hover = json!({ "jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {} })
+        .to_string();
     let exit = json!({ "jsonrpc": "2.0", "method": "exit" }).to_string();
     for body in [hover, exit] {
         write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
     }
     drop(stdin);
     let mut out = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
     assert!(out.contains("-32002"), "{out}");
     // `exit` without `shutdown`: exit code 1, as the protocol says.
     assert_eq!(child.wait().unwrap().code(), Some(1));
@@ -233,10 +246,15 @@ fn huge_and_hostile_documents_are_bounded() {
     client.open("file:///t/big.yaml", &big);
     let diagnostics = client.diagnostics("file:///t/big.yaml", 1);
     assert_eq!(diagnostics.len(), 1);
-    assert!(diagnostics[0]["message"].as_str().unwrap().contains("over the language server's bound"));
+    assert!(diagnostics[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("over the language server's bound"));
     // Deep nesting, aliases that multiply, a long line, NUL, a lone key.
     let laughs = {
-        let mut text = String::from("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        let mut text = String::from(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
         for (i, name) in "bcdefghi".chars().enumerate() {
             let prev = (b'a' + i as u8) as char;
             text.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
@@ -246,7 +264,10 @@ fn huge_and_hostile_documents_are_bounded() {
     let hostile = [
         "[".repeat(200_000),
         "- ".repeat(100_000) + "x\n",
-        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  k: {}\n", "y".repeat(3 << 20)),
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  k: {}\n",
+            "y".repeat(3 << 20)
+        ),
         laughs,
         "apiVersion: v1\nkind: Service\0\n".to_owned(),
         "? [a, b]\n: c\n".to_owned(),
@@ -254,8 +275,15 @@ fn huge_and_hostile_documents_are_bounded() {
         "\u{feff}apiVersion: v1\nkind: Service\nspec: {ports: [{port: 😀}]}\n".to_owned(),
     ];
     let mut seeds: Vec<String> = hostile.to_vec();
-    for dir in ["tests/fuzz/seeds/check_input", "tests/fuzz/seeds/upgrade", "tests/cel/hostile", "tests/upgrade_hostile"] {
-        let Ok(entries) = std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)) else {
+    for dir in [
+        "tests/fuzz/seeds/check_input",
+        "tests/fuzz/seeds/upgrade",
+        "tests/cel/hostile",
+        "tests/upgrade_hostile",
+    ] {
+        let Ok(entries) =
+            std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir))
+        else {
             continue;
         };
         for entry in entries.flatten() {
@@ -275,7 +303,10 @@ fn huge_and_hostile_documents_are_bounded() {
             for method in ["textDocument/hover", "textDocument/completion"] {
                 let id = client.request(method, place.clone());
                 let answer = client.answer(id);
-                assert!(answer.get("error").is_none(), "{method} on seed {at}: {answer}");
+                assert!(
+                    answer.get("error").is_none(),
+                    "{method} on seed {at}: {answer}"
+                );
             }
         }
         let id = client.request("textDocument/codeAction", json!({
@@ -283,7 +314,10 @@ fn huge_and_hostile_documents_are_bounded() {
             "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 99999, "character": 0 } },
             "context": { "diagnostics": [] } }));
         assert!(client.answer(id).get("error").is_none());
-        client.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+        client.notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": uri } }),
+        );
     }
     assert!(client.rss_kib() < 400 << 10, "RSS {} KiB", client.rss_kib());
     client.shutdown();
@@ -307,18 +341,27 @@ fn rapid_edits_and_cancellations() {
             2 => (99, 99, "\n"),
             _ => (0, 0, "#\n"),
         };
-        client.notify("textDocument/didChange", json!({
+        client.notify(
+            "textDocument/didChange",
+            json!({
             "textDocument": { "uri": uri, "version": version },
             "contentChanges": [{ "range": { "start": { "line": line, "character": character },
                                             "end": { "line": line, "character": character + 1 } },
-                                 "text": text }] }));
+                                 "text": text }] }),
+        );
         if round % 10 == 0 {
             // A request, cancelled at once: answered once, either way.
-            let id = client.request("textDocument/hover", json!({
-                "textDocument": { "uri": uri }, "position": { "line": 1, "character": 1 } }));
+            let id = client.request(
+                "textDocument/hover",
+                json!({
+                "textDocument": { "uri": uri }, "position": { "line": 1, "character": 1 } }),
+            );
             client.notify("$/cancelRequest", json!({ "id": id }));
             let answer = client.answer(id);
-            assert!(answer.get("result").is_some() || error_code(&answer) == -32800, "{answer}");
+            assert!(
+                answer.get("result").is_some() || error_code(&answer) == -32800,
+                "{answer}"
+            );
         }
     }
     client.diagnostics(uri, version);
@@ -327,9 +370,18 @@ fn rapid_edits_and_cancellations() {
     client.next_id += 1;
     let id = client.next_id;
     let hover = json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
-        "params": { "textDocument": { "uri": uri }, "position": { "line": 0, "character": 0 } } }).to_string();
-    let cancel = json!({ "jsonrpc": "2.0", "method": "$/cancelRequest", "params": { "id": id } }).to_string();
-    client.raw(format!("Content-Length: {}\r\n\r\n{hover}Content-Length: {}\r\n\r\n{cancel}", hover.len(), cancel.len()).as_bytes());
+        "params": { "textDocument": { "uri": uri }, "position": { "line": 0, "character": 0 } } })
+    .to_string();
+    let cancel = json!({ "jsonrpc": "2.0", "method": "$/cancelRequest", "params": { "id": id } })
+        .to_string();
+    client.raw(
+        format!(
+            "Content-Length: {}\r\n\r\n{hover}Content-Length: {}\r\n\r\n{cancel}",
+            hover.len(),
+            cancel.len()
+        )
+        .as_bytes(),
+    );
     let answer = client.answer(id);
     assert!(answer.get("result").is_some() || error_code(&answer) == -32800);
     // Cancelling what was answered long ago, or never asked, is ignored.
@@ -339,12 +391,21 @@ fn rapid_edits_and_cancellations() {
     for round in 0..100 {
         let uri = format!("file:///t/many-{round}.yaml");
         client.open(&uri, &SERVICE.repeat(50));
-        client.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+        client.notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": uri } }),
+        );
     }
-    let id = client.request("textDocument/hover", json!({
-        "textDocument": { "uri": uri }, "position": { "line": 0, "character": 0 } }));
+    let id = client.request(
+        "textDocument/hover",
+        json!({
+        "textDocument": { "uri": uri }, "position": { "line": 0, "character": 0 } }),
+    );
     client.answer(id);
     let after = client.rss_kib();
-    assert!(after < before + (64 << 10), "RSS grew from {before} to {after} KiB");
+    assert!(
+        after < before + (64 << 10),
+        "RSS grew from {before} to {after} KiB"
+    );
     client.shutdown();
 }

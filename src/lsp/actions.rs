@@ -86,7 +86,8 @@ fn read(text: &str) -> Option<(Vec<document::Document>, Vec<Spanned>)> {
         return None;
     }
     let layout = spans::layout(text)?;
-    (layout.documents.len() == parsed.documents.len()).then_some((parsed.documents, layout.documents))
+    (layout.documents.len() == parsed.documents.len())
+        .then_some((parsed.documents, layout.documents))
 }
 
 /// The document holding byte `offset`: the last one starting at or
@@ -95,7 +96,12 @@ fn document_at(layout: &[Spanned], offset: usize) -> Option<usize> {
     if layout.is_empty() {
         return None;
     }
-    Some(layout.iter().rposition(|doc| doc.start <= offset).unwrap_or(0))
+    Some(
+        layout
+            .iter()
+            .rposition(|doc| doc.start <= offset)
+            .unwrap_or(0),
+    )
 }
 
 /// The text with document `at` replaced by `intended`, by upgrade's
@@ -299,7 +305,11 @@ mod tests {
         let tables = crate::embedded::kubernetes();
         let text = "# keep me\napiVersion: flowcontrol.apiserver.k8s.io/v1beta2 # and me\nkind: FlowSchema\nmetadata:\n  name: x\nspec:\n  priorityLevelConfiguration:\n    name: global-default\n";
         let span = 0..0;
-        let finding = Fixable { rule: Rule::KindNotServed, span: &span, message: "" };
+        let finding = Fixable {
+            rule: Rule::KindNotServed,
+            span: &span,
+            message: "",
+        };
         let fixes = fixes(&tables, v(34), text, finding);
         assert_eq!(fixes.len(), 1, "{fixes:?}");
         let out = apply(text, &fixes[0]);
@@ -313,9 +323,16 @@ mod tests {
         let text = "apiVersion: v1\nkind: Service\nspec:\n  trafficDistribution: PreferClose # new\n  type: ClusterIP\n";
         let start = text.find("trafficDistribution").unwrap();
         let span = start..start + "trafficDistribution".len();
-        let finding = Fixable { rule: Rule::NotYetIntroduced, span: &span, message: "" };
+        let finding = Fixable {
+            rule: Rule::NotYetIntroduced,
+            span: &span,
+            message: "",
+        };
         let fixes = fixes(&tables, v(29), text, finding);
-        assert_eq!(apply(text, &fixes[0]), "apiVersion: v1\nkind: Service\nspec:\n  type: ClusterIP\n");
+        assert_eq!(
+            apply(text, &fixes[0]),
+            "apiVersion: v1\nkind: Service\nspec:\n  type: ClusterIP\n"
+        );
     }
 
     #[test]
@@ -325,7 +342,11 @@ mod tests {
         let start = text.find('"').unwrap();
         let span = start..start + "\"replica\"".len();
         let message = "strict decoding error: unknown field \"spec.replica\" (DeploymentSpec has no field \"replica\" in any minor; did you mean \"replicas\"?)";
-        let finding = Fixable { rule: Rule::UnknownField, span: &span, message };
+        let finding = Fixable {
+            rule: Rule::UnknownField,
+            span: &span,
+            message,
+        };
         let fixes = fixes(&tables, v(34), text, finding);
         assert_eq!(apply(text, &fixes[0]), "spec:\n  \"replicas\": 1\n");
     }

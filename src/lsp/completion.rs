@@ -27,7 +27,8 @@ pub struct Item {
 /// is located by indentation.
 pub fn at(tables: &GateTables, target: Version, text: &str, offset: usize) -> Vec<Item> {
     let located = locate::by_indentation(text, offset);
-    let (Some(api_version), Some(kind)) = (located.api_version.clone(), located.kind.clone()) else {
+    let (Some(api_version), Some(kind)) = (located.api_version.clone(), located.kind.clone())
+    else {
         return Vec::new();
     };
     let Some(root) = schema::root_type(tables, &api_version, &kind) else {
@@ -90,8 +91,15 @@ mod tests {
     fn only_the_targets_fields_with_their_lifecycle() {
         let text = "apiVersion: v1\nkind: Service\nspec:\n  traf|\n";
         let items = labels(text, "1.34");
-        let item = items.iter().find(|i| i.label == "trafficDistribution").expect("offered in 1.34");
-        assert!(item.lifecycle.as_deref().unwrap().starts_with("Introduced in 1.30"));
+        let item = items
+            .iter()
+            .find(|i| i.label == "trafficDistribution")
+            .expect("offered in 1.34");
+        assert!(item
+            .lifecycle
+            .as_deref()
+            .unwrap()
+            .starts_with("Introduced in 1.30"));
         assert!(items.iter().any(|i| i.label == "ports"));
         let items = labels(text, "1.29");
         assert!(items.iter().all(|i| i.label != "trafficDistribution"));
@@ -103,7 +111,10 @@ mod tests {
         let text = "apiVersion: v1\nkind: Service\nspec:\n  type: |\n";
         let items = labels(text, "1.34");
         let names: Vec<&str> = items.iter().map(|i| i.label.as_str()).collect();
-        assert!(names.contains(&"ClusterIP") && names.contains(&"NodePort"), "{names:?}");
+        assert!(
+            names.contains(&"ClusterIP") && names.contains(&"NodePort"),
+            "{names:?}"
+        );
         assert!(items.iter().all(|i| !i.is_field));
     }
 }

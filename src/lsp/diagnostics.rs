@@ -45,7 +45,12 @@ fn line_range(text: &str, lines: &LineIndex, line: u32) -> Range {
 }
 
 /// The diagnostics of `report` on `text`.
-pub fn of(text: &str, lines: &LineIndex, report: &FileReport, problems: &[Problem]) -> Vec<Diagnostic> {
+pub fn of(
+    text: &str,
+    lines: &LineIndex,
+    report: &FileReport,
+    problems: &[Problem],
+) -> Vec<Diagnostic> {
     let mut out = Vec::with_capacity(report.findings.len() + report.errors.len());
     for problem in problems {
         out.push(plain(
@@ -112,7 +117,12 @@ pub fn too_large(content: &Content) -> Vec<Diagnostic> {
     )]
 }
 
-fn plain(range: Range, severity: DiagnosticSeverity, code: Option<&str>, message: String) -> Diagnostic {
+fn plain(
+    range: Range,
+    severity: DiagnosticSeverity,
+    code: Option<&str>,
+    message: String,
+) -> Diagnostic {
     Diagnostic {
         range,
         severity: Some(severity),

@@ -34,9 +34,15 @@ pub struct Document {
 /// An open document's text, or the reason it is not kept.
 #[derive(Debug)]
 pub enum Content {
-    Text { text: String, lines: LineIndex },
+    Text {
+        text: String,
+        lines: LineIndex,
+    },
     /// Over a bound: the size the editor sent, and the bound.
-    TooLarge { bytes: usize, limit: usize },
+    TooLarge {
+        bytes: usize,
+        limit: usize,
+    },
 }
 
 impl Content {
@@ -104,7 +110,13 @@ impl Documents {
         self.held -= document.content.bytes();
         let room = MAX_OPEN_BYTES.saturating_sub(self.held);
         for change in changes {
-            document.content = match (std::mem::replace(&mut document.content, Content::TooLarge { bytes: 0, limit: 0 }), change.range) {
+            document.content = match (
+                std::mem::replace(
+                    &mut document.content,
+                    Content::TooLarge { bytes: 0, limit: 0 },
+                ),
+                change.range,
+            ) {
                 (_, None) => Content::new(change.text, room),
                 (Content::Text { mut text, lines }, Some(range)) => {
                     let start = lines.offset(&text, range.start);
@@ -154,7 +166,9 @@ impl Documents {
 
     /// Every open document, by URI.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Document)> {
-        self.open.iter().map(|(uri, document)| (uri.as_str(), document))
+        self.open
+            .iter()
+            .map(|(uri, document)| (uri.as_str(), document))
     }
 
     /// The bytes of text held.
@@ -201,7 +215,9 @@ mod tests {
         documents.open("u", "yaml".into(), 1, "x".repeat(MAX_DOCUMENT_BYTES + 1));
         assert!(documents.text("u").is_none());
         assert_eq!(documents.held(), 0);
-        documents.change("u", 2, vec![edit((0, 0), (0, 0), "y")]).unwrap();
+        documents
+            .change("u", 2, vec![edit((0, 0), (0, 0), "y")])
+            .unwrap();
         assert!(documents.text("u").is_none());
         let whole = TextDocumentContentChangeEvent {
             range: None,

@@ -20,11 +20,14 @@ pub fn at(
     text: &str,
     offset: usize,
 ) -> Option<(String, std::ops::Range<usize>)> {
-    let located = locate::by_spans(text, offset).unwrap_or_else(|| locate::by_indentation(text, offset));
+    let located =
+        locate::by_spans(text, offset).unwrap_or_else(|| locate::by_indentation(text, offset));
     let (api_version, kind) = (located.api_version.clone()?, located.kind.clone()?);
     let corpus = tables.versions();
     let root = schema::root_type(tables, &api_version, &kind)?;
-    if located.path == [Step::Key("kind".into())] || located.path == [Step::Key("apiVersion".into())] {
+    if located.path == [Step::Key("kind".into())]
+        || located.path == [Step::Key("apiVersion".into())]
+    {
         let ty = tables.ty(root)?;
         let mut lines = vec![format!("**{api_version} {kind}** in {target}")];
         lines.extend(lifecycle::line(&ty.gate, target, corpus));
@@ -58,10 +61,14 @@ fn value_hover(
     let values = schema::values(tables, resolved)?;
     let value = locate::unquote(&text[located.word.clone()]);
     let gate = values.get(&value)?;
-    let mut lines = vec![format!("**{value}**: a value of `{}`", resolved.field?.name)];
-    lines.push(lifecycle::line(gate, target, tables.versions()).unwrap_or_else(|| {
-        "Accepted in every minor.".to_owned()
-    }));
+    let mut lines = vec![format!(
+        "**{value}**: a value of `{}`",
+        resolved.field?.name
+    )];
+    lines.push(
+        lifecycle::line(gate, target, tables.versions())
+            .unwrap_or_else(|| "Accepted in every minor.".to_owned()),
+    );
     Some((lines.join("\n\n"), located.word.clone()))
 }
 
@@ -83,7 +90,10 @@ mod tests {
         let at = SERVICE.find("trafficDistribution").unwrap() + 3;
         let (text, range) = at_offset(&tables, "1.34", at);
         assert!(text.contains("**trafficDistribution** `string`"), "{text}");
-        assert!(text.contains("Introduced in 1.30 (alpha, feature gate ServiceTrafficDistribution)"), "{text}");
+        assert!(
+            text.contains("Introduced in 1.30 (alpha, feature gate ServiceTrafficDistribution)"),
+            "{text}"
+        );
         assert_eq!(&SERVICE[range], "trafficDistribution");
         let (text, _) = at_offset(&tables, "1.29", at);
         assert!(text.contains("Not in 1.29: introduced in 1.30"), "{text}");
@@ -95,7 +105,10 @@ mod tests {
         let at = SERVICE.find("ClusterIP").unwrap() + 1;
         let (text, range) = at_offset(&tables, "1.34", at);
         assert_eq!(&SERVICE[range], "ClusterIP");
-        assert!(text.starts_with("**ClusterIP**: a value of `type`"), "{text}");
+        assert!(
+            text.starts_with("**ClusterIP**: a value of `type`"),
+            "{text}"
+        );
     }
 
     fn at_offset(tables: &GateTables, target: &str, at: usize) -> (String, std::ops::Range<usize>) {

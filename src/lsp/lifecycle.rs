@@ -55,7 +55,11 @@ mod tests {
         let corpus: Vec<Version> = (28..=36).map(v).collect();
         let gate = Gate {
             introduced_in: v(30),
-            stage: BTreeMap::from([(v(30), Stage::Alpha), (v(31), Stage::Beta), (v(33), Stage::Ga)]),
+            stage: BTreeMap::from([
+                (v(30), Stage::Alpha),
+                (v(31), Stage::Beta),
+                (v(33), Stage::Ga),
+            ]),
             feature_gate: Some("ServiceTrafficDistribution".into()),
             ..Gate::default()
         };

@@ -131,7 +131,9 @@ pub fn unquote(written: &str) -> String {
 pub fn by_indentation(text: &str, offset: usize) -> Located {
     let offset = floor_char_boundary(text, offset.min(text.len()));
     let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
-    let line_end = text[offset..].find('\n').map_or(text.len(), |at| offset + at);
+    let line_end = text[offset..]
+        .find('\n')
+        .map_or(text.len(), |at| offset + at);
     let document = document_range(text, line_start);
     let before = &text[line_start..offset];
     let line = &text[line_start..line_end];
@@ -279,7 +281,10 @@ fn floor_char_boundary(text: &str, mut at: usize) -> usize {
 
 /// The top-level `apiVersion` and `kind` of the document in `range`, read
 /// line by line (for a text that does not read).
-fn identity_by_lines(text: &str, range: std::ops::Range<usize>) -> (Option<String>, Option<String>) {
+fn identity_by_lines(
+    text: &str,
+    range: std::ops::Range<usize>,
+) -> (Option<String>, Option<String>) {
     let mut api_version = None;
     let mut kind = None;
     for line in text[range].lines() {
@@ -307,7 +312,16 @@ mod tests {
         let at = DEPLOYMENT.find("protocol").unwrap() + 2;
         let located = by_spans(DEPLOYMENT, at).unwrap();
         assert!(located.on_key);
-        let expected = vec![key("spec"), key("template"), key("spec"), key("containers"), Step::Item, key("ports"), Step::Item, key("protocol")];
+        let expected = vec![
+            key("spec"),
+            key("template"),
+            key("spec"),
+            key("containers"),
+            Step::Item,
+            key("ports"),
+            Step::Item,
+            key("protocol"),
+        ];
         assert_eq!(located.path, expected);
         let at = DEPLOYMENT.find("TCP").unwrap() + 1;
         let located = by_spans(DEPLOYMENT, at).unwrap();
@@ -324,7 +338,16 @@ mod tests {
         assert!(located.on_key);
         assert_eq!(
             located.path,
-            vec![key("spec"), key("template"), key("spec"), key("containers"), Step::Item, key("ports"), Step::Item, key("proto")]
+            vec![
+                key("spec"),
+                key("template"),
+                key("spec"),
+                key("containers"),
+                Step::Item,
+                key("ports"),
+                Step::Item,
+                key("proto")
+            ]
         );
         let text = DEPLOYMENT.replace("protocol: TCP", "protocol: T");
         let at = text.find(": T").unwrap() + 3;
@@ -335,7 +358,17 @@ mod tests {
         // A sibling key of a list item's first key.
         let at = DEPLOYMENT.find("image").unwrap() + 1;
         let located = by_indentation(DEPLOYMENT, at);
-        assert_eq!(located.path, vec![key("spec"), key("template"), key("spec"), key("containers"), Step::Item, key("image")]);
+        assert_eq!(
+            located.path,
+            vec![
+                key("spec"),
+                key("template"),
+                key("spec"),
+                key("containers"),
+                Step::Item,
+                key("image")
+            ]
+        );
     }
 
     #[test]
@@ -348,7 +381,10 @@ mod tests {
         assert_eq!(located.kind.as_deref(), Some("Service"));
         let json = r#"{"apiVersion": "v1", "kind": "Service", "spec": {"type": "x"}}"#;
         let located = by_spans(json, json.find("type").unwrap()).unwrap();
-        assert_eq!((located.api_version.as_deref(), located.kind.as_deref()), (Some("v1"), Some("Service")));
+        assert_eq!(
+            (located.api_version.as_deref(), located.kind.as_deref()),
+            (Some("v1"), Some("Service"))
+        );
         assert_eq!(located.path, vec![key("spec"), key("type")]);
     }
 }

@@ -66,7 +66,9 @@ pub fn resolve<'t>(
                 resolved.element = true;
             }
             (Step::Key(key), TypeExpr::Definition(name)) => {
-                let (owner, ty) = tables.ty_entry(name).map(|entry| (entry.name, entry.gate))?;
+                let (owner, ty) = tables
+                    .ty_entry(name)
+                    .map(|entry| (entry.name, entry.gate))?;
                 let (name, gate) = ty.fields.get_key_value(key.as_str())?;
                 resolved.ty = gate.type_in(target).clone();
                 resolved.field = Some(Field { owner, name, gate });
@@ -96,7 +98,10 @@ pub fn fields_in<'t>(
 
 /// The enum values that apply at a resolved node: its field's (or its
 /// elements') values, else its type's own.
-pub fn values<'t>(tables: &'t GateTables, resolved: &Resolved<'t>) -> Option<&'t BTreeMap<String, Gate>> {
+pub fn values<'t>(
+    tables: &'t GateTables,
+    resolved: &Resolved<'t>,
+) -> Option<&'t BTreeMap<String, Gate>> {
     if let Some(field) = resolved.field {
         let values = if resolved.element {
             &field.gate.element_values
@@ -108,7 +113,10 @@ pub fn values<'t>(tables: &'t GateTables, resolved: &Resolved<'t>) -> Option<&'t
         }
     }
     match &resolved.ty {
-        TypeExpr::Definition(name) => tables.ty(name).map(|ty| &ty.values).filter(|v| !v.is_empty()),
+        TypeExpr::Definition(name) => tables
+            .ty(name)
+            .map(|ty| &ty.values)
+            .filter(|v| !v.is_empty()),
         _ => None,
     }
 }

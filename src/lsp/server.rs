@@ -197,7 +197,10 @@ impl Server {
             req::HoverRequest::METHOD => self.hover(parse(params)?),
             req::Completion::METHOD => self.completion(parse(params)?),
             req::CodeActionRequest::METHOD => self.code_actions(parse(params)?),
-            _ => Err((ErrorCode::MethodNotFound, format!("unknown method {method}"))),
+            _ => Err((
+                ErrorCode::MethodNotFound,
+                format!("unknown method {method}"),
+            )),
         }
     }
 
@@ -247,17 +250,22 @@ impl Server {
     fn notified(&mut self, n: Notification) {
         match n.method.as_str() {
             note::DidOpenTextDocument::METHOD => {
-                let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params) else {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                else {
                     return;
                 };
                 let doc = params.text_document;
                 let uri = doc.uri.as_str().to_owned();
                 let affects_others = affects_others(&uri, &doc.text);
-                self.documents.open(&uri, doc.language_id, doc.version, doc.text);
+                self.documents
+                    .open(&uri, doc.language_id, doc.version, doc.text);
                 self.changed(&uri, affects_others);
             }
             note::DidChangeTextDocument::METHOD => {
-                let Ok(params) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params) else {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
+                else {
                     return;
                 };
                 let uri = params.text_document.uri.as_str().to_owned();
@@ -265,10 +273,11 @@ impl Server {
                     .documents
                     .text(&uri)
                     .is_some_and(|(text, _)| affects_others(&uri, text));
-                match self
-                    .documents
-                    .change(&uri, params.text_document.version, params.content_changes)
-                {
+                match self.documents.change(
+                    &uri,
+                    params.text_document.version,
+                    params.content_changes,
+                ) {
                     Ok(()) => {
                         let after = self
                             .documents
@@ -282,7 +291,9 @@ impl Server {
                 }
             }
             note::DidCloseTextDocument::METHOD => {
-                let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params) else {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
+                else {
                     return;
                 };
                 let uri = params.text_document.uri.as_str().to_owned();
@@ -301,7 +312,9 @@ impl Server {
             }
             note::DidSaveTextDocument::METHOD => {
                 // A settings file or a CRD saved: what is on disk changed.
-                let Ok(params) = serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params) else {
+                let Ok(params) =
+                    serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params)
+                else {
                     return;
                 };
                 let uri = params.text_document.uri.as_str();
@@ -335,7 +348,11 @@ impl Server {
     }
 
     fn all_dirty(&mut self) {
-        self.dirty = self.documents.iter().map(|(uri, _)| uri.to_owned()).collect();
+        self.dirty = self
+            .documents
+            .iter()
+            .map(|(uri, _)| uri.to_owned())
+            .collect();
     }
 
     /// Checks the next dirty document and publishes its diagnostics.
@@ -404,7 +421,9 @@ impl Server {
         let uri = place.text_document.uri.as_str();
         let (text, lines, offset) = at(&self.documents, uri, place.position)?;
         let context = self.workspace.context(uri, text, &self.documents);
-        let Some((markdown, range)) = hover::at(context.validator.tables(), context.target, text, offset) else {
+        let Some((markdown, range)) =
+            hover::at(context.validator.tables(), context.target, text, offset)
+        else {
             return Ok(Value::Null);
         };
         Ok(json!({
@@ -418,26 +437,35 @@ impl Server {
         let uri = place.text_document.uri.as_str();
         let (text, lines, offset) = at(&self.documents, uri, place.position)?;
         let context = self.workspace.context(uri, text, &self.documents);
-        let items: Vec<Value> = completion::at(context.validator.tables(), context.target, text, offset)
-            .into_iter()
-            .map(|item| {
-                let insert = if item.is_field { format!("{}: ", item.label) } else { item.label.clone() };
-                let mut value = json!({
-                    "label": item.label,
-                    "kind": if item.is_field { 5 } else { 20 },
-                    "detail": item.detail,
-                    "filterText": item.label,
-                    "textEdit": { "range": lines.range(text, item.replace.clone()), "newText": insert },
-                });
-                if let Some(line) = &item.lifecycle {
-                    value["documentation"] = json!({ "kind": "markdown", "value": line });
-                }
-                if item.deprecated {
-                    value["tags"] = json!([1]);
-                }
-                value
-            })
-            .collect();
+        let items: Vec<Value> = completion::at(
+            context.validator.tables(),
+            context.target,
+            text,
+            offset,
+        )
+        .into_iter()
+        .map(|item| {
+            let insert = if item.is_field {
+                format!("{}: ", item.label)
+            } else {
+                item.label.clone()
+            };
+            let mut value = json!({
+                "label": item.label,
+                "kind": if item.is_field { 5 } else { 20 },
+                "detail": item.detail,
+                "filterText": item.label,
+                "textEdit": { "range": lines.range(text, item.replace.clone()), "newText": insert },
+            });
+            if let Some(line) = &item.lifecycle {
+                value["documentation"] = json!({ "kind": "markdown", "value": line });
+            }
+            if item.deprecated {
+                value["tags"] = json!([1]);
+            }
+            value
+        })
+        .collect();
         Ok(json!({ "isIncomplete": false, "items": items }))
     }
 
@@ -508,7 +536,10 @@ fn at<'d>(
     position: lsp_types::Position,
 ) -> Result<(&'d str, &'d super::line_index::LineIndex, usize), (ErrorCode, String)> {
     let (text, lines) = documents.text(uri).ok_or_else(|| {
-        (ErrorCode::InvalidParams, format!("{uri} is not open (or over the size bound)"))
+        (
+            ErrorCode::InvalidParams,
+            format!("{uri} is not open (or over the size bound)"),
+        )
     })?;
     Ok((text, lines, lines.offset(text, position)))
 }
@@ -526,8 +557,13 @@ fn affects_others(uri: &str, text: &str) -> bool {
 
 /// An open `vergate.toml`'s own diagnostics: each mistake at its line and
 /// column.
-fn settings_diagnostics(uri: &str, text: &str, lines: &super::line_index::LineIndex) -> Vec<lsp_types::Diagnostic> {
-    let path = workspace::file_path(uri).unwrap_or_else(|| PathBuf::from(crate::settings::FILE_NAME));
+fn settings_diagnostics(
+    uri: &str,
+    text: &str,
+    lines: &super::line_index::LineIndex,
+) -> Vec<lsp_types::Diagnostic> {
+    let path =
+        workspace::file_path(uri).unwrap_or_else(|| PathBuf::from(crate::settings::FILE_NAME));
     let Err(errors) = crate::settings::Settings::parse_all(&path, text) else {
         return Vec::new();
     };
@@ -542,7 +578,10 @@ fn settings_diagnostics(uri: &str, text: &str, lines: &super::line_index::LineIn
                 .map_or(text.len(), |(at, _)| start + at);
             let position = lines.position(text, column);
             lsp_types::Diagnostic {
-                range: lsp_types::Range { start: position, end: position },
+                range: lsp_types::Range {
+                    start: position,
+                    end: position,
+                },
                 severity: Some(lsp_types::DiagnosticSeverity::ERROR),
                 source: Some(diagnostics::SOURCE.into()),
                 message: error.message,
@@ -553,7 +592,8 @@ fn settings_diagnostics(uri: &str, text: &str, lines: &super::line_index::LineIn
 }
 
 fn parse<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, (ErrorCode, String)> {
-    serde_json::from_value(params).map_err(|err| (ErrorCode::InvalidParams, format!("invalid params: {err}")))
+    serde_json::from_value(params)
+        .map_err(|err| (ErrorCode::InvalidParams, format!("invalid params: {err}")))
 }
 
 fn cancel_id(params: &Value) -> Option<RequestId> {

@@ -133,7 +133,9 @@ fn read_all(mut input: impl BufRead, incoming: Sender<Message>, errors: Sender<O
             Some(method) if !method.is_string() => Err("its method is not a string".to_owned()),
             _ => Ok(value),
         };
-        match shape.and_then(|value| serde_json::from_value::<Message>(value).map_err(|e| e.to_string())) {
+        match shape
+            .and_then(|value| serde_json::from_value::<Message>(value).map_err(|e| e.to_string()))
+        {
             Ok(message) => {
                 let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
                 if incoming.send(message).is_err() || exit {
@@ -188,7 +190,10 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Frame> {
                 match value.trim().parse::<usize>() {
                     Ok(value) => length = Some(value),
                     Err(_) => {
-                        problem.get_or_insert(format!("Content-Length {:?} is not a length", value.trim()));
+                        problem.get_or_insert(format!(
+                            "Content-Length {:?} is not a length",
+                            value.trim()
+                        ));
                     }
                 }
             }
@@ -286,10 +291,7 @@ mod tests {
             .map(|m| Ok(serde_json::to_value(m).unwrap()))
             .collect();
         out.extend(erx.try_iter().map(|o| match o {
-            Outgoing::Raw(v) => Err((
-                v["error"]["code"].as_i64().unwrap() as i32,
-                v["id"].clone(),
-            )),
+            Outgoing::Raw(v) => Err((v["error"]["code"].as_i64().unwrap() as i32, v["id"].clone())),
             Outgoing::Message(_) => unreachable!(),
         }));
         out
@@ -325,7 +327,9 @@ mod tests {
     fn an_endless_header_line_is_bounded() {
         let mut input = vec![b'a'; MAX_HEADER_LINE * 4];
         input.extend_from_slice(b"\r\n\r\n");
-        input.extend_from_slice(framed(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#).as_bytes());
+        input.extend_from_slice(
+            framed(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#).as_bytes(),
+        );
         let out = frames(&input);
         assert_eq!(out.len(), 2);
         assert!(out[0].is_ok());

@@ -74,7 +74,9 @@ pub fn file_path(uri: &str) -> Option<PathBuf> {
     let raw = path.as_bytes();
     let mut at = 0;
     while at < raw.len() {
-        let hex = raw.get(at + 1..at + 3).and_then(|hex| std::str::from_utf8(hex).ok());
+        let hex = raw
+            .get(at + 1..at + 3)
+            .and_then(|hex| std::str::from_utf8(hex).ok());
         if let Some(byte) = hex
             .filter(|_| raw[at] == b'%')
             .and_then(|hex| u8::from_str_radix(hex, 16).ok())
@@ -137,7 +139,10 @@ impl Workspace {
             },
             None => None,
         };
-        let config = settings.as_deref().map(Settings::check_config).unwrap_or_default();
+        let config = settings
+            .as_deref()
+            .map(Settings::check_config)
+            .unwrap_or_default();
         let mut check = true;
         let target = match settings::modeline_target(text) {
             Some(Ok(minor)) => Some(minor),
@@ -364,24 +369,42 @@ mod tests {
         let file = dir.path().join("a.yaml");
         let open = Documents::default();
         let mut workspace = Workspace::new(Vec::new());
-        let newest = crate::embedded::kubernetes().versions().last().copied().unwrap();
+        let newest = crate::embedded::kubernetes()
+            .versions()
+            .last()
+            .copied()
+            .unwrap();
         let context = workspace.context(&uri(&file), "kind: x\n", &open);
         assert_eq!((context.target, context.problems.len()), (newest, 0));
         std::fs::write(dir.path().join("vergate.toml"), "target = \"1.29\"\n").unwrap();
         workspace.invalidate(true);
-        assert_eq!(workspace.context(&uri(&file), "kind: x\n", &open).target, v(29));
+        assert_eq!(
+            workspace.context(&uri(&file), "kind: x\n", &open).target,
+            v(29)
+        );
         let modeline = "# vergate: target=1.31\nkind: x\n";
-        assert_eq!(workspace.context(&uri(&file), modeline, &open).target, v(31));
+        assert_eq!(
+            workspace.context(&uri(&file), modeline, &open).target,
+            v(31)
+        );
         // A modeline that does not read stops the check.
         let context = workspace.context(&uri(&file), "# vergate: target=banana\n", &open);
         assert!(!context.check);
         assert_eq!(context.problems[0].line, 1);
         // A broken settings file: one problem, checked without it.
-        std::fs::write(dir.path().join("vergate.toml"), "target = \"1.29\"\ntarget = 3\n").unwrap();
+        std::fs::write(
+            dir.path().join("vergate.toml"),
+            "target = \"1.29\"\ntarget = 3\n",
+        )
+        .unwrap();
         workspace.invalidate(true);
         let context = workspace.context(&uri(&file), "kind: x\n", &open);
         assert_eq!(context.problems.len(), 1, "{:?}", context.problems);
-        assert!(context.problems[0].message.contains("vergate.toml:2:"), "{:?}", context.problems);
+        assert!(
+            context.problems[0].message.contains("vergate.toml:2:"),
+            "{:?}",
+            context.problems
+        );
         assert!(context.check);
     }
 
@@ -398,11 +421,20 @@ mod tests {
         let rules = |workspace: &mut Workspace, open: &Documents| -> Vec<&'static str> {
             let context = workspace.context(&widget, WIDGET, open);
             let report = context.validator.check_text("w.yaml", WIDGET);
-            report.findings.iter().map(|f| f.violation.rule.id()).collect()
+            report
+                .findings
+                .iter()
+                .map(|f| f.violation.rule.id())
+                .collect()
         };
         assert_eq!(rules(&mut workspace, &open), ["unknown-kind"]);
         // Open: its CRD is used.
-        open.open(&uri(&dir.path().join("crd.yaml")), "yaml".into(), 1, crd.clone());
+        open.open(
+            &uri(&dir.path().join("crd.yaml")),
+            "yaml".into(),
+            1,
+            crd.clone(),
+        );
         workspace.invalidate(false);
         assert!(rules(&mut workspace, &open).contains(&"value-not-available"));
         // Closed, but on disk in the workspace: used too.
@@ -415,9 +447,15 @@ mod tests {
 
     #[test]
     fn file_uris_become_paths() {
-        assert_eq!(file_path("file:///a/b%20c.yaml"), Some(PathBuf::from("/a/b c.yaml")));
+        assert_eq!(
+            file_path("file:///a/b%20c.yaml"),
+            Some(PathBuf::from("/a/b c.yaml"))
+        );
         assert_eq!(file_path("file://host/x"), Some(PathBuf::from("/x")));
         assert_eq!(file_path("untitled:Untitled-1"), None);
-        assert_eq!(file_path("file:///bad%zz%"), Some(PathBuf::from("/bad%zz%")));
+        assert_eq!(
+            file_path("file:///bad%zz%"),
+            Some(PathBuf::from("/bad%zz%"))
+        );
     }
 }

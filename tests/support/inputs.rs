@@ -357,7 +357,10 @@ impl Input {
     pub fn pytest_lsp(root: &Path) -> Input {
         let (binary, home) = match std::env::var_os("VERGATE_PYTEST") {
             Some(binary) => (PathBuf::from(&binary), PathBuf::from(binary)),
-            None => (root.join(INSTALLED_PYTEST), root.join("target/venv-openapi")),
+            None => (
+                root.join(INSTALLED_PYTEST),
+                root.join("target/venv-openapi"),
+            ),
         };
         Input {
             cfg: "vergate_pytest_lsp",
