@@ -36,6 +36,9 @@ pub enum Command {
     /// Settings for editors' YAML language server (yaml-language-server):
     /// vergate's JSON Schemas of one minor, for a repository or one file.
     Editor(EditorArgs),
+    /// The language server: `vergate check`'s findings, hover, completion
+    /// and fixes in an editor, over standard input and output (LSP).
+    Lsp(LspArgs),
 }
 
 /// Output formats of `check`.
@@ -225,6 +228,15 @@ pub struct VersionsArgs {
     pub package: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
     pub format: PlainFormat,
+}
+
+/// `vergate lsp`.
+#[derive(clap::Args, Debug)]
+pub struct LspArgs {
+    /// Talk over standard input and output: the only transport, and the
+    /// default (accepted because editors' clients pass it).
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 /// `vergate editor`.

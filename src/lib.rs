@@ -38,6 +38,8 @@ pub mod globs;
 #[cfg(feature = "engine")]
 pub mod junctors;
 pub mod local_swap;
+#[cfg(feature = "cli")]
+pub mod lsp;
 pub mod manifest;
 #[cfg(feature = "engine")]
 pub mod preflight;

@@ -1,8 +1,9 @@
 //! `vergate`: check manifests against an API minor before they reach a server,
 //! upgrade them between minors, show what changes between minors, and list a
-//! package's version subtrees.
+//! package's version subtrees; `vergate lsp` serves the same checks to editors.
 //!
-//! Exit codes: 0 clean, 1 violations (or a lossy upgrade), 2 usage or input errors.
+//! Exit codes: 0 clean, 1 violations (or a lossy upgrade), 2 usage or input errors;
+//! `vergate lsp`: 0 after the protocol's shutdown, 1 on `exit` without it.
 
 mod cli;
 
@@ -32,6 +33,11 @@ fn main() -> ExitCode {
         cli::Command::Diff(args) => cli::diff::run(&args),
         cli::Command::Versions(args) => cli::versions::run(&args),
         cli::Command::Editor(args) => cli::editor::run(&args),
+        cli::Command::Lsp(_) => match vergate::lsp::run_stdio() {
+            0 => cli::Outcome::Clean,
+            1 => cli::Outcome::Violations,
+            _ => cli::Outcome::InputError,
+        },
     };
     let code = match std::thread::Builder::new().stack_size(STACK).spawn(run) {
         // A panic goes on as the main thread's would (exit code 101).

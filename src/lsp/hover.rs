@@ -1,0 +1,117 @@
+//! Hover: what the target minor says of the field or enum value under the
+//! cursor: the field's type, whether the target requires it, and its
+//! lifecycle (introduced, stages, feature gate, deprecation, removal) in
+//! the words of the editor schemas; for a value, the enum value's
+//! lifecycle; for `kind`, the kind's.
+//!
+//! The gates index carries no descriptions (the embedded index would
+//! double in size): hover says what the gates know.
+
+use super::lifecycle;
+use super::locate::{self, Located, Step};
+use super::schema;
+use crate::tables::GateTables;
+use crate::Version;
+
+/// The hover text (Markdown) at `offset` and the byte range it is about.
+pub fn at(
+    tables: &GateTables,
+    target: Version,
+    text: &str,
+    offset: usize,
+) -> Option<(String, std::ops::Range<usize>)> {
+    let located =
+        locate::by_spans(text, offset).unwrap_or_else(|| locate::by_indentation(text, offset));
+    let (api_version, kind) = (located.api_version.clone()?, located.kind.clone()?);
+    let corpus = tables.versions();
+    let root = schema::root_type(tables, &api_version, &kind)?;
+    if located.path == [Step::Key("kind".into())]
+        || located.path == [Step::Key("apiVersion".into())]
+    {
+        let ty = tables.ty(root)?;
+        let mut lines = vec![format!("**{api_version} {kind}** in {target}")];
+        lines.extend(lifecycle::line(&ty.gate, target, corpus));
+        if let Some(warning) = &ty.deprecation_warning {
+            lines.push(format!("The API server warns: {warning}"));
+        }
+        return Some((lines.join("\n\n"), located.word));
+    }
+    let resolved = schema::resolve(tables, root, &located.path, target)?;
+    let field = resolved.field?;
+    if located.on_key {
+        let mut head = format!("**{}** `{}`", field.name, resolved.ty);
+        if field.gate.is_required_in(target) {
+            head.push_str(" · required");
+        }
+        let mut lines = vec![head];
+        lines.extend(lifecycle::line(&field.gate.gate, target, corpus));
+        lines.push(format!("Field of `{}` in {target}.", short(field.owner)));
+        return Some((lines.join("\n\n"), located.word));
+    }
+    value_hover(tables, target, text, &located, &resolved)
+}
+
+fn value_hover(
+    tables: &GateTables,
+    target: Version,
+    text: &str,
+    located: &Located,
+    resolved: &schema::Resolved<'_>,
+) -> Option<(String, std::ops::Range<usize>)> {
+    let values = schema::values(tables, resolved)?;
+    let value = locate::unquote(&text[located.word.clone()]);
+    let gate = values.get(&value)?;
+    let mut lines = vec![format!(
+        "**{value}**: a value of `{}`",
+        resolved.field?.name
+    )];
+    lines.push(
+        lifecycle::line(gate, target, tables.versions())
+            .unwrap_or_else(|| "Accepted in every minor.".to_owned()),
+    );
+    Some((lines.join("\n\n"), located.word.clone()))
+}
+
+/// A definition's last name (`io.k8s.api.apps.v1.DeploymentSpec` →
+/// `DeploymentSpec`).
+pub fn short(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SERVICE: &str = "apiVersion: v1\nkind: Service\nspec:\n  trafficDistribution: PreferClose\n  type: ClusterIP\n";
+
+    #[test]
+    fn a_field_of_a_later_minor_shows_its_lifecycle() {
+        let tables = crate::embedded::kubernetes();
+        let at = SERVICE.find("trafficDistribution").unwrap() + 3;
+        let (text, range) = at_offset(&tables, "1.34", at);
+        assert!(text.contains("**trafficDistribution** `string`"), "{text}");
+        assert!(
+            text.contains("Introduced in 1.30 (alpha, feature gate ServiceTrafficDistribution)"),
+            "{text}"
+        );
+        assert_eq!(&SERVICE[range], "trafficDistribution");
+        let (text, _) = at_offset(&tables, "1.29", at);
+        assert!(text.contains("Not in 1.29: introduced in 1.30"), "{text}");
+    }
+
+    #[test]
+    fn an_enum_value_shows_its_own_lifecycle() {
+        let tables = crate::embedded::kubernetes();
+        let at = SERVICE.find("ClusterIP").unwrap() + 1;
+        let (text, range) = at_offset(&tables, "1.34", at);
+        assert_eq!(&SERVICE[range], "ClusterIP");
+        assert!(
+            text.starts_with("**ClusterIP**: a value of `type`"),
+            "{text}"
+        );
+    }
+
+    fn at_offset(tables: &GateTables, target: &str, at: usize) -> (String, std::ops::Range<usize>) {
+        super::at(tables, target.parse().unwrap(), SERVICE, at).expect("a hover")
+    }
+}
