@@ -285,14 +285,14 @@ pub struct EditorArgs {
 /// yaml-language-server (with vergate's schema) side by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Editor {
-    /// `.vscode/settings.json`: editors/vscode's extension and the Red Hat
+    /// `.vscode/settings.json`: docs/editors/vscode's extension and the Red Hat
     /// YAML extension.
     Vscode,
     /// Lua: `vim.lsp.start` for vergate, nvim-lspconfig's `yamlls`.
     Neovim,
     /// Helix's `languages.toml`.
     Helix,
-    /// Zed's `settings.json`: editors/zed's extension and Zed's built-in
+    /// Zed's `settings.json`: docs/editors/zed's extension and Zed's built-in
     /// yaml-language-server.
     Zed,
     /// `# yaml-language-server: $schema=…` and `# vergate: target=…`,

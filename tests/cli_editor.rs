@@ -145,12 +145,12 @@ fn a_minor_the_api_lacks_is_an_input_error_listing_its_minors() {
     );
 }
 
-/// The VS Code extension under editors/vscode declares the settings
+/// The VS Code extension under docs/editors/vscode declares the settings
 /// `vergate editor vscode` writes, with the defaults printed.
 #[test]
 fn the_vscode_extension_declares_the_printed_settings() {
     let package =
-        std::fs::read_to_string(support::root().join("editors/vscode/package.json")).unwrap();
+        std::fs::read_to_string(support::root().join("docs/editors/vscode/package.json")).unwrap();
     let package: serde_json::Value = serde_json::from_str(&package).unwrap();
     let properties = &package["contributes"]["configuration"]["properties"];
     let printed: serde_json::Value = serde_json::from_str(&editor(&["--target", "0.2"])).unwrap();
@@ -158,7 +158,8 @@ fn the_vscode_extension_declares_the_printed_settings() {
         assert_eq!(properties[key]["default"], printed[key], "{key}");
     }
     assert_eq!(package["main"], "./extension.js");
-    let zed = std::fs::read_to_string(support::root().join("editors/zed/extension.toml")).unwrap();
+    let zed =
+        std::fs::read_to_string(support::root().join("docs/editors/zed/extension.toml")).unwrap();
     let zed: toml::Table = zed.parse().unwrap();
     assert_eq!(
         zed["language_servers"]["vergate"]["languages"],

@@ -4,9 +4,9 @@
 //! at vergate's JSON Schema of one minor (generic YAML completion, and the
 //! schema's verdicts, hover and completion).
 //!
-//! It prints VS Code's settings.json (for editors/vscode's extension and
+//! It prints VS Code's settings.json (for docs/editors/vscode's extension and
 //! the Red Hat YAML extension), Neovim's Lua, Helix's languages.toml, Zed's
-//! settings.json (for editors/zed's extension and Zed's built-in
+//! settings.json (for docs/editors/zed's extension and Zed's built-in
 //! yaml-language-server), or one file's modelines; `--yaml-only` leaves
 //! `vergate lsp` out. The schema is the minor's `all.json` (any kind of the
 //! minor, each held to its kind's file) in the strict tree, or the plain
@@ -147,7 +147,7 @@ pub fn settings(editor: Editor, setup: &Setup) -> String {
     }
 }
 
-/// `.vscode/settings.json`: editors/vscode's `vergate.path` and
+/// `.vscode/settings.json`: docs/editors/vscode's `vergate.path` and
 /// `vergate.args` (its package.json declares them), and the YAML
 /// extension's `yaml.schemas`.
 fn vscode(setup: &Setup) -> String {
