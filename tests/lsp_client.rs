@@ -24,6 +24,8 @@ fn pytest_lsp_drives_the_server() {
         .args(["-q", "-p", "no:cacheprovider", "tests/lsp"])
         .current_dir(root)
         .env("VERGATE_BIN", env!("CARGO_BIN_EXE_vergate"))
+        // No __pycache__ left in tests/lsp.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap_or_else(|err| panic!("cannot run {}: {err}", pytest.display()));
     let stdout = String::from_utf8_lossy(&output.stdout);
