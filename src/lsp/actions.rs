@@ -318,6 +318,24 @@ mod tests {
     }
 
     #[test]
+    fn a_deprecated_api_version_still_served_is_upgraded_when_only_it_changes() {
+        let tables = crate::embedded::kubernetes();
+        let text = "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata:\n  name: x\nspec:\n  priorityLevelConfiguration:\n    name: global-default\n";
+        let start = text.find("apiVersion").unwrap();
+        let span = start..start + "apiVersion".len();
+        let finding = Fixable {
+            rule: Rule::Deprecated,
+            span: &span,
+            message: "",
+        };
+        let fixes = fixes(&tables, v(29), text, finding);
+        assert_eq!(fixes.len(), 1, "{fixes:?}");
+        assert_eq!(apply(text, &fixes[0]), text.replace("v1beta3", "v1"));
+        // Where the replacement is not served yet, nothing is offered.
+        assert!(super::fixes(&tables, v(28), text, finding).is_empty());
+    }
+
+    #[test]
     fn a_field_the_target_lacks_is_removed_with_its_lines() {
         let tables = crate::embedded::kubernetes();
         let text = "apiVersion: v1\nkind: Service\nspec:\n  trafficDistribution: PreferClose # new\n  type: ClusterIP\n";
