@@ -1,6 +1,7 @@
 //! `vergate lsp` driven by a real LSP client: pytest-lsp runs tests/lsp/
 //! (open, change and close; diagnostics, hover, completion, code actions
-//! with their edits applied; and the differential test: the server's
+//! with their edits applied; a workspace's vergate.toml and CRDs on disk
+//! and among the open documents; and the differential test: the server's
 //! diagnostics equal `vergate check --format json`'s on every corpus
 //! file) against the binary cargo built for this test.
 //!

@@ -1,6 +1,8 @@
 """The server as an editor uses it: open, change, close; diagnostics,
 hover, completion and code actions, their edits applied to the text."""
 
+import asyncio
+
 from lsprotocol import types
 
 from conftest import Editor, position
@@ -63,7 +65,7 @@ async def test_open_change_close(client, editor: Editor):
     editor.close(URI)
     # Closing clears the document's diagnostics (a publish without version).
     while editor.published[URI][0] is not None:
-        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
     assert editor.published[URI] == (None, [])
 
 

@@ -1,0 +1,106 @@
+"""A workspace as an editor opens one: vergate.toml's target and crds, a
+CRD on disk elsewhere in the workspace, and a CRD among the open
+documents; and a broken vergate.toml."""
+
+import asyncio
+import shutil
+
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from conftest import REPO, VERGATE, Editor, position
+
+CRDS = REPO / "tests" / "custom-resources"
+WIDGET = """\
+apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+spec:
+  name: w
+  replicas: 1
+  tier: huge
+"""
+
+
+async def published(client):
+    """The next publishDiagnostics, within 30 s."""
+    await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[VERGATE, "lsp"]))
+async def workspace(lsp_client: LanguageClient, tmp_path):
+    (tmp_path / "crds").mkdir()
+    shutil.copyfile(CRDS / "formats-crd.yaml", tmp_path / "crds" / "formats-crd.yaml")
+    (tmp_path / "vendor").mkdir()
+    shutil.copyfile(CRDS / "widgets-crd.yaml", tmp_path / "vendor" / "widgets-crd.yaml")
+    (tmp_path / "vergate.toml").write_text('target = "1.31"\ncrds = ["crds/"]\n')
+    lsp_client.root = tmp_path
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="w")],
+    ))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_crds_on_disk_and_settings(workspace):
+    editor = Editor(workspace)
+    root = workspace.root
+    uri = (root / "widget.yaml").as_uri()
+    editor.open(uri, WIDGET)
+    diagnostics = await editor.diagnostics(uri)
+    # The CRD found on disk (vendor/, not named in crds) checks the widget.
+    assert [d.code for d in diagnostics] == ["value-not-available"], diagnostics
+    assert "accepted: large, small" in diagnostics[0].message
+    # Hover and completion know the custom resource's fields.
+    result = await workspace.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=position(WIDGET, WIDGET.index("  replicas")),
+    ))
+    assert {"name", "replicas", "tier", "port"} <= {item.label for item in result.items}
+    hover = await workspace.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=position(WIDGET, WIDGET.index("tier") + 1)))
+    assert "**tier**" in hover.contents.value
+
+
+async def test_a_crd_being_edited_checks_the_open_documents(workspace):
+    editor = Editor(workspace)
+    root = workspace.root
+    (root / "vendor" / "widgets-crd.yaml").unlink()
+    widget = (root / "widget.yaml").as_uri()
+    editor.open(widget, WIDGET)
+    assert [d.code for d in await editor.diagnostics(widget)] == ["unknown-kind"]
+    # Opening the CRD (not on disk) makes it known; editing it re-checks.
+    crd = (root / "widgets-crd.yaml").as_uri()
+    text = (CRDS / "widgets-crd.yaml").read_text()
+    editor.open(crd, text)
+    await editor.diagnostics(crd)
+    while True:
+        await published(workspace)
+        codes = [d.code for d in editor.published[widget][1]]
+        if codes != ["unknown-kind"]:
+            break
+    assert codes == ["value-not-available"], codes
+    editor.change(crd, [types.TextDocumentContentChangeWholeDocument(text=text.replace("enum: [small, large]", "enum: [small, large, huge]"))])
+    while [d.code for d in editor.published[widget][1]] == ["value-not-available"]:
+        await published(workspace)
+    assert editor.published[widget][1] == []
+
+
+async def test_a_broken_settings_file_is_one_diagnostic(workspace):
+    editor = Editor(workspace)
+    root = workspace.root
+    settings = root / "vergate.toml"
+    settings.write_text('target = "1.31"\ntarget = 3\n')
+    uri = (root / "widget.yaml").as_uri()
+    editor.open(uri, WIDGET)
+    diagnostics = await editor.diagnostics(uri)
+    broken = [d for d in diagnostics if d.code is None]
+    assert len(broken) == 1 and "vergate.toml:2:" in broken[0].message, diagnostics
+    # Open, the settings file shows the mistake at its line.
+    editor.open(settings.as_uri(), settings.read_text(), language="toml")
+    (mistake,) = await editor.diagnostics(settings.as_uri())
+    assert mistake.range.start.line == 1
