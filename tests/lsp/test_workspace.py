@@ -24,9 +24,14 @@ spec:
 """
 
 
-async def published(client):
-    """The next publishDiagnostics, within 30 s."""
-    await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 30)
+async def until(condition, timeout: float = 30.0):
+    """Waits until `condition()` holds (diagnostics published since), at
+    most `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "no such diagnostics in time"
+        await asyncio.sleep(0.005)
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[VERGATE, "lsp"]))
@@ -78,15 +83,11 @@ async def test_a_crd_being_edited_checks_the_open_documents(workspace):
     text = (CRDS / "widgets-crd.yaml").read_text()
     editor.open(crd, text)
     await editor.diagnostics(crd)
-    while True:
-        await published(workspace)
-        codes = [d.code for d in editor.published[widget][1]]
-        if codes != ["unknown-kind"]:
-            break
+    await until(lambda: [d.code for d in editor.published[widget][1]] != ["unknown-kind"])
+    codes = [d.code for d in editor.published[widget][1]]
     assert codes == ["value-not-available"], codes
     editor.change(crd, [types.TextDocumentContentChangeWholeDocument(text=text.replace("enum: [small, large]", "enum: [small, large, huge]"))])
-    while [d.code for d in editor.published[widget][1]] == ["value-not-available"]:
-        await published(workspace)
+    await until(lambda: [d.code for d in editor.published[widget][1]] != ["value-not-available"])
     assert editor.published[widget][1] == []
 
 
