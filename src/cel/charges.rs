@@ -89,6 +89,27 @@ fn charged(expr: &IdedExpr) -> Option<(u64, &IdedExpr)> {
         .then(|| ((*units.inner()).max(0) as u64, body))
 }
 
+/// `cond` when `expr` is a loop condition that charges only when false,
+/// `cond ? true : (@charge(n) ? false : null)` (its step charges the rest,
+/// see `super::plan`).
+fn charged_when_false(expr: &IdedExpr) -> Option<&IdedExpr> {
+    let Expr::Call(call) = &expr.expr else {
+        return None;
+    };
+    let [condition, IdedExpr {
+        expr: Expr::Literal(LiteralValue::Boolean(truthy)),
+        ..
+    }, ending] = call.args.as_slice()
+    else {
+        return None;
+    };
+    let ends = matches!(
+        charged(ending),
+        Some((_, IdedExpr { expr: Expr::Literal(LiteralValue::Boolean(falsy)), .. })) if !**falsy
+    );
+    (call.func_name == operators::CONDITIONAL && **truthy && ends).then_some(condition)
+}
+
 /// A comprehension's step charging `units` each time it runs. A step that
 /// appends one item to the accumulator (`@result + [x]`, which cel-rust runs
 /// in place rather than copying the list) keeps its shape: the charge goes
@@ -328,8 +349,14 @@ pub fn uninstrumented(expr: &IdedExpr) -> IdedExpr {
 }
 
 fn strip(expr: &mut IdedExpr) {
-    while let Some((_, body)) = charged(expr) {
-        *expr = body.clone();
+    loop {
+        if let Some((_, body)) = charged(expr) {
+            *expr = body.clone();
+        } else if let Some(condition) = charged_when_false(expr) {
+            *expr = condition.clone();
+        } else {
+            break;
+        }
     }
     match &mut expr.expr {
         Expr::Call(call) => {

@@ -9,9 +9,12 @@
 //!   operator;
 //! - `@sized:<name>` for each call of [`SIZED_CALLS`]: charges the call's
 //!   cost from its values and counts what it will build, both before it
-//!   runs, then makes the call itself, with the values bound to hidden
-//!   names in a scope of the caller's (so that cel-rust's own dispatch
-//!   picks the overload, as it would have).
+//!   runs, then makes the call itself. A function of vergate's own
+//!   libraries is called directly ([`register_direct`]); `contains`,
+//!   `startsWith` and `endsWith` on strings are answered here; any other
+//!   (cel-rust's overloads, which a context cannot look up) is made with
+//!   the values bound to hidden names in a scope of the caller's, so that
+//!   cel-rust's own dispatch picks the overload, as it would have.
 //!
 //! The first two are declared on the environment (every context has them);
 //! the last on the context, with the Kubernetes functions ([`register`]).
@@ -23,7 +26,7 @@ use cel::common::types::{CelBool, CelInt, CelString, Kind, DYN_TYPE, INT_TYPE};
 use cel::common::value::{CowVal, Val};
 use cel::{Context, Env, ExecutionError, FunctionContext, IdedExpr, Value};
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// Charges a part's static cost: `@charge(units)` is true, or fails once
 /// the meter has stopped.
@@ -86,15 +89,36 @@ pub fn add_to_env(env: &mut Env) {
 
 /// A context function as cel-rust stores one: given the call, it may
 /// return a value borrowed from it (cel-rust's `magic::Function`).
-type RawFunction =
+pub(crate) type RawFunction =
     Box<dyn for<'c, 'v> Fn(&mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v>> + Send + Sync>;
 
-/// Registers `@sized:<name>` for each of [`SIZED_CALLS`] on `context`.
+/// Registers `@sized:<name>` for each of [`SIZED_CALLS`] on `context`,
+/// each making its call through cel-rust's dispatch; [`register_direct`]
+/// then replaces those of vergate's own functions.
 pub fn register(context: &mut Context) {
     for name in SIZED_CALLS {
         let function: RawFunction = Box::new(sized_call);
         let _ = context.add_function(&format!("{PREFIX}{name}"), function);
     }
+}
+
+/// Registers `@sized:<name>` for vergate's own function `name`, whose
+/// implementation is `function`: it charges the call as [`sized_call`]
+/// does, then calls `function` itself, under its own name.
+pub fn register_direct(context: &mut Context, name: &str, function: Arc<RawFunction>) {
+    let sized: RawFunction = Box::new(move |ftx| {
+        let name = ftx.name.strip_prefix(PREFIX).unwrap_or(ftx.name);
+        let mut values: [&dyn Val; MAX_ARGS] = [&TRUE; MAX_ARGS];
+        let mut count = 0;
+        for value in ftx.this.iter().chain(&ftx.args).take(MAX_ARGS) {
+            values[count] = value.as_ref();
+            count += 1;
+        }
+        charge_call(name, &values[..count])?;
+        ftx.name = name;
+        function(ftx)
+    });
+    let _ = context.add_function(&format!("{PREFIX}{name}"), sized);
 }
 
 type Result<T> = std::result::Result<T, ExecutionError>;
@@ -246,12 +270,9 @@ fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v
         .get(&(name, member, values.len()))
         .ok_or_else(|| ExecutionError::UndeclaredReference(name.to_owned().into()))?;
     let refs: Vec<&dyn Val> = values.iter().map(|value| value.as_ref()).collect();
-    // The API server's limit first: where both would stop the rule, it
-    // stops with the server's error.
-    let built = builds(name, &refs);
-    meter::charge(actual::call(name, &refs, built))?;
-    if let Some(units) = built {
-        meter::build(units)?;
+    charge_call(name, &refs)?;
+    if let Some(answer) = member.then(|| on_strings(name, &refs)).flatten() {
+        return Ok(boolean(answer));
     }
     drop(refs);
     let mut scope = ftx.ptx.new_inner_scope();
@@ -260,6 +281,37 @@ fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v
     }
     let result = Value::resolve_val(call, &scope)?.into_owned();
     Ok(CowVal::Owned(result))
+}
+
+/// Charges the call `name` on `args` (target first) its cost, and counts
+/// what it will build; fails, before it runs, past either limit. The API
+/// server's limit first: where both would stop the rule, it stops with
+/// the server's error.
+fn charge_call(name: &str, args: &[&dyn Val]) -> Result<()> {
+    let built = builds(name, args);
+    meter::charge(actual::call(name, args, built))?;
+    if let Some(units) = built {
+        meter::build(units)?;
+    }
+    Ok(())
+}
+
+/// `contains`, `startsWith` and `endsWith` called on a string with a
+/// string: answered as cel-rust's overloads answer them (Go's
+/// `strings.Contains`, `HasPrefix`, `HasSuffix`); `None` for any other
+/// call, which cel-rust's dispatch makes.
+fn on_strings(name: &str, args: &[&dyn Val]) -> Option<bool> {
+    let [this, arg] = args else {
+        return None;
+    };
+    let this = this.downcast_ref::<CelString>()?.inner();
+    let arg = arg.downcast_ref::<CelString>()?.inner();
+    match name {
+        "contains" => Some(this.contains(arg)),
+        "startsWith" => Some(this.starts_with(arg)),
+        "endsWith" => Some(this.ends_with(arg)),
+        _ => None,
+    }
 }
 
 /// How many characters or items the call `name` builds, for the calls
