@@ -252,8 +252,20 @@ impl Walk<'_> {
             "Invalid value: \"{}\": validation failed due to running out of cost budget, no further validation rules will be run (the rules run on this resource cost more than the API server's budget for one object, {RESOURCE_BUDGET})",
             schema.shape.name()
         );
-        self.report(Severity::Error, self.path.clone(), line, message);
+        self.report_final(self.path.clone(), line, message);
         self.halted = true;
+    }
+
+    /// Reports the error that stops the walk (the API server's budget or
+    /// per-call limit): kept whatever the bound on findings.
+    fn report_final(&mut self, path: String, line: u32, message: String) {
+        self.outcome.violations.push_final(Violation {
+            severity: Severity::Error,
+            rule: crate::preflight::Rule::CelRule,
+            path,
+            line,
+            message,
+        });
     }
 
     /// Runs `rule`; its cost when it passed.
@@ -314,7 +326,7 @@ impl Walk<'_> {
                 meter::COST_LIMIT_EXCEEDED,
                 rule.error_string()
             );
-            self.report(Severity::Error, self.path.clone(), line, message);
+            self.report_final(self.path.clone(), line, message);
             self.halted = true;
             return None;
         }
