@@ -305,9 +305,14 @@ impl Walk<'_> {
             }
         });
         let (cost, stop) = (meter::cost(), meter::stopped());
-        if let Some(Stop::Work(units)) = stop {
+        if let Some(Stop::Work(units, limit)) = stop {
+            let what = if limit == WORK_LIMIT {
+                "list items"
+            } else {
+                "characters"
+            };
             let message = format!(
-                "the rule `{}` was not evaluated to its end: it was about to build a value of {units} characters or items, past the {WORK_LIMIT} vergate lets one evaluation build (the API server's cost model does not count them; its per-call limit is {PER_CALL_LIMIT})",
+                "the rule `{}` was not evaluated to its end: it was about to build a value of {units} {what}, past the {limit} {what} vergate lets one evaluation build (the API server's cost model does not count them; its per-call limit is {PER_CALL_LIMIT})",
                 rule.source
             );
             self.report(Severity::Warning, self.path.clone(), line, message);

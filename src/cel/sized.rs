@@ -212,8 +212,11 @@ fn add<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>> {
     meter::charge(actual::operator(Operator::Add, l, r))?;
     // Strings, bytes and lists are copied into the sum (cel-go shares a
     // list's halves; cel-rust copies them).
-    if matches!(l.get_type().kind(), Kind::String | Kind::Bytes | Kind::List) {
-        meter::build(actual::size(l).saturating_add(actual::size(r)))?;
+    let built = || actual::size(l).saturating_add(actual::size(r));
+    match l.get_type().kind() {
+        Kind::String | Kind::Bytes => meter::build_text(built())?,
+        Kind::List => meter::build(built())?,
+        _ => {}
     }
     let adder = l.as_adder().ok_or_else(|| no_overload(ADD_OP, l, r))?;
     Ok(CowVal::Owned(adder.add(r)?.into_owned()))
@@ -290,8 +293,10 @@ fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v
 fn charge_call(name: &str, args: &[&dyn Val]) -> Result<()> {
     let built = builds(name, args);
     meter::charge(actual::call(name, args, built))?;
-    if let Some(units) = built {
-        meter::build(units)?;
+    match built {
+        Some(units) if matches!(name, "replace" | "join") => meter::build_text(units)?,
+        Some(units) => meter::build(units)?,
+        None => {}
     }
     Ok(())
 }
@@ -314,7 +319,7 @@ fn on_strings(name: &str, args: &[&dyn Val]) -> Option<bool> {
     }
 }
 
-/// How many characters or items the call `name` builds, for the calls
+/// How many characters (`replace`, `join`) or list items the call `name` builds, for the calls
 /// that may build more than they are given, computed before they run.
 fn builds(name: &str, args: &[&dyn Val]) -> Option<u64> {
     let text = |index: usize| {
