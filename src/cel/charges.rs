@@ -63,6 +63,14 @@ pub fn charge(id: u64, units: u64, expr: IdedExpr) -> IdedExpr {
     }))
 }
 
+/// What a planned rule charges before it runs, and the rest of it: its
+/// body's units (0 when it charges nothing first) and the body. The
+/// evaluator charges the units itself, one call of cel-rust's fewer for
+/// each rule run.
+pub fn split(expr: &IdedExpr) -> (u64, &IdedExpr) {
+    charged(expr).unwrap_or((0, expr))
+}
+
 /// The units and the part of `expr` when it is a charged part.
 fn charged(expr: &IdedExpr) -> Option<(u64, &IdedExpr)> {
     let Expr::Call(call) = &expr.expr else {

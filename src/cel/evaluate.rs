@@ -3,6 +3,7 @@
 //! to the node's value (after defaulting), per item of a list and per value
 //! of a map; a node whose value is absent or null runs nothing below it.
 
+use super::charges;
 use super::library;
 use super::meter::{self, Stop, PER_CALL_LIMIT, RESOURCE_BUDGET, WORK_LIMIT};
 use super::passed;
@@ -298,11 +299,11 @@ impl Walk<'_> {
         }
         self.outcome.evaluated += 1;
         meter::start(PER_CALL_LIMIT);
-        let verdict = Value::resolve_val(planned, scope).and_then(|value| {
-            match value.downcast_ref::<CelBool>() {
-                Some(verdict) => Ok(Ok(*verdict.inner())),
-                None => Value::try_from(value.as_ref()).map(Err),
-            }
+        let (units, body) = charges::split(planned);
+        let verdict = meter::charge(units).and_then(|()| Value::resolve_val(body, scope));
+        let verdict = verdict.and_then(|value| match value.downcast_ref::<CelBool>() {
+            Some(verdict) => Ok(Ok(*verdict.inner())),
+            None => Value::try_from(value.as_ref()).map(Err),
         });
         let (cost, stop) = (meter::cost(), meter::stopped());
         if let Some(Stop::Work(units, limit)) = stop {
@@ -390,7 +391,8 @@ impl Walk<'_> {
     ) -> Option<String> {
         let expression = rule.message_plan.as_ref()?;
         meter::start(PER_CALL_LIMIT);
-        let text = match Value::resolve(expression, scope) {
+        let (units, body) = charges::split(expression);
+        let text = match meter::charge(units).and_then(|()| Value::resolve(body, scope)) {
             Ok(Value::String(text)) if !text.trim().is_empty() => Some(text.to_string()),
             _ => None,
         };
