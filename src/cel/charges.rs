@@ -97,6 +97,27 @@ fn charged(expr: &IdedExpr) -> Option<(u64, &IdedExpr)> {
         .then(|| ((*units.inner()).max(0) as u64, body))
 }
 
+/// The part a charge wraps in `expr` (the body of `@charge(n) ? body :
+/// null`, the condition of a loop condition charged when false), taken out
+/// of it without a copy.
+fn take_part(expr: &mut IdedExpr) -> Option<IdedExpr> {
+    let index = if charged(expr).is_some() {
+        1
+    } else if charged_when_false(expr).is_some() {
+        0
+    } else {
+        return None;
+    };
+    let Expr::Call(call) = &mut expr.expr else {
+        return None;
+    };
+    let taken = IdedExpr {
+        id: 0,
+        expr: Expr::Unspecified,
+    };
+    Some(std::mem::replace(&mut call.args[index], taken))
+}
+
 /// `cond` when `expr` is a loop condition that charges only when false,
 /// `cond ? true : (@charge(n) ? false : null)` (its step charges the rest,
 /// see `super::plan`).
@@ -357,14 +378,8 @@ pub fn uninstrumented(expr: &IdedExpr) -> IdedExpr {
 }
 
 fn strip(expr: &mut IdedExpr) {
-    loop {
-        if let Some((_, body)) = charged(expr) {
-            *expr = body.clone();
-        } else if let Some(condition) = charged_when_false(expr) {
-            *expr = condition.clone();
-        } else {
-            break;
-        }
+    while let Some(part) = take_part(expr) {
+        *expr = part;
     }
     match &mut expr.expr {
         Expr::Call(call) => {

@@ -22,7 +22,7 @@
 use super::cost::actual::{self, Operator, SIZED_CALLS};
 use super::meter;
 use cel::common::ast::{CallExpr, Expr};
-use cel::common::types::{CelBool, CelInt, CelString, Kind, DYN_TYPE, INT_TYPE};
+use cel::common::types::{CelBool, CelInt, CelList, CelString, Kind, DYN_TYPE, INT_TYPE};
 use cel::common::value::{CowVal, Val};
 use cel::{Context, Env, ExecutionError, FunctionContext, IdedExpr, Value};
 use std::collections::HashMap;
@@ -259,10 +259,29 @@ static CALLS: LazyLock<HashMap<(&'static str, bool, usize), IdedExpr>> = LazyLoc
 });
 
 /// `@sized:<name>`: the call's cost charged and what it builds counted,
-/// then the call made.
+/// then the call made: answered here for strings ([`on_strings`],
+/// [`split`]), else through cel-rust's dispatch.
 fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v>> {
     let name = ftx.name.strip_prefix(PREFIX).unwrap_or(ftx.name);
     let member = ftx.this.is_some();
+    {
+        let mut refs: [&dyn Val; MAX_ARGS] = [&TRUE; MAX_ARGS];
+        let mut count = 0;
+        for value in ftx.this.iter().chain(&ftx.args).take(MAX_ARGS) {
+            refs[count] = value.as_ref();
+            count += 1;
+        }
+        let refs = &refs[..count];
+        charge_call(name, refs)?;
+        if member {
+            if let Some(answer) = on_strings(name, refs) {
+                return Ok(boolean(answer));
+            }
+            if let Some(parts) = split(name, refs) {
+                return Ok(CowVal::owned(parts));
+            }
+        }
+    }
     let values: Vec<CowVal<'c, 'v>> = ftx
         .this
         .take()
@@ -272,12 +291,6 @@ fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v
     let call = CALLS
         .get(&(name, member, values.len()))
         .ok_or_else(|| ExecutionError::UndeclaredReference(name.to_owned().into()))?;
-    let refs: Vec<&dyn Val> = values.iter().map(|value| value.as_ref()).collect();
-    charge_call(name, &refs)?;
-    if let Some(answer) = member.then(|| on_strings(name, &refs)).flatten() {
-        return Ok(boolean(answer));
-    }
-    drop(refs);
     let mut scope = ftx.ptx.new_inner_scope();
     for (index, value) in values.into_iter().enumerate() {
         scope.add_variable_as_val(ARG_NAMES[index], value.into_owned());
@@ -317,6 +330,26 @@ fn on_strings(name: &str, args: &[&dyn Val]) -> Option<bool> {
         "endsWith" => Some(this.ends_with(arg)),
         _ => None,
     }
+}
+
+/// `split` called on a string with a string, as cel-rust's strings
+/// extension splits (Go's `strings.Split`: between code points on an
+/// empty separator); `None` for any other call.
+fn split(name: &str, args: &[&dyn Val]) -> Option<CelList<'static>> {
+    let ("split", [this, separator]) = (name, args) else {
+        return None;
+    };
+    let this = this.downcast_ref::<CelString>()?.inner();
+    let separator = separator.downcast_ref::<CelString>()?.inner();
+    let part = |part: &str| Box::new(CelString::from(part.to_owned())) as Box<dyn Val>;
+    let parts: Vec<Box<dyn Val>> = if separator.is_empty() {
+        this.char_indices()
+            .map(|(at, c)| part(&this[at..at + c.len_utf8()]))
+            .collect()
+    } else {
+        this.split(separator).map(part).collect()
+    };
+    Some(CelList::from(parts))
 }
 
 /// How many characters (`replace`, `join`) or list items the call `name` builds, for the calls
@@ -379,6 +412,34 @@ fn builds(name: &str, args: &[&dyn Val]) -> Option<u64> {
 mod tests {
     use super::builds;
     use cel::common::types::{CelInt, CelString};
+
+    /// The calls answered here give what cel-rust's own overloads give.
+    #[test]
+    fn calls_answered_here_agree_with_cel_rust() {
+        use crate::cel::rule::ENV;
+        use cel::{Context, Value};
+        use std::sync::Arc;
+        let mut context = Context::with_env(Arc::clone(&ENV));
+        crate::cel::library::register(&mut context);
+        for expression in [
+            "'a,,b'.split(',')",
+            "''.split(',')",
+            "''.split('')",
+            "'héllo'.split('')",
+            "'a--b--'.split('--')",
+            "'a,b'.split(',', 1)",
+            "['abc'.contains(''), 'abc'.contains('bc'), 'abc'.contains('x')]",
+            "['abc'.startsWith(''), 'abc'.startsWith('ab'), 'é'.startsWith('e')]",
+            "['abc'.endsWith(''), 'abc'.endsWith('bc'), 'abc'.endsWith('abcd')]",
+        ] {
+            let program = ENV.compile(expression).unwrap();
+            let planned = crate::cel::plan::plan(program.expression());
+            let direct = Value::resolve(&planned, &context);
+            let dispatched = Value::resolve(program.expression(), &context);
+            assert_eq!(direct, dispatched, "{expression}");
+            assert!(direct.is_ok(), "{expression}: {direct:?}");
+        }
+    }
 
     #[test]
     fn what_a_call_builds_is_known_before_it_runs() {
