@@ -49,7 +49,8 @@ measure() {
     local walls=() peaks=()
     for _ in $(seq "$RUNS"); do
         /usr/bin/time -f '%e %M' -o "$work/time" "$binary" "$@" >/dev/null 2>&1 || true
-        read -r wall kb <"$work/time"
+        # (a non-zero exit adds a line before the figures)
+        read -r wall kb < <(tail -n 1 "$work/time")
         walls+=("$wall")
         peaks+=("$((kb / 1024))")
     done
