@@ -12,7 +12,11 @@
 //! adds). Each part charges its sum once each time it runs ([`charge`]); a
 //! call whose cost depends on its values is routed through a sized
 //! function ([`super::sized`]) that charges it. So a rule charges what
-//! cel-go charges, at the cost of one call per part run.
+//! cel-go charges, at the cost of one call per part run. Three merges keep
+//! those calls few: a step charges its loop condition's cost with its own
+//! (the condition charges only when it ends the loop), the evaluator
+//! charges a rule's body itself ([`split`]), and a part that starts with
+//! a charge of its own makes one charge of both.
 //!
 //! What a sum may leave out: a part that fails midway charges nothing
 //! (cel-go charges what ran until the error, which the API server reports
