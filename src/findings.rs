@@ -29,6 +29,9 @@ pub struct Findings {
     tally: Vec<Tally>,
     /// Where each resource, rule and severity is in `tally`.
     index: HashMap<(usize, Rule, Severity), usize>,
+    /// Findings that end the checks of their resource, kept whatever the
+    /// bound (see [`Findings::push_final`]).
+    finals: Vec<Violation>,
 }
 
 /// The findings of one rule and severity of one resource not kept.
@@ -76,6 +79,15 @@ impl Findings {
         self.add(resource, violation);
     }
 
+    /// Adds a finding after which nothing more of its resource is checked
+    /// (the API server's cost budget or per-call limit stopped its CEL
+    /// rules): kept whatever the bound, as it says why the rest was not
+    /// checked. The caller stops there, so a resource has at most one.
+    pub fn push_final(&mut self, mut violation: Violation) {
+        cut(&mut violation.message);
+        self.finals.push(violation);
+    }
+
     /// Adds `violation` (its message cut already) under the bound.
     fn add(&mut self, resource: usize, violation: Violation) {
         let tally = self.tally_mut(resource, violation.rule, violation.severity);
@@ -91,7 +103,8 @@ impl Findings {
 
     /// Adds what `other` found (kept and left out), all of resource 0, as
     /// if each of its findings had been pushed here.
-    pub fn absorb(&mut self, other: Findings) {
+    pub fn absorb(&mut self, mut other: Findings) {
+        self.finals.append(&mut other.finals);
         let (kept, omitted) = other.into_parts();
         for violation in kept {
             // Cut when `other` kept it: cutting again would cut the note.
@@ -126,12 +139,14 @@ impl Findings {
 
     /// True when nothing was pushed.
     pub fn is_empty(&self) -> bool {
-        self.tally.is_empty()
+        self.tally.is_empty() && self.finals.is_empty()
     }
 
-    /// The findings kept, and what was left out per resource, rule and
-    /// severity (in the order each first fired).
-    pub fn into_parts(self) -> (Vec<Violation>, Vec<Omitted>) {
+    /// The findings kept (those that ended their resource's checks last),
+    /// and what was left out per resource, rule and severity (in the order
+    /// each first fired).
+    pub fn into_parts(mut self) -> (Vec<Violation>, Vec<Omitted>) {
+        self.kept.append(&mut self.finals);
         let omitted = self
             .tally
             .into_iter()
@@ -252,6 +267,21 @@ mod tests {
             omitted[0].violation().message,
             "and 250 more cel-rule findings for this resource (at most 100 are reported per rule and resource)"
         );
+    }
+
+    #[test]
+    fn the_finding_that_stopped_a_resource_is_kept_past_the_bound() {
+        let mut cel = Findings::new();
+        for line in 1..=(MAX_PER_RULE as u32 + 50) {
+            cel.push(finding(Rule::CelRule, line, "failed"));
+        }
+        cel.push_final(finding(Rule::CelRule, 999, "running out of cost budget"));
+        let mut all = Findings::new();
+        all.absorb(cel);
+        let (kept, omitted) = all.into_parts();
+        assert_eq!(kept.len(), MAX_PER_RULE + 1);
+        assert_eq!(kept.last().unwrap().message, "running out of cost budget");
+        assert_eq!(omitted[0].count, 50);
     }
 
     #[test]

@@ -12,7 +12,11 @@
 //! adds). Each part charges its sum once each time it runs ([`charge`]); a
 //! call whose cost depends on its values is routed through a sized
 //! function ([`super::sized`]) that charges it. So a rule charges what
-//! cel-go charges, at the cost of one call per part run.
+//! cel-go charges, at the cost of one call per part run. Three merges keep
+//! those calls few: a step charges its loop condition's cost with its own
+//! (the condition charges only when it ends the loop), the evaluator
+//! charges a rule's body itself ([`split`]), and a part that starts with
+//! a charge of its own makes one charge of both.
 //!
 //! What a sum may leave out: a part that fails midway charges nothing
 //! (cel-go charges what ran until the error, which the API server reports
@@ -63,6 +67,14 @@ pub fn charge(id: u64, units: u64, expr: IdedExpr) -> IdedExpr {
     }))
 }
 
+/// What a planned rule charges before it runs, and the rest of it: its
+/// body's units (0 when it charges nothing first) and the body. The
+/// evaluator charges the units itself, one call of cel-rust's fewer for
+/// each rule run.
+pub fn split(expr: &IdedExpr) -> (u64, &IdedExpr) {
+    charged(expr).unwrap_or((0, expr))
+}
+
 /// The units and the part of `expr` when it is a charged part.
 fn charged(expr: &IdedExpr) -> Option<(u64, &IdedExpr)> {
     let Expr::Call(call) = &expr.expr else {
@@ -87,6 +99,48 @@ fn charged(expr: &IdedExpr) -> Option<(u64, &IdedExpr)> {
     };
     (call.func_name == operators::CONDITIONAL && charge.func_name == sized::CHARGE)
         .then(|| ((*units.inner()).max(0) as u64, body))
+}
+
+/// The part a charge wraps in `expr` (the body of `@charge(n) ? body :
+/// null`, the condition of a loop condition charged when false), taken out
+/// of it without a copy.
+fn take_part(expr: &mut IdedExpr) -> Option<IdedExpr> {
+    let index = if charged(expr).is_some() {
+        1
+    } else if charged_when_false(expr).is_some() {
+        0
+    } else {
+        return None;
+    };
+    let Expr::Call(call) = &mut expr.expr else {
+        return None;
+    };
+    let taken = IdedExpr {
+        id: 0,
+        expr: Expr::Unspecified,
+    };
+    Some(std::mem::replace(&mut call.args[index], taken))
+}
+
+/// `cond` when `expr` is a loop condition that charges only when false,
+/// `cond ? true : (@charge(n) ? false : null)` (its step charges the rest,
+/// see `super::plan`).
+fn charged_when_false(expr: &IdedExpr) -> Option<&IdedExpr> {
+    let Expr::Call(call) = &expr.expr else {
+        return None;
+    };
+    let [condition, IdedExpr {
+        expr: Expr::Literal(LiteralValue::Boolean(truthy)),
+        ..
+    }, ending] = call.args.as_slice()
+    else {
+        return None;
+    };
+    let ends = matches!(
+        charged(ending),
+        Some((_, IdedExpr { expr: Expr::Literal(LiteralValue::Boolean(falsy)), .. })) if !**falsy
+    );
+    (call.func_name == operators::CONDITIONAL && **truthy && ends).then_some(condition)
 }
 
 /// A comprehension's step charging `units` each time it runs. A step that
@@ -328,8 +382,8 @@ pub fn uninstrumented(expr: &IdedExpr) -> IdedExpr {
 }
 
 fn strip(expr: &mut IdedExpr) {
-    while let Some((_, body)) = charged(expr) {
-        *expr = body.clone();
+    while let Some(part) = take_part(expr) {
+        *expr = part;
     }
     match &mut expr.expr {
         Expr::Call(call) => {

@@ -3,6 +3,7 @@
 //! to the node's value (after defaulting), per item of a list and per value
 //! of a map; a node whose value is absent or null runs nothing below it.
 
+use super::charges;
 use super::library;
 use super::meter::{self, Stop, PER_CALL_LIMIT, RESOURCE_BUDGET, WORK_LIMIT};
 use super::passed;
@@ -252,8 +253,20 @@ impl Walk<'_> {
             "Invalid value: \"{}\": validation failed due to running out of cost budget, no further validation rules will be run (the rules run on this resource cost more than the API server's budget for one object, {RESOURCE_BUDGET})",
             schema.shape.name()
         );
-        self.report(Severity::Error, self.path.clone(), line, message);
+        self.report_final(self.path.clone(), line, message);
         self.halted = true;
+    }
+
+    /// Reports the error that stops the walk (the API server's budget or
+    /// per-call limit): kept whatever the bound on findings.
+    fn report_final(&mut self, path: String, line: u32, message: String) {
+        self.outcome.violations.push_final(Violation {
+            severity: Severity::Error,
+            rule: crate::preflight::Rule::CelRule,
+            path,
+            line,
+            message,
+        });
     }
 
     /// Runs `rule`; its cost when it passed.
@@ -286,16 +299,21 @@ impl Walk<'_> {
         }
         self.outcome.evaluated += 1;
         meter::start(PER_CALL_LIMIT);
-        let verdict = Value::resolve_val(planned, scope).and_then(|value| {
-            match value.downcast_ref::<CelBool>() {
-                Some(verdict) => Ok(Ok(*verdict.inner())),
-                None => Value::try_from(value.as_ref()).map(Err),
-            }
+        let (units, body) = charges::split(planned);
+        let verdict = meter::charge(units).and_then(|()| Value::resolve_val(body, scope));
+        let verdict = verdict.and_then(|value| match value.downcast_ref::<CelBool>() {
+            Some(verdict) => Ok(Ok(*verdict.inner())),
+            None => Value::try_from(value.as_ref()).map(Err),
         });
         let (cost, stop) = (meter::cost(), meter::stopped());
-        if let Some(Stop::Work(units)) = stop {
+        if let Some(Stop::Work(units, limit)) = stop {
+            let what = if limit == WORK_LIMIT {
+                "list items"
+            } else {
+                "characters"
+            };
             let message = format!(
-                "the rule `{}` was not evaluated to its end: it was about to build a value of {units} characters or items, past the {WORK_LIMIT} vergate lets one evaluation build (the API server's cost model does not count them; its per-call limit is {PER_CALL_LIMIT})",
+                "the rule `{}` was not evaluated to its end: it was about to build a value of {units} {what}, past the {limit} {what} vergate lets one evaluation build (the API server's cost model does not count them; its per-call limit is {PER_CALL_LIMIT})",
                 rule.source
             );
             self.report(Severity::Warning, self.path.clone(), line, message);
@@ -314,7 +332,7 @@ impl Walk<'_> {
                 meter::COST_LIMIT_EXCEEDED,
                 rule.error_string()
             );
-            self.report(Severity::Error, self.path.clone(), line, message);
+            self.report_final(self.path.clone(), line, message);
             self.halted = true;
             return None;
         }
@@ -373,7 +391,8 @@ impl Walk<'_> {
     ) -> Option<String> {
         let expression = rule.message_plan.as_ref()?;
         meter::start(PER_CALL_LIMIT);
-        let text = match Value::resolve(expression, scope) {
+        let (units, body) = charges::split(expression);
+        let text = match meter::charge(units).and_then(|()| Value::resolve(body, scope)) {
             Ok(Value::String(text)) if !text.trim().is_empty() => Some(text.to_string()),
             _ => None,
         };

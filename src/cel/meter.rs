@@ -13,8 +13,9 @@
 //! (characters of strings, items of lists): cel-go's costs let a rule
 //! build a string far larger than its cost (`replace` costs its input's
 //! length, not its result's), and cel-rust copies where cel-go shares
-//! (`+` on lists). [`WORK_LIMIT`] bounds that, so that no rule exhausts
-//! memory: it is vergate's bound, not the API server's.
+//! (`+` on lists). [`WORK_LIMIT`] and [`TEXT_LIMIT`] bound that, so that
+//! no rule exhausts memory: they are vergate's bounds, not the API
+//! server's.
 
 use cel::ExecutionError;
 use std::cell::Cell;
@@ -28,13 +29,22 @@ pub const PER_CALL_LIMIT: u64 = 1_000_000;
 /// validator spends rule by rule.
 pub const RESOURCE_BUDGET: u64 = 10_000_000;
 
-/// The most characters and list items one evaluation may build: 8 Mi.
-/// A string or list that large costs at least 800,000 to traverse once
-/// (cel-go's 0.1 per character), so a rule under the per-call limit that
-/// builds more is one that the API server's cost model lets through
-/// without ever reading what it built; the bound keeps such a rule under
-/// about half a GiB of memory (a list item takes a box and its value).
+/// The most list items one evaluation may build: 8 Mi. A list that long
+/// costs at least 8 Mi to traverse once, past the per-call limit, so a
+/// rule under it that builds more is one that the API server's cost
+/// model lets through without ever reading what it built; the bound keeps
+/// such a rule under about half a GiB of memory (an item takes a box and
+/// its value).
 pub const WORK_LIMIT: u64 = 8 << 20;
+
+/// The most characters of strings and bytes one evaluation may build:
+/// 64 Mi (a byte or a few each). cel-go charges a tenth of a unit per
+/// character read, so a string of 10 Mi characters is still one the API
+/// server's cost model lets a rule build and then read (and cancel, past
+/// the limit); under this bound vergate runs such a rule to the server's
+/// own verdict, and stops only one that builds far more than it could
+/// ever read.
+pub const TEXT_LIMIT: u64 = 64 << 20;
 
 /// cel-go's error when an evaluation passes its cost limit
 /// (`EvalCancelledError`, `CostLimitExceeded`).
@@ -45,9 +55,9 @@ pub const COST_LIMIT_EXCEEDED: &str = "operation cancelled: actual cost limit ex
 pub enum Stop {
     /// Past the cost limit (cel-go's cancellation).
     Cost,
-    /// Past [`WORK_LIMIT`]: the value it was about to build, in characters
-    /// or items.
-    Work(u64),
+    /// Past [`WORK_LIMIT`] or [`TEXT_LIMIT`]: the value it was about to
+    /// build, in items or characters, and the limit passed.
+    Work(u64, u64),
 }
 
 #[derive(Clone, Copy)]
@@ -55,12 +65,13 @@ struct State {
     cost: u64,
     limit: u64,
     work: u64,
+    text: u64,
     stop: Option<Stop>,
 }
 
 thread_local! {
     static METER: Cell<State> = const {
-        Cell::new(State { cost: 0, limit: u64::MAX, work: 0, stop: None })
+        Cell::new(State { cost: 0, limit: u64::MAX, work: 0, text: 0, stop: None })
     };
 }
 
@@ -71,6 +82,7 @@ pub fn start(limit: u64) {
             cost: 0,
             limit,
             work: 0,
+            text: 0,
             stop: None,
         })
     });
@@ -103,14 +115,31 @@ pub fn charge(units: u64) -> Result<(), ExecutionError> {
     })
 }
 
-/// Counts a value of `units` characters or items about to be built;
-/// fails, before it is, when that passes [`WORK_LIMIT`].
+/// Counts a list of `units` items about to be built; fails, before it
+/// is, when that passes [`WORK_LIMIT`].
 pub fn build(units: u64) -> Result<(), ExecutionError> {
     METER.with(|meter| {
         let mut state = meter.get();
         state.work = state.work.saturating_add(units);
         if state.stop.is_none() && state.work > WORK_LIMIT {
-            state.stop = Some(Stop::Work(units));
+            state.stop = Some(Stop::Work(units, WORK_LIMIT));
+        }
+        meter.set(state);
+        match state.stop {
+            None => Ok(()),
+            Some(_) => Err(cancelled()),
+        }
+    })
+}
+
+/// Counts a string (or bytes) of `units` characters about to be built;
+/// fails, before it is, when that passes [`TEXT_LIMIT`].
+pub fn build_text(units: u64) -> Result<(), ExecutionError> {
+    METER.with(|meter| {
+        let mut state = meter.get();
+        state.text = state.text.saturating_add(units);
+        if state.stop.is_none() && state.text > TEXT_LIMIT {
+            state.stop = Some(Stop::Work(units, TEXT_LIMIT));
         }
         meter.set(state);
         match state.stop {
@@ -141,6 +170,11 @@ mod tests {
         assert_eq!(stopped(), None);
         assert!(build(WORK_LIMIT).is_ok());
         assert!(build(1).is_err());
-        assert_eq!(stopped(), Some(Stop::Work(1)));
+        assert_eq!(stopped(), Some(Stop::Work(1, WORK_LIMIT)));
+        start(10);
+        assert!(build_text(TEXT_LIMIT).is_ok());
+        assert!(build(1).is_ok());
+        assert!(build_text(1).is_err());
+        assert_eq!(stopped(), Some(Stop::Work(1, TEXT_LIMIT)));
     }
 }

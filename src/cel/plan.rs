@@ -204,8 +204,8 @@ fn rewrite<'e>(
             names.push(&c.iter_var);
             names.extend(c.iter_var2.as_deref());
             names.push(&c.accu_var);
-            let loop_cond = own_part(&c.loop_cond, names, costing);
-            let loop_step = step(c, names, costing);
+            let (loop_cond, cond_units) = condition(&c.loop_cond, names, costing);
+            let loop_step = step(c, names, costing, cond_units);
             names.truncate(bound);
             names.push(&c.accu_var);
             let result = rewrite(&c.result, names, part, costing);
@@ -286,14 +286,48 @@ fn own_part<'e>(expr: &'e IdedExpr, names: &mut Vec<&'e str>, costing: Costing) 
     charges::charge(expr.id, part, planned)
 }
 
-/// A comprehension's step, charging its cost each time it runs. A
-/// filtered step (`filter ? added : @result`, of `filter` and the
+/// A comprehension's loop condition, and the units each evaluation of it
+/// costs that the step charges. The condition runs before each step and
+/// once more when it ends the loop (false): the step charges both its own
+/// cost and the condition's, in one call, and the condition charges its
+/// cost itself only when false (`cond ? true : (@charge(n) ? false :
+/// null)`). The loop runs, and the meter stops, as if the condition
+/// charged each time.
+fn condition<'e>(
+    expr: &'e IdedExpr,
+    names: &mut Vec<&'e str>,
+    costing: Costing,
+) -> (IdedExpr, u64) {
+    let mut units = 0;
+    let planned = rewrite(expr, names, &mut units, costing);
+    if units == 0 {
+        return (planned, 0);
+    }
+    let id = expr.id;
+    let ending = charges::charge(id, units, boolean(id, false));
+    let planned = IdedExpr {
+        id,
+        expr: call(
+            operators::CONDITIONAL,
+            vec![planned, boolean(id, true), ending],
+        ),
+    };
+    (planned, units)
+}
+
+/// A comprehension's step, charging its cost (and `cond_units`, its loop
+/// condition's, see [`condition`]) each time it runs. A filtered step (`filter ? added : @result`, of `filter` and the
 /// two-variable transforms) charges its filter, and what adding costs
 /// when it adds (the accumulator left unchanged is a bare name: free).
 /// A step that adds to a map (`cel.@mapInsert`) is turned into one that
 /// appends to a list ([`two_var::as_append`]), which cel-rust runs in
 /// place.
-fn step<'e>(c: &'e ComprehensionExpr, names: &mut Vec<&'e str>, costing: Costing) -> IdedExpr {
+fn step<'e>(
+    c: &'e ComprehensionExpr,
+    names: &mut Vec<&'e str>,
+    costing: Costing,
+    cond_units: u64,
+) -> IdedExpr {
     let id = c.loop_step.id;
     if let Expr::Call(call_expr) = &c.loop_step.expr {
         if let [filter, added, IdedExpr {
@@ -310,7 +344,7 @@ fn step<'e>(c: &'e ComprehensionExpr, names: &mut Vec<&'e str>, costing: Costing
                 let mut added_part = 0;
                 let added = two_var::as_append(rewrite(added, names, &mut added_part, costing));
                 let added = charges::charge_step(id, added_part, added);
-                let filter = charges::charge(id, filter_part, filter);
+                let filter = charges::charge(id, filter_part + cond_units, filter);
                 let unchanged = call_expr.args[2].clone();
                 return IdedExpr {
                     id,
@@ -319,7 +353,7 @@ fn step<'e>(c: &'e ComprehensionExpr, names: &mut Vec<&'e str>, costing: Costing
             }
         }
     }
-    let mut step_part = 0;
+    let mut step_part = cond_units;
     let planned = two_var::as_append(rewrite(&c.loop_step, names, &mut step_part, costing));
     charges::charge_step(id, step_part, planned)
 }

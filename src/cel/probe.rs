@@ -18,7 +18,7 @@ pub struct Run {
     /// Its runtime cost, as far as it ran.
     pub cost: u64,
     /// It was stopped: past `limit` (cel-go's cancellation), or past what
-    /// one evaluation may build ([`meter::WORK_LIMIT`]).
+    /// one evaluation may build ([`meter::WORK_LIMIT`], [`meter::TEXT_LIMIT`]).
     pub stopped: Option<Stop>,
 }
 

@@ -9,9 +9,12 @@
 //!   operator;
 //! - `@sized:<name>` for each call of [`SIZED_CALLS`]: charges the call's
 //!   cost from its values and counts what it will build, both before it
-//!   runs, then makes the call itself, with the values bound to hidden
-//!   names in a scope of the caller's (so that cel-rust's own dispatch
-//!   picks the overload, as it would have).
+//!   runs, then makes the call itself. A function of vergate's own
+//!   libraries is called directly ([`register_direct`]); `contains`,
+//!   `startsWith` and `endsWith` on strings are answered here; any other
+//!   (cel-rust's overloads, which a context cannot look up) is made with
+//!   the values bound to hidden names in a scope of the caller's, so that
+//!   cel-rust's own dispatch picks the overload, as it would have.
 //!
 //! The first two are declared on the environment (every context has them);
 //! the last on the context, with the Kubernetes functions ([`register`]).
@@ -19,11 +22,11 @@
 use super::cost::actual::{self, Operator, SIZED_CALLS};
 use super::meter;
 use cel::common::ast::{CallExpr, Expr};
-use cel::common::types::{CelBool, CelInt, CelString, Kind, DYN_TYPE, INT_TYPE};
+use cel::common::types::{CelBool, CelInt, CelList, CelString, Kind, DYN_TYPE, INT_TYPE};
 use cel::common::value::{CowVal, Val};
 use cel::{Context, Env, ExecutionError, FunctionContext, IdedExpr, Value};
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// Charges a part's static cost: `@charge(units)` is true, or fails once
 /// the meter has stopped.
@@ -86,15 +89,36 @@ pub fn add_to_env(env: &mut Env) {
 
 /// A context function as cel-rust stores one: given the call, it may
 /// return a value borrowed from it (cel-rust's `magic::Function`).
-type RawFunction =
+pub(crate) type RawFunction =
     Box<dyn for<'c, 'v> Fn(&mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v>> + Send + Sync>;
 
-/// Registers `@sized:<name>` for each of [`SIZED_CALLS`] on `context`.
+/// Registers `@sized:<name>` for each of [`SIZED_CALLS`] on `context`,
+/// each making its call through cel-rust's dispatch; [`register_direct`]
+/// then replaces those of vergate's own functions.
 pub fn register(context: &mut Context) {
     for name in SIZED_CALLS {
         let function: RawFunction = Box::new(sized_call);
         let _ = context.add_function(&format!("{PREFIX}{name}"), function);
     }
+}
+
+/// Registers `@sized:<name>` for vergate's own function `name`, whose
+/// implementation is `function`: it charges the call as [`sized_call`]
+/// does, then calls `function` itself, under its own name.
+pub fn register_direct(context: &mut Context, name: &str, function: Arc<RawFunction>) {
+    let sized: RawFunction = Box::new(move |ftx| {
+        let name = ftx.name.strip_prefix(PREFIX).unwrap_or(ftx.name);
+        let mut values: [&dyn Val; MAX_ARGS] = [&TRUE; MAX_ARGS];
+        let mut count = 0;
+        for value in ftx.this.iter().chain(&ftx.args).take(MAX_ARGS) {
+            values[count] = value.as_ref();
+            count += 1;
+        }
+        charge_call(name, &values[..count])?;
+        ftx.name = name;
+        function(ftx)
+    });
+    let _ = context.add_function(&format!("{PREFIX}{name}"), sized);
 }
 
 type Result<T> = std::result::Result<T, ExecutionError>;
@@ -188,8 +212,11 @@ fn add<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>> {
     meter::charge(actual::operator(Operator::Add, l, r))?;
     // Strings, bytes and lists are copied into the sum (cel-go shares a
     // list's halves; cel-rust copies them).
-    if matches!(l.get_type().kind(), Kind::String | Kind::Bytes | Kind::List) {
-        meter::build(actual::size(l).saturating_add(actual::size(r)))?;
+    let built = || actual::size(l).saturating_add(actual::size(r));
+    match l.get_type().kind() {
+        Kind::String | Kind::Bytes => meter::build_text(built())?,
+        Kind::List => meter::build(built())?,
+        _ => {}
     }
     let adder = l.as_adder().ok_or_else(|| no_overload(ADD_OP, l, r))?;
     Ok(CowVal::Owned(adder.add(r)?.into_owned()))
@@ -232,10 +259,29 @@ static CALLS: LazyLock<HashMap<(&'static str, bool, usize), IdedExpr>> = LazyLoc
 });
 
 /// `@sized:<name>`: the call's cost charged and what it builds counted,
-/// then the call made.
+/// then the call made: answered here for strings ([`on_strings`],
+/// [`split`]), else through cel-rust's dispatch.
 fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v>> {
     let name = ftx.name.strip_prefix(PREFIX).unwrap_or(ftx.name);
     let member = ftx.this.is_some();
+    {
+        let mut refs: [&dyn Val; MAX_ARGS] = [&TRUE; MAX_ARGS];
+        let mut count = 0;
+        for value in ftx.this.iter().chain(&ftx.args).take(MAX_ARGS) {
+            refs[count] = value.as_ref();
+            count += 1;
+        }
+        let refs = &refs[..count];
+        charge_call(name, refs)?;
+        if member {
+            if let Some(answer) = on_strings(name, refs) {
+                return Ok(boolean(answer));
+            }
+            if let Some(parts) = split(name, refs) {
+                return Ok(CowVal::owned(parts));
+            }
+        }
+    }
     let values: Vec<CowVal<'c, 'v>> = ftx
         .this
         .take()
@@ -245,15 +291,6 @@ fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v
     let call = CALLS
         .get(&(name, member, values.len()))
         .ok_or_else(|| ExecutionError::UndeclaredReference(name.to_owned().into()))?;
-    let refs: Vec<&dyn Val> = values.iter().map(|value| value.as_ref()).collect();
-    // The API server's limit first: where both would stop the rule, it
-    // stops with the server's error.
-    let built = builds(name, &refs);
-    meter::charge(actual::call(name, &refs, built))?;
-    if let Some(units) = built {
-        meter::build(units)?;
-    }
-    drop(refs);
     let mut scope = ftx.ptx.new_inner_scope();
     for (index, value) in values.into_iter().enumerate() {
         scope.add_variable_as_val(ARG_NAMES[index], value.into_owned());
@@ -262,7 +299,60 @@ fn sized_call<'c, 'v>(ftx: &mut FunctionContext<'c, 'v>) -> Result<CowVal<'c, 'v
     Ok(CowVal::Owned(result))
 }
 
-/// How many characters or items the call `name` builds, for the calls
+/// Charges the call `name` on `args` (target first) its cost, and counts
+/// what it will build; fails, before it runs, past either limit. The API
+/// server's limit first: where both would stop the rule, it stops with
+/// the server's error.
+fn charge_call(name: &str, args: &[&dyn Val]) -> Result<()> {
+    let built = builds(name, args);
+    meter::charge(actual::call(name, args, built))?;
+    match built {
+        Some(units) if matches!(name, "replace" | "join") => meter::build_text(units)?,
+        Some(units) => meter::build(units)?,
+        None => {}
+    }
+    Ok(())
+}
+
+/// `contains`, `startsWith` and `endsWith` called on a string with a
+/// string: answered as cel-rust's overloads answer them (Go's
+/// `strings.Contains`, `HasPrefix`, `HasSuffix`); `None` for any other
+/// call, which cel-rust's dispatch makes.
+fn on_strings(name: &str, args: &[&dyn Val]) -> Option<bool> {
+    let [this, arg] = args else {
+        return None;
+    };
+    let this = this.downcast_ref::<CelString>()?.inner();
+    let arg = arg.downcast_ref::<CelString>()?.inner();
+    match name {
+        "contains" => Some(this.contains(arg)),
+        "startsWith" => Some(this.starts_with(arg)),
+        "endsWith" => Some(this.ends_with(arg)),
+        _ => None,
+    }
+}
+
+/// `split` called on a string with a string, as cel-rust's strings
+/// extension splits (Go's `strings.Split`: between code points on an
+/// empty separator); `None` for any other call.
+fn split(name: &str, args: &[&dyn Val]) -> Option<CelList<'static>> {
+    let ("split", [this, separator]) = (name, args) else {
+        return None;
+    };
+    let this = this.downcast_ref::<CelString>()?.inner();
+    let separator = separator.downcast_ref::<CelString>()?.inner();
+    let part = |part: &str| Box::new(CelString::from(part.to_owned())) as Box<dyn Val>;
+    let parts: Vec<Box<dyn Val>> = if separator.is_empty() {
+        this.char_indices()
+            .map(|(at, c)| part(&this[at..at + c.len_utf8()]))
+            .collect()
+    } else {
+        this.split(separator).map(part).collect()
+    };
+    Some(CelList::from(parts))
+}
+
+/// How many characters (`replace`, `join`) or list items the call `name` builds, for the calls
 /// that may build more than they are given, computed before they run.
 fn builds(name: &str, args: &[&dyn Val]) -> Option<u64> {
     let text = |index: usize| {
@@ -322,6 +412,34 @@ fn builds(name: &str, args: &[&dyn Val]) -> Option<u64> {
 mod tests {
     use super::builds;
     use cel::common::types::{CelInt, CelString};
+
+    /// The calls answered here give what cel-rust's own overloads give.
+    #[test]
+    fn calls_answered_here_agree_with_cel_rust() {
+        use crate::cel::rule::ENV;
+        use cel::{Context, Value};
+        use std::sync::Arc;
+        let mut context = Context::with_env(Arc::clone(&ENV));
+        crate::cel::library::register(&mut context);
+        for expression in [
+            "'a,,b'.split(',')",
+            "''.split(',')",
+            "''.split('')",
+            "'héllo'.split('')",
+            "'a--b--'.split('--')",
+            "'a,b'.split(',', 1)",
+            "['abc'.contains(''), 'abc'.contains('bc'), 'abc'.contains('x')]",
+            "['abc'.startsWith(''), 'abc'.startsWith('ab'), 'é'.startsWith('e')]",
+            "['abc'.endsWith(''), 'abc'.endsWith('bc'), 'abc'.endsWith('abcd')]",
+        ] {
+            let program = ENV.compile(expression).unwrap();
+            let planned = crate::cel::plan::plan(program.expression());
+            let direct = Value::resolve(&planned, &context);
+            let dispatched = Value::resolve(program.expression(), &context);
+            assert_eq!(direct, dispatched, "{expression}");
+            assert!(direct.is_ok(), "{expression}: {direct:?}");
+        }
+    }
 
     #[test]
     fn what_a_call_builds_is_known_before_it_runs() {

@@ -8,9 +8,19 @@
 #   N=6000 RUNS=10 xtask/bench/cel.sh
 #   VERGATE=target/quick/vergate xtask/bench/cel.sh
 #   ALTERNATE=41 xtask/bench/cel.sh    # runs in turn per command (default 41)
+#   BEFORE=/path/to/older/vergate xtask/bench/cel.sh   # before / after
 #
-# Needs hyperfine and python3 with PyYAML (to strip the rules). Builds the
-# release binary. Not part of .ci/run.
+# With BEFORE, the two builds are compared instead, on the same inputs with
+# the rules kept (flow and block style) and on the 5,004-resource file of
+# `cargo xtask bench preflight` (`check --strict --target 1.34`): the
+# instructions each run executes (valgrind's callgrind, repeatable on a
+# loaded machine: the primary figure), then medians of wall and CPU time,
+# the two builds run in turn (ALTERNATE times each), and their reports
+# compared byte for byte.
+#
+# Needs python3 with PyYAML (to strip the rules), and hyperfine unless
+# BEFORE is set (then valgrind). Builds the release binary. Not part of
+# .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 N=${N:-3000}
@@ -105,6 +115,10 @@ for i in range(n):
 block = [yaml.safe_load(doc) for doc in docs]
 (work / "resources-block.yaml").write_text(yaml.safe_dump_all(block, sort_keys=False))
 PY
+
+if [ -n "${BEFORE:-}" ]; then
+    exec python3 xtask/bench/cel_before_after.py "$BEFORE" "$vergate" "$work" "$TARGET" "${ALTERNATE:-21}"
+fi
 
 for style in resources resources-block; do
     hyperfine --warmup 2 --runs "$RUNS" --export-json "$work/$style.json" \

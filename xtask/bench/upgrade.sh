@@ -6,6 +6,7 @@
 #
 #   cargo xtask bench upgrade                                # 60 MB, 3 runs
 #   MB=20 RUNS=5 BEFORE=/path/to/an/older/vergate cargo xtask bench upgrade
+#   VERGATE=/path/to/vergate xtask/bench/upgrade.sh          # that build
 #
 # The file is every manifest of tests/manifests/kubernetes/ (each upgrades
 # from 1.28 to 1.36; two of every forty change) repeated to MB megabytes.
@@ -17,8 +18,12 @@ MB=${MB:-60}
 RUNS=${RUNS:-3}
 work=target/bench-upgrade
 mkdir -p "$work"
-cargo build --quiet --release --bin vergate
-after=target/release/vergate
+# VERGATE=<binary> measures that build instead of building the release one
+# (a release build with line tables, for one, runs the same code).
+if [ -z "${VERGATE:-}" ]; then
+    cargo build --quiet --release --bin vergate
+fi
+after=${VERGATE:-target/release/vergate}
 
 big=$work/big-${MB}mb.yaml
 if [ ! -f "$big" ]; then
@@ -44,7 +49,8 @@ measure() {
     local walls=() peaks=()
     for _ in $(seq "$RUNS"); do
         /usr/bin/time -f '%e %M' -o "$work/time" "$binary" "$@" >/dev/null 2>&1 || true
-        read -r wall kb <"$work/time"
+        # (a non-zero exit adds a line before the figures)
+        read -r wall kb < <(tail -n 1 "$work/time")
         walls+=("$wall")
         peaks+=("$((kb / 1024))")
     done

@@ -6,7 +6,9 @@ use super::format::{self, Format};
 use super::net::{self, Cidr, Ip, Url};
 use super::quantity::Quantity;
 use super::semver::Semver;
-use cel::extractors::{Arguments, This};
+use crate::cel::cost::actual::SIZED_CALLS;
+use crate::cel::sized::{self, RawFunction};
+use cel::extractors::{Arguments, IntoFunction, This};
 use cel::objects::{Key, Map, OptionalValue, Value};
 use cel::{Context, ExecutionError, FunctionContext};
 use std::cmp::Ordering;
@@ -32,13 +34,34 @@ fn wrap<T: cel::objects::Opaque>(value: T) -> Value {
 /// thread.
 pub const MATCHES: &str = "__vergate_matches__";
 
+/// Adds `function` to `context` as `name` (a name cel-rust already
+/// declares is skipped: it keeps cel-rust's meaning). When its cost
+/// depends on its values ([`SIZED_CALLS`]), its sized call, which charges
+/// that cost, calls this same implementation directly.
+fn add<T: 'static, F>(context: &mut Context, name: &str, function: F)
+where
+    F: IntoFunction<T> + Send + Sync + 'static,
+{
+    if !SIZED_CALLS.contains(&name) {
+        let _ = context.add_function(name, function);
+        return;
+    }
+    let function: Arc<RawFunction> = Arc::new(function.into_function());
+    let shared = Arc::clone(&function);
+    let plain: RawFunction = Box::new(move |ftx| shared(ftx));
+    if context.add_function(name, plain).is_ok() {
+        sized::register_direct(context, name, function);
+    }
+}
+
 /// Registers every Kubernetes extension function on `context`. A name
 /// cel-rust already declares is skipped: it keeps cel-rust's meaning.
 pub fn register(context: &mut Context) {
     super::two_var::register(context);
-    crate::cel::sized::register(context);
+    sized::register(context);
     // Lists.
-    let _ = context.add_function(
+    add(
+        context,
         "isSorted",
         |ftx: &FunctionContext, This(list): This<Arc<Vec<Value>>>| -> Result<bool> {
             for pair in list.windows(2) {
@@ -49,7 +72,8 @@ pub fn register(context: &mut Context) {
             Ok(true)
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "sum",
         |ftx: &FunctionContext, This(list): This<Arc<Vec<Value>>>| -> Result<Value> {
             let mut total = Value::Int(0);
@@ -73,7 +97,8 @@ pub fn register(context: &mut Context) {
         },
     );
     for (name, wanted) in [("min", Ordering::Less), ("max", Ordering::Greater)] {
-        let _ = context.add_function(
+        add(
+            context,
             name,
             move |ftx: &FunctionContext, This(list): This<Arc<Vec<Value>>>| -> Result<Value> {
                 let mut best: Option<&Value> = None;
@@ -90,13 +115,15 @@ pub fn register(context: &mut Context) {
         );
     }
     // Regex.
-    let _ = context.add_function(
+    add(
+        context,
         MATCHES,
         |ftx: &FunctionContext, text: Arc<String>, pattern: Arc<String>| -> Result<bool> {
             Ok(compiled(ftx, &pattern)?.is_match(&text))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "find",
         |ftx: &FunctionContext,
          This(this): This<Arc<String>>,
@@ -111,7 +138,8 @@ pub fn register(context: &mut Context) {
             )))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "findAll",
         |ftx: &FunctionContext,
          This(this): This<Arc<String>>,
@@ -135,7 +163,8 @@ pub fn register(context: &mut Context) {
         },
     );
     // URLs.
-    let _ = context.add_function(
+    add(
+        context,
         "url",
         |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
             net::parse_url(&this)
@@ -143,7 +172,7 @@ pub fn register(context: &mut Context) {
                 .map_err(|why| ftx.error(why))
         },
     );
-    let _ = context.add_function("isURL", |This(this): This<Arc<String>>| {
+    add(context, "isURL", |This(this): This<Arc<String>>| {
         net::parse_url(&this).is_ok()
     });
     type UrlPart = fn(&Url) -> String;
@@ -155,7 +184,8 @@ pub fn register(context: &mut Context) {
         ("getEscapedPath", |url| url.path.clone()),
     ];
     for (name, part) in parts {
-        let _ = context.add_function(
+        add(
+            context,
             name,
             move |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
                 let url = opaque::<Url>(&this).ok_or_else(|| ftx.error("expected a URL"))?;
@@ -163,7 +193,8 @@ pub fn register(context: &mut Context) {
             },
         );
     }
-    let _ = context.add_function(
+    add(
+        context,
         "getQuery",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
             let url = opaque::<Url>(&this).ok_or_else(|| ftx.error("expected a URL"))?;
@@ -182,7 +213,8 @@ pub fn register(context: &mut Context) {
         },
     );
     // Quantity.
-    let _ = context.add_function(
+    add(
+        context,
         "quantity",
         |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
             Quantity::parse(&this)
@@ -190,16 +222,18 @@ pub fn register(context: &mut Context) {
                 .map_err(|why| ftx.error(why))
         },
     );
-    let _ = context.add_function("isQuantity", |This(this): This<Arc<String>>| {
+    add(context, "isQuantity", |This(this): This<Arc<String>>| {
         Quantity::parse(&this).is_ok()
     });
-    let _ = context.add_function(
+    add(
+        context,
         "sign",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
             Ok(quantity(ftx, &this)?.sign())
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "asInteger",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
             quantity(ftx, &this)?
@@ -207,20 +241,23 @@ pub fn register(context: &mut Context) {
                 .ok_or_else(|| ftx.error("cannot convert value to integer"))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "isInteger",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<bool> {
             Ok(quantity(ftx, &this)?.is_integer())
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "asApproximateFloat",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<f64> {
             Ok(quantity(ftx, &this)?.as_f64())
         },
     );
     for (name, negate) in [("add", false), ("sub", true)] {
-        let _ = context.add_function(
+        add(
+            context,
             name,
             move |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<Value> {
                 let left = quantity(ftx, &this)?;
@@ -239,21 +276,24 @@ pub fn register(context: &mut Context) {
         ("isGreaterThan", Ordering::Greater),
         ("isLessThan", Ordering::Less),
     ] {
-        let _ = context.add_function(
+        add(
+            context,
             name,
             move |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
                 Ok(ordered(ftx, &this, &other)? == accepted)
             },
         );
     }
-    let _ = context.add_function(
+    add(
+        context,
         "compareTo",
         |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<i64> {
             Ok(ordered(ftx, &this, &other)? as i64)
         },
     );
     // Semver.
-    let _ = context.add_function(
+    add(
+        context,
         "semver",
         |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value> {
             let (text, normalize) = semver_arguments(ftx, &args)?;
@@ -262,7 +302,8 @@ pub fn register(context: &mut Context) {
                 .map_err(|why| ftx.error(why))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "isSemver",
         |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<bool> {
             let (text, normalize) = semver_arguments(ftx, &args)?;
@@ -276,7 +317,8 @@ pub fn register(context: &mut Context) {
         ("patch", Semver::patch),
     ];
     for (name, part) in parts {
-        let _ = context.add_function(
+        add(
+            context,
             name,
             move |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
                 let version =
@@ -286,21 +328,26 @@ pub fn register(context: &mut Context) {
         );
     }
     // Sets.
-    let _ = context.add_function("sets.contains", |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| {
-        b.iter().all(|item| a.contains(item))
-    });
-    let _ = context.add_function(
+    add(
+        context,
+        "sets.contains",
+        |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| b.iter().all(|item| a.contains(item)),
+    );
+    add(
+        context,
         "sets.equivalent",
         |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| {
             b.iter().all(|item| a.contains(item)) && a.iter().all(|item| b.contains(item))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "sets.intersects",
         |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| b.iter().any(|item| a.contains(item)),
     );
     // IP and CIDR.
-    let _ = context.add_function(
+    add(
+        context,
         "ip",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
             match &this {
@@ -312,10 +359,11 @@ pub fn register(context: &mut Context) {
             }
         },
     );
-    let _ = context.add_function("isIP", |This(this): This<Arc<String>>| {
+    add(context, "isIP", |This(this): This<Arc<String>>| {
         net::parse_ip(&this).is_ok()
     });
-    let _ = context.add_function(
+    add(
+        context,
         "ip.isCanonical",
         |ftx: &FunctionContext, this: Arc<String>| -> Result<bool> {
             net::is_canonical(&this).map_err(|why| ftx.error(why))
@@ -330,7 +378,8 @@ pub fn register(context: &mut Context) {
         ("isGlobalUnicast", Ip::is_global_unicast),
     ];
     for (name, test) in tests {
-        let _ = context.add_function(
+        add(
+            context,
             name,
             move |ftx: &FunctionContext, This(this): This<Value>| -> Result<bool> {
                 opaque::<Ip>(&this)
@@ -339,7 +388,8 @@ pub fn register(context: &mut Context) {
             },
         );
     }
-    let _ = context.add_function(
+    add(
+        context,
         "family",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
             match (opaque::<Ip>(&this), opaque::<Cidr>(&this)) {
@@ -349,7 +399,8 @@ pub fn register(context: &mut Context) {
             }
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "cidr",
         |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
             net::parse_cidr(&this)
@@ -357,10 +408,11 @@ pub fn register(context: &mut Context) {
                 .map_err(|why| ftx.error(why))
         },
     );
-    let _ = context.add_function("isCIDR", |This(this): This<Arc<String>>| {
+    add(context, "isCIDR", |This(this): This<Arc<String>>| {
         net::parse_cidr(&this).is_ok()
     });
-    let _ = context.add_function(
+    add(
+        context,
         "containsIP",
         |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
             let cidr = opaque::<Cidr>(&this).ok_or_else(|| ftx.error("expected a CIDR"))?;
@@ -371,7 +423,8 @@ pub fn register(context: &mut Context) {
             Ok(cidr.contains_ip(ip.0))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "containsCIDR",
         |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
             let cidr = opaque::<Cidr>(&this).ok_or_else(|| ftx.error("expected a CIDR"))?;
@@ -382,7 +435,8 @@ pub fn register(context: &mut Context) {
             Ok(cidr.contains_cidr(&inner))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "prefixLength",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
             opaque::<Cidr>(&this)
@@ -390,7 +444,8 @@ pub fn register(context: &mut Context) {
                 .ok_or_else(|| ftx.error("expected a CIDR"))
         },
     );
-    let _ = context.add_function(
+    add(
+        context,
         "masked",
         |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
             opaque::<Cidr>(&this)
@@ -399,16 +454,19 @@ pub fn register(context: &mut Context) {
         },
     );
     // Format.
-    let _ = context.add_function("format.named", |this: Arc<String>| -> Value {
+    add(context, "format.named", |this: Arc<String>| -> Value {
         match format::NAMES.iter().find(|name| **name == this.as_str()) {
             Some(name) => wrap(OptionalValue::of(wrap(Format(name)))),
             None => wrap(OptionalValue::none()),
         }
     });
     for name in format::NAMES {
-        let _ = context.add_function(&format!("format.{name}"), move || wrap(Format(name)));
+        add(context, &format!("format.{name}"), move || {
+            wrap(Format(name))
+        });
     }
-    let _ = context.add_function(
+    add(
+        context,
         "validate",
         |ftx: &FunctionContext, This(this): This<Value>, value: Arc<String>| -> Result<Value> {
             let named = opaque::<Format>(&this).ok_or_else(|| ftx.error("expected a format"))?;
