@@ -265,9 +265,18 @@ mod tests {
         let alpha = state(GateStage::Alpha, false);
         let beta_on = state(GateStage::Beta, true);
         let pages = BTreeMap::from([
-            ("Lags".to_owned(), FeatureGateHistory::from([(v(33), alpha)])),
-            ("Same".to_owned(), FeatureGateHistory::from([(v(30), beta_on)])),
-            ("Gone".to_owned(), FeatureGateHistory::from([(v(25), beta_on)])),
+            (
+                "Lags".to_owned(),
+                FeatureGateHistory::from([(v(33), alpha)]),
+            ),
+            (
+                "Same".to_owned(),
+                FeatureGateHistory::from([(v(30), beta_on)]),
+            ),
+            (
+                "Gone".to_owned(),
+                FeatureGateHistory::from([(v(25), beta_on)]),
+            ),
         ]);
         let gate = |stages| RecordedGate {
             locked: false,
@@ -302,9 +311,15 @@ mod tests {
             report.contains("1.35 Lags  stage: page alpha, 1.36 history beta  (the 1.35 binary says beta: the history is right"),
             "{report}"
         );
-        assert!(report.contains("    Gone: page's last stage beta (default true) from 1.25"), "{report}");
+        assert!(
+            report.contains("    Gone: page's last stage beta (default true) from 1.25"),
+            "{report}"
+        );
         let without = gate_history_report(&pages, &newer, &[v(35)], &BTreeMap::new());
-        assert!(without.contains("(no 1.35 recording: the page holds)"), "{without}");
+        assert!(
+            without.contains("(no 1.35 recording: the page holds)"),
+            "{without}"
+        );
     }
 
     #[test]
@@ -333,9 +348,14 @@ mod tests {
         assert_eq!(only, [key("Gone")]);
         let report = lifecycle_history_report(v(36), v(30), &files, &newer);
         assert!(
-            report.starts_with("lifecycle in 1.30: the 1.36 API server against 1.30's k8s.io/api's files"),
+            report.starts_with(
+                "lifecycle in 1.30: the 1.36 API server against 1.30's k8s.io/api's files"
+            ),
             "{report}"
         );
-        assert!(report.contains("1 kinds of the files are not in the 1.36 binary's schemes"), "{report}");
+        assert!(
+            report.contains("1 kinds of the files are not in the 1.36 binary's schemes"),
+            "{report}"
+        );
     }
 }
