@@ -36,14 +36,34 @@ use std::sync::Mutex;
 /// 87.32 by default against Warn, 74.61 / 90.25 with `--strict`); the
 /// other minors' from their first recordings. A recorded minor that
 /// vergate knows and this table lacks fails the test: give it its figures.
-const FLOORS: &[(&str, [(Mode, f64, f64); 3])] = &[(
-    "1.36",
-    [
-        (Mode::Default, 89.08, 93.91),
-        (Mode::Warn, 87.85, 92.85),
-        (Mode::Strict, 89.41, 93.72),
-    ],
-)];
+const FLOORS: &[(&str, [(Mode, f64, f64); 3])] = &[
+    (
+        "1.35",
+        [
+            (Mode::Default, 88.98, 93.91),
+            (Mode::Warn, 87.66, 92.84),
+            (Mode::Strict, 89.31, 93.72),
+        ],
+    ),
+    (
+        "1.36",
+        [
+            (Mode::Default, 89.08, 93.91),
+            (Mode::Warn, 87.85, 92.85),
+            (Mode::Strict, 89.41, 93.72),
+        ],
+    ),
+    // Measured in a regen with 1.37 added (the committed data stop at
+    // 1.36, so this row is skipped until the mirror holds 1.37).
+    (
+        "1.37",
+        [
+            (Mode::Default, 86.30, 94.56),
+            (Mode::Warn, 84.93, 93.58),
+            (Mode::Strict, 86.82, 94.26),
+        ],
+    ),
+];
 
 #[derive(Deserialize)]
 struct Case {
