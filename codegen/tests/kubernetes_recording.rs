@@ -10,7 +10,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use vergate_codegen::api::Api;
-use vergate_codegen::load::facts::{self, compare, sources::GateSource};
+use vergate_codegen::load::facts::{self, compare, history, sources::GateSource};
 use vergate_codegen::record::minor;
 use vergate_codegen::Version;
 
@@ -264,6 +264,49 @@ fn recordings_of_the_minors_we_hold_compare_as_committed() {
     );
     let committed =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kubernetes_recording/comparison.txt");
+    if std::env::var_os("UPDATE").is_some() {
+        std::fs::write(&committed, &report).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(&committed).unwrap_or_default(),
+        report
+    );
+}
+
+/// The versioned gate history and the lifecycle of the newest binaries
+/// (1.36 and 1.37, whichever are recorded), held against the website pages
+/// and k8s.io/api's files of every older minor the mirror holds, 1.28 on;
+/// a minor's own recording, where there is one, judges each disagreement.
+/// Committed as `comparison-history.txt` (`UPDATE=1` rewrites it).
+#[test]
+#[ignore = "needs recordings by vergate-apiserver (Go, not built in CI): VERGATE_RECORDINGS=<dir>, see docs/new-minor.md"]
+fn newer_binaries_history_against_the_older_minors_compares_as_committed() {
+    let recordings = PathBuf::from(
+        std::env::var_os("VERGATE_RECORDINGS")
+            .expect("set VERGATE_RECORDINGS to the recordings' directory"),
+    );
+    let mirror = std::env::var_os("VERGATE_KUBERNETES_SPECS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/upstream-specs/kubernetes"));
+    let held: Vec<Version> = (28..=36)
+        .map(v)
+        .filter(|m| mirror.join(m.dir_name()).is_dir())
+        .collect();
+    let mut report = String::new();
+    for binary in [v(36), v(37)] {
+        let gates = recordings.join(format!("feature-gates/{}.json", binary.dir_name()));
+        if gates.is_file() {
+            let older: Vec<Version> = held.iter().copied().filter(|m| *m < binary).collect();
+            report.push_str(&history::report(&recordings, &mirror, binary, &older).unwrap());
+        }
+    }
+    assert!(
+        !report.is_empty(),
+        "{} holds no recording of 1.36 or 1.37",
+        recordings.display()
+    );
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/kubernetes_recording/comparison-history.txt");
     if std::env::var_os("UPDATE").is_some() {
         std::fs::write(&committed, &report).unwrap();
     }

@@ -182,7 +182,7 @@ fn list(dir: &Path, keep: impl Fn(&str) -> bool) -> Result<Vec<std::path::PathBu
     Ok(found)
 }
 
-fn read_text(path: &Path) -> Result<String> {
+pub(super) fn read_text(path: &Path) -> Result<String> {
     let size = std::fs::metadata(path)
         .map_err(|err| Error::io(path, "reading", err))?
         .len();

@@ -10,6 +10,7 @@
 mod api_lifecycle;
 pub mod compare;
 mod feature_gates;
+pub mod history;
 pub mod recorded;
 pub mod sources;
 
