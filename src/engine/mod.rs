@@ -6,7 +6,7 @@
 //!
 //! let crd = std::fs::read_to_string("crd.yaml").unwrap();
 //! let (validator, errors) = Validator::kubernetes()
-//!     .target("1.33".parse().unwrap())
+//!     .target("1.33".parse::<vergate::Version>().unwrap())
 //!     .with_crds(&[CrdText { file: "crd.yaml", text: &crd }]);
 //! assert!(errors.is_empty());
 //! let report = validator.check_text("widget.yaml", "apiVersion: example.com/v1\nkind: Widget\n");

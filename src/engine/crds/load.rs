@@ -36,6 +36,10 @@ struct Input<'a> {
     parts: &'a [Part<'a>],
 }
 
+/// A CRD document found among an input's, with where it came from, read
+/// or why not.
+type Scanned<'a> = (Origin, &'a Path, Result<Document, String>);
+
 /// What loading the CRDs found, in the order it was found.
 #[derive(Debug, Default)]
 pub struct CrdReport {
@@ -120,7 +124,7 @@ impl<'a> CrdLoader<'a> {
             over_cost,
             inputs,
         } = self;
-        let scanned: Vec<Vec<(Origin, &Path, Result<Document, String>)>> = inputs
+        let scanned: Vec<Vec<Scanned>> = inputs
             .par_iter()
             .map(|input| {
                 if !names_crd_kind(input.text) {
