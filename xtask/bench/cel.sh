@@ -11,7 +11,8 @@
 #   BEFORE=/path/to/older/vergate xtask/bench/cel.sh   # before / after
 #
 # With BEFORE, the two builds are compared instead, on the same inputs with
-# the rules kept (flow and block style) and on the 5,004-resource file of
+# the rules kept (flow and block style), stripped (block style: what changed
+# besides CEL), and on the 5,004-resource file of
 # `cargo xtask bench preflight` (`check --strict --target 1.34`): the
 # instructions each run executes (valgrind's callgrind, repeatable on a
 # loaded machine: the primary figure), then medians of wall and CPU time,

@@ -53,6 +53,7 @@ preflight_file(5004, "1.34", plain)
 inputs = {
     "Gateway API with rules, flow style": ["check", "--target", target, "--crd", f"{work}/with-rules", f"{work}/resources.yaml"],
     "Gateway API with rules, block style": ["check", "--target", target, "--crd", f"{work}/with-rules", f"{work}/resources-block.yaml"],
+    "Gateway API, rules stripped, block style": ["check", "--target", target, "--crd", f"{work}/without-rules", f"{work}/resources-block.yaml"],
     "5,004 resources (check --strict)": ["check", "--strict", "--target", "1.34", plain],
 }
 
