@@ -4,18 +4,24 @@
 //! the words of the editor schemas; for a value, the enum value's
 //! lifecycle; for `kind`, the kind's.
 //!
-//! The gates index carries no descriptions (the embedded index would
-//! double in size): hover says what the gates know.
+//! The description of a field or kind comes from [`Descriptions`]: the
+//! JSON Schema of the generated tree the tables come from (`api` in
+//! `vergate.toml`), read lazily per minor. The gates index carries none
+//! (it is a compact index, and the specs' prose stays out of git): with
+//! the embedded Kubernetes index, hover says where descriptions come from.
 
+use super::descriptions::Descriptions;
 use super::lifecycle;
 use super::locate::{self, Located, Step};
 use super::schema;
+use crate::gates::TypeExpr;
 use crate::tables::GateTables;
 use crate::Version;
 
 /// The hover text (Markdown) at `offset` and the byte range it is about.
 pub fn at(
     tables: &GateTables,
+    descriptions: &Descriptions,
     target: Version,
     text: &str,
     offset: usize,
@@ -30,6 +36,10 @@ pub fn at(
     {
         let ty = tables.ty(root)?;
         let mut lines = vec![format!("**{api_version} {kind}** in {target}")];
+        lines.extend(description(
+            descriptions.definition(target, root),
+            descriptions,
+        ));
         lines.extend(lifecycle::line(&ty.gate, target, corpus));
         if let Some(warning) = &ty.deprecation_warning {
             lines.push(format!("The API server warns: {warning}"));
@@ -44,11 +54,25 @@ pub fn at(
             head.push_str(" · required");
         }
         let mut lines = vec![head];
+        // A field that only names its type (`spec`) has the type's words.
+        let text =
+            descriptions
+                .field(target, field.owner, field.name)
+                .or_else(|| match &resolved.ty {
+                    TypeExpr::Definition(name) => descriptions.definition(target, name),
+                    _ => None,
+                });
+        lines.extend(description(text, descriptions));
         lines.extend(lifecycle::line(&field.gate.gate, target, corpus));
         lines.push(format!("Field of `{}` in {target}.", short(field.owner)));
         return Some((lines.join("\n\n"), located.word));
     }
     value_hover(tables, target, text, &located, &resolved)
+}
+
+/// The description, else the hint of where descriptions come from.
+fn description(text: Option<String>, descriptions: &Descriptions) -> Option<String> {
+    text.or_else(|| descriptions.hint().map(|hint| format!("_{hint}_")))
 }
 
 fn value_hover(
@@ -80,6 +104,7 @@ pub fn short(name: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::descriptions::EMBEDDED_HINT;
     use super::*;
 
     const SERVICE: &str = "apiVersion: v1\nkind: Service\nspec:\n  trafficDistribution: PreferClose\n  type: ClusterIP\n";
@@ -95,6 +120,8 @@ mod tests {
             "{text}"
         );
         assert_eq!(&SERVICE[range], "trafficDistribution");
+        // The embedded index has no descriptions: hover says where they are.
+        assert!(text.contains(EMBEDDED_HINT), "{text}");
         let (text, _) = at_offset(&tables, "1.29", at);
         assert!(text.contains("Not in 1.29: introduced in 1.30"), "{text}");
     }
@@ -111,7 +138,34 @@ mod tests {
         );
     }
 
+    const PIPELINE: &str = "apiVersion: \"1.12\"\nkind: Pipeline\nmetadata:\n  name: p\nspec:\n  artifacts:\n    - path: a\n";
+
+    #[test]
+    fn a_generated_tree_gives_descriptions() {
+        let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/demo");
+        let tables = GateTables::load(&demo).unwrap();
+        let descriptions = Descriptions::tree(&demo);
+        let hover = |word: &str| {
+            let at = PIPELINE.find(word).unwrap() + 1;
+            super::at(&tables, &descriptions, Version::new(1, 12), PIPELINE, at)
+                .expect("a hover")
+                .0
+        };
+        let text = hover("artifacts");
+        assert!(text.starts_with("**artifacts**"), "{text}");
+        assert!(
+            text.contains("\n\nWhat the pipeline publishes.\n\n"),
+            "{text}"
+        );
+        assert!(!text.contains(EMBEDDED_HINT), "{text}");
+        // A field that only names its type has the type's description.
+        assert!(hover("spec").contains("What a pipeline runs."));
+        assert!(hover("path").contains("**path**"));
+        assert!(hover("Pipeline").contains("Builds artifacts from sources."));
+    }
+
     fn at_offset(tables: &GateTables, target: &str, at: usize) -> (String, std::ops::Range<usize>) {
-        super::at(tables, target.parse().unwrap(), SERVICE, at).expect("a hover")
+        let descriptions = Descriptions::embedded();
+        super::at(tables, &descriptions, target.parse().unwrap(), SERVICE, at).expect("a hover")
     }
 }

@@ -11,6 +11,7 @@
 //! - `locate`: the cursor's place in a document (its path of keys);
 //! - `schema`: a path through the gate tables in the target minor;
 //! - `lifecycle`: a gate's lifecycle in the editor schemas' words;
+//! - `descriptions`: field and type descriptions from a generated tree;
 //! - `workspace`: settings, modeline and the validator of each document;
 //! - `diagnostics`: a file's report as diagnostics;
 //! - `hover`, `completion`, `actions`: what the editor asks;
@@ -21,6 +22,7 @@
 
 pub mod actions;
 pub mod completion;
+pub mod descriptions;
 pub mod diagnostics;
 pub mod documents;
 pub mod hover;

@@ -421,9 +421,13 @@ impl Server {
         let uri = place.text_document.uri.as_str();
         let (text, lines, offset) = at(&self.documents, uri, place.position)?;
         let context = self.workspace.context(uri, text, &self.documents);
-        let Some((markdown, range)) =
-            hover::at(context.validator.tables(), context.target, text, offset)
-        else {
+        let Some((markdown, range)) = hover::at(
+            context.validator.tables(),
+            &context.descriptions,
+            context.target,
+            text,
+            offset,
+        ) else {
             return Ok(Value::Null);
         };
         Ok(json!({

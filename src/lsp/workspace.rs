@@ -13,6 +13,7 @@
 //! leaves them out), each up to the document bound, and only the texts
 //! that name a `CustomResourceDefinition` are kept.
 
+use super::descriptions::Descriptions;
 use super::documents::{Documents, MAX_DOCUMENT_BYTES};
 use crate::engine::{CheckOptions, CrdLoader, InputError, Validator};
 use crate::settings::{self, Settings, SettingsError};
@@ -38,6 +39,8 @@ pub struct Context {
     /// False when the document is not to be checked (its modeline does
     /// not read).
     pub check: bool,
+    /// Where hover finds descriptions: the generated tree of the tables.
+    pub descriptions: Arc<Descriptions>,
 }
 
 /// A problem with what a document is checked with.
@@ -59,11 +62,15 @@ pub struct Workspace {
     /// The newest minor of the embedded index, once a validator without a
     /// target was built.
     newest: Option<Option<Version>>,
+    /// The descriptions of each generated tree (`None`: the embedded
+    /// index), kept when validators are rebuilt for a CRD's edit.
+    descriptions: HashMap<Option<PathBuf>, Arc<Descriptions>>,
 }
 
 struct Built {
     validator: Arc<Validator>,
     problems: Vec<Problem>,
+    descriptions: Arc<Descriptions>,
 }
 
 /// The file a `file://` URI names.
@@ -112,6 +119,7 @@ impl Workspace {
         if settings_too {
             self.settings.clear();
             self.disk_crds = None;
+            self.descriptions.clear();
         }
     }
 
@@ -187,6 +195,7 @@ impl Workspace {
             target,
             problems,
             check,
+            descriptions: Arc::clone(&built.descriptions),
         }
     }
 
@@ -200,10 +209,12 @@ impl Workspace {
         open: &Documents,
     ) -> (Built, Option<Version>) {
         let mut problems = Vec::new();
+        let mut tree = config.api.clone();
         let tables = match &config.api {
             Some(api) => match GateTables::load(api) {
                 Ok(tables) => tables,
                 Err(err) => {
+                    tree = None;
                     problems.push(Problem {
                         line: 1,
                         message: format!("vergate.toml: api: {err}; the embedded Kubernetes index is used instead"),
@@ -288,9 +299,20 @@ impl Workspace {
             line: 1,
             message: format!("vergate.toml: crds: {}: {}", error.file, error.message),
         }));
+        let descriptions = self
+            .descriptions
+            .entry(tree.clone())
+            .or_insert_with(|| {
+                Arc::new(match &tree {
+                    Some(dir) => Descriptions::tree(dir),
+                    None => Descriptions::embedded(),
+                })
+            })
+            .clone();
         let built = Built {
             validator: Arc::new(validator),
             problems,
+            descriptions,
         };
         (built, target)
     }
