@@ -6,10 +6,12 @@
 //!
 //! The description of a field or kind comes from [`Descriptions`]: the
 //! JSON Schema of the generated tree the tables come from (`api` in
-//! `vergate.toml`), read lazily per minor. The gates index carries none
+//! `vergate.toml`), read lazily per minor; a custom resource's, from its
+//! CRD's `openAPIV3Schema` ([`CrdDescriptions`]). The gates index carries none
 //! (it is a compact index, and the specs' prose stays out of git): with
 //! the embedded Kubernetes index, hover says where descriptions come from.
 
+use super::crd_descriptions::CrdDescriptions;
 use super::descriptions::Descriptions;
 use super::lifecycle;
 use super::locate::{self, Located, Step};
@@ -21,7 +23,7 @@ use crate::Version;
 /// The hover text (Markdown) at `offset` and the byte range it is about.
 pub fn at(
     tables: &GateTables,
-    descriptions: &Descriptions,
+    sources: Sources<'_>,
     target: Version,
     text: &str,
     offset: usize,
@@ -31,15 +33,23 @@ pub fn at(
     let (api_version, kind) = (located.api_version.clone()?, located.kind.clone()?);
     let corpus = tables.versions();
     let root = schema::root_type(tables, &api_version, &kind)?;
+    // A custom resource whose CRD the workspace holds: its schema's words.
+    let custom = sources.crds.has(&api_version, &kind);
+    let describe = |path: &[Step], tree: Option<String>| -> Option<String> {
+        if custom {
+            return sources.crds.at(&api_version, &kind, path);
+        }
+        tree.or_else(|| sources.tree.hint().map(|hint| format!("_{hint}_")))
+    };
     if located.path == [Step::Key("kind".into())]
         || located.path == [Step::Key("apiVersion".into())]
     {
         let ty = tables.ty(root)?;
         let mut lines = vec![format!("**{api_version} {kind}** in {target}")];
-        lines.extend(description(
-            descriptions.definition(target, root),
-            descriptions,
-        ));
+        let tree = (!custom)
+            .then(|| sources.tree.definition(target, root))
+            .flatten();
+        lines.extend(describe(&[], tree));
         lines.extend(lifecycle::line(&ty.gate, target, corpus));
         if let Some(warning) = &ty.deprecation_warning {
             lines.push(format!("The API server warns: {warning}"));
@@ -55,14 +65,17 @@ pub fn at(
         }
         let mut lines = vec![head];
         // A field that only names its type (`spec`) has the type's words.
-        let text =
-            descriptions
-                .field(target, field.owner, field.name)
-                .or_else(|| match &resolved.ty {
-                    TypeExpr::Definition(name) => descriptions.definition(target, name),
-                    _ => None,
-                });
-        lines.extend(description(text, descriptions));
+        let tree = (!custom)
+            .then(|| {
+                let tree = sources.tree;
+                tree.field(target, field.owner, field.name)
+                    .or_else(|| match &resolved.ty {
+                        TypeExpr::Definition(name) => tree.definition(target, name),
+                        _ => None,
+                    })
+            })
+            .flatten();
+        lines.extend(describe(&located.path, tree));
         lines.extend(lifecycle::line(&field.gate.gate, target, corpus));
         lines.push(format!("Field of `{}` in {target}.", short(field.owner)));
         return Some((lines.join("\n\n"), located.word));
@@ -70,9 +83,13 @@ pub fn at(
     value_hover(tables, target, text, &located, &resolved)
 }
 
-/// The description, else the hint of where descriptions come from.
-fn description(text: Option<String>, descriptions: &Descriptions) -> Option<String> {
-    text.or_else(|| descriptions.hint().map(|hint| format!("_{hint}_")))
+/// Where hover finds descriptions.
+#[derive(Clone, Copy)]
+pub struct Sources<'a> {
+    /// The generated tree of the tables (or the embedded index's hint).
+    pub tree: &'a Descriptions,
+    /// The CRDs of the workspace.
+    pub crds: &'a CrdDescriptions,
 }
 
 fn value_hover(
@@ -144,10 +161,15 @@ mod tests {
     fn a_generated_tree_gives_descriptions() {
         let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated/demo");
         let tables = GateTables::load(&demo).unwrap();
-        let descriptions = Descriptions::tree(&demo);
+        let tree = Descriptions::tree(&demo);
+        let crds = CrdDescriptions::default();
+        let sources = Sources {
+            tree: &tree,
+            crds: &crds,
+        };
         let hover = |word: &str| {
             let at = PIPELINE.find(word).unwrap() + 1;
-            super::at(&tables, &descriptions, Version::new(1, 12), PIPELINE, at)
+            super::at(&tables, sources, Version::new(1, 12), PIPELINE, at)
                 .expect("a hover")
                 .0
         };
@@ -164,8 +186,43 @@ mod tests {
         assert!(hover("Pipeline").contains("Builds artifacts from sources."));
     }
 
+    #[test]
+    fn a_custom_resource_has_its_crds_descriptions() {
+        use super::super::crd_descriptions::GADGET_CRD;
+        let (validator, errors) = crate::engine::Validator::kubernetes()
+            .target(Version::new(1, 34))
+            .with_crds(&[crate::engine::CrdText {
+                file: "crd.yaml",
+                text: GADGET_CRD,
+            }]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let tree = Descriptions::embedded();
+        let crds = CrdDescriptions::new(vec![GADGET_CRD.to_owned()]);
+        let sources = Sources {
+            tree: &tree,
+            crds: &crds,
+        };
+        let gadget = "apiVersion: example.com/v1\nkind: Gadget\nspec:\n  parts:\n    - name: a\n";
+        let hover = |word: &str| {
+            let at = gadget.find(word).unwrap() + 1;
+            super::at(validator.tables(), sources, Version::new(1, 34), gadget, at)
+                .expect("a hover")
+                .0
+        };
+        let text = hover("parts");
+        assert!(text.contains("The parts it is made of."), "{text}");
+        assert!(!text.contains(EMBEDDED_HINT), "{text}");
+        assert!(hover("name").contains("The part's name."));
+        assert!(hover("Gadget").contains("A gadget of the shop."));
+    }
+
     fn at_offset(tables: &GateTables, target: &str, at: usize) -> (String, std::ops::Range<usize>) {
-        let descriptions = Descriptions::embedded();
-        super::at(tables, &descriptions, target.parse().unwrap(), SERVICE, at).expect("a hover")
+        let tree = Descriptions::embedded();
+        let crds = CrdDescriptions::default();
+        let sources = Sources {
+            tree: &tree,
+            crds: &crds,
+        };
+        super::at(tables, sources, target.parse().unwrap(), SERVICE, at).expect("a hover")
     }
 }

@@ -11,7 +11,8 @@
 //! - `locate`: the cursor's place in a document (its path of keys);
 //! - `schema`: a path through the gate tables in the target minor;
 //! - `lifecycle`: a gate's lifecycle in the editor schemas' words;
-//! - `descriptions`: field and type descriptions from a generated tree;
+//! - `descriptions`, `crd_descriptions`: descriptions for hover, from a
+//!   generated tree's JSON Schema and from the workspace's CRDs;
 //! - `workspace`: settings, modeline and the validator of each document;
 //! - `diagnostics`: a file's report as diagnostics;
 //! - `hover`, `completion`, `actions`: what the editor asks;
@@ -22,6 +23,7 @@
 
 pub mod actions;
 pub mod completion;
+pub mod crd_descriptions;
 pub mod descriptions;
 pub mod diagnostics;
 pub mod documents;

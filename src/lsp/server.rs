@@ -423,7 +423,10 @@ impl Server {
         let context = self.workspace.context(uri, text, &self.documents);
         let Some((markdown, range)) = hover::at(
             context.validator.tables(),
-            &context.descriptions,
+            hover::Sources {
+                tree: &context.descriptions,
+                crds: &context.crds,
+            },
             context.target,
             text,
             offset,

@@ -13,6 +13,7 @@
 //! leaves them out), each up to the document bound, and only the texts
 //! that name a `CustomResourceDefinition` are kept.
 
+use super::crd_descriptions::CrdDescriptions;
 use super::descriptions::Descriptions;
 use super::documents::{Documents, MAX_DOCUMENT_BYTES};
 use crate::engine::{CheckOptions, CrdLoader, InputError, Validator};
@@ -41,6 +42,8 @@ pub struct Context {
     pub check: bool,
     /// Where hover finds descriptions: the generated tree of the tables.
     pub descriptions: Arc<Descriptions>,
+    /// The CRD texts the validator was built with, for their descriptions.
+    pub crds: Arc<CrdDescriptions>,
 }
 
 /// A problem with what a document is checked with.
@@ -71,6 +74,7 @@ struct Built {
     validator: Arc<Validator>,
     problems: Vec<Problem>,
     descriptions: Arc<Descriptions>,
+    crds: Arc<CrdDescriptions>,
 }
 
 /// The file a `file://` URI names.
@@ -196,6 +200,7 @@ impl Workspace {
             problems,
             check,
             descriptions: Arc::clone(&built.descriptions),
+            crds: Arc::clone(&built.crds),
         }
     }
 
@@ -309,10 +314,17 @@ impl Workspace {
                 })
             })
             .clone();
+        drop(parts);
+        let texts = given
+            .into_iter()
+            .chain(inputs)
+            .map(|(_, _, text)| text)
+            .collect();
         let built = Built {
             validator: Arc::new(validator),
             problems,
             descriptions,
+            crds: Arc::new(CrdDescriptions::new(texts)),
         };
         (built, target)
     }
