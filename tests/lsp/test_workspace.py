@@ -105,3 +105,70 @@ async def test_a_broken_settings_file_is_one_diagnostic(workspace):
     editor.open(settings.as_uri(), settings.read_text(), language="toml")
     (mistake,) = await editor.diagnostics(settings.as_uri())
     assert mistake.range.start.line == 1
+
+
+PIPELINE = """\
+apiVersion: "1.12"
+kind: Pipeline
+metadata:
+  name: p
+spec:
+  artifacts:
+    - path: a
+"""
+
+GADGET_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.example.com
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              parts: {type: integer, description: How many parts it has.}
+"""
+
+
+async def test_hover_descriptions(workspace):
+    root = workspace.root
+    editor = Editor(workspace)
+
+    async def hover(uri: str, text: str, word: str) -> str:
+        result = await workspace.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=position(text, text.index(word) + 1)))
+        return result.contents.value
+
+    # A generated tree (the demo API's): its JSON Schema's descriptions.
+    (root / "demo").mkdir()
+    (root / "demo" / "vergate.toml").write_text(f'api = "{REPO / "generated" / "demo"}"\n')
+    uri = (root / "demo" / "pipeline.yaml").as_uri()
+    editor.open(uri, PIPELINE)
+    value = await hover(uri, PIPELINE, "artifacts")
+    assert "What the pipeline publishes." in value, value
+    assert "What a pipeline runs." in await hover(uri, PIPELINE, "spec")
+    # A custom resource: its CRD's.
+    (root / "crds" / "gadgets-crd.yaml").write_text(GADGET_CRD)
+    gadget = "apiVersion: example.com/v1\nkind: Gadget\nspec:\n  parts: 3\n"
+    uri = (root / "gadget.yaml").as_uri()
+    editor.open(uri, gadget)
+    value = await hover(uri, gadget, "parts")
+    assert "How many parts it has." in value, value
+    # The embedded index: where descriptions come from, in one line.
+    service = "apiVersion: v1\nkind: Service\nspec:\n  type: ClusterIP\n"
+    uri = (root / "service.yaml").as_uri()
+    editor.open(uri, service)
+    value = await hover(uri, service, "type")
+    assert "set `api` in vergate.toml to a generated tree" in value, value
