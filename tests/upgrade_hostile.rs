@@ -324,7 +324,10 @@ fn in_place_keeps_the_mode_and_says_what_it_did_with_links() {
 }
 
 /// A typed list (`FlowSchemaList`, `PersistentVolumeClaimList`) is
-/// converted through its type, its items with it, comments kept.
+/// converted through its type, its items with it, comments kept; an item
+/// that names its own apiVersion and kind (which kubectl applies under
+/// those names) moves with the list instead of keeping one the target no
+/// longer serves.
 #[test]
 fn typed_lists_are_converted_through_their_type() {
     let tmp = tempfile::tempdir().unwrap();
@@ -343,5 +346,16 @@ fn typed_lists_are_converted_through_their_type() {
     assert_eq!(
         stdout(&out),
         text.replace("      claims: [{name: x}]\n", "")
+    );
+    let path = tmp.path().join("named-items.yaml");
+    let text = "apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchemaList\nitems:\n- metadata: {name: a}\n  spec:\n    priorityLevelConfiguration: {name: global-default}\n- apiVersion: flowcontrol.apiserver.k8s.io/v1beta3 # named\n  kind: FlowSchema\n  metadata: {name: b}\n  spec:\n    priorityLevelConfiguration: {name: global-default}\n";
+    std::fs::write(&path, text).unwrap();
+    let out = upgrade(K8S, path.to_str().unwrap(), &[]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), text.replace("/v1beta3", "/v1"));
+    assert!(
+        stderr(&out).contains("items[1].apiVersion: flowcontrol.apiserver.k8s.io/v1beta3 → flowcontrol.apiserver.k8s.io/v1"),
+        "{}",
+        stderr(&out)
     );
 }

@@ -121,7 +121,9 @@ impl Conversion {
 
 /// Converts `root` to minor `to`. `from` defaults to the document's own minor
 /// (its `apiVersion`, for APIs whose documents carry it). The items of a
-/// `v1` `List` are converted each as a document (`list.rs`).
+/// `v1` `List` are converted each as a document, and so are the items of a
+/// typed list (`FlowSchemaList`) that name their own apiVersion and kind
+/// (`list.rs`).
 pub fn convert(
     tables: &GateTables,
     root: &Node,
@@ -207,6 +209,15 @@ pub fn convert(
         }
     }
     let mut changes = converter.changes;
+    list::convert_own_items(
+        tables,
+        &identity,
+        root,
+        &mut document,
+        &mut changes,
+        from,
+        to,
+    )?;
     changes.sort_by_key(|change| change.line);
     Ok(Conversion {
         from,
