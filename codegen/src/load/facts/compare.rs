@@ -67,36 +67,47 @@ pub fn compare_gates(
     table: &GateTable,
 ) -> Vec<GateDisagreement> {
     let (minor, gates) = table;
-    let show = |state: Option<FeatureGateState>| match state {
-        None => "absent".to_owned(),
-        Some(state) => format!("{} (default {})", state.stage.name(), state.default),
-    };
     let mut found = Vec::new();
     for (gate, history) in pages {
         let page = gate_state_in(history, *minor);
         let binary = gates.get(gate).and_then(|g| g.state_in(*minor));
-        let mut differ = |field: &'static str, page: String, binary: String| {
-            found.push(GateDisagreement {
-                gate: gate.clone(),
-                field,
-                page,
-                binary,
-            })
-        };
-        match (page, binary) {
-            (None, None) => {}
-            (Some(p), Some(b)) => {
-                if p.stage != b.stage {
-                    differ("stage", p.stage.name().into(), b.stage.name().into());
-                }
-                if p.default != b.default {
-                    differ("default", p.default.to_string(), b.default.to_string());
-                }
-            }
-            (page, binary) => differ("presence", show(page), show(binary)),
-        }
+        push_disagreements(&mut found, gate, page, binary);
     }
     found
+}
+
+/// The fields in which a gate's page state and its binary state differ
+/// (stage, default, or whether it is there at all), pushed onto `found`.
+pub(super) fn push_disagreements(
+    found: &mut Vec<GateDisagreement>,
+    gate: &str,
+    page: Option<FeatureGateState>,
+    binary: Option<FeatureGateState>,
+) {
+    let show = |state: Option<FeatureGateState>| match state {
+        None => "absent".to_owned(),
+        Some(state) => format!("{} (default {})", state.stage.name(), state.default),
+    };
+    let mut differ = |field: &'static str, page: String, binary: String| {
+        found.push(GateDisagreement {
+            gate: gate.to_owned(),
+            field,
+            page,
+            binary,
+        })
+    };
+    match (page, binary) {
+        (None, None) => {}
+        (Some(p), Some(b)) => {
+            if p.stage != b.stage {
+                differ("stage", p.stage.name().into(), b.stage.name().into());
+            }
+            if p.default != b.default {
+                differ("default", p.default.to_string(), b.default.to_string());
+            }
+        }
+        (page, binary) => differ("presence", show(page), show(binary)),
+    }
 }
 
 /// One kind whose lifecycle the binary and k8s.io/api's files state

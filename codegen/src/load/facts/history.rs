@@ -7,8 +7,8 @@
 //! (docs/new-minor.md § "Which source wins").
 
 use super::compare::{
-    lifecycle_report, read_lifecycle_files, read_pages, read_text, GateDisagreement,
-    LifecycleDifference,
+    lifecycle_report, push_disagreements, read_lifecycle_files, read_pages, read_text,
+    GateDisagreement, LifecycleDifference,
 };
 use super::recorded::{self, GateTable, RecordedLifecycle};
 use super::GoType;
@@ -44,10 +44,6 @@ pub fn compare_gate_history(
     newer: &GateTable,
     minor: Version,
 ) -> Vec<GateDisagreement> {
-    let show = |state: Option<FeatureGateState>| match state {
-        None => "absent".to_owned(),
-        Some(state) => format!("{} (default {})", state.stage.name(), state.default),
-    };
     let mut found = Vec::new();
     for (gate, history) in pages {
         let Some(recorded) = newer.1.get(gate) else {
@@ -55,26 +51,7 @@ pub fn compare_gate_history(
         };
         let page = gate_state_in(history, minor);
         let binary = recorded.state_in(minor);
-        let mut differ = |field: &'static str, page: String, binary: String| {
-            found.push(GateDisagreement {
-                gate: gate.clone(),
-                field,
-                page,
-                binary,
-            })
-        };
-        match (page, binary) {
-            (None, None) => {}
-            (Some(p), Some(b)) => {
-                if p.stage != b.stage {
-                    differ("stage", p.stage.name().into(), b.stage.name().into());
-                }
-                if p.default != b.default {
-                    differ("default", p.default.to_string(), b.default.to_string());
-                }
-            }
-            (page, binary) => differ("presence", show(page), show(binary)),
-        }
+        push_disagreements(&mut found, gate, page, binary);
     }
     found
 }
