@@ -244,13 +244,7 @@ fn walk(dir: &Path) -> Vec<String> {
 #[test]
 #[ignore = "needs recordings by vergate-apiserver (Go, not built in CI): VERGATE_RECORDINGS=<dir>, see docs/new-minor.md"]
 fn recordings_of_the_minors_we_hold_compare_as_committed() {
-    let recordings = PathBuf::from(
-        std::env::var_os("VERGATE_RECORDINGS")
-            .expect("set VERGATE_RECORDINGS to the recordings' directory"),
-    );
-    let mirror = std::env::var_os("VERGATE_KUBERNETES_SPECS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/upstream-specs/kubernetes"));
+    let (recordings, mirror) = recordings_and_mirror();
     let mut report = String::new();
     for minor in 28..=36 {
         if recordings.join(format!("v1.{minor}")).is_dir() {
@@ -262,15 +256,7 @@ fn recordings_of_the_minors_we_hold_compare_as_committed() {
         "{} holds no recording of 1.28–1.36",
         recordings.display()
     );
-    let committed =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kubernetes_recording/comparison.txt");
-    if std::env::var_os("UPDATE").is_some() {
-        std::fs::write(&committed, &report).unwrap();
-    }
-    assert_eq!(
-        std::fs::read_to_string(&committed).unwrap_or_default(),
-        report
-    );
+    assert_committed("comparison.txt", &report);
 }
 
 /// The versioned gate history and the lifecycle of the newest binaries
@@ -281,13 +267,7 @@ fn recordings_of_the_minors_we_hold_compare_as_committed() {
 #[test]
 #[ignore = "needs recordings by vergate-apiserver (Go, not built in CI): VERGATE_RECORDINGS=<dir>, see docs/new-minor.md"]
 fn newer_binaries_history_against_the_older_minors_compares_as_committed() {
-    let recordings = PathBuf::from(
-        std::env::var_os("VERGATE_RECORDINGS")
-            .expect("set VERGATE_RECORDINGS to the recordings' directory"),
-    );
-    let mirror = std::env::var_os("VERGATE_KUBERNETES_SPECS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/upstream-specs/kubernetes"));
+    let (recordings, mirror) = recordings_and_mirror();
     let held: Vec<Version> = (28..=36)
         .map(v)
         .filter(|m| mirror.join(m.dir_name()).is_dir())
@@ -305,10 +285,30 @@ fn newer_binaries_history_against_the_older_minors_compares_as_committed() {
         "{} holds no recording of 1.36 or 1.37",
         recordings.display()
     );
+    assert_committed("comparison-history.txt", &report);
+}
+
+/// The recordings' directory (`VERGATE_RECORDINGS`) and the mirror they
+/// are held against (`VERGATE_KUBERNETES_SPECS`, else `../shared`'s).
+fn recordings_and_mirror() -> (PathBuf, PathBuf) {
+    let recordings = PathBuf::from(
+        std::env::var_os("VERGATE_RECORDINGS")
+            .expect("set VERGATE_RECORDINGS to the recordings' directory"),
+    );
+    let mirror = std::env::var_os("VERGATE_KUBERNETES_SPECS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/upstream-specs/kubernetes"));
+    (recordings, mirror)
+}
+
+/// `report` equals the committed `tests/kubernetes_recording/<name>`
+/// (`UPDATE=1` rewrites the file first, after a review of the difference).
+fn assert_committed(name: &str, report: &str) {
     let committed = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/kubernetes_recording/comparison-history.txt");
+        .join("tests/kubernetes_recording")
+        .join(name);
     if std::env::var_os("UPDATE").is_some() {
-        std::fs::write(&committed, &report).unwrap();
+        std::fs::write(&committed, report).unwrap();
     }
     assert_eq!(
         std::fs::read_to_string(&committed).unwrap_or_default(),
