@@ -440,9 +440,9 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 self.report(walk, rule, last, line, broken.message);
             }
             if super::go_validation::applies(object.name) {
-                for broken in super::go_validation::check(object.name, entries, line) {
+                for broken in super::go_validation::check(object.name, self.target, entries, line) {
                     let (rule, line) = (Rule::ServerValidation, broken.line);
-                    self.report(walk, rule, Some(broken.last), line, broken.message);
+                    self.report(walk, rule, Some(&broken.last), line, broken.message);
                 }
             }
         }

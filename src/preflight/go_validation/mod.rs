@@ -1,0 +1,149 @@
+//! Checks of the Kubernetes API server's Go validation (k8s.io/kubernetes
+//! `pkg/apis/*/validation`) that no schema states and no refinement shape
+//! can say, per object type, with the server's words and paths (rule
+//! `server-validation`). What a refinement can say is declared there
+//! instead (upstream-specs/kubernetes/refinements.toml: `replicas` not
+//! negative, container and volume names unique), so Pkl enforces it too.
+//!
+//! Each submodule holds the checks of one API area and its table of
+//! `(definition, check)` pairs; [`TABLES`] lists the tables. To add a check:
+//! a line in its area's table (the definition it applies to and the
+//! function), the function, a test, and a line in docs/cli.md.
+
+mod pod;
+mod read;
+mod workloads;
+
+use crate::document::Entry;
+use crate::Version;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// One broken check: the path below the object
+/// (`template.metadata.labels`, `containers[1].image`), the line, and the
+/// server's message.
+pub(super) struct Broken {
+    pub last: String,
+    pub line: u32,
+    pub message: String,
+}
+
+/// What a check knows besides the object: the minor it is checked against
+/// (the server's rules change between minors).
+pub(super) struct Scope {
+    #[expect(
+        dead_code,
+        reason = "for the checks that differ by minor; none yet (remove this once one reads it)"
+    )]
+    pub target: Version,
+}
+
+/// A check of one object: pushes what it finds broken to `out`.
+type Check = fn(&Scope, &[Entry], u32, &mut Vec<Broken>);
+
+/// A table of checks by the definition of the object they read (each from
+/// the named function of the API server's validation).
+type Table = &'static [(&'static str, Check)];
+
+/// Every area's table.
+const TABLES: &[Table] = &[workloads::CHECKS, pod::CHECKS];
+
+/// The checks by definition, built once from [`TABLES`] (a hash lookup per
+/// object, however many checks there are).
+fn by_definition() -> &'static HashMap<&'static str, Vec<Check>> {
+    static INDEX: OnceLock<HashMap<&'static str, Vec<Check>>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index: HashMap<&'static str, Vec<Check>> = HashMap::new();
+        for (definition, check) in TABLES.iter().flat_map(|table| table.iter()) {
+            index.entry(definition).or_default().push(*check);
+        }
+        index
+    })
+}
+
+/// Whether any check reads objects of `definition` (a cheap test the
+/// visitor makes for every object).
+pub(super) fn applies(definition: &str) -> bool {
+    definition.starts_with("io.k8s.api.") && by_definition().contains_key(definition)
+}
+
+/// The checks of `definition` that the object (its `entries`, at `line`)
+/// breaks, checked against `target`.
+pub(super) fn check(
+    definition: &str,
+    target: Version,
+    entries: &[Entry],
+    line: u32,
+) -> Vec<Broken> {
+    let mut out = Vec::new();
+    let scope = Scope { target };
+    for check in by_definition().get(definition).into_iter().flatten() {
+        check(&scope, entries, line, &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn messages(definition: &str, yaml: &str) -> Vec<String> {
+        let root = crate::document::parse(yaml).documents.remove(0).root;
+        check(
+            definition,
+            Version::new(1, 36),
+            root.as_map().unwrap(),
+            root.line,
+        )
+        .into_iter()
+        .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
+        .collect()
+    }
+
+    const SPEC: &str = "io.k8s.api.apps.v1.DeploymentSpec";
+
+    #[test]
+    fn selectors_match_template_labels() {
+        let matching = "selector:\n  matchLabels: {app: web}\n  matchExpressions:\n  - {key: tier, operator: In, values: [a, b]}\n  - {key: gone, operator: DoesNotExist}\ntemplate:\n  metadata:\n    labels: {app: web, tier: b}\n";
+        assert!(messages(SPEC, matching).is_empty());
+        let other = "selector:\n  matchLabels: {app: web}\ntemplate:\n  metadata:\n    labels: {tier: b, app: api}\n";
+        assert_eq!(
+            messages(SPEC, other),
+            ["template.metadata.labels@5: Invalid value: map[string]string{\"app\":\"api\", \"tier\":\"b\"}: `selector` does not match template `labels`"]
+        );
+        // An empty selector is the server's other message, not this one.
+        assert!(messages(SPEC, "selector: {}\ntemplate: {}\n").is_empty());
+        // A ReplicationController's selector is a map.
+        let rc = "selector: {app: web}\ntemplate:\n  metadata:\n    labels: {app: api}\n";
+        assert_eq!(
+            messages("io.k8s.api.core.v1.ReplicationControllerSpec", rc).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn strategies_images_and_seccomp() {
+        assert_eq!(
+            messages(
+                "io.k8s.api.apps.v1.DeploymentStrategy",
+                "type: Recreate\nrollingUpdate: {maxSurge: 1}\n"
+            ),
+            ["rollingUpdate@2: Forbidden: may not be specified when strategy `type` is 'Recreate'"]
+        );
+        assert!(messages("io.k8s.api.apps.v1.DeploymentStrategy", "type: Recreate\n").is_empty());
+        assert_eq!(
+            messages("io.k8s.api.core.v1.Container", "name: web\n"),
+            ["image@1: Required value"]
+        );
+        assert_eq!(
+            messages("io.k8s.api.core.v1.Container", "name: web\nimage: ''\n"),
+            ["image@2: Required value"]
+        );
+        assert_eq!(
+            messages("io.k8s.api.core.v1.SeccompProfile", "type: Localhost\n"),
+            ["localhostProfile@1: Required value: must be set when seccomp type is Localhost"]
+        );
+        assert!(applies("io.k8s.api.core.v1.Container"));
+        assert!(!applies("io.k8s.api.core.v1.PodSpec"));
+    }
+}
