@@ -408,6 +408,7 @@ fn percent(part: usize, whole: usize) -> f64 {
 }
 
 /// One disagreement, for the report.
+#[derive(serde::Serialize)]
 struct Disagreement {
     minor: String,
     name: String,
@@ -635,6 +636,7 @@ fn check_gives_the_api_servers_verdicts() {
 
     let report = report(&tallies, &disagreements, &skipped, elapsed, batches.len());
     std::fs::write(target.join("report.md"), &report).unwrap();
+    write_disagreements(&disagreements, &target.join("disagreements.jsonl"));
     println!("{report}");
 
     let mut below = Vec::new();
@@ -673,6 +675,22 @@ fn check_gives_the_api_servers_verdicts() {
         target.join("report.md").display(),
         below.join("\n")
     );
+}
+
+/// Every disagreement, one JSON object a line (`mode`, `category` and the
+/// case's fields), for reading more than the report's three examples.
+fn write_disagreements(disagreements: &BTreeMap<(Mode, String), Vec<Disagreement>>, path: &Path) {
+    let mut out = String::new();
+    for ((mode, category), list) in disagreements {
+        for d in list {
+            let mut line = serde_json::to_value(d).unwrap();
+            line["mode"] = mode.name().into();
+            line["category"] = category.as_str().into();
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
+    }
+    std::fs::write(path, out).unwrap();
 }
 
 /// The report: a table per mode (one row per minor), then the
