@@ -1,147 +1,40 @@
 //! `metadata` as the API server validates it on create
-//! (k8s.io/apimachinery `pkg/api/validation/objectmeta.go`): a name or a
-//! `generateName` by the rule the kind's validation passes it (one table,
-//! [`KINDS`]), label keys and values, annotation keys and the annotations'
-//! total size, in the server's words and at its paths (`metadata.name`,
-//! `metadata.labels`). The namespace's name is a DNS-1123 label by the
-//! refinements overlay (rule `constraint`), not here.
+//! (k8s.io/apimachinery `pkg/api/validation/objectmeta.go`, and what the
+//! create path does before: name generation, namespace defaulting), in
+//! the server's words and at its paths (`metadata.name`,
+//! `metadata.labels`):
+//! - the name by the rule the kind's validation passes (the table in
+//!   [`kinds`]), then the generic registry's path-segment rule; a
+//!   `generateName`, and the name the server generates from it (its first
+//!   58 bytes and 5 random characters); no name at all;
+//! - a namespaced document's namespace, a DNS-1123 label when given (an
+//!   empty one is the request's; a cluster-scoped kind's is cleared);
+//! - label keys and values, annotation keys and their total size;
+//! - finalizers and owner references ([`refs`]);
+//! - what a kind's strategy adds: a Job's name becomes a label of its
+//!   template, a Namespace's a label of its own; a LimitRange without a
+//!   name gets one; the Pod Security labels of a Namespace; the
+//!   warnings of the kinds whose names become Pods' hostnames.
 //!
-//! Kinds the table does not list get the rule the generic registry applies
-//! to every object after the kind's own validation (`rest.BeforeCreate`:
-//! a path segment name); custom resources get a DNS-1123 subdomain, as
-//! apiextensions' custom resource validator does.
+//! Custom resources get apiextensions' validator: a DNS-1123 subdomain.
+
+mod kinds;
+mod refs;
 
 use super::feature_gates::FeatureGates;
-use super::names;
-use super::violation::{Rule, Violation};
+use super::names::{self, Words};
+use super::violation::{Deviation, Rule, Violation};
 use crate::document::{Entry, Node, Value};
 use crate::tables::GateTables;
 use crate::walk::go_quoted;
 use crate::Version;
-
-/// Which name function a kind's validation passes to `ValidateObjectMeta`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NameRule {
-    /// `NameIsDNSSubdomain`: most kinds.
-    Subdomain,
-    /// `NameIsDNSLabel`: Namespace, StatefulSet.
-    Label,
-    /// `NameIsDNS1035Label`: Service (a DNS-1123 label where the
-    /// `RelaxedServiceNameValidation` feature gate is on).
-    Service,
-    /// `NameIsDNSSubdomain`, and at most 52 characters (the CronJob
-    /// controller appends 11 to name its Jobs).
-    CronJob,
-    /// `path.ValidatePathSegmentName`: RBAC, and any kind not listed.
-    PathSegment,
-    /// Any name (CertificateSigningRequest's `ValidateCertificateRequestName`).
-    Any,
-}
-
-/// One kind's name rule.
-struct KindRule {
-    group: &'static str,
-    kind: &'static str,
-    name: NameRule,
-}
-
-const fn rule(group: &'static str, kind: &'static str, name: NameRule) -> KindRule {
-    KindRule { group, kind, name }
-}
-
-use NameRule::{Any, CronJob, Label, PathSegment, Service, Subdomain};
-
-/// The name rule of each kind, from the `ValidateObjectMeta` call in its
-/// validation (k8s.io/kubernetes `pkg/apis/<group>/validation`, the same
-/// in 1.28–1.36 unless said). To add a kind: its group, kind and the name
-/// function its validation passes.
-const KINDS: &[KindRule] = &[
-    rule("", "ConfigMap", Subdomain),
-    rule("", "Endpoints", Subdomain),
-    rule("", "Event", Subdomain),
-    rule("", "LimitRange", Subdomain),
-    rule("", "Namespace", Label),
-    rule("", "Node", Subdomain),
-    rule("", "PersistentVolume", Subdomain),
-    rule("", "PersistentVolumeClaim", Subdomain),
-    rule("", "Pod", Subdomain),
-    rule("", "PodTemplate", Subdomain),
-    rule("", "ReplicationController", Subdomain),
-    rule("", "ResourceQuota", Subdomain),
-    rule("", "Secret", Subdomain),
-    rule("", "Service", Service),
-    rule("", "ServiceAccount", Subdomain),
-    rule(
-        "admissionregistration.k8s.io",
-        "MutatingWebhookConfiguration",
-        Subdomain,
-    ),
-    rule(
-        "admissionregistration.k8s.io",
-        "ValidatingAdmissionPolicy",
-        Subdomain,
-    ),
-    rule(
-        "admissionregistration.k8s.io",
-        "ValidatingAdmissionPolicyBinding",
-        Subdomain,
-    ),
-    rule(
-        "admissionregistration.k8s.io",
-        "ValidatingWebhookConfiguration",
-        Subdomain,
-    ),
-    rule("apps", "ControllerRevision", Subdomain),
-    rule("apps", "DaemonSet", Subdomain),
-    rule("apps", "Deployment", Subdomain),
-    rule("apps", "ReplicaSet", Subdomain),
-    rule("apps", "StatefulSet", Label),
-    rule("autoscaling", "HorizontalPodAutoscaler", Subdomain),
-    rule("batch", "CronJob", CronJob),
-    rule("batch", "Job", Subdomain),
-    rule("certificates.k8s.io", "CertificateSigningRequest", Any),
-    rule("coordination.k8s.io", "Lease", Subdomain),
-    rule("discovery.k8s.io", "EndpointSlice", Subdomain),
-    rule("flowcontrol.apiserver.k8s.io", "FlowSchema", Subdomain),
-    rule(
-        "flowcontrol.apiserver.k8s.io",
-        "PriorityLevelConfiguration",
-        Subdomain,
-    ),
-    rule("networking.k8s.io", "Ingress", Subdomain),
-    rule("networking.k8s.io", "IngressClass", Subdomain),
-    rule("networking.k8s.io", "NetworkPolicy", Subdomain),
-    rule("node.k8s.io", "RuntimeClass", Subdomain),
-    rule("rbac.authorization.k8s.io", "ClusterRole", PathSegment),
-    rule(
-        "rbac.authorization.k8s.io",
-        "ClusterRoleBinding",
-        PathSegment,
-    ),
-    rule("rbac.authorization.k8s.io", "Role", PathSegment),
-    rule("rbac.authorization.k8s.io", "RoleBinding", PathSegment),
-    rule("scheduling.k8s.io", "PriorityClass", Subdomain),
-    rule("storage.k8s.io", "CSIDriver", Subdomain),
-    rule("storage.k8s.io", "CSINode", Subdomain),
-    rule("storage.k8s.io", "CSIStorageCapacity", Subdomain),
-    rule("storage.k8s.io", "StorageClass", Subdomain),
-    rule("storage.k8s.io", "VolumeAttachment", Subdomain),
-    rule("storage.k8s.io", "VolumeAttributesClass", Subdomain),
-];
-
-/// Kinds that are not stored, whose metadata no create validates (the
-/// review requests).
-const NOT_STORED: &[(&str, &str)] = &[
-    ("authentication.k8s.io", "SelfSubjectReview"),
-    ("authentication.k8s.io", "TokenReview"),
-    ("authorization.k8s.io", "LocalSubjectAccessReview"),
-    ("authorization.k8s.io", "SelfSubjectAccessReview"),
-    ("authorization.k8s.io", "SelfSubjectRulesReview"),
-    ("authorization.k8s.io", "SubjectAccessReview"),
-];
+use kinds::{NameRule, Scope};
 
 /// The annotations' total size limit (`TotalAnnotationSizeLimitB`).
 const ANNOTATIONS_MAX: usize = 256 << 10;
+/// The bytes of `generateName` a generated name keeps
+/// (`names.MaxGeneratedNameLength`), before 5 random characters.
+const GENERATED_BASE_MAX: usize = 58;
 
 /// Who the document is, for its metadata rules.
 pub(super) struct Kind<'a> {
@@ -149,6 +42,12 @@ pub(super) struct Kind<'a> {
     pub kind: &'a str,
     /// A custom resource (its type from a CRD).
     pub custom: bool,
+}
+
+impl Kind<'_> {
+    fn is(&self, group: &str, kind: &str) -> bool {
+        !self.custom && self.group == group && self.kind == kind
+    }
 }
 
 /// The metadata violations of `root`, a document of `kind`, on `target`;
@@ -160,36 +59,99 @@ pub(super) fn check(
     target: Version,
     gates: Option<&FeatureGates>,
 ) -> Vec<Violation> {
-    if NOT_STORED.contains(&(kind.group, kind.kind)) {
+    if kinds::NOT_STORED.contains(&(kind.group, kind.kind)) {
         return Vec::new();
     }
-    let listed = KINDS
-        .iter()
-        .find(|rule| rule.kind == kind.kind && rule.group == kind.group);
-    let rule = match listed {
-        _ if kind.custom => Subdomain,
-        Some(listed) => listed.name,
-        None => PathSegment,
-    };
-    let rule = match rule {
-        Service if relaxed_service_names(tables, target, gates) => Label,
-        other => other,
-    };
+    let mut resolved = kinds::resolve(kind.group, kind.kind, kind.custom, target);
+    if resolved.name == NameRule::Service && relaxed_service_names(tables, target, gates) {
+        resolved.name = NameRule::Label;
+    }
     let mut out = Vec::new();
-    let Some(metadata) = root.get("metadata") else {
-        out.push(required_name(root.line));
-        return out;
-    };
-    let Some(entries) = metadata.as_map() else {
+    // `metadata: null` is no metadata, as Go decodes it.
+    let entries: &[Entry] = match root.get("metadata").map(|node| &node.value) {
+        None | Some(Value::Null) => &[],
+        Some(Value::Map(entries)) => entries,
         // Not a mapping: the walk reports its type.
-        return out;
+        Some(_) => return out,
     };
-    let text = |name: &str| {
-        find(entries, name).and_then(|entry| entry.value.as_str().map(|text| (entry, text)))
+    let text = |key: &str| {
+        find(entries, key).and_then(|entry| entry.value.as_str().map(|text| (entry, text)))
     };
+    let words = Words::of_labels(target);
+    let name = text("name").filter(|(_, text)| !text.is_empty());
     let generate = text("generateName").filter(|(_, text)| !text.is_empty());
-    if let Some((entry, value)) = generate {
-        for message in name_errors(rule, value, true) {
+    name_rules(kind, &resolved, name, generate, root, entries, &mut out);
+    if let (Some(Scope::Namespaced), Some((entry, namespace))) = (
+        resolved.scope,
+        text("namespace").filter(|(_, text)| !text.is_empty()),
+    ) {
+        for message in names::dns1123_label(namespace) {
+            out.push(invalid(
+                "metadata.namespace",
+                entry.line,
+                namespace,
+                &message,
+            ));
+        }
+    }
+    let labels = match find(entries, "labels").map(|entry| &entry.value.value) {
+        Some(Value::Map(labels)) => labels.as_slice(),
+        _ => &[],
+    };
+    for label in labels {
+        for message in names::qualified_name_in(&label.key, words) {
+            out.push(invalid("metadata.labels", label.line, &label.key, &message));
+        }
+        if let Some(value) = label.value.as_str() {
+            for message in names::label_value_in(value, words) {
+                out.push(invalid("metadata.labels", label.line, value, &message));
+            }
+        }
+    }
+    if let Some(entry) = find(entries, "annotations") {
+        if let Value::Map(annotations) = &entry.value.value {
+            annotations_errors(annotations, entry.line, target, words, &mut out);
+        }
+    }
+    if let Some(entry) = find(entries, "finalizers") {
+        refs::finalizers(&entry.value, resolved.meta, kind.custom, words, &mut out);
+    }
+    if let Some(entry) = find(entries, "ownerReferences") {
+        refs::owner_references(&entry.value, &mut out);
+    }
+    if kind.is("", "Namespace") {
+        pod_security_labels(labels, &mut out);
+    }
+    if let Some((entry, value)) = name {
+        name_labels(kind, value, entry.line, root, words, &mut out);
+        if kinds::NAME_WARNS.contains(&(kind.group, kind.kind)) && !kind.custom {
+            name_warning(kind, value, entry.line, &mut out);
+        }
+    }
+    out
+}
+
+/// The name and `generateName` as the create path checks them: the
+/// kind's rule, then (when that passes) the generic registry's.
+fn name_rules(
+    kind: &Kind,
+    resolved: &kinds::Resolved,
+    name: Option<(&Entry, &str)>,
+    generate: Option<(&Entry, &str)>,
+    root: &Node,
+    entries: &[Entry],
+    out: &mut Vec<Violation>,
+) {
+    let errors = |value: &str, prefix: bool| {
+        let errors = name_errors(resolved.name, value, prefix);
+        if errors.is_empty() && resolved.name != NameRule::PathSegment {
+            names::path_segment(value, prefix)
+        } else {
+            errors
+        }
+    };
+    if let Some((entry, value)) = generate.filter(|_| resolved.checks_generate_name) {
+        for message in errors(value, true) {
             out.push(invalid(
                 "metadata.generateName",
                 entry.line,
@@ -198,35 +160,41 @@ pub(super) fn check(
             ));
         }
     }
-    match text("name").filter(|(_, text)| !text.is_empty()) {
-        Some((entry, value)) => {
-            for message in name_errors(rule, value, false) {
+    match (name, generate) {
+        (Some((entry, value)), _) => {
+            for message in errors(value, false) {
                 out.push(invalid("metadata.name", entry.line, value, &message));
             }
         }
-        None if generate.is_none() => out.push(required_name(
+        (None, Some((entry, value))) => {
+            // The server names the object before validating it: the
+            // random characters are lowercase letters and digits, valid
+            // in every rule, so any other suffix of theirs stands in.
+            let mut cut = value.len().min(GENERATED_BASE_MAX);
+            while !value.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let base = &value[..cut];
+            for message in errors(&format!("{base}bcdfg"), false) {
+                out.push(error(
+                    "metadata.name",
+                    entry.line,
+                    format!(
+                        "Invalid value: {} and 5 random characters (the name generated from generateName): {message}",
+                        go_quoted(base)
+                    ),
+                ));
+            }
+        }
+        // A LimitRange without a name is given a UUID (its strategy's
+        // PrepareForCreate).
+        (None, None) if kind.is("", "LimitRange") => {}
+        (None, None) => out.push(error(
+            "metadata.name",
             find(entries, "name").map_or(metadata_line(root), |entry| entry.line),
+            "Required value: name or generateName is required".to_owned(),
         )),
-        None => {}
     }
-    if let Some(Value::Map(labels)) = find(entries, "labels").map(|entry| &entry.value.value) {
-        for label in labels {
-            for message in names::qualified_name(&label.key) {
-                out.push(invalid("metadata.labels", label.line, &label.key, &message));
-            }
-            if let Some(value) = label.value.as_str() {
-                for message in names::label_value(value) {
-                    out.push(invalid("metadata.labels", label.line, value, &message));
-                }
-            }
-        }
-    }
-    if let Some(entry) = find(entries, "annotations") {
-        if let Value::Map(annotations) = &entry.value.value {
-            annotations_errors(annotations, entry.line, target, &mut out);
-        }
-    }
-    out
 }
 
 /// The messages of `rule` for `name` (`prefix`: a `generateName`).
@@ -237,8 +205,9 @@ fn name_errors(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
         name.into()
     };
     match rule {
-        Subdomain => names::dns1123_subdomain(&masked),
-        CronJob => {
+        NameRule::Subdomain => names::dns1123_subdomain(&masked),
+        NameRule::LongName => names::dns1123_subdomain_in(&masked, Words::Content),
+        NameRule::CronJob => {
             let mut errors = names::dns1123_subdomain(&masked);
             // Checked on the name alone, after the object's metadata.
             if !prefix && name.len() > names::DNS_LABEL_MAX - 11 {
@@ -246,18 +215,129 @@ fn name_errors(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
             }
             errors
         }
-        Label => names::dns1123_label(&masked),
-        Service => names::dns1035_label(&masked),
-        PathSegment => names::path_segment(name, prefix),
-        Any => Vec::new(),
+        NameRule::Label => names::dns1123_label(&masked),
+        NameRule::Service => names::dns1035_label(&masked),
+        NameRule::PathSegment => names::path_segment(name, prefix),
+        NameRule::Any => Vec::new(),
     }
 }
 
+/// Where a kind's strategy makes its name a label value, which may be 63
+/// bytes at most: a Job's template gets `job-name` and
+/// `batch.kubernetes.io/job-name` (unless it selects its Pods itself or
+/// sets them), a Namespace gets `kubernetes.io/metadata.name`.
+fn name_labels(
+    kind: &Kind,
+    name: &str,
+    line: u32,
+    root: &Node,
+    words: Words,
+    out: &mut Vec<Violation>,
+) {
+    if kind.is("batch", "Job") {
+        let spec = root.get("spec");
+        if spec
+            .and_then(|spec| spec.get("manualSelector"))
+            .is_some_and(|manual| matches!(manual.value, Value::Bool(true)))
+        {
+            return;
+        }
+        let given = |label: &str| {
+            spec.and_then(|spec| spec.get("template"))
+                .and_then(|template| template.get("metadata"))
+                .and_then(|metadata| metadata.get("labels"))
+                .and_then(|labels| labels.get(label))
+                .is_some()
+        };
+        for label in ["job-name", "batch.kubernetes.io/job-name"] {
+            if !given(label) {
+                for message in names::label_value_in(name, words) {
+                    out.push(invalid("spec.template.labels", line, name, &message));
+                }
+            }
+        }
+    } else if kind.is("", "Namespace") {
+        for message in names::label_value_in(name, words) {
+            out.push(invalid("metadata.labels", line, name, &message));
+        }
+    }
+}
+
+/// The Pod Security admission's labels of a Namespace
+/// (k8s.io/pod-security-admission `api.PolicyToEvaluate`): a level is
+/// `privileged`, `baseline` or `restricted`, a version `latest` or `v1.x`.
+fn pod_security_labels(labels: &[Entry], out: &mut Vec<Violation>) {
+    const PREFIX: &str = "pod-security.kubernetes.io/";
+    for label in labels {
+        let Some(mode) = label.key.strip_prefix(PREFIX) else {
+            continue;
+        };
+        let value = label.value.as_str().unwrap_or("");
+        let message = match mode {
+            "enforce" | "audit" | "warn" => {
+                (!matches!(value, "privileged" | "baseline" | "restricted"))
+                    .then_some("must be one of privileged, baseline, restricted")
+            }
+            "enforce-version" | "audit-version" | "warn-version" => {
+                (!is_policy_version(value)).then_some("must be \"latest\" or \"v1.x\"")
+            }
+            _ => None,
+        };
+        if let Some(message) = message {
+            out.push(invalid(
+                &format!("metadata.labels[{}]", label.key),
+                label.line,
+                value,
+                message,
+            ));
+        }
+    }
+}
+
+/// `latest`, or `v1.` and a minor without a leading zero.
+fn is_policy_version(value: &str) -> bool {
+    value == "latest"
+        || value.strip_prefix("v1.").is_some_and(|minor| {
+            !minor.is_empty()
+                && minor.bytes().all(|b| b.is_ascii_digit())
+                && (minor == "0" || !minor.starts_with('0'))
+                && minor.parse::<u32>().is_ok()
+        })
+}
+
+/// The warning the kinds whose name ends up in Pods' hostnames give for
+/// a name that is no DNS-1123 label (`WarningsOnCreate`).
+fn name_warning(kind: &Kind, name: &str, line: u32, out: &mut Vec<Violation>) {
+    let messages = names::dns1123_label(name);
+    if messages.is_empty() {
+        return;
+    }
+    let used = if kind.is("", "Pod") {
+        "this is used in the Pod's hostname"
+    } else {
+        "this is used in Pod names and hostnames"
+    };
+    out.push(warning(
+        "metadata.name",
+        line,
+        format!(
+            "{used}, which can result in surprising behavior; a DNS label is recommended: [{}]",
+            messages.join(" ")
+        ),
+    ));
+}
+
 /// Annotation keys (qualified names, case aside) and the total size.
-fn annotations_errors(annotations: &[Entry], line: u32, target: Version, out: &mut Vec<Violation>) {
+fn annotations_errors(
+    annotations: &[Entry],
+    line: u32,
+    target: Version,
+    words: Words,
+    out: &mut Vec<Violation>,
+) {
     let mut total = 0usize;
     for annotation in annotations {
-        for message in names::qualified_name(&annotation.key.to_ascii_lowercase()) {
+        for message in names::qualified_name_in(&annotation.key.to_ascii_lowercase(), words) {
             out.push(invalid(
                 "metadata.annotations",
                 annotation.line,
@@ -311,14 +391,6 @@ fn metadata_line(root: &Node) -> u32 {
         .map_or(root.line, |entry| entry.line)
 }
 
-fn required_name(line: u32) -> Violation {
-    error(
-        "metadata.name",
-        line,
-        "Required value: name or generateName is required".to_owned(),
-    )
-}
-
 /// `Invalid value: "Foo_Bar": <message>`, as `field.Invalid` reads.
 fn invalid(path: &str, line: u32, value: &str, message: &str) -> Violation {
     error(
@@ -331,3 +403,11 @@ fn invalid(path: &str, line: u32, value: &str, message: &str) -> Violation {
 fn error(path: &str, line: u32, message: String) -> Violation {
     Violation::new(Rule::ObjectMeta, path.to_owned(), line, message)
 }
+
+/// What the server accepts with a warning in its response.
+fn warning(path: &str, line: u32, message: String) -> Violation {
+    error(path, line, message).deviating(Deviation::ServerWarning)
+}
+
+#[cfg(test)]
+mod tests;
