@@ -43,17 +43,17 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.35",
         [
-            (Mode::Default, 88.98, 93.91),
-            (Mode::Warn, 87.66, 92.84),
-            (Mode::Strict, 89.31, 93.72),
+            (Mode::Default, 91.28, 94.13),
+            (Mode::Warn, 90.25, 93.18),
+            (Mode::Strict, 91.57, 94.01),
         ],
     ),
     (
         "1.36",
         [
-            (Mode::Default, 89.08, 93.91),
-            (Mode::Warn, 87.85, 92.85),
-            (Mode::Strict, 89.41, 93.72),
+            (Mode::Default, 91.35, 94.13),
+            (Mode::Warn, 90.37, 93.18),
+            (Mode::Strict, 91.64, 94.01),
         ],
     ),
     // Measured in a regen with 1.37 added (the committed data stop at

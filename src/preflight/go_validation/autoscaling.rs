@@ -119,6 +119,29 @@ fn autoscaler(scope: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>)
     }
 }
 
+/// v1's: the spec's checks, and `targetCPUUtilizationPercentage` as the
+/// server converts it, the target of a CPU metric (reported there).
+fn autoscaler_v1(scope: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    autoscaler(scope, object, line, out);
+    let spec = entries(get(object, "spec"));
+    let key = "targetCPUUtilizationPercentage";
+    if let Some(target) = int(spec, key).filter(|target| *target < 1) {
+        let root = Path::Root;
+        let spec_path = root.key("spec");
+        let metric = spec_path.key("metrics");
+        let first = metric.index(0);
+        let resource = first.key("resource");
+        let path = resource.key("target");
+        let line = line_of(spec, key, line_of(object, "spec", line));
+        Findings { out }.invalid(
+            path.key("averageUtilization"),
+            line,
+            &target.to_string(),
+            "must be greater than 0",
+        );
+    }
+}
+
 /// `ValidateCrossVersionObjectReference`: a kind, a name, an apiVersion
 /// with a group (`empty_group`: or without, as a metric's object may).
 fn reference(
@@ -145,17 +168,18 @@ fn reference(
     }
     let api_version = text(fields, "apiVersion");
     // schema.ParseGroupVersion.
-    let problem = match api_version.matches('/').count() {
-        _ if api_version.is_empty() || api_version == "/" => {
-            (!empty_group).then(|| "apiVersion must specify API group".to_owned())
-        }
-        0 => (!empty_group).then(|| "apiVersion must specify API group".to_owned()),
-        1 => {
-            let group = api_version.split('/').next().unwrap_or("");
-            (group.is_empty() && !empty_group)
-                .then(|| "apiVersion must specify API group".to_owned())
-        }
-        _ => Some(format!("unexpected GroupVersion string: {api_version}")),
+    // schema.ParseGroupVersion: `group/version`, a bare version, or
+    // nothing (`""`, `/`); more slashes do not parse.
+    let group = match api_version.split_once('/') {
+        _ if api_version == "/" => Some(""),
+        Some((_, version)) if version.contains('/') => None,
+        Some((group, _)) => Some(group),
+        None => Some(""),
+    };
+    let problem = match group {
+        None => Some(format!("unexpected GroupVersion string: {api_version}")),
+        Some("") if !empty_group => Some("apiVersion must specify API group".to_owned()),
+        Some(_) => None,
     };
     if let Some(problem) = problem {
         let shown = crate::walk::go_quoted(api_version);
@@ -466,7 +490,7 @@ fn scaling_rules(rules: &Node, at: Path<'_>, found: &mut Findings<'_>) {
         let negative = match &tolerance.value {
             Value::Int(value) => *value < 0,
             Value::Float(text) | Value::String(text) => quantity::parse_quantity(text.trim())
-                .is_ok_and(|parts| parts.negative && !positive_digits(&parts)),
+                .is_ok_and(|parts| parts.negative && !all_zero(&parts)),
             _ => false,
         };
         if negative {
@@ -481,7 +505,7 @@ fn scaling_rules(rules: &Node, at: Path<'_>, found: &mut Findings<'_>) {
 }
 
 /// Whether a quantity's digits are all zero: `-0` is not negative.
-fn positive_digits(parts: &quantity::QuantityParts<'_>) -> bool {
+fn all_zero(parts: &quantity::QuantityParts<'_>) -> bool {
     parts
         .whole
         .bytes()
@@ -508,6 +532,11 @@ mod tests {
                 "spec.scaleTargetRef.apiVersion@2: Invalid value: \"v1\": apiVersion must specify API group",
                 "spec.metrics@1: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas",
             ]
+        );
+        let v1 = "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: D, name: w}, maxReplicas: 2, targetCPUUtilizationPercentage: 0}\n";
+        assert_eq!(
+            found("io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", v1),
+            ["spec.metrics[0].resource.target.averageUtilization@1: Invalid value: 0: must be greater than 0"]
         );
         assert_eq!(
             found_at(HPA, 35, "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: D, name: w}, maxReplicas: -1}\n"),

@@ -47,12 +47,10 @@ fn ingress(scope: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
         let fields = entries(Some(tls));
         let hosts_path = at.key("hosts");
         for (index, host) in items(get(fields, "hosts")).iter().enumerate() {
-            let Some(host) = host_text(host) else {
-                continue;
-            };
-            let messages = host_rule(host);
-            let line = items(get(fields, "hosts"))[index].line;
-            found.invalid_each(hosts_path.index(index), line, host, messages);
+            // A host of another type is the walk's `wrong-type`.
+            if let Some(text) = host.as_str() {
+                found.invalid_each(hosts_path.index(index), host.line, text, host_rule(text));
+            }
         }
         let secret = text(fields, "secretName");
         if !secret.is_empty() {
@@ -93,11 +91,6 @@ fn ingress(scope: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
             );
         }
     }
-}
-
-/// A string the server decodes; a host of another type is the walk's.
-fn host_text(node: &Node) -> Option<&str> {
-    node.as_str()
 }
 
 /// A host: a wildcard subdomain (`*.example.com`) when it holds `*`, else

@@ -60,19 +60,11 @@ pub(super) fn label_selector(
         found.invalid_each(at.key("key"), line, key, names::qualified_name(key));
         let values_path = at.key("values");
         for (value_index, value) in values.iter().enumerate() {
-            if let Some(value) = value.as_str() {
-                found.invalid_each(
-                    values_path.index(value_index),
-                    value_line(value_index, values, line),
-                    value,
-                    names::label_value(value),
-                );
+            if let Some(text) = value.as_str() {
+                let messages = names::label_value(text);
+                found.invalid_each(values_path.index(value_index), value.line, text, messages);
             }
         }
     }
     found.out.len() > before
-}
-
-fn value_line(index: usize, values: &[Node], or: u32) -> u32 {
-    values.get(index).map_or(or, |node| node.line.max(or))
 }
