@@ -19,7 +19,7 @@ pub(super) const CHECKS: Table = &[
     ),
     (
         "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler",
-        autoscaler,
+        autoscaler_v1,
     ),
 ];
 
