@@ -10,6 +10,9 @@
 //! a line in its area's table (the definition it applies to and the
 //! function), the function, a test, and a line in docs/cli.md.
 
+mod batch;
+mod cron;
+mod field_error;
 mod pod;
 mod read;
 mod workloads;
@@ -31,10 +34,6 @@ pub(super) struct Broken {
 /// What a check knows besides the object: the minor it is checked against
 /// (the server's rules change between minors).
 pub(super) struct Scope {
-    #[expect(
-        dead_code,
-        reason = "for the checks that differ by minor; none yet (remove this once one reads it)"
-    )]
     pub target: Version,
 }
 
@@ -46,7 +45,16 @@ type Check = fn(&Scope, &[Entry], u32, &mut Vec<Broken>);
 type Table = &'static [(&'static str, Check)];
 
 /// Every area's table.
-const TABLES: &[Table] = &[workloads::CHECKS, pod::CHECKS];
+const TABLES: &[Table] = &[
+    workloads::CHECKS,
+    pod::CHECKS,
+    pod::containers::CHECKS,
+    pod::resources::CHECKS,
+    pod::volumes::CHECKS,
+    pod::security::CHECKS,
+    pod::scheduling::CHECKS,
+    batch::CHECKS,
+];
 
 /// The checks by definition, built once from [`TABLES`] (a hash lookup per
 /// object, however many checks there are).
@@ -87,11 +95,18 @@ pub(super) fn check(
 mod tests {
     use super::*;
 
-    fn messages(definition: &str, yaml: &str) -> Vec<String> {
+    /// The findings of `definition`'s checks on `yaml` at 1.36, as
+    /// `path@line: message`.
+    pub(super) fn messages(definition: &str, yaml: &str) -> Vec<String> {
+        messages_at(definition, yaml, Version::new(1, 36))
+    }
+
+    /// [`messages`] at `target`.
+    pub(super) fn messages_at(definition: &str, yaml: &str, target: Version) -> Vec<String> {
         let root = crate::document::parse(yaml).documents.remove(0).root;
         check(
             definition,
-            Version::new(1, 36),
+            target,
             root.as_map().unwrap(),
             root.line,
         )
@@ -112,7 +127,10 @@ mod tests {
             ["template.metadata.labels@5: Invalid value: map[string]string{\"app\":\"api\", \"tier\":\"b\"}: `selector` does not match template `labels`"]
         );
         // An empty selector is the server's other message, not this one.
-        assert!(messages(SPEC, "selector: {}\ntemplate: {}\n").is_empty());
+        assert_eq!(
+            messages(SPEC, "selector: {}\ntemplate: {}\n"),
+            ["selector@1: Invalid value: {}: empty selector is invalid for deployment"]
+        );
         // A ReplicationController's selector is a map.
         let rc = "selector: {app: web}\ntemplate:\n  metadata:\n    labels: {app: api}\n";
         assert_eq!(
@@ -144,6 +162,6 @@ mod tests {
             ["localhostProfile@1: Required value: must be set when seccomp type is Localhost"]
         );
         assert!(applies("io.k8s.api.core.v1.Container"));
-        assert!(!applies("io.k8s.api.core.v1.PodSpec"));
+        assert!(!applies("io.k8s.api.core.v1.ExecAction"));
     }
 }
