@@ -159,10 +159,17 @@ fn pod_failure_policy(spec: &[Entry], policy: &[Entry], line: u32, out: &mut Vec
             let Some(pattern) = pattern.as_map() else {
                 continue;
             };
-            if str_at(pattern, "status") == Some("") {
-                let message = required("valid values: [\"False\" \"True\" \"Unknown\"]");
-                let last = format!("{prefix}onPodConditions[{j}].status");
-                push(out, last, line_of(pattern, "status", line), message);
+            let last = format!("{prefix}onPodConditions[{j}].status");
+            match str_at(pattern, "status") {
+                Some("") => {
+                    let message = required("valid values: [\"False\" \"True\" \"Unknown\"]");
+                    push(out, last, line_of(pattern, "status", line), message);
+                }
+                Some(status) if !["False", "True", "Unknown"].contains(&status) => {
+                    let message = not_supported(status, &["False", "True", "Unknown"]);
+                    push(out, last, line_of(pattern, "status", line), message);
+                }
+                _ => {}
             }
         }
         let rule_path = prefix.trim_end_matches('.').to_owned();
@@ -401,6 +408,11 @@ mod tests {
             ["spec.selector@2: Required value"]
         );
         assert_eq!(messages("io.k8s.api.batch.v1.JobTemplateSpec", "metadata: {}\n").len(), 2);
+        let status = "podFailurePolicy:\n  rules:\n  - action: Ignore\n    onPodConditions: [{type: DisruptionTarget, status: 'true'}]\n";
+        assert_eq!(
+            messages(JOB, &format!("{TEMPLATE}{status}")),
+            ["podFailurePolicy.rules[0].onPodConditions[0].status@8: Unsupported value: \"true\": supported values: \"False\", \"True\", \"Unknown\""]
+        );
         let cron = "io.k8s.api.batch.v1.CronJobSpec";
         assert_eq!(
             messages(cron, "schedule: 61 * * * *\n"),

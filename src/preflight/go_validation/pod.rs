@@ -12,7 +12,8 @@ pub(super) mod security;
 pub(super) mod volumes;
 
 use super::field_error::{
-    has, int_at, invalid_int, invalid_str, items_at, map_at, not_found, push, required, str_at,
+    forbidden, has, int_at, invalid_int, invalid_str, items_at, map_at, not_found, push,
+    required, str_at,
 };
 use super::read::{get, line_of};
 use super::{Broken, Scope, Table};
@@ -75,8 +76,50 @@ fn pod_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
     host_network_ports(entries, out);
     sleep_within_grace(entries, out);
     resources::pod_level(entries, line, out);
+    os(entries, line, out);
+    resize_with_never(entries, out);
     if scope.target >= crate::Version::new(1, 36) {
         init_resize_policy(entries, out);
+    }
+}
+
+/// `validateOS`: a name, `linux` or `windows`.
+fn os(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let Some(os) = map_at(entries, "os") else {
+        return;
+    };
+    let line = line_of(entries, "os", line);
+    match str_at(os, "name") {
+        Some("") => push(out, "os.name".to_owned(), line, required("")),
+        Some(name) if name != "linux" && name != "windows" => {
+            let message = super::field_error::not_supported(name, &["linux", "windows"]);
+            push(out, "os".to_owned(), line, message);
+        }
+        _ => {}
+    }
+}
+
+/// `validateResizePolicy` in a pod that never restarts: only
+/// `NotRequired` (the default) for its regular containers.
+fn resize_with_never(entries: &[Entry], out: &mut Vec<Broken>) {
+    if str_at(entries, "restartPolicy") != Some("Never") {
+        return;
+    }
+    for (index, container) in items_at(entries, "containers").iter().enumerate() {
+        let Some(container) = container.as_map() else {
+            continue;
+        };
+        for policy in items_at(container, "resizePolicy") {
+            let Some(policy) = policy.as_map() else {
+                continue;
+            };
+            let restart = str_at(policy, "restartPolicy").unwrap_or_default();
+            if restart != "NotRequired" {
+                let message = invalid_str(restart, "must be 'NotRequired' when pod `restartPolicy` is 'Never'");
+                let line = line_of(policy, "restartPolicy", 0);
+                push(out, format!("containers[{index}].resizePolicy"), line, message);
+            }
+        }
     }
 }
 
@@ -301,13 +344,38 @@ fn template_has_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Brok
     }
 }
 
-/// A Pod's spec in its context.
+/// A Pod's spec in its context; the checks only a Pod gets
+/// (`validateContainersOnlyForPod`, and the RuntimeClass admission: an
+/// `overhead` needs a runtime class that defines it).
 fn pod_object(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    if let Some(spec) = map_at(entries, "spec") {
-        in_context(spec, "spec.", &[], false, out);
-        containers::image_whitespace(spec, out);
+    let Some(spec) = map_at(entries, "spec") else {
+        // The defaulted empty spec has no containers.
+        push(out, "spec.containers".to_owned(), line_of(entries, "spec", line), required(""));
+        return;
+    };
+    in_context(spec, "spec.", &[], false, out);
+    containers::image_whitespace(spec, out);
+    if let Some(overhead) = get(spec, "overhead") {
+        if str_at(spec, "runtimeClassName").unwrap_or_default().is_empty() {
+            let message = forbidden(
+                "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead",
+            );
+            push(out, "spec.overhead".to_owned(), overhead.line, message);
+        }
     }
-    let _ = line;
+}
+
+/// A workload without `spec` (`kind`'s defaulted empty spec): no selector
+/// where one is required, no containers.
+pub(super) fn workload_without_spec(entries: &[Entry], line: u32, selector: bool, out: &mut Vec<Broken>) {
+    if has(entries, "spec") {
+        return;
+    }
+    let line = line_of(entries, "spec", line);
+    if selector {
+        push(out, "spec.selector".to_owned(), line, required(""));
+    }
+    push(out, "spec.template.spec.containers".to_owned(), line, required(""));
 }
 
 /// A PodTemplate's spec in its context.
@@ -434,6 +502,10 @@ mod tests {
             messages(SPEC, sleep),
             ["containers[0].lifecycle.preStop.sleep@5: Invalid value: -1: must be non-negative and less than terminationGracePeriodSeconds (30)"]
         );
+        assert_eq!(
+            messages(SPEC, "os: {name: Bad_Value}\n"),
+            ["os@1: Unsupported value: \"Bad_Value\": supported values: \"linux\", \"windows\""]
+        );
         let longer = format!("terminationGracePeriodSeconds: 60\n{}", sleep.replace("-1", "45"));
         assert!(messages(SPEC, &longer).is_empty());
     }
@@ -453,6 +525,15 @@ mod tests {
 
     #[test]
     fn context_rules() {
+        assert_eq!(
+            messages("io.k8s.api.core.v1.Pod", "metadata: {name: p}\n"),
+            ["spec.containers@1: Required value"]
+        );
+        let overhead = "spec:\n  containers: [{name: a, image: b}]\n  overhead: {cpu: 1}\n";
+        assert_eq!(
+            messages("io.k8s.api.core.v1.Pod", overhead),
+            ["spec.overhead@3: Forbidden: pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead"]
+        );
         assert_eq!(
             messages("io.k8s.api.core.v1.PodTemplateSpec", "metadata: {}\n"),
             ["spec.containers@1: Required value"]

@@ -52,6 +52,16 @@ pub(super) const CHECKS: Table = &[
         "io.k8s.api.core.v1.ReplicationControllerSpec",
         replication_controller_spec,
     ),
+    // A workload without spec: its defaulted empty one.
+    ("io.k8s.api.apps.v1.Deployment", deployment_without_spec),
+    ("io.k8s.api.apps.v1.ReplicaSet", deployment_without_spec),
+    ("io.k8s.api.apps.v1.StatefulSet", deployment_without_spec),
+    ("io.k8s.api.apps.v1.DaemonSet", daemon_set_without_spec),
+    // metav1 ValidateLabelSelector of the workloads' selectors.
+    ("io.k8s.api.apps.v1.DeploymentSpec", selector_labels),
+    ("io.k8s.api.apps.v1.ReplicaSetSpec", selector_labels),
+    ("io.k8s.api.apps.v1.StatefulSetSpec", selector_labels),
+    ("io.k8s.api.apps.v1.DaemonSetSpec", selector_labels),
     // apps ValidateDeploymentStrategy.
     (
         "io.k8s.api.apps.v1.DeploymentStrategy",
@@ -470,5 +480,153 @@ fn stateful_set_strategy(strategy: &[Entry], line: u32, out: &mut Vec<Broken>) {
         }
         // Another type is the enum's.
         _ => {}
+    }
+}
+
+/// A Deployment, ReplicaSet or StatefulSet without `spec`.
+fn deployment_without_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    super::pod::workload_without_spec(entries, line, true, out);
+}
+
+/// A DaemonSet without `spec` (its selector may be absent).
+fn daemon_set_without_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    super::pod::workload_without_spec(entries, line, false, out);
+}
+
+/// `ValidateLabelSelector` of a workload's `selector`: label keys and
+/// values, and each expression's operator and values.
+fn selector_labels(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
+    let Some(selector) = map_at(entries, "selector") else {
+        return;
+    };
+    for label in map_at(selector, "matchLabels").unwrap_or_default() {
+        let mut messages = crate::preflight::names::qualified_name(&label.key);
+        let value = label.value.as_str().unwrap_or_default();
+        let key_errors = messages.len();
+        messages.extend(crate::preflight::names::label_value(value));
+        for (index, message) in messages.iter().enumerate() {
+            let shown = if index < key_errors { label.key.as_str() } else { value };
+            let text = format!("Invalid value: {}: {message}", go_quoted(shown));
+            push(out, "selector.matchLabels".to_owned(), label.line, text);
+        }
+    }
+    for (index, expression) in items_at(selector, "matchExpressions").iter().enumerate() {
+        let Some(expression) = expression.as_map() else {
+            continue;
+        };
+        let prefix = format!("selector.matchExpressions[{index}].");
+        let values = items_at(expression, "values");
+        let line = expression.first().map_or(0, |entry| entry.line);
+        match str_at(expression, "operator").unwrap_or_default() {
+            "In" | "NotIn" if values.is_empty() => {
+                let message = required("must be specified when `operator` is 'In' or 'NotIn'");
+                push(out, format!("{prefix}values"), line, message);
+            }
+            "Exists" | "DoesNotExist" if !values.is_empty() => {
+                let message = forbidden(
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                );
+                push(out, format!("{prefix}values"), line, message);
+            }
+            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+            other => {
+                let message = format!("Invalid value: {}: not a valid selector operator", go_quoted(other));
+                push(out, format!("{prefix}operator"), line, message);
+            }
+        }
+        let key = str_at(expression, "key").unwrap_or_default();
+        for message in crate::preflight::names::qualified_name(key) {
+            let text = format!("Invalid value: {}: {message}", go_quoted(key));
+            push(out, format!("{prefix}key"), line, text);
+        }
+        for (j, value) in values.iter().enumerate() {
+            let text = value.as_str().unwrap_or_default();
+            for message in crate::preflight::names::label_value(text) {
+                let shown = format!("Invalid value: {}: {message}", go_quoted(text));
+                push(out, format!("{prefix}values[{j}]"), value.line, shown);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::messages;
+
+    const DEPLOYMENT: &str = "io.k8s.api.apps.v1.DeploymentSpec";
+    const TEMPLATE: &str = "selector: {matchLabels: {app: a}}\ntemplate:\n  metadata: {labels: {app: a}}\n  spec:\n    containers: [{name: a, image: b}]\n";
+
+    #[test]
+    fn deployment_spec_rules() {
+        assert!(messages(DEPLOYMENT, TEMPLATE).is_empty());
+        let never = format!("{TEMPLATE}    restartPolicy: Never\n    activeDeadlineSeconds: 5\n");
+        assert_eq!(
+            messages(DEPLOYMENT, &never),
+            [
+                "template.spec.restartPolicy@6: Unsupported value: \"Never\": supported values: \"Always\"",
+                "template.spec.activeDeadlineSeconds@7: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported"
+            ]
+        );
+        assert_eq!(
+            messages(DEPLOYMENT, &format!("{TEMPLATE}minReadySeconds: 10\nprogressDeadlineSeconds: 5\n")),
+            ["progressDeadlineSeconds@7: Invalid value: 5: must be greater than minReadySeconds"]
+        );
+        assert_eq!(
+            messages(DEPLOYMENT, &format!("{TEMPLATE}revisionHistoryLimit: -1\n")),
+            ["revisionHistoryLimit@6: Invalid value: -1: must be greater than or equal to 0"]
+        );
+        let bad_label = TEMPLATE.replace("matchLabels: {app: a}", "matchLabels: {app: 'a b'}");
+        assert!(messages(DEPLOYMENT, &bad_label)
+            .iter()
+            .any(|m| m.starts_with("selector.matchLabels@1: Invalid value: \"a b\"")));
+        assert_eq!(
+            messages("io.k8s.api.apps.v1.Deployment", "metadata: {name: d}\n"),
+            ["spec.selector@1: Required value", "spec.template.spec.containers@1: Required value"]
+        );
+    }
+
+    #[test]
+    fn rolling_updates() {
+        let strategy = "io.k8s.api.apps.v1.DeploymentStrategy";
+        assert!(messages(strategy, "type: RollingUpdate\nrollingUpdate: {maxSurge: 1}\n").is_empty());
+        assert_eq!(
+            messages(strategy, "rollingUpdate: {maxSurge: 0, maxUnavailable: 0}\n"),
+            ["rollingUpdate.maxUnavailable@1: Invalid value: 0: may not be 0 when `maxSurge` is 0"]
+        );
+        assert_eq!(
+            messages(strategy, "rollingUpdate: {maxUnavailable: 110%}\n"),
+            ["rollingUpdate.maxUnavailable@1: Invalid value: \"110%\": must not be greater than 100%"]
+        );
+        assert_eq!(
+            messages(strategy, "rollingUpdate: {maxSurge: abc}\n"),
+            ["rollingUpdate.maxSurge@1: Invalid value: \"abc\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"]
+        );
+        let daemon = "io.k8s.api.apps.v1.DaemonSetUpdateStrategy";
+        assert!(messages(daemon, "type: RollingUpdate\n").is_empty());
+        assert_eq!(
+            messages(daemon, "rollingUpdate: {maxUnavailable: 0, maxSurge: 0}\n"),
+            ["rollingUpdate.maxUnavailable@1: Required value: cannot be 0 when maxSurge is 0"]
+        );
+    }
+
+    #[test]
+    fn stateful_set_rules() {
+        let spec = "io.k8s.api.apps.v1.StatefulSetSpec";
+        let on_delete = format!("{TEMPLATE}updateStrategy:\n  type: OnDelete\n  rollingUpdate: {{partition: 1}}\n");
+        assert_eq!(
+            messages(spec, &on_delete),
+            ["updateStrategy.rollingUpdate@8: Invalid value: {\"Partition\":1,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'"]
+        );
+        assert_eq!(
+            messages(spec, &format!("{TEMPLATE}ordinals: {{start: -1}}\npersistentVolumeClaimRetentionPolicy: {{whenDeleted: Keep}}\n")),
+            [
+                "ordinals.start@6: Invalid value: -1: must be greater than or equal to 0",
+                "persistentVolumeClaimRetentionPolicy.whenDeleted@7: Unsupported value: \"Keep\": supported values: \"Retain\", \"Delete\""
+            ]
+        );
+        // A claim template is a volume the template's mounts may name, and
+        // the controller sets the hostname.
+        let claims = "selector: {matchLabels: {app: a}}\ntemplate:\n  metadata: {labels: {app: a}}\n  spec:\n    hostname: Bad_Name\n    containers:\n    - name: a\n      image: b\n      volumeMounts: [{name: data, mountPath: /d}]\nvolumeClaimTemplates:\n- metadata: {name: data}\n";
+        assert!(messages(spec, claims).is_empty());
     }
 }

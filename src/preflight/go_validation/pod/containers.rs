@@ -76,6 +76,7 @@ fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             paths.push(path);
         }
     }
+    resize_policy(entries, out);
     for key in ["livenessProbe", "startupProbe"] {
         let Some(probe) = map_at(entries, key) else {
             continue;
@@ -102,6 +103,38 @@ fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             );
         }
     }
+}
+
+/// `validateResizePolicy`: each resource once, cpu or memory, with a
+/// known policy (all reported at `resizePolicy`, as the server does).
+fn resize_policy(entries: &[Entry], out: &mut Vec<Broken>) {
+    let policies = items_at(entries, "resizePolicy");
+    let mut seen: Vec<&str> = Vec::with_capacity(policies.len());
+    for (index, policy) in policies.iter().enumerate() {
+        let Some(policy) = policy.as_map() else {
+            continue;
+        };
+        let resource = str_at(policy, "resourceName").unwrap_or_default();
+        if seen.contains(&resource) {
+            push(out, format!("resizePolicy[{index}]"), policy_line(policy), duplicate(resource));
+        }
+        seen.push(resource);
+        if !matches!(resource, "cpu" | "memory" | "") {
+            let message = super::super::field_error::not_supported(resource, &["cpu", "memory"]);
+            push(out, "resizePolicy".to_owned(), policy_line(policy), message);
+        }
+        let restart = str_at(policy, "restartPolicy").unwrap_or_default();
+        if !matches!(restart, "NotRequired" | "RestartContainer" | "") {
+            let supported = ["NotRequired", "RestartContainer"];
+            let message = super::super::field_error::not_supported(restart, &supported);
+            push(out, "resizePolicy".to_owned(), policy_line(policy), message);
+        }
+    }
+}
+
+/// The line of a resize policy item.
+fn policy_line(policy: &[Entry]) -> u32 {
+    policy.first().map_or(0, |entry| entry.line)
 }
 
 /// The message of `IsRelaxedEnvVarName`.
@@ -324,6 +357,18 @@ mod tests {
             messages(c, liveness),
             ["livenessProbe.successThreshold@4: Invalid value: 2: must be 1"]
         );
+    }
+
+    #[test]
+    fn resize_policy_rules() {
+        let c = "io.k8s.api.core.v1.Container";
+        let bad = "name: a\nimage: b\nresizePolicy:\n- {resourceName: cpu, restartPolicy: RESTARTCONTAINER}\n";
+        assert_eq!(
+            messages(c, bad),
+            ["resizePolicy@4: Unsupported value: \"RESTARTCONTAINER\": supported values: \"NotRequired\", \"RestartContainer\""]
+        );
+        let good = "name: a\nimage: b\nresizePolicy:\n- {resourceName: cpu, restartPolicy: NotRequired}\n";
+        assert!(messages(c, good).is_empty());
     }
 
     #[test]
