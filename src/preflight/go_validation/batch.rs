@@ -6,8 +6,8 @@
 
 use super::cron;
 use super::field_error::{
-    has, int_at, invalid_int, invalid_str, items_at, map_at, nonnegative,
-    not_supported, push, required, str_at,
+    has, int_at, invalid_int, invalid_str, items_at, map_at, nonnegative, not_supported, push,
+    required, str_at,
 };
 use super::pod::template_in_context;
 use super::read::{get, line_of};
@@ -46,7 +46,12 @@ fn job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let max_failed = int_at(entries, "maxFailedIndexes");
     if max_failed.is_some() && !has(entries, "backoffLimitPerIndex") {
         let message = required("when maxFailedIndexes is specified");
-        push(out, "backoffLimitPerIndex".to_owned(), at("maxFailedIndexes"), message);
+        push(
+            out,
+            "backoffLimitPerIndex".to_owned(),
+            at("maxFailedIndexes"),
+            message,
+        );
     }
     let mode = str_at(entries, "completionMode");
     if mode == Some("Indexed") {
@@ -67,15 +72,28 @@ fn job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         if let (Some(completions), Some(failed)) = (completions, max_failed) {
             if failed > completions {
                 let message = invalid_int(failed, "must be less than or equal to completions");
-                push(out, "maxFailedIndexes".to_owned(), at("maxFailedIndexes"), message);
+                push(
+                    out,
+                    "maxFailedIndexes".to_owned(),
+                    at("maxFailedIndexes"),
+                    message,
+                );
             }
         }
         if let Some(failed) = max_failed.filter(|failed| *failed > MAX_INDEXED) {
             let message = invalid_int(failed, "must be less than or equal to 100000");
-            push(out, "maxFailedIndexes".to_owned(), at("maxFailedIndexes"), message);
+            push(
+                out,
+                "maxFailedIndexes".to_owned(),
+                at("maxFailedIndexes"),
+                message,
+            );
         }
     } else if mode.is_none_or(|mode| mode == "NonIndexed") {
-        for (key, value) in [("backoffLimitPerIndex", per_index), ("maxFailedIndexes", max_failed)] {
+        for (key, value) in [
+            ("backoffLimitPerIndex", per_index),
+            ("maxFailedIndexes", max_failed),
+        ] {
             if let Some(value) = value {
                 let message = invalid_int(value, "requires indexed completion mode");
                 push(out, key.to_owned(), at(key), message);
@@ -87,12 +105,22 @@ fn job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     }
     if has(entries, "successPolicy") && mode != Some("Indexed") {
         let message = "Invalid value: {}: requires indexed completion mode".to_owned();
-        push(out, "successPolicy".to_owned(), at("successPolicy"), message);
+        push(
+            out,
+            "successPolicy".to_owned(),
+            at("successPolicy"),
+            message,
+        );
     }
     if let Some(replacement) = str_at(entries, "podReplacementPolicy") {
         if has(entries, "podFailurePolicy") && replacement != "Failed" {
             let message = not_supported(replacement, &["Failed"]);
-            push(out, "podReplacementPolicy".to_owned(), at("podReplacementPolicy"), message);
+            push(
+                out,
+                "podReplacementPolicy".to_owned(),
+                at("podReplacementPolicy"),
+                message,
+            );
         }
     }
     restart_policy(entries, line, out);
@@ -103,9 +131,13 @@ fn job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
 /// `Always`, is refused), `Never` with a pod failure policy.
 fn restart_policy(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let spec = map_at(entries, "template").and_then(|t| map_at(t, "spec"));
-    let policy = spec.and_then(|s| str_at(s, "restartPolicy")).unwrap_or_default();
+    let policy = spec
+        .and_then(|s| str_at(s, "restartPolicy"))
+        .unwrap_or_default();
     let template_line = line_of(entries, "template", line);
-    let line = spec.map_or(template_line, |s| line_of(s, "restartPolicy", template_line));
+    let line = spec.map_or(template_line, |s| {
+        line_of(s, "restartPolicy", template_line)
+    });
     let last = "template.spec.restartPolicy".to_owned();
     match policy {
         "" | "Always" => push(out, last, line, required(RESTART_VALUES)),
@@ -117,7 +149,12 @@ fn restart_policy(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             push(out, last, line, message);
         }
         "OnFailure" | "Never" => {}
-        other => push(out, last, line, not_supported(other, &["OnFailure", "Never"])),
+        other => push(
+            out,
+            last,
+            line,
+            not_supported(other, &["OnFailure", "Never"]),
+        ),
     }
 }
 
@@ -137,9 +174,8 @@ fn pod_failure_policy(spec: &[Entry], policy: &[Entry], line: u32, out: &mut Vec
         let rule_line = line_of(rule, "action", line);
         match str_at(rule, "action").unwrap_or_default() {
             "" => {
-                let message = required(
-                    "valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]",
-                );
+                let message =
+                    required("valid values: [\"Count\" \"FailIndex\" \"FailJob\" \"Ignore\"]");
                 push(out, format!("{prefix}action"), rule_line, message);
             }
             "FailIndex" if !has(spec, "backoffLimitPerIndex") => {
@@ -194,7 +230,12 @@ fn on_exit_codes(codes: &[Entry], prefix: &str, names: &[&str], line: u32, out: 
                 name,
                 "must be one of the container or initContainer names in the pod template",
             );
-            push(out, format!("{prefix}containerName"), line_of(codes, "containerName", line), message);
+            push(
+                out,
+                format!("{prefix}containerName"),
+                line_of(codes, "containerName", line),
+                message,
+            );
         }
     }
     let values = items_at(codes, "values");
@@ -286,9 +327,19 @@ fn job_selector(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
 fn job_template(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let Some(spec) = map_at(entries, "spec") else {
         let line = line_of(entries, "spec", line);
-        push(out, "spec.template.spec.containers".to_owned(), line, required(""));
+        push(
+            out,
+            "spec.template.spec.containers".to_owned(),
+            line,
+            required(""),
+        );
         let message = required(RESTART_VALUES);
-        push(out, "spec.template.spec.restartPolicy".to_owned(), line, message);
+        push(
+            out,
+            "spec.template.spec.restartPolicy".to_owned(),
+            line,
+            message,
+        );
         return;
     };
     if let Some(selector) = get(spec, "selector") {
@@ -306,7 +357,12 @@ fn cron_job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>)
     if let Some(schedule) = str_at(entries, "schedule").filter(|s| !s.is_empty()) {
         let line = line_of(entries, "schedule", line);
         if let Some(error) = cron::parse_error(schedule) {
-            push(out, "schedule".to_owned(), line, invalid_str(schedule, &error));
+            push(
+                out,
+                "schedule".to_owned(),
+                line,
+                invalid_str(schedule, &error),
+            );
         }
         if schedule.contains("TZ") {
             let message = invalid_str(
@@ -326,7 +382,12 @@ fn cron_job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>)
     if let Some(zone) = str_at(entries, "timeZone") {
         if let Some(message) = time_zone_error(zone) {
             let line = line_of(entries, "timeZone", line);
-            push(out, "timeZone".to_owned(), line, invalid_str(zone, &message));
+            push(
+                out,
+                "timeZone".to_owned(),
+                line,
+                invalid_str(zone, &message),
+            );
         }
     }
 }
@@ -363,14 +424,18 @@ mod tests {
     use super::super::tests::messages;
 
     const JOB: &str = "io.k8s.api.batch.v1.JobSpec";
-    const TEMPLATE: &str = "template:\n  spec:\n    restartPolicy: Never\n    containers: [{name: a, image: b}]\n";
+    const TEMPLATE: &str =
+        "template:\n  spec:\n    restartPolicy: Never\n    containers: [{name: a, image: b}]\n";
 
     #[test]
     fn job_spec_rules() {
         assert!(messages(JOB, TEMPLATE).is_empty());
         assert!(messages(JOB, &format!("{TEMPLATE}completionMode: Indexed\n")).is_empty());
         assert_eq!(
-            messages(JOB, &format!("{TEMPLATE}completionMode: Indexed\nparallelism: 2\n")),
+            messages(
+                JOB,
+                &format!("{TEMPLATE}completionMode: Indexed\nparallelism: 2\n")
+            ),
             ["completions@5: Required value: when completion mode is Indexed"]
         );
         assert_eq!(
@@ -407,7 +472,10 @@ mod tests {
             messages("io.k8s.api.batch.v1.Job", manual),
             ["spec.selector@2: Required value"]
         );
-        assert_eq!(messages("io.k8s.api.batch.v1.JobTemplateSpec", "metadata: {}\n").len(), 2);
+        assert_eq!(
+            messages("io.k8s.api.batch.v1.JobTemplateSpec", "metadata: {}\n").len(),
+            2
+        );
         let status = "podFailurePolicy:\n  rules:\n  - action: Ignore\n    onPodConditions: [{type: DisruptionTarget, status: 'true'}]\n";
         assert_eq!(
             messages(JOB, &format!("{TEMPLATE}{status}")),

@@ -101,7 +101,10 @@ pub(super) fn duplicate(value: &str) -> String {
 /// `field.NotSupported` of a string among `supported` (in the server's
 /// order).
 pub(super) fn not_supported(value: &str, supported: &[&str]) -> String {
-    let mut out = format!("Unsupported value: {}: supported values: ", go_quoted(value));
+    let mut out = format!(
+        "Unsupported value: {}: supported values: ",
+        go_quoted(value)
+    );
     for (index, item) in supported.iter().enumerate() {
         if index > 0 {
             out.push_str(", ");

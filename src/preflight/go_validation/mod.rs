@@ -104,15 +104,10 @@ mod tests {
     /// [`messages`] at `target`.
     pub(super) fn messages_at(definition: &str, yaml: &str, target: Version) -> Vec<String> {
         let root = crate::document::parse(yaml).documents.remove(0).root;
-        check(
-            definition,
-            target,
-            root.as_map().unwrap(),
-            root.line,
-        )
-        .into_iter()
-        .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
-        .collect()
+        check(definition, target, root.as_map().unwrap(), root.line)
+            .into_iter()
+            .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
+            .collect()
     }
 
     const SPEC: &str = "io.k8s.api.apps.v1.DeploymentSpec";

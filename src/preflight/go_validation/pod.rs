@@ -12,8 +12,8 @@ pub(super) mod security;
 pub(super) mod volumes;
 
 use super::field_error::{
-    forbidden, has, int_at, invalid_int, invalid_str, items_at, map_at, not_found, push,
-    required, str_at,
+    forbidden, has, int_at, invalid_int, invalid_str, items_at, map_at, not_found, push, required,
+    str_at,
 };
 use super::read::{get, line_of};
 use super::{Broken, Scope, Table};
@@ -115,9 +115,17 @@ fn resize_with_never(entries: &[Entry], out: &mut Vec<Broken>) {
             };
             let restart = str_at(policy, "restartPolicy").unwrap_or_default();
             if restart != "NotRequired" {
-                let message = invalid_str(restart, "must be 'NotRequired' when pod `restartPolicy` is 'Never'");
+                let message = invalid_str(
+                    restart,
+                    "must be 'NotRequired' when pod `restartPolicy` is 'Never'",
+                );
                 let line = line_of(policy, "restartPolicy", 0);
-                push(out, format!("containers[{index}].resizePolicy"), line, message);
+                push(
+                    out,
+                    format!("containers[{index}].resizePolicy"),
+                    line,
+                    message,
+                );
             }
         }
     }
@@ -165,9 +173,13 @@ fn dns(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let config_line = line_of(entries, "dnsConfig", line);
     let nameservers = items_at(config, "nameservers");
     if none && nameservers.is_empty() {
-        let message =
-            required("must provide at least one DNS nameserver when `dnsPolicy` is None");
-        push(out, "dnsConfig.nameservers".to_owned(), config_line, message);
+        let message = required("must provide at least one DNS nameserver when `dnsPolicy` is None");
+        push(
+            out,
+            "dnsConfig.nameservers".to_owned(),
+            config_line,
+            message,
+        );
         return;
     }
     let line = line_of(config, "nameservers", config_line);
@@ -181,7 +193,12 @@ fn dns(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     for (index, server) in nameservers.iter().enumerate() {
         if let Some(text) = server.as_str().filter(|text| !is_legacy_ip(text)) {
             let message = invalid_str(text, IP_MESSAGE);
-            push(out, format!("dnsConfig.nameservers[{index}]"), server.line, message);
+            push(
+                out,
+                format!("dnsConfig.nameservers[{index}]"),
+                server.line,
+                message,
+            );
         }
     }
     let searches = items_at(config, "searches");
@@ -278,7 +295,10 @@ fn host_network_ports(entries: &[Entry], out: &mut Vec<Broken>) {
                     out,
                     format!("containers[{index}].ports[{port_index}].hostPort"),
                     line_of(port, "hostPort", 0),
-                    invalid_int(host, "must match `containerPort` when `hostNetwork` is true"),
+                    invalid_int(
+                        host,
+                        "must match `containerPort` when `hostNetwork` is true",
+                    ),
                 );
             }
         }
@@ -350,13 +370,21 @@ fn template_has_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Brok
 fn pod_object(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let Some(spec) = map_at(entries, "spec") else {
         // The defaulted empty spec has no containers.
-        push(out, "spec.containers".to_owned(), line_of(entries, "spec", line), required(""));
+        push(
+            out,
+            "spec.containers".to_owned(),
+            line_of(entries, "spec", line),
+            required(""),
+        );
         return;
     };
     in_context(spec, "spec.", &[], false, out);
     containers::image_whitespace(spec, out);
     if let Some(overhead) = get(spec, "overhead") {
-        if str_at(spec, "runtimeClassName").unwrap_or_default().is_empty() {
+        if str_at(spec, "runtimeClassName")
+            .unwrap_or_default()
+            .is_empty()
+        {
             let message = forbidden(
                 "pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead",
             );
@@ -367,7 +395,12 @@ fn pod_object(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
 
 /// A workload without `spec` (`kind`'s defaulted empty spec): no selector
 /// where one is required, no containers.
-pub(super) fn workload_without_spec(entries: &[Entry], line: u32, selector: bool, out: &mut Vec<Broken>) {
+pub(super) fn workload_without_spec(
+    entries: &[Entry],
+    line: u32,
+    selector: bool,
+    out: &mut Vec<Broken>,
+) {
     if has(entries, "spec") {
         return;
     }
@@ -375,7 +408,12 @@ pub(super) fn workload_without_spec(entries: &[Entry], line: u32, selector: bool
     if selector {
         push(out, "spec.selector".to_owned(), line, required(""));
     }
-    push(out, "spec.template.spec.containers".to_owned(), line, required(""));
+    push(
+        out,
+        "spec.template.spec.containers".to_owned(),
+        line,
+        required(""),
+    );
 }
 
 /// A PodTemplate's spec in its context.
@@ -397,19 +435,36 @@ pub(super) fn template_in_context(
     out: &mut Vec<Broken>,
 ) {
     if let Some(spec) = map_at(entries, "template").and_then(|t| map_at(t, "spec")) {
-        in_context(spec, &format!("{prefix}template.spec."), claims, stateful, out);
+        in_context(
+            spec,
+            &format!("{prefix}template.spec."),
+            claims,
+            stateful,
+            out,
+        );
     }
 }
 
 /// What depends on where the spec is (its path is `prefix` below the
 /// object that holds it).
-fn in_context(spec: &[Entry], prefix: &str, claims: &[&str], stateful: bool, out: &mut Vec<Broken>) {
+fn in_context(
+    spec: &[Entry],
+    prefix: &str,
+    claims: &[&str],
+    stateful: bool,
+    out: &mut Vec<Broken>,
+) {
     if !stateful {
         for key in ["hostname", "subdomain"] {
             if let Some(name) = str_at(spec, key).filter(|name| !name.is_empty()) {
                 for message in names::dns1123_label(name) {
                     let line = line_of(spec, key, 0);
-                    push(out, format!("{prefix}{key}"), line, invalid_str(name, &message));
+                    push(
+                        out,
+                        format!("{prefix}{key}"),
+                        line,
+                        invalid_str(name, &message),
+                    );
                 }
             }
         }
@@ -473,7 +528,10 @@ mod tests {
 
     #[test]
     fn pod_spec_rules() {
-        assert_eq!(messages(SPEC, "containers: []\n"), ["containers@1: Required value"]);
+        assert_eq!(
+            messages(SPEC, "containers: []\n"),
+            ["containers@1: Required value"]
+        );
         assert_eq!(
             messages(SPEC, "containers: [{name: a, image: b}]\ndnsPolicy: None\n"),
             ["dnsConfig@1: Required value: must provide `dnsConfig` when `dnsPolicy` is None"]
@@ -497,7 +555,8 @@ mod tests {
             messages(SPEC, host),
             ["containers[0].ports[0].hostPort@5: Invalid value: 81: must match `containerPort` when `hostNetwork` is true"]
         );
-        let sleep = "containers:\n- name: a\n  lifecycle:\n    preStop:\n      sleep: {seconds: -1}\n";
+        let sleep =
+            "containers:\n- name: a\n  lifecycle:\n    preStop:\n      sleep: {seconds: -1}\n";
         assert_eq!(
             messages(SPEC, sleep),
             ["containers[0].lifecycle.preStop.sleep@5: Invalid value: -1: must be non-negative and less than terminationGracePeriodSeconds (30)"]
@@ -506,7 +565,10 @@ mod tests {
             messages(SPEC, "os: {name: Bad_Value}\n"),
             ["os@1: Unsupported value: \"Bad_Value\": supported values: \"linux\", \"windows\""]
         );
-        let longer = format!("terminationGracePeriodSeconds: 60\n{}", sleep.replace("-1", "45"));
+        let longer = format!(
+            "terminationGracePeriodSeconds: 60\n{}",
+            sleep.replace("-1", "45")
+        );
         assert!(messages(SPEC, &longer).is_empty());
     }
 

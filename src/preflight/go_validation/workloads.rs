@@ -7,8 +7,8 @@
 //! updates move at least one pod.
 
 use super::field_error::{
-    forbidden, int_at, invalid_int, items_at, map_at, nonnegative, not_supported,
-    push, required, str_at,
+    forbidden, int_at, invalid_int, items_at, map_at, nonnegative, not_supported, push, required,
+    str_at,
 };
 use super::pod::template_in_context;
 use super::read::{get, line_of, string_map};
@@ -67,7 +67,10 @@ pub(super) const CHECKS: Table = &[
         "io.k8s.api.apps.v1.DeploymentStrategy",
         recreate_without_rolling_update,
     ),
-    ("io.k8s.api.apps.v1.DeploymentStrategy", deployment_rolling_update),
+    (
+        "io.k8s.api.apps.v1.DeploymentStrategy",
+        deployment_rolling_update,
+    ),
     // apps ValidateDaemonSetUpdateStrategy.
     (
         "io.k8s.api.apps.v1.DaemonSetUpdateStrategy",
@@ -253,12 +256,20 @@ impl IntOrString<'_> {
 const PERCENT_MESSAGE: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
 /// `ValidatePositiveIntOrPercent` and `IsNotMoreThan100Percent` of `key`.
-fn int_or_percent(entries: &[Entry], key: &str, value: IntOrString<'_>, prefix: &str, line: u32, out: &mut Vec<Broken>) {
+fn int_or_percent(
+    entries: &[Entry],
+    key: &str,
+    value: IntOrString<'_>,
+    prefix: &str,
+    line: u32,
+    out: &mut Vec<Broken>,
+) {
     let line = line_of(entries, key, line);
     let message = match value {
-        IntOrString::Str(_) if value.percent().is_none() => {
-            Some(format!("Invalid value: {}: {PERCENT_MESSAGE}", value.shown()))
-        }
+        IntOrString::Str(_) if value.percent().is_none() => Some(format!(
+            "Invalid value: {}: {PERCENT_MESSAGE}",
+            value.shown()
+        )),
         IntOrString::Int(number) if number < 0 => Some(super::field_error::negative(number)),
         _ => None,
     };
@@ -266,7 +277,10 @@ fn int_or_percent(entries: &[Entry], key: &str, value: IntOrString<'_>, prefix: 
         push(out, format!("{prefix}{key}"), line, message);
     }
     if value.percent().is_some_and(|percent| percent > 100) {
-        let message = format!("Invalid value: {}: must not be greater than 100%", value.shown());
+        let message = format!(
+            "Invalid value: {}: must not be greater than 100%",
+            value.shown()
+        );
         push(out, format!("{prefix}{key}"), line, message);
     }
 }
@@ -290,10 +304,17 @@ fn deployment_rolling_update(_: &Scope, entries: &[Entry], line: u32, out: &mut 
         // Only the first two of ValidatePositiveIntOrPercent for maxSurge.
         let mut found = Vec::new();
         int_or_percent(rolling, "maxSurge", surge, prefix, line, &mut found);
-        out.extend(found.into_iter().filter(|b| !b.message.contains("greater than 100%")));
+        out.extend(
+            found
+                .into_iter()
+                .filter(|b| !b.message.contains("greater than 100%")),
+        );
     }
     if unavailable.value() == 0 && surge.value() == 0 {
-        let message = format!("Invalid value: {}: may not be 0 when `maxSurge` is 0", unavailable.shown());
+        let message = format!(
+            "Invalid value: {}: may not be 0 when `maxSurge` is 0",
+            unavailable.shown()
+        );
         let line = line_of(rolling, "maxUnavailable", line);
         push(out, format!("{prefix}maxUnavailable"), line, message);
     }
@@ -316,8 +337,16 @@ fn daemon_set_rolling_update(_: &Scope, entries: &[Entry], line: u32, out: &mut 
     int_or_percent(rolling, "maxSurge", surge, prefix, line, out);
     match (unavailable.value() != 0, surge.value() != 0) {
         (true, true) => {
-            let message = format!("Invalid value: {}: may not be set when maxUnavailable is non-zero", surge.shown());
-            push(out, format!("{prefix}maxSurge"), line_of(rolling, "maxSurge", line), message);
+            let message = format!(
+                "Invalid value: {}: may not be set when maxUnavailable is non-zero",
+                surge.shown()
+            );
+            push(
+                out,
+                format!("{prefix}maxSurge"),
+                line_of(rolling, "maxSurge", line),
+                message,
+            );
         }
         (false, false) => {
             let line = line_of(rolling, "maxUnavailable", line);
@@ -334,7 +363,8 @@ fn template_restarts_always(entries: &[Entry], kind: &str, out: &mut Vec<Broken>
     let Some(spec) = map_at(entries, "template").and_then(|t| map_at(t, "spec")) else {
         return;
     };
-    if let Some(policy) = str_at(spec, "restartPolicy").filter(|p| !p.is_empty() && *p != "Always") {
+    if let Some(policy) = str_at(spec, "restartPolicy").filter(|p| !p.is_empty() && *p != "Always")
+    {
         let line = line_of(spec, "restartPolicy", 0);
         let message = not_supported(policy, &["Always"]);
         push(out, "template.spec.restartPolicy".to_owned(), line, message);
@@ -342,7 +372,12 @@ fn template_restarts_always(entries: &[Entry], kind: &str, out: &mut Vec<Broken>
     if get(spec, "activeDeadlineSeconds").is_some() {
         let line = line_of(spec, "activeDeadlineSeconds", 0);
         let message = forbidden(&format!("activeDeadlineSeconds in {kind} is not Supported"));
-        push(out, "template.spec.activeDeadlineSeconds".to_owned(), line, message);
+        push(
+            out,
+            "template.spec.activeDeadlineSeconds".to_owned(),
+            line,
+            message,
+        );
     }
 }
 
@@ -449,14 +484,24 @@ fn stateful_set_strategy(strategy: &[Entry], line: u32, out: &mut Vec<Broken>) {
     match str_at(strategy, "type").unwrap_or("RollingUpdate") {
         "OnDelete" => {
             let mut shown = String::from("{\"Partition\":");
-            let _ = write!(shown, "{},\"MaxUnavailable\":", int_at(rolling, "partition").unwrap_or(0));
+            let _ = write!(
+                shown,
+                "{},\"MaxUnavailable\":",
+                int_at(rolling, "partition").unwrap_or(0)
+            );
             match IntOrString::at(rolling, "maxUnavailable", IntOrString::Str("")) {
                 IntOrString::Str("") => shown.push_str("null"),
                 value => shown.push_str(&value.shown()),
             }
             shown.push('}');
-            let message = format!("Invalid value: {shown}: only allowed for updateStrategy 'RollingUpdate'");
-            push(out, "updateStrategy.rollingUpdate".to_owned(), rolling_line, message);
+            let message =
+                format!("Invalid value: {shown}: only allowed for updateStrategy 'RollingUpdate'");
+            push(
+                out,
+                "updateStrategy.rollingUpdate".to_owned(),
+                rolling_line,
+                message,
+            );
         }
         "RollingUpdate" => {
             let prefix = "updateStrategy.rollingUpdate.";
@@ -464,7 +509,14 @@ fn stateful_set_strategy(strategy: &[Entry], line: u32, out: &mut Vec<Broken>) {
             if get(rolling, "maxUnavailable").is_some() {
                 let value = IntOrString::at(rolling, "maxUnavailable", IntOrString::Int(1));
                 let mut found = Vec::new();
-                int_or_percent(rolling, "maxUnavailable", value, prefix, rolling_line, &mut found);
+                int_or_percent(
+                    rolling,
+                    "maxUnavailable",
+                    value,
+                    prefix,
+                    rolling_line,
+                    &mut found,
+                );
                 // ValidatePositiveIntOrPercent, then "cannot be 0", then the 100% bound.
                 let (bound, first): (Vec<_>, Vec<_>) = found
                     .into_iter()
@@ -505,7 +557,11 @@ fn selector_labels(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) 
         let key_errors = messages.len();
         messages.extend(crate::preflight::names::label_value(value));
         for (index, message) in messages.iter().enumerate() {
-            let shown = if index < key_errors { label.key.as_str() } else { value };
+            let shown = if index < key_errors {
+                label.key.as_str()
+            } else {
+                value
+            };
             let text = format!("Invalid value: {}: {message}", go_quoted(shown));
             push(out, "selector.matchLabels".to_owned(), label.line, text);
         }
@@ -523,14 +579,16 @@ fn selector_labels(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) 
                 push(out, format!("{prefix}values"), line, message);
             }
             "Exists" | "DoesNotExist" if !values.is_empty() => {
-                let message = forbidden(
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                );
+                let message =
+                    forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
                 push(out, format!("{prefix}values"), line, message);
             }
             "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
             other => {
-                let message = format!("Invalid value: {}: not a valid selector operator", go_quoted(other));
+                let message = format!(
+                    "Invalid value: {}: not a valid selector operator",
+                    go_quoted(other)
+                );
                 push(out, format!("{prefix}operator"), line, message);
             }
         }
@@ -568,7 +626,10 @@ mod tests {
             ]
         );
         assert_eq!(
-            messages(DEPLOYMENT, &format!("{TEMPLATE}minReadySeconds: 10\nprogressDeadlineSeconds: 5\n")),
+            messages(
+                DEPLOYMENT,
+                &format!("{TEMPLATE}minReadySeconds: 10\nprogressDeadlineSeconds: 5\n")
+            ),
             ["progressDeadlineSeconds@7: Invalid value: 5: must be greater than minReadySeconds"]
         );
         assert_eq!(
@@ -581,14 +642,21 @@ mod tests {
             .any(|m| m.starts_with("selector.matchLabels@1: Invalid value: \"a b\"")));
         assert_eq!(
             messages("io.k8s.api.apps.v1.Deployment", "metadata: {name: d}\n"),
-            ["spec.selector@1: Required value", "spec.template.spec.containers@1: Required value"]
+            [
+                "spec.selector@1: Required value",
+                "spec.template.spec.containers@1: Required value"
+            ]
         );
     }
 
     #[test]
     fn rolling_updates() {
         let strategy = "io.k8s.api.apps.v1.DeploymentStrategy";
-        assert!(messages(strategy, "type: RollingUpdate\nrollingUpdate: {maxSurge: 1}\n").is_empty());
+        assert!(messages(
+            strategy,
+            "type: RollingUpdate\nrollingUpdate: {maxSurge: 1}\n"
+        )
+        .is_empty());
         assert_eq!(
             messages(strategy, "rollingUpdate: {maxSurge: 0, maxUnavailable: 0}\n"),
             ["rollingUpdate.maxUnavailable@1: Invalid value: 0: may not be 0 when `maxSurge` is 0"]
@@ -612,7 +680,9 @@ mod tests {
     #[test]
     fn stateful_set_rules() {
         let spec = "io.k8s.api.apps.v1.StatefulSetSpec";
-        let on_delete = format!("{TEMPLATE}updateStrategy:\n  type: OnDelete\n  rollingUpdate: {{partition: 1}}\n");
+        let on_delete = format!(
+            "{TEMPLATE}updateStrategy:\n  type: OnDelete\n  rollingUpdate: {{partition: 1}}\n"
+        );
         assert_eq!(
             messages(spec, &on_delete),
             ["updateStrategy.rollingUpdate@8: Invalid value: {\"Partition\":1,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'"]

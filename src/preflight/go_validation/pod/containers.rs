@@ -54,7 +54,9 @@ fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             continue;
         };
         if names.contains(&name) {
-            let line = port.as_map().map_or(port.line, |p| line_of(p, "name", port.line));
+            let line = port
+                .as_map()
+                .map_or(port.line, |p| line_of(p, "name", port.line));
             push(out, format!("ports[{index}].name"), line, duplicate(name));
         } else {
             names.push(name);
@@ -71,7 +73,12 @@ fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
         if paths.contains(&path) {
             let line = line_of(mount, "mountPath", 0);
             let message = invalid_str(path, "must be unique");
-            push(out, format!("volumeMounts[{index}].mountPath"), line, message);
+            push(
+                out,
+                format!("volumeMounts[{index}].mountPath"),
+                line,
+                message,
+            );
         } else {
             paths.push(path);
         }
@@ -116,7 +123,12 @@ fn resize_policy(entries: &[Entry], out: &mut Vec<Broken>) {
         };
         let resource = str_at(policy, "resourceName").unwrap_or_default();
         if seen.contains(&resource) {
-            push(out, format!("resizePolicy[{index}]"), policy_line(policy), duplicate(resource));
+            push(
+                out,
+                format!("resizePolicy[{index}]"),
+                policy_line(policy),
+                duplicate(resource),
+            );
         }
         seen.push(resource);
         if !matches!(resource, "cpu" | "memory" | "") {
@@ -186,9 +198,17 @@ const ENV_SOURCES: &[&str] = &[
 /// default since 1.34) and `validateEnvVarValueFrom`.
 fn env_var(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if let Some(name) = str_at(entries, "name").filter(|name| !name.is_empty()) {
-        if name.chars().any(|c| !c.is_ascii() || c.is_ascii_control() || c == '=') {
+        if name
+            .chars()
+            .any(|c| !c.is_ascii() || c.is_ascii_control() || c == '=')
+        {
             let line = line_of(entries, "name", line);
-            push(out, "name".to_owned(), line, invalid_str(name, ENV_NAME_MESSAGE));
+            push(
+                out,
+                "name".to_owned(),
+                line,
+                invalid_str(name, ENV_NAME_MESSAGE),
+            );
         }
     }
     let Some(from) = map_at(entries, "valueFrom") else {
@@ -245,7 +265,11 @@ fn field_ref_path(entries: &[Entry], out: &mut Vec<Broken>) {
         push(out, last, line, message);
         return;
     }
-    let path = if path == "spec.host" { "spec.nodeName" } else { path };
+    let path = if path == "spec.host" {
+        "spec.nodeName"
+    } else {
+        path
+    };
     if let Some((base, key)) = subscripted(path) {
         let key = if base == "metadata.annotations" {
             key.to_ascii_lowercase()
@@ -253,7 +277,12 @@ fn field_ref_path(entries: &[Entry], out: &mut Vec<Broken>) {
             key.to_owned()
         };
         for message in crate::preflight::names::qualified_name(&key) {
-            push(out, "valueFrom.fieldRef".to_owned(), line, invalid_str(&key, &message));
+            push(
+                out,
+                "valueFrom.fieldRef".to_owned(),
+                line,
+                invalid_str(&key, &message),
+            );
         }
     } else if !ENV_FIELD_PATHS.contains(&path) {
         let message = super::super::field_error::not_supported(path, ENV_FIELD_PATHS);
@@ -288,7 +317,12 @@ fn one_handler(entries: &[Entry], line: u32, handlers: &[&str], out: &mut Vec<Br
         }
     }
     if found == 0 {
-        push(out, String::new(), line, required("must specify a handler type"));
+        push(
+            out,
+            String::new(),
+            line,
+            required("must specify a handler type"),
+        );
     }
 }
 
@@ -304,13 +338,23 @@ fn probe(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         "failureThreshold",
     ] {
         if let Some(value) = int_at(entries, key).filter(|value| *value < 0) {
-            push(out, key.to_owned(), line_of(entries, key, line), negative(value));
+            push(
+                out,
+                key.to_owned(),
+                line_of(entries, key, line),
+                negative(value),
+            );
         }
     }
     if let Some(value) = int_at(entries, "terminationGracePeriodSeconds").filter(|v| *v <= 0) {
         let line = line_of(entries, "terminationGracePeriodSeconds", line);
         let message = invalid_int(value, "must be greater than 0");
-        push(out, "terminationGracePeriodSeconds".to_owned(), line, message);
+        push(
+            out,
+            "terminationGracePeriodSeconds".to_owned(),
+            line,
+            message,
+        );
     }
 }
 
@@ -332,7 +376,12 @@ pub(super) fn image_whitespace(spec: &[Entry], out: &mut Vec<Broken>) {
             };
             if text.trim() != text {
                 let message = invalid_str(text, "must not have leading or trailing whitespace");
-                push(out, format!("spec.{list}[{index}].image"), image.line, message);
+                push(
+                    out,
+                    format!("spec.{list}[{index}].image"),
+                    image.line,
+                    message,
+                );
             }
         }
     }
@@ -346,13 +395,17 @@ mod tests {
     fn container_rules() {
         let c = "io.k8s.api.core.v1.Container";
         let ports = "name: a\nimage: b\nports:\n- {name: http, containerPort: 80}\n- {name: http, containerPort: 81}\n";
-        assert_eq!(messages(c, ports), ["ports[1].name@5: Duplicate value: \"http\""]);
+        assert_eq!(
+            messages(c, ports),
+            ["ports[1].name@5: Duplicate value: \"http\""]
+        );
         let mounts = "name: a\nimage: b\nvolumeMounts:\n- {name: a, mountPath: /x}\n- {name: b, mountPath: /x}\n";
         assert_eq!(
             messages(c, mounts),
             ["volumeMounts[1].mountPath@5: Invalid value: \"/x\": must be unique"]
         );
-        let liveness = "name: a\nimage: b\nlivenessProbe:\n  successThreshold: 2\n  exec: {command: [x]}\n";
+        let liveness =
+            "name: a\nimage: b\nlivenessProbe:\n  successThreshold: 2\n  exec: {command: [x]}\n";
         assert_eq!(
             messages(c, liveness),
             ["livenessProbe.successThreshold@4: Invalid value: 2: must be 1"]
@@ -367,7 +420,8 @@ mod tests {
             messages(c, bad),
             ["resizePolicy@4: Unsupported value: \"RESTARTCONTAINER\": supported values: \"NotRequired\", \"RestartContainer\""]
         );
-        let good = "name: a\nimage: b\nresizePolicy:\n- {resourceName: cpu, restartPolicy: NotRequired}\n";
+        let good =
+            "name: a\nimage: b\nresizePolicy:\n- {resourceName: cpu, restartPolicy: NotRequired}\n";
         assert!(messages(c, good).is_empty());
     }
 
@@ -380,7 +434,10 @@ mod tests {
         );
         assert!(messages(e, "name: a.b-c\n").is_empty());
         assert_eq!(
-            messages(e, "name: A\nvalue: x\nvalueFrom:\n  fieldRef: {fieldPath: metadata.name}\n"),
+            messages(
+                e,
+                "name: A\nvalue: x\nvalueFrom:\n  fieldRef: {fieldPath: metadata.name}\n"
+            ),
             ["valueFrom@3: Invalid value: \"\": may not be specified when `value` is not empty"]
         );
         assert_eq!(
@@ -413,7 +470,11 @@ mod tests {
             messages(p, "periodSeconds: 5\n"),
             ["@1: Required value: must specify a handler type"]
         );
-        assert!(messages("io.k8s.api.core.v1.LifecycleHandler", "sleep: {seconds: 1}\n").is_empty());
+        assert!(messages(
+            "io.k8s.api.core.v1.LifecycleHandler",
+            "sleep: {seconds: 1}\n"
+        )
+        .is_empty());
         let pod = "spec:\n  containers:\n  - {name: a, image: 'nginx '}\n";
         assert_eq!(
             messages("io.k8s.api.core.v1.Pod", pod),

@@ -115,8 +115,7 @@ fn name_messages(name: &str, level: Level) -> Vec<String> {
     match level {
         Level::Container => {
             if plain {
-                if !matches!(name, "cpu" | "memory" | "ephemeral-storage") && !is_huge_pages(name)
-                {
+                if !matches!(name, "cpu" | "memory" | "ephemeral-storage") && !is_huge_pages(name) {
                     messages.push("must be a standard resource for containers".to_owned());
                 }
             } else if !is_native(name) && !is_extended(name) {
@@ -166,7 +165,12 @@ fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Bro
             }
             let integer = INTEGER.contains(&name) || is_extended(name);
             if integer && milli % 1000 != 0 {
-                push(out, path, entry.line, invalid_str(&text, "must be an integer"));
+                push(
+                    out,
+                    path,
+                    entry.line,
+                    invalid_str(&text, "must be an integer"),
+                );
             }
         }
     }
@@ -196,7 +200,12 @@ fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Bro
         } else {
             continue;
         };
-        push(out, format!("{prefix}requests"), entry.line, invalid_str(&request, &detail));
+        push(
+            out,
+            format!("{prefix}requests"),
+            entry.line,
+            invalid_str(&request, &detail),
+        );
     }
 }
 
@@ -213,7 +222,8 @@ mod tests {
             messages(C, over),
             ["resources.requests@5: Invalid value: \"2\": must be less than or equal to cpu limit of 1"]
         );
-        let within = "name: a\nimage: b\nresources:\n  limits: {cpu: '1'}\n  requests: {cpu: 500m}\n";
+        let within =
+            "name: a\nimage: b\nresources:\n  limits: {cpu: '1'}\n  requests: {cpu: 500m}\n";
         assert!(messages(C, within).is_empty());
         let negative = "name: a\nimage: b\nresources:\n  requests: {memory: -1Gi}\n";
         assert_eq!(

@@ -15,7 +15,10 @@ use crate::preflight::names;
 pub(in crate::preflight::go_validation) const CHECKS: Table = &[
     ("io.k8s.api.core.v1.Toleration", toleration),
     ("io.k8s.api.core.v1.NodeSelectorTerm", node_selector_term),
-    ("io.k8s.api.core.v1.TopologySpreadConstraint", topology_spread),
+    (
+        "io.k8s.api.core.v1.TopologySpreadConstraint",
+        topology_spread,
+    ),
     ("io.k8s.api.core.v1.HostAlias", host_alias),
 ];
 
@@ -25,7 +28,10 @@ fn toleration(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let operator = str_at(entries, "operator").unwrap_or_default();
     let value = str_at(entries, "value").unwrap_or_default();
     let at = |field: &str| line_of(entries, field, line);
-    for message in names::qualified_name(key).into_iter().filter(|_| !key.is_empty()) {
+    for message in names::qualified_name(key)
+        .into_iter()
+        .filter(|_| !key.is_empty())
+    {
         push(out, "key".to_owned(), at("key"), invalid_str(key, &message));
     }
     if key.is_empty() && operator != "Exists" {
@@ -38,7 +44,10 @@ fn toleration(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if get(entries, "tolerationSeconds").is_some() && str_at(entries, "effect") != Some("NoExecute")
     {
         let effect = str_at(entries, "effect").unwrap_or_default();
-        let message = invalid_str(effect, "effect must be 'NoExecute' when `tolerationSeconds` is set");
+        let message = invalid_str(
+            effect,
+            "effect must be 'NoExecute' when `tolerationSeconds` is set",
+        );
         push(out, "effect".to_owned(), at("effect"), message);
     }
     match operator {
@@ -94,7 +103,12 @@ fn node_requirement(entries: &[Entry], prefix: &str, out: &mut Vec<Broken>) {
     let key = str_at(entries, "key").unwrap_or_default();
     for message in names::qualified_name(key) {
         let line = line_of(entries, "key", line);
-        push(out, format!("{prefix}key"), line, invalid_str(key, &message));
+        push(
+            out,
+            format!("{prefix}key"),
+            line,
+            invalid_str(key, &message),
+        );
     }
     for (index, value) in values.iter().enumerate() {
         let Some(text) = value.as_str() else {
@@ -111,11 +125,21 @@ fn node_requirement(entries: &[Entry], prefix: &str, out: &mut Vec<Broken>) {
 fn topology_spread(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if let Some(skew) = int_at(entries, "maxSkew").filter(|skew| *skew <= 0) {
         let line = line_of(entries, "maxSkew", line);
-        push(out, "maxSkew".to_owned(), line, invalid_int(skew, "must be greater than zero"));
+        push(
+            out,
+            "maxSkew".to_owned(),
+            line,
+            invalid_int(skew, "must be greater than zero"),
+        );
     }
     if str_at(entries, "topologyKey") == Some("") {
         let line = line_of(entries, "topologyKey", line);
-        push(out, "topologyKey".to_owned(), line, required("can not be empty"));
+        push(
+            out,
+            "topologyKey".to_owned(),
+            line,
+            required("can not be empty"),
+        );
     }
     if let Some(domains) = int_at(entries, "minDomains") {
         let line = line_of(entries, "minDomains", line);
@@ -127,7 +151,9 @@ fn topology_spread(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken
         if action != "DoNotSchedule" {
             let message = invalid_int(
                 domains,
-                &format!("can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"),
+                &format!(
+                    "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"
+                ),
             );
             push(out, "minDomains".to_owned(), line, message);
         }
@@ -139,7 +165,12 @@ fn host_alias(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let ip = str_at(entries, "ip").unwrap_or_default();
     if !super::is_legacy_ip(ip) {
         let line = line_of(entries, "ip", line);
-        push(out, "ip".to_owned(), line, invalid_str(ip, super::IP_MESSAGE));
+        push(
+            out,
+            "ip".to_owned(),
+            line,
+            invalid_str(ip, super::IP_MESSAGE),
+        );
     }
     for (index, host) in items_at(entries, "hostnames").iter().enumerate() {
         let Some(text) = Node::as_str(host) else {
@@ -182,6 +213,10 @@ mod tests {
             messages("io.k8s.api.core.v1.HostAlias", "ip: not-an-ip\n"),
             ["ip@1: Invalid value: \"not-an-ip\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
         );
-        assert!(messages("io.k8s.api.core.v1.HostAlias", "ip: 010.0.0.1\nhostnames: [a.b]\n").is_empty());
+        assert!(messages(
+            "io.k8s.api.core.v1.HostAlias",
+            "ip: 010.0.0.1\nhostnames: [a.b]\n"
+        )
+        .is_empty());
     }
 }

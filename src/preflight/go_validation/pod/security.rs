@@ -109,7 +109,10 @@ mod tests {
             ["runAsUser@1: Invalid value: -1: must be between 0 and 2147483647, inclusive"]
         );
         let c = "io.k8s.api.core.v1.SecurityContext";
-        assert_eq!(messages(c, "privileged: true\nallowPrivilegeEscalation: false\n").len(), 1);
+        assert_eq!(
+            messages(c, "privileged: true\nallowPrivilegeEscalation: false\n").len(),
+            1
+        );
         assert!(messages(c, "privileged: true\n").is_empty());
     }
 }

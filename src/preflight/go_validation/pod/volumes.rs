@@ -69,7 +69,12 @@ fn errors(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         Some("") | None => {
             // An absent name is the schema's `required`.
             if str_at(entries, "name") == Some("") {
-                push(out, "name".to_owned(), line_of(entries, "name", line), required(""));
+                push(
+                    out,
+                    "name".to_owned(),
+                    line_of(entries, "name", line),
+                    required(""),
+                );
             }
         }
         Some(name) => {
@@ -117,7 +122,12 @@ fn source_errors(key: &str, source: &[Entry], line: u32, out: &mut Vec<Broken>) 
         }
         "configMap" => {
             if str_at(source, "name").unwrap_or_default().is_empty() {
-                push(out, "configMap.name".to_owned(), line_of(source, "name", line), required(""));
+                push(
+                    out,
+                    "configMap.name".to_owned(),
+                    line_of(source, "name", line),
+                    required(""),
+                );
             }
             modes(key, source, line, out);
         }
@@ -130,7 +140,12 @@ fn source_errors(key: &str, source: &[Entry], line: u32, out: &mut Vec<Broken>) 
 fn modes(key: &str, source: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if let Some(mode) = int_at(source, "defaultMode").filter(|mode| !(0..=0o777).contains(mode)) {
         let line = line_of(source, "defaultMode", line);
-        push(out, format!("{key}.defaultMode"), line, invalid_int(mode, MODE_MESSAGE));
+        push(
+            out,
+            format!("{key}.defaultMode"),
+            line,
+            invalid_int(mode, MODE_MESSAGE),
+        );
     }
     if key == "projected" {
         return;
@@ -144,7 +159,12 @@ fn modes(key: &str, source: &[Entry], line: u32, out: &mut Vec<Broken>) {
         };
         if let Some(mode) = int_at(item, "mode").filter(|mode| !(0..=0o777).contains(mode)) {
             let line = line_of(item, "mode", line);
-            push(out, format!("{key}.items[{index}].mode"), line, invalid_int(mode, MODE_MESSAGE));
+            push(
+                out,
+                format!("{key}.items[{index}].mode"),
+                line,
+                invalid_int(mode, MODE_MESSAGE),
+            );
         }
     }
 }
