@@ -43,17 +43,17 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.35",
         [
-            (Mode::Default, 88.98, 93.91),
-            (Mode::Warn, 87.66, 92.84),
-            (Mode::Strict, 89.31, 93.72),
+            (Mode::Default, 91.35, 94.16),
+            (Mode::Warn, 90.23, 93.20),
+            (Mode::Strict, 91.65, 94.02),
         ],
     ),
     (
         "1.36",
         [
-            (Mode::Default, 89.08, 93.91),
-            (Mode::Warn, 87.85, 92.85),
-            (Mode::Strict, 89.41, 93.72),
+            (Mode::Default, 91.45, 94.16),
+            (Mode::Warn, 90.42, 93.21),
+            (Mode::Strict, 91.75, 94.02),
         ],
     ),
     // Measured in a regen with 1.37 added (the committed data stop at
