@@ -1045,7 +1045,8 @@ fn kubernetes_upgrade_refuses_a_field_that_becomes_required() {
     let check = vergate(&["check", "--api", &gates, "--target", "1.30", input]);
     assert_eq!(code(&check), 1, "{}", stdout(&check));
     assert!(
-        stdout(&check).contains("spec.hostAliases[0].ip: Invalid value: \"\": must be a valid IP address"),
+        stdout(&check)
+            .contains("spec.hostAliases[0].ip: Invalid value: \"\": must be a valid IP address"),
         "{}",
         stdout(&check)
     );

@@ -3,8 +3,7 @@
 //! probes and lifecycle handlers, `validateContainerOnlyForPod`).
 
 use super::super::field_error::{
-    duplicate, forbidden, int_at, invalid_int, invalid_str, items_at, map_at, negative, push,
-    required, str_at,
+    duplicate, int_at, invalid_int, invalid_str, items_at, map_at, negative, push, required, str_at,
 };
 use super::super::read::{get, line_of};
 use super::super::{Broken, Scope, Table};
@@ -20,8 +19,6 @@ pub(in crate::preflight::go_validation) const CHECKS: Table = &[
     ("io.k8s.api.core.v1.EnvVar", env_var),
     // core validateProbe.
     ("io.k8s.api.core.v1.Probe", probe),
-    // core validateLifecycle: validateHandler.
-    ("io.k8s.api.core.v1.LifecycleHandler", lifecycle_handler),
 ];
 
 /// A container names its image.
@@ -39,29 +36,11 @@ fn image_required(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>
     }
 }
 
-/// `validateContainerPorts` (port names unique in the container),
-/// `ValidateVolumeMounts` (mount paths unique), and the probes a regular
-/// container's kind restricts (`validateLivenessProbe`,
-/// `validateReadinessProbe`, `validateStartupProbe`).
+/// `ValidateVolumeMounts` (mount paths unique), `validateResizePolicy`,
+/// and the probes a regular container's kind restricts
+/// (`validateLivenessProbe`, `validateReadinessProbe`,
+/// `validateStartupProbe`). Unique port names are a declared refinement.
 fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
-    let mut names: Vec<&str> = Vec::new();
-    for (index, port) in items_at(entries, "ports").iter().enumerate() {
-        let Some(name) = port
-            .as_map()
-            .and_then(|port| str_at(port, "name"))
-            .filter(|name| !name.is_empty())
-        else {
-            continue;
-        };
-        if names.contains(&name) {
-            let line = port
-                .as_map()
-                .map_or(port.line, |p| line_of(p, "name", port.line));
-            push(out, format!("ports[{index}].name"), line, duplicate(name));
-        } else {
-            names.push(name);
-        }
-    }
     let mut paths: Vec<&str> = Vec::new();
     for (index, mount) in items_at(entries, "volumeMounts").iter().enumerate() {
         let Some(mount) = mount.as_map() else {
@@ -297,39 +276,9 @@ fn subscripted(path: &str) -> Option<(&str, &str)> {
     Some((base, key))
 }
 
-/// The handlers of a probe, in the server's order.
-const PROBE_HANDLERS: &[&str] = &["exec", "httpGet", "tcpSocket", "grpc"];
-
-/// The handlers of a lifecycle hook, in the server's order.
-const LIFECYCLE_HANDLERS: &[&str] = &["exec", "httpGet", "tcpSocket", "sleep"];
-
-/// `validateHandler`: exactly one handler.
-fn one_handler(entries: &[Entry], line: u32, handlers: &[&str], out: &mut Vec<Broken>) {
-    let mut found = 0;
-    for key in handlers {
-        if let Some(node) = get(entries, key) {
-            if found > 0 {
-                let message = forbidden("may not specify more than 1 handler type");
-                push(out, (*key).to_owned(), node.line, message);
-            } else {
-                found += 1;
-            }
-        }
-    }
-    if found == 0 {
-        push(
-            out,
-            String::new(),
-            line,
-            required("must specify a handler type"),
-        );
-    }
-}
-
-/// `validateProbe`: one handler, counts not negative, a positive
-/// `terminationGracePeriodSeconds`.
+/// `validateProbe`: counts not negative, a positive
+/// `terminationGracePeriodSeconds` (one handler is a declared refinement).
 fn probe(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    one_handler(entries, line, PROBE_HANDLERS, out);
     for key in [
         "initialDelaySeconds",
         "timeoutSeconds",
@@ -356,11 +305,6 @@ fn probe(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             message,
         );
     }
-}
-
-/// `validateLifecycle`'s `validateHandler` of a hook.
-fn lifecycle_handler(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    one_handler(entries, line, LIFECYCLE_HANDLERS, out);
 }
 
 /// `validateContainerOnlyForPod` (a Pod's containers, not a template's):
@@ -395,10 +339,8 @@ mod tests {
     fn container_rules() {
         let c = "io.k8s.api.core.v1.Container";
         let ports = "name: a\nimage: b\nports:\n- {name: http, containerPort: 80}\n- {name: http, containerPort: 81}\n";
-        assert_eq!(
-            messages(c, ports),
-            ["ports[1].name@5: Duplicate value: \"http\""]
-        );
+        // Unique port names are the declared refinement's.
+        assert!(messages(c, ports).is_empty());
         let mounts = "name: a\nimage: b\nvolumeMounts:\n- {name: a, mountPath: /x}\n- {name: b, mountPath: /x}\n";
         assert_eq!(
             messages(c, mounts),
@@ -456,25 +398,21 @@ mod tests {
     }
 
     #[test]
-    fn probe_and_handler_rules() {
+    fn probe_and_pod_only_rules() {
         let p = "io.k8s.api.core.v1.Probe";
         assert_eq!(
             messages(p, "periodSeconds: -1\ntcpSocket: {port: 80}\n"),
             ["periodSeconds@1: Invalid value: -1: must be greater than or equal to 0"]
         );
+        // One handler is the declared refinement's.
+        assert!(messages(p, "exec: {command: [x]}\nhttpGet: {port: 80}\n").is_empty());
         assert_eq!(
-            messages(p, "exec: {command: [x]}\nhttpGet: {port: 80}\n"),
-            ["httpGet@2: Forbidden: may not specify more than 1 handler type"]
+            messages(
+                p,
+                "terminationGracePeriodSeconds: 0\nexec: {command: [x]}\n"
+            ),
+            ["terminationGracePeriodSeconds@1: Invalid value: 0: must be greater than 0"]
         );
-        assert_eq!(
-            messages(p, "periodSeconds: 5\n"),
-            ["@1: Required value: must specify a handler type"]
-        );
-        assert!(messages(
-            "io.k8s.api.core.v1.LifecycleHandler",
-            "sleep: {seconds: 1}\n"
-        )
-        .is_empty());
         let pod = "spec:\n  containers:\n  - {name: a, image: 'nginx '}\n";
         assert_eq!(
             messages("io.k8s.api.core.v1.Pod", pod),

@@ -52,19 +52,20 @@ const MODE_MESSAGE: &str = "must be a number between 0 and 0777 (octal), both in
 
 /// One volume's checks.
 fn volume(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    errors(entries, line, out);
+    // The name's DNS label is the declared refinement's.
+    errors(entries, line, false, out);
 }
 
 /// Whether `ValidateVolumes` keeps the volume (finds nothing wrong with
 /// it), so that mounts may name it.
 pub(super) fn is_valid(entries: &[Entry]) -> bool {
     let mut found = Vec::new();
-    errors(entries, 0, &mut found);
+    errors(entries, 0, true, &mut found);
     found.is_empty()
 }
 
-/// The volume's name and source.
-fn errors(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+/// The volume's name (its form only when `name_form`) and source.
+fn errors(entries: &[Entry], line: u32, name_form: bool, out: &mut Vec<Broken>) {
     match str_at(entries, "name") {
         Some("") | None => {
             // An absent name is the schema's `required`.
@@ -77,12 +78,13 @@ fn errors(entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
                 );
             }
         }
-        Some(name) => {
+        Some(name) if name_form => {
             for message in names::dns1123_label(name) {
                 let text = super::super::field_error::invalid_str(name, &message);
                 push(out, "name".to_owned(), line_of(entries, "name", line), text);
             }
         }
+        Some(_) => {}
     }
     // A volume without a source is defaulted to an `emptyDir`.
     let mut counted = 0;
@@ -191,6 +193,12 @@ mod tests {
             ["configMap.defaultMode@2: Invalid value: 999: must be a number between 0 and 0777 (octal), both inclusive"]
         );
         assert!(messages(V, "name: v\nconfigMap: {name: c, defaultMode: 420}\n").is_empty());
-        assert_eq!(messages(V, "name: Bad_Name\nemptyDir: {}\n").len(), 1);
+        // The name's form is the refinement's, but such a volume is no
+        // volume a mount may name.
+        assert!(messages(V, "name: Bad_Name\nemptyDir: {}\n").is_empty());
+        let document = crate::document::parse("name: Bad_Name\n");
+        assert!(!super::is_valid(
+            document.documents[0].root.as_map().unwrap()
+        ));
     }
 }
