@@ -14,6 +14,9 @@ mod admission;
 mod autoscaling;
 mod coordination;
 mod networking;
+mod batch;
+mod cron;
+mod field_error;
 mod pod;
 mod policy;
 mod rbac;
@@ -62,6 +65,12 @@ const TABLES: &[Table] = &[
     policy::CHECKS,
     scheduling::CHECKS,
     coordination::CHECKS,
+    pod::containers::CHECKS,
+    pod::resources::CHECKS,
+    pod::volumes::CHECKS,
+    pod::security::CHECKS,
+    pod::scheduling::CHECKS,
+    batch::CHECKS,
 ];
 
 /// The checks by definition, built once from [`TABLES`] (a hash lookup per
@@ -103,17 +112,19 @@ pub(super) fn check(
 mod tests {
     use super::*;
 
-    fn messages(definition: &str, yaml: &str) -> Vec<String> {
+    /// The findings of `definition`'s checks on `yaml` at 1.36, as
+    /// `path@line: message`.
+    pub(super) fn messages(definition: &str, yaml: &str) -> Vec<String> {
+        messages_at(definition, yaml, Version::new(1, 36))
+    }
+
+    /// [`messages`] at `target`.
+    pub(super) fn messages_at(definition: &str, yaml: &str, target: Version) -> Vec<String> {
         let root = crate::document::parse(yaml).documents.remove(0).root;
-        check(
-            definition,
-            Version::new(1, 36),
-            root.as_map().unwrap(),
-            root.line,
-        )
-        .into_iter()
-        .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
-        .collect()
+        check(definition, target, root.as_map().unwrap(), root.line)
+            .into_iter()
+            .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
+            .collect()
     }
 
     const SPEC: &str = "io.k8s.api.apps.v1.DeploymentSpec";
@@ -128,7 +139,10 @@ mod tests {
             ["template.metadata.labels@5: Invalid value: map[string]string{\"app\":\"api\", \"tier\":\"b\"}: `selector` does not match template `labels`"]
         );
         // An empty selector is the server's other message, not this one.
-        assert!(messages(SPEC, "selector: {}\ntemplate: {}\n").is_empty());
+        assert_eq!(
+            messages(SPEC, "selector: {}\ntemplate: {}\n"),
+            ["selector@1: Invalid value: {}: empty selector is invalid for deployment"]
+        );
         // A ReplicationController's selector is a map.
         let rc = "selector: {app: web}\ntemplate:\n  metadata:\n    labels: {app: api}\n";
         assert_eq!(
@@ -160,6 +174,6 @@ mod tests {
             ["localhostProfile@1: Required value: must be set when seccomp type is Localhost"]
         );
         assert!(applies("io.k8s.api.core.v1.Container"));
-        assert!(!applies("io.k8s.api.core.v1.PodSpec"));
+        assert!(!applies("io.k8s.api.core.v1.ExecAction"));
     }
 }
