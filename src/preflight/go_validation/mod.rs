@@ -10,8 +10,15 @@
 //! a line in its area's table (the definition it applies to and the
 //! function), the function, a test, and a line in docs/cli.md.
 
+mod addresses;
+mod config;
+mod endpoints;
+mod field_errors;
 mod pod;
+mod quota;
 mod read;
+mod service;
+mod storage;
 mod workloads;
 
 use crate::document::Entry;
@@ -31,10 +38,6 @@ pub(super) struct Broken {
 /// What a check knows besides the object: the minor it is checked against
 /// (the server's rules change between minors).
 pub(super) struct Scope {
-    #[expect(
-        dead_code,
-        reason = "for the checks that differ by minor; none yet (remove this once one reads it)"
-    )]
     pub target: Version,
 }
 
@@ -46,7 +49,15 @@ type Check = fn(&Scope, &[Entry], u32, &mut Vec<Broken>);
 type Table = &'static [(&'static str, Check)];
 
 /// Every area's table.
-const TABLES: &[Table] = &[workloads::CHECKS, pod::CHECKS];
+const TABLES: &[Table] = &[
+    workloads::CHECKS,
+    pod::CHECKS,
+    service::CHECKS,
+    storage::CHECKS,
+    quota::CHECKS,
+    config::CHECKS,
+    endpoints::CHECKS,
+];
 
 /// The checks by definition, built once from [`TABLES`] (a hash lookup per
 /// object, however many checks there are).
@@ -88,16 +99,17 @@ mod tests {
     use super::*;
 
     fn messages(definition: &str, yaml: &str) -> Vec<String> {
+        messages_at(definition, Version::new(1, 36), yaml)
+    }
+
+    /// What the checks of `definition` say of `yaml` against `target`:
+    /// `path@line: message` each.
+    pub(super) fn messages_at(definition: &str, target: Version, yaml: &str) -> Vec<String> {
         let root = crate::document::parse(yaml).documents.remove(0).root;
-        check(
-            definition,
-            Version::new(1, 36),
-            root.as_map().unwrap(),
-            root.line,
-        )
-        .into_iter()
-        .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
-        .collect()
+        check(definition, target, root.as_map().unwrap(), root.line)
+            .into_iter()
+            .map(|b| format!("{}@{}: {}", b.last, b.line, b.message))
+            .collect()
     }
 
     const SPEC: &str = "io.k8s.api.apps.v1.DeploymentSpec";
