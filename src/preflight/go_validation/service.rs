@@ -178,11 +178,9 @@ fn kind_rules(spec: &Spec, out: &mut Vec<Broken>) {
             let line = spec.line("externalName");
             if name.is_empty() {
                 out.push(at("spec.externalName", line, required("")));
+                return;
             }
-            for message in (!name.is_empty())
-                .then(|| dns1123_subdomain(name))
-                .unwrap_or_default()
-            {
+            for message in dns1123_subdomain(name) {
                 out.push(at("spec.externalName", line, invalid(name, &message)));
             }
         }

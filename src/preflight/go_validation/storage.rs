@@ -8,7 +8,7 @@ use super::read::{entries_of, get, items, line_of, scalar_text, text};
 use super::{Broken, Scope, Table};
 use crate::cel::library::quantity::Quantity;
 use crate::document::{Entry, Node};
-use crate::preflight::names::dns1123_subdomain;
+use crate::preflight::names::{dns1123_subdomain, label_value, qualified_name};
 use std::cmp::Ordering;
 
 /// The checks, by the definition of the object they read.
@@ -166,6 +166,9 @@ fn volume(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     for entry in capacity {
         positive(&entry.value, format!("spec.capacity[{}]", entry.key), out);
     }
+    if let Some(affinity) = get(spec, "nodeAffinity") {
+        node_affinity(affinity, line_of(spec, "nodeAffinity", spec_line), out);
+    }
     let mut sources = 0;
     for (key, path) in SOURCES {
         let Some(source) = get(spec, key) else {
@@ -191,6 +194,126 @@ fn volume(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             spec_line,
             required("must specify a volume type"),
         ));
+    }
+}
+
+/// core `validateVolumeNodeAffinity` → `ValidateNodeSelector`: a volume's
+/// node affinity states its required terms, each requirement well formed.
+fn node_affinity(affinity: &Node, line: u32, out: &mut Vec<Broken>) {
+    let affinity = affinity.as_map().unwrap_or(&[]);
+    let path = "spec.nodeAffinity.required";
+    let Some(required_node) = get(affinity, "required") else {
+        out.push(at(
+            path,
+            line,
+            required("must specify required node constraints"),
+        ));
+        return;
+    };
+    let selector = required_node.as_map().unwrap_or(&[]);
+    let terms = items(selector, "nodeSelectorTerms");
+    if terms.is_empty() {
+        out.push(at(
+            format!("{path}.nodeSelectorTerms"),
+            line_of(selector, "nodeSelectorTerms", required_node.line),
+            required("must have at least one node selector term"),
+        ));
+    }
+    for (index, term) in terms.iter().enumerate() {
+        let term_entries = term.as_map().unwrap_or(&[]);
+        for (list, fields) in [("matchExpressions", false), ("matchFields", true)] {
+            for (position, requirement) in items(term_entries, list).iter().enumerate() {
+                let at_path = format!("{path}.nodeSelectorTerms[{index}].{list}[{position}]");
+                let entries = requirement.as_map().unwrap_or(&[]);
+                node_requirement(&at_path, entries, requirement.line, fields, out);
+            }
+        }
+    }
+}
+
+/// core `ValidateNodeSelectorRequirement` (`fields`:
+/// `ValidateNodeFieldSelectorRequirement`).
+fn node_requirement(path: &str, entries: &[Entry], line: u32, fields: bool, out: &mut Vec<Broken>) {
+    let (Some(operator), Some(key)) = (text(entries, "operator"), text(entries, "key")) else {
+        return;
+    };
+    let values: Vec<(&str, u32)> = items(entries, "values")
+        .iter()
+        .filter_map(|value| Some((value.as_str()?, value.line)))
+        .collect();
+    let count = items(entries, "values").len();
+    let values_line = line_of(entries, "values", line);
+    let values_path = format!("{path}.values");
+    let detail = match (fields, operator) {
+        (true, "In" | "NotIn") if count != 1 => Some(
+            "must be only one value when `operator` is 'In' or 'NotIn' for node field selector",
+        ),
+        (false, "In" | "NotIn") if count == 0 => {
+            Some("must be specified when `operator` is 'In' or 'NotIn'")
+        }
+        (false, "Gt" | "Lt") if count != 1 => {
+            Some("must be specified single value when `operator` is 'Lt' or 'Gt'")
+        }
+        _ => None,
+    };
+    if let Some(detail) = detail {
+        out.push(at(values_path.clone(), values_line, required(detail)));
+    }
+    let known = if fields {
+        matches!(operator, "In" | "NotIn")
+    } else {
+        matches!(
+            operator,
+            "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt"
+        )
+    };
+    if !fields && matches!(operator, "Exists" | "DoesNotExist") && count > 0 {
+        out.push(at(
+            values_path.clone(),
+            values_line,
+            forbidden("may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+        ));
+    }
+    if !known {
+        let operator_line = line_of(entries, "operator", line);
+        out.push(at(
+            format!("{path}.operator"),
+            operator_line,
+            invalid(operator, "not a valid selector operator"),
+        ));
+    }
+    let key_line = line_of(entries, "key", line);
+    if fields {
+        if key != "metadata.name" {
+            out.push(at(
+                format!("{path}.key"),
+                key_line,
+                invalid(key, "not a valid field selector key"),
+            ));
+            return;
+        }
+        for (index, (value, value_line)) in values.iter().enumerate() {
+            for message in dns1123_subdomain(value) {
+                out.push(at(
+                    format!("{values_path}[{index}]"),
+                    *value_line,
+                    invalid(value, &message),
+                ));
+            }
+        }
+        return;
+    }
+    for message in qualified_name(key) {
+        out.push(at(format!("{path}.key"), key_line, invalid(key, &message)));
+    }
+    for (index, (value, value_line)) in values.iter().enumerate() {
+        for message in label_value(value) {
+            out.push(at(
+                format!("{values_path}[{index}]"),
+                *value_line,
+                invalid(value, &message),
+            ));
+        }
     }
 }
 
@@ -291,5 +414,16 @@ mod tests {
             volume("spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi, cpu: 1}\n  local: {path: /x}\n"),
             ["spec.capacity@3: Unsupported value: {storage,cpu}: supported values: \"storage\""]
         );
+        let local = "spec:\n  accessModes: [ReadWriteOnce]\n  capacity: {storage: 1Gi}\n  local: {path: /x}\n";
+        assert_eq!(
+            volume(&format!("{local}  nodeAffinity: {{}}\n")),
+            ["spec.nodeAffinity.required@5: Required value: must specify required node constraints"]
+        );
+        let term = "  nodeAffinity:\n    required:\n      nodeSelectorTerms:\n      - matchExpressions:\n        - {key: zone, operator: In, values: []}\n";
+        assert_eq!(
+            volume(&format!("{local}{term}")),
+            ["spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values@9: Required value: must be specified when `operator` is 'In' or 'NotIn'"]
+        );
+        assert!(volume(&format!("{local}{}", term.replace("[]", "[a]"))).is_empty());
     }
 }
