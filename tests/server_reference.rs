@@ -43,17 +43,17 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.35",
         [
-            (Mode::Default, 88.98, 93.91),
-            (Mode::Warn, 87.66, 92.84),
-            (Mode::Strict, 89.31, 93.72),
+            (Mode::Default, 91.08, 94.40),
+            (Mode::Warn, 90.15, 93.54),
+            (Mode::Strict, 91.35, 94.30),
         ],
     ),
     (
         "1.36",
         [
-            (Mode::Default, 89.08, 93.91),
-            (Mode::Warn, 87.85, 92.85),
-            (Mode::Strict, 89.41, 93.72),
+            (Mode::Default, 91.17, 94.40),
+            (Mode::Warn, 90.34, 93.55),
+            (Mode::Strict, 91.45, 94.30),
         ],
     ),
     // Measured in a regen with 1.37 added (the committed data stop at
