@@ -9,6 +9,7 @@ use super::read::{entries_of, get, items, line_of, text};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node};
 use crate::preflight::names::{dns1123_subdomain, qualified_name, DNS1123_SUBDOMAIN_MAX};
+use std::collections::HashSet;
 
 /// The checks, by the definition of the object they read.
 pub(super) const CHECKS: Table = &[
@@ -57,8 +58,9 @@ fn config_map(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
     let data = entries_of(entries, "data");
     let binary = entries_of(entries, "binaryData");
     keys("data", data, out);
+    let binary_keys: HashSet<&str> = binary.iter().map(|entry| entry.key.as_str()).collect();
     for entry in data {
-        if binary.iter().any(|other| other.key == entry.key) {
+        if binary_keys.contains(entry.key.as_str()) {
             out.push(at(
                 format!("data[{}]", entry.key),
                 entry.line,
@@ -75,9 +77,15 @@ fn secret(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let data = entries_of(entries, "data");
     let strings = entries_of(entries, "stringData");
     keys("data", data, out);
-    let merged = |key: &str| data.iter().chain(strings).any(|entry| entry.key == key);
+    let merged: HashSet<&str> = data
+        .iter()
+        .chain(strings)
+        .map(|entry| entry.key.as_str())
+        .collect();
+    let merged = |key: &str| merged.contains(key);
+    let data_keys: HashSet<&str> = data.iter().map(|entry| entry.key.as_str()).collect();
     for entry in strings {
-        if !data.iter().any(|other| other.key == entry.key) {
+        if !data_keys.contains(entry.key.as_str()) {
             keys("data", std::slice::from_ref(entry), out);
         }
     }

@@ -225,14 +225,21 @@ fn limit_item(path: &str, kind: &str, limit: &[Entry], line: u32, out: &mut Vec<
             }
             continue;
         }
-        let names: BTreeSet<&str> = match key {
-            "default" => defaults.keys().copied().collect(),
-            "defaultRequest" => requests.keys().copied().collect(),
-            _ => list.iter().map(|entry| entry.key.as_str()).collect(),
+        // Each name once, with its line (a defaulted one: its source's).
+        let mut names: BTreeMap<&str, u32> = list
+            .iter()
+            .map(|entry| (entry.key.as_str(), entry.line))
+            .collect();
+        let defaulted = match key {
+            "default" => Some(&defaults),
+            "defaultRequest" => Some(&requests),
+            _ => None,
         };
-        for name in names {
+        for (name, amount) in defaulted.into_iter().flatten() {
+            names.entry(name).or_insert(amount.line);
+        }
+        for (name, line) in names {
             for message in name_check(name) {
-                let line = line_of(list, name, line_of(limit, key, line));
                 out.push(at(
                     format!("{path}.{key}[{name}]"),
                     line,
@@ -475,15 +482,18 @@ fn scopes(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Vec<Broken
     let line = line_of(spec, "scopes", line);
     let shown = super::field_errors::json_list(&scopes);
     let mut push = |message: &str| out.push(at("spec.scopes", line, invalid_raw(&shown, message)));
-    for scope in &scopes {
-        if !standard_scope(scope) {
-            push("unsupported scope");
-        }
-        for resource in hard {
-            if standard_for_quota(resource) && !scope_applies(scope, resource) {
-                push("unsupported scope applied to resource");
-            }
-        }
+    // Go repeats each message per scope (and per resource), each with the
+    // whole list: once each says the same and keeps the findings linear in
+    // the document.
+    if !scopes.iter().all(|scope| standard_scope(scope)) {
+        push("unsupported scope");
+    }
+    let misapplied = |scope: &&str| {
+        hard.iter()
+            .any(|resource| standard_for_quota(resource) && !scope_applies(scope, resource))
+    };
+    if scopes.iter().any(misapplied) {
+        push("unsupported scope applied to resource");
     }
     for _ in 0..conflicting(&scopes.iter().copied().collect()) {
         push("conflicting scopes");
@@ -501,6 +511,7 @@ fn scope_selector(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Ve
     let path = "spec.scopeSelector.matchExpressions";
     let shown = || selector_json(expressions);
     let mut scopes = HashSet::new();
+    let mut said_misapplied = false;
     for expression in expressions {
         let Some(expression) = expression.as_map() else {
             continue;
@@ -516,14 +527,18 @@ fn scope_selector(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Ve
                 invalid(scope, "unsupported scope"),
             ));
         }
-        for resource in hard {
-            if standard_for_quota(resource) && !scope_applies(scope, resource) {
-                out.push(at(
-                    path,
-                    line,
-                    invalid_raw(&shown(), "unsupported scope applied to resource"),
-                ));
-            }
+        // Go says this per expression and resource, each with the whole
+        // selector: once says the same, in space linear in the document.
+        let misapplied = hard
+            .iter()
+            .any(|resource| standard_for_quota(resource) && !scope_applies(scope, resource));
+        if misapplied && !said_misapplied {
+            said_misapplied = true;
+            out.push(at(
+                path,
+                line,
+                invalid_raw(&shown(), "unsupported scope applied to resource"),
+            ));
         }
         if matches!(
             scope,
@@ -675,6 +690,15 @@ mod tests {
             ]
         );
         let selector = "  scopeSelector:\n    matchExpressions:\n    - {scopeName: PriorityClass, operator: In, values: [a]}\n";
+        // Go's findings grow with scopes × resources, each holding the
+        // whole list; vergate's stay linear (one finding per message).
+        let many_scopes = vec!["BestEffort"; 2000].join(", ");
+        let big = format!("spec:\n  scopes: [{many_scopes}]\n  hard: {{cpu: '1', memory: '1'}}\n");
+        assert_eq!(quota(&big).len(), 1);
+        let expressions =
+            "    - {scopeName: PriorityClass, operator: In, values: [a]}\n".repeat(2000);
+        let big = format!("spec:\n  hard: {{secrets: '1'}}\n  scopeSelector:\n    matchExpressions:\n{expressions}");
+        assert_eq!(quota(&big).len(), 1);
         assert!(quota(&format!("spec:\n  hard: {{pods: '1'}}\n{selector}")).is_empty());
         assert_eq!(
             quota(&format!("spec:\n  hard: {{persistentvolumeclaims: '1'}}\n{selector}")),
