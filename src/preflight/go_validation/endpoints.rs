@@ -1,17 +1,115 @@
 //! An EndpointSlice's checks (discovery `ValidateEndpointSlice`:
 //! `validateEndpoints`, `validatePorts`): each endpoint has addresses of
-//! the slice's type, ports have unique DNS-label names.
+//! the slice's type, ports have unique DNS-label names; and an Endpoints
+//! object's (core `validateEndpointSubsets`): each subset has addresses,
+//! each an IP outside the special ranges, ports in range.
 
 use super::addresses::{endpoint_ip, legacy_ip, parse_sloppy, strict};
-use super::field_errors::{at, duplicate, invalid, required};
+use super::field_errors::{at, duplicate, invalid, invalid_raw, required};
 use super::read::{get, items, line_of, text};
 use super::{Broken, Scope, Table};
+use crate::document::Value;
 use crate::document::{Entry, Node};
-use crate::preflight::names::{dns1123_label, qualified_name};
+use crate::preflight::names::{dns1123_label, dns1123_subdomain, qualified_name};
 use std::collections::HashSet;
 
 /// The checks, by the definition of the object they read.
-pub(super) const CHECKS: Table = &[("io.k8s.api.discovery.v1.EndpointSlice", slice)];
+pub(super) const CHECKS: Table = &[
+    ("io.k8s.api.discovery.v1.EndpointSlice", slice),
+    ("io.k8s.api.core.v1.Endpoints", endpoints),
+];
+
+/// core `validateEndpointSubsets` (the port names' presence and form are
+/// the refinements' `required_when_many` and the schema's).
+fn endpoints(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    for (index, subset) in items(entries, "subsets").iter().enumerate() {
+        let Some(subset) = subset.as_map() else {
+            continue;
+        };
+        let path = format!("subsets[{index}]");
+        let ready = items(subset, "addresses");
+        let not_ready = items(subset, "notReadyAddresses");
+        if ready.is_empty() && not_ready.is_empty() {
+            out.push(at(
+                path.clone(),
+                subset.first().map_or(line, |entry| entry.line),
+                required("must specify `addresses` or `notReadyAddresses`"),
+            ));
+        }
+        for (list, addresses) in [("addresses", ready), ("notReadyAddresses", not_ready)] {
+            for (position, address) in addresses.iter().enumerate() {
+                let at_path = format!("{path}.{list}[{position}]");
+                endpoint_address(scope, &at_path, address, out);
+            }
+        }
+        for (position, port) in items(subset, "ports").iter().enumerate() {
+            let Some(port) = port.as_map() else {
+                continue;
+            };
+            let at_path = format!("{path}.ports[{position}]");
+            if let Some(Value::Int(number)) = get(port, "port").map(|node| &node.value) {
+                if !(1..=65535).contains(number) {
+                    out.push(at(
+                        format!("{at_path}.port"),
+                        line_of(port, "port", line),
+                        invalid_raw(
+                            &number.to_string(),
+                            "must be between 1 and 65535, inclusive",
+                        ),
+                    ));
+                }
+            }
+            if let Some(protocol) = get(port, "appProtocol").and_then(Node::as_str) {
+                for message in qualified_name(protocol) {
+                    out.push(at(
+                        format!("{at_path}.appProtocol"),
+                        line_of(port, "appProtocol", line),
+                        invalid(protocol, &message),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// core `validateEndpointAddress`: the IP (as a legacy field, then
+/// `ValidateEndpointIP`), the hostname a DNS label, the node name a
+/// subdomain.
+fn endpoint_address(scope: &Scope, path: &str, address: &Node, out: &mut Vec<Broken>) {
+    let entries = address.as_map().unwrap_or(&[]);
+    let Some(ip) = text(entries, "ip") else {
+        return;
+    };
+    let ip_line = line_of(entries, "ip", address.line);
+    let ip_path = format!("{path}.ip");
+    for message in legacy_ip(ip, strict(scope.target)) {
+        out.push(at(ip_path.clone(), ip_line, invalid(ip, message)));
+    }
+    if let Some(hostname) = get(entries, "hostname")
+        .and_then(Node::as_str)
+        .filter(|h| !h.is_empty())
+    {
+        for message in dns1123_label(hostname) {
+            out.push(at(
+                format!("{path}.hostname"),
+                line_of(entries, "hostname", address.line),
+                invalid(hostname, &message),
+            ));
+        }
+    }
+    if let Some(node) = get(entries, "nodeName").and_then(Node::as_str) {
+        for message in dns1123_subdomain(node) {
+            out.push(at(
+                format!("{path}.nodeName"),
+                line_of(entries, "nodeName", address.line),
+                invalid(node, &message),
+            ));
+        }
+    }
+    for message in endpoint_ip(ip) {
+        out.push(at(ip_path.clone(), ip_line, invalid(ip, &message)));
+    }
+}
 
 /// discovery `ValidateEndpointSlice` (the endpoints and ports).
 fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
@@ -148,6 +246,26 @@ mod tests {
         assert_eq!(
             check("addressType: FQDN\nports:\n- {name: Bad_Value}\n").len(),
             1
+        );
+    }
+
+    #[test]
+    fn endpoints_subsets() {
+        let check =
+            |yaml: &str| messages_at("io.k8s.api.core.v1.Endpoints", Version::new(1, 35), yaml);
+        assert!(
+            check("subsets:\n- addresses: [{ip: 10.1.2.3}]\n  ports: [{port: 80}]\n").is_empty()
+        );
+        assert_eq!(
+            check("subsets:\n- ports: [{port: 80}]\n"),
+            ["subsets[0]@2: Required value: must specify `addresses` or `notReadyAddresses`"]
+        );
+        assert_eq!(
+            check("subsets:\n- addresses: [{ip: 127.0.0.1}]\n  ports: [{port: 0}]\n"),
+            [
+                "subsets[0].addresses[0].ip@2: Invalid value: \"127.0.0.1\": may not be in the loopback range (127.0.0.0/8, ::1/128)",
+                "subsets[0].ports[0].port@3: Invalid value: 0: must be between 1 and 65535, inclusive"
+            ]
         );
     }
 }
