@@ -268,7 +268,9 @@ fn cluster_ips_rules(scope: &Scope, spec: &Spec, cluster_ip: &str, out: &mut Vec
         };
         let path = format!("spec.ipFamilies[{index}]");
         let family_line = families[index].line;
-        if family != "IPv4" && family != "IPv6" {
+        // Another value is the schema enum's finding; `""` is in that enum
+        // but not in the server's list.
+        if family.is_empty() {
             out.push(at(
                 path.clone(),
                 family_line,
