@@ -868,7 +868,7 @@ fn kubernetes_elements_are_held_to_their_element_enum() {
         ),
         (
             "tests/cli/kubernetes/pvc-status.yaml",
-            "tests/cli/kubernetes/pvc-status.yaml:11: PersistentVolumeClaim data: status.allocatedResourceStatuses.storage: value \"ControllerResizeInProgres\" is not accepted in 1.34 (accepted: ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending)\n",
+            "tests/cli/kubernetes/pvc-status.yaml:12: PersistentVolumeClaim data: status.allocatedResourceStatuses.storage: value \"ControllerResizeInProgres\" is not accepted in 1.34 (accepted: ControllerResizeInProgress, ControllerResizeInfeasible, NodeResizeInProgress, NodeResizeInfeasible, NodeResizePending)\n",
         ),
     ] {
         let check = |target: &str| vergate(&["check", "--api", &gates, "--target", target, file]);

@@ -11,7 +11,7 @@
 pub(crate) mod format;
 mod functions;
 mod net;
-mod quantity;
+pub(crate) mod quantity;
 mod semver;
 pub mod two_var;
 

@@ -10,19 +10,26 @@
 //! a line in its area's table (the definition it applies to and the
 //! function), the function, a test, and a line in docs/cli.md.
 
+mod addresses;
 mod admission;
 mod autoscaling;
-mod coordination;
-mod networking;
 mod batch;
+mod config;
+mod coordination;
 mod cron;
+mod endpoints;
 mod field_error;
+mod field_errors;
+mod networking;
 mod pod;
 mod policy;
+mod quota;
 mod rbac;
 mod read;
 mod scheduling;
 mod selector;
+mod service;
+mod storage;
 mod storage_classes;
 mod workloads;
 
@@ -71,6 +78,11 @@ const TABLES: &[Table] = &[
     pod::security::CHECKS,
     pod::scheduling::CHECKS,
     batch::CHECKS,
+    service::CHECKS,
+    storage::CHECKS,
+    quota::CHECKS,
+    config::CHECKS,
+    endpoints::CHECKS,
 ];
 
 /// The checks by definition, built once from [`TABLES`] (a hash lookup per

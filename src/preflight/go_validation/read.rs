@@ -216,3 +216,35 @@ pub(super) fn found_at(definition: &str, minor: u32, yaml: &str) -> Vec<String> 
 pub(super) fn found(definition: &str, yaml: &str) -> Vec<String> {
     found_at(definition, 36, yaml)
 }
+
+/// The items of the list at `key` (none when absent, `null` or not a list).
+pub(super) fn items_at<'e>(entries: &'e [Entry], key: &str) -> &'e [Node] {
+    items(get(entries, key))
+}
+
+/// The entries of the mapping at `key` (none when absent, `null` or not a
+/// mapping).
+pub(super) fn entries_of<'e>(entries: &'e [Entry], key: &str) -> &'e [Entry] {
+    get(entries, key).and_then(Node::as_map).unwrap_or(&[])
+}
+
+/// The string at `key`; `""` when absent or `null`, as Go's zero value
+/// (`None` when it holds another type: the walk reports that).
+pub(super) fn go_text<'e>(entries: &'e [Entry], key: &str) -> Option<&'e str> {
+    match get(entries, key) {
+        None => Some(""),
+        Some(node) => node.as_str(),
+    }
+}
+
+/// A scalar's text as a quantity reads it (`1`, `0.5`, `"1Gi"`); `null`
+/// reads as Go's zero quantity, `0`.
+pub(super) fn scalar_text(node: &Node) -> Option<std::borrow::Cow<'_, str>> {
+    match &node.value {
+        Value::String(text) => Some(std::borrow::Cow::Borrowed(text.as_str())),
+        Value::Float(text) => Some(std::borrow::Cow::Borrowed(text.as_str())),
+        Value::Int(value) => Some(std::borrow::Cow::Owned(value.to_string())),
+        Value::Null => Some(std::borrow::Cow::Borrowed("0")),
+        _ => None,
+    }
+}
