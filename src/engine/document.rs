@@ -51,7 +51,8 @@ impl Validator {
                 message: duplicate.to_string(),
             }));
         // What only a CRD knows: the document is a CRD left out, or a
-        // custom resource of a version its CRD does not serve.
+        // custom resource of a CRD the API server refuses, or of a version
+        // its CRD does not serve.
         let found = |violation: Violation| Finding {
             document: doc.index,
             api_version: text_of(&doc.root, "apiVersion"),
@@ -70,7 +71,11 @@ impl Validator {
                 message.to_owned(),
             )));
         }
-        if let Some((line, message)) = self.custom.unserved(&doc.root) {
+        let not_served = self
+            .custom
+            .refused(&doc.root)
+            .or_else(|| self.custom.unserved(&doc.root));
+        if let Some((line, message)) = not_served {
             report.findings.push(found(Violation::new(
                 Rule::KindNotServed,
                 "apiVersion",

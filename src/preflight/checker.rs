@@ -218,10 +218,14 @@ impl<'a> Visitor<'a> for Checker<'a> {
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
         // apiextensions strips the formats it does not validate from a
         // CRD's schema: a custom resource's `int32` or `int64` integer is
-        // any integer JSON carries, not range-checked.
+        // any integer JSON carries, not range-checked. Its
+        // `x-kubernetes-int-or-string` is an integer or a string of the
+        // schema, no Go `intstr` (int32): its integers neither.
         let unformatted = Scalar::Integer(None);
+        let number = matches!(node.value, Value::Int(_) | Value::Float(_));
         let scalar = match scalar {
             Scalar::Integer(Some(_)) if walk.in_custom() => &unformatted,
+            Scalar::IntOrString if number && walk.in_custom() => &unformatted,
             other => other,
         };
         // A custom resource's strings are checked by the formats the API
