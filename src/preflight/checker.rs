@@ -222,10 +222,12 @@ impl<'a> Visitor<'a> for Checker<'a> {
         // `x-kubernetes-int-or-string` is an integer or a string of the
         // schema, no Go `intstr` (int32): its integers neither.
         let unformatted = Scalar::Integer(None);
-        let number = matches!(node.value, Value::Int(_) | Value::Float(_));
+        let any_integer = || scalar::fit(&unformatted, node, false).is_ok();
+        if walk.in_custom() && matches!(scalar, Scalar::IntOrString) && any_integer() {
+            return;
+        }
         let scalar = match scalar {
             Scalar::Integer(Some(_)) if walk.in_custom() => &unformatted,
-            Scalar::IntOrString if number && walk.in_custom() => &unformatted,
             other => other,
         };
         // A custom resource's strings are checked by the formats the API
