@@ -358,6 +358,23 @@ fn custom_resources_list_keys_items_and_map_values_as_apiextensions_validates_th
 }
 
 #[test]
+fn a_custom_resources_status_is_reset_on_create_but_its_unknown_fields_refused() {
+    let crd = "tests/custom-resources/server-truth-crd.yaml";
+    let gadget = |status: &str| {
+        format!("apiVersion: example.org/v1\nkind: Gadget\nmetadata:\n  name: g\nspec: {{}}\nstatus: {status}\n")
+    };
+    let out = check(&["--crd", crd], &gadget("{phase: Nope}"));
+    assert!(lines(&out).is_empty(), "{}", stdout(&out));
+    let out = check(&["--crd", crd], &gadget("{colour: blue}"));
+    let found = lines(&out);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains(r#"status.colour: strict decoding error: unknown field "status.colour""#),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn a_crd_the_api_server_refuses_serves_no_custom_resource() {
     let crd = "tests/custom-resources/widgets-crd.yaml";
     let yaml = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec: {}\n";

@@ -95,7 +95,15 @@ impl Validator {
             feature_gates: Some(&options.feature_gates),
         };
         match preflight::check(&self.tables, &doc.root, preflight_options) {
-            Ok(checked) => self.rules(doc, checked, report),
+            Ok(mut checked) => {
+                // A custom resource's `status` the API server resets.
+                checked.violations.retain(|violation| {
+                    !self
+                        .custom
+                        .status_ignored(&doc.root, &violation.path, violation.rule)
+                });
+                self.rules(doc, checked, report);
+            }
             Err(err) => {
                 report.disposition = Disposition::Failed;
                 report.errors.push(InputError {

@@ -188,6 +188,9 @@ impl<'a> CrdLoader<'a> {
             used.iter()
                 .flat_map(|(_, document)| document.crds.iter().cloned()),
         );
+        custom
+            .status_reset
+            .extend(super::status::status_reset(&used));
         custom.rules.extend(compiled_rules(&used));
         custom.junctors.extend(junctors_of(&used));
         if let Some(index) = index {

@@ -18,6 +18,7 @@
 //!   does not compile, rules over the cost limits), whose custom
 //!   resources cannot be created;
 //! - `rules`: the CEL rules and junctors of each served version;
+//! - `status`: the served versions whose `status` is reset on create;
 //! - `load`: [`CrdLoader`], which gathers the texts and builds all of it.
 
 mod copies;
@@ -26,6 +27,7 @@ mod load;
 mod read;
 mod refused;
 mod rules;
+mod status;
 
 pub use load::{CrdLoader, CrdReport};
 
@@ -60,6 +62,8 @@ pub(crate) struct CustomResources {
     unused: Vec<Unused>,
     /// CRDs read that the API server refuses on create.
     refused: Vec<refused::RefusedCrd>,
+    /// The served versions whose CRD has the `status` subresource.
+    status_reset: Vec<Key>,
 }
 
 /// A CRD among the inputs that is not used.
@@ -135,6 +139,23 @@ impl CustomResources {
         let (group, version, kind) = group_version_kind(root)?;
         let name = tables.types_for_gvk(group, version, kind).next()?;
         Some(self.gate_rules.for_type(tables, name, minor))
+    }
+
+    /// True when a finding at `path` (of `rule`) of the custom resource
+    /// `root` is about its `status`, which the API server resets on create
+    /// (its CRD has the `status` subresource): only an unknown field there
+    /// is refused, by the request's decoding.
+    pub fn status_ignored(&self, root: &Node, path: &str, rule: crate::preflight::Rule) -> bool {
+        if self.status_reset.is_empty()
+            || !status::reset_on_create(path, rule == crate::preflight::Rule::UnknownField)
+        {
+            return false;
+        }
+        group_version_kind(root).is_some_and(|(group, version, kind)| {
+            self.status_reset
+                .iter()
+                .any(|(g, v, k)| g == group && v == version && k == kind)
+        })
     }
 
     /// When `root` is a custom resource of a CRD the API server refuses on
