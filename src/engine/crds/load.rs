@@ -12,7 +12,6 @@ use crate::tables::GateTables;
 use crate::Version;
 use rayon::prelude::*;
 use std::path::Path;
-use vergate_codegen::load::Document;
 use vergate_codegen::model::kubernetes;
 
 /// The CRDs of a check: files given as CRDs (`--crd`), read at once, and
@@ -41,11 +40,7 @@ struct Input<'a> {
 
 /// A CRD document found among an input's, with where it came from, read
 /// or why not.
-type Scanned<'a> = (
-    Origin,
-    &'a Path,
-    Result<(Document, Vec<RefusedCrd>), String>,
-);
+type Scanned<'a> = (Origin, &'a Path, read::Read);
 
 /// What loading the CRDs found, in the order it was found.
 #[derive(Debug, Default)]

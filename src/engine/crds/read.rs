@@ -72,14 +72,14 @@ pub(super) fn given(
     crds_from_documents(path, documents).map_err(|err| err.to_string())
 }
 
+/// A CRD document read: its CRDs with those the API server refuses by
+/// their schemas, or why it does not read.
+pub(super) type Read = Result<(Document, Vec<RefusedCrd>), String>;
+
 /// The CRDs of `parts` (of the file at `path`), in parallel, with those
 /// the API server refuses by their schemas. A YAML error in a part is the
 /// error.
-fn read_parts(
-    path: &Path,
-    parts: &[document::Part<'_>],
-    first_index: usize,
-) -> Result<(Document, Vec<RefusedCrd>), String> {
+fn read_parts(path: &Path, parts: &[document::Part<'_>], first_index: usize) -> Read {
     let documents = read_json(path, parts, first_index)?;
     let refusals = documents
         .iter()
@@ -129,10 +129,7 @@ fn read_json(
 pub(super) fn crd_parts(
     path: &Path,
     parts: &[document::Part<'_>],
-) -> Vec<(
-    std::ops::Range<u32>,
-    Result<(Document, Vec<RefusedCrd>), String>,
-)> {
+) -> Vec<(std::ops::Range<u32>, Read)> {
     let holding: Vec<(usize, &document::Part<'_>)> = parts
         .iter()
         .enumerate()
