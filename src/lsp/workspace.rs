@@ -445,10 +445,13 @@ mod tests {
     #[test]
     fn crds_from_open_documents_and_the_workspace_on_disk() {
         let dir = tempfile::tempdir().unwrap();
+        // Without the fixture's look-ahead pattern, for which the API
+        // server refuses the CRD (and so serves no Widget).
         let crd = std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/custom-resources/widgets-crd.yaml"),
         )
-        .unwrap();
+        .unwrap()
+        .replace("^(?!kube-).*$", "^[a-z-]*$");
         let widget = uri(&dir.path().join("w.yaml"));
         let mut open = OpenDocuments::default();
         let mut workspace = Workspace::new(vec![dir.path().to_owned()]);
