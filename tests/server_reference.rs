@@ -44,25 +44,25 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.34",
         [
-            (Mode::Default, 98.89, 99.70),
-            (Mode::Warn, 98.74, 99.62),
-            (Mode::Strict, 99.08, 99.70),
+            (Mode::Default, 98.71, 99.70),
+            (Mode::Warn, 98.52, 99.62),
+            (Mode::Strict, 98.90, 99.70),
         ],
     ),
     (
         "1.35",
         [
-            (Mode::Default, 98.91, 99.70),
-            (Mode::Warn, 98.76, 99.62),
-            (Mode::Strict, 99.11, 99.70),
+            (Mode::Default, 98.74, 99.70),
+            (Mode::Warn, 98.54, 99.62),
+            (Mode::Strict, 98.93, 99.70),
         ],
     ),
     (
         "1.36",
         [
-            (Mode::Default, 98.98, 99.70),
-            (Mode::Warn, 98.89, 99.62),
-            (Mode::Strict, 99.17, 99.70),
+            (Mode::Default, 98.80, 99.70),
+            (Mode::Warn, 98.67, 99.62),
+            (Mode::Strict, 99.00, 99.70),
         ],
     ),
     // Measured in a regen with 1.37 added (the committed data stop at

@@ -32,7 +32,7 @@ fn names_rules(text: &str) -> bool {
 /// (the CRD may be on the cluster already, created by an older API
 /// server, but the target's would refuse it as it is), as warnings at
 /// their lines. The CRDs the API server refuses on create (by their
-/// schemas, or their rules' cost) are added to `refusals`.
+/// schemas) are added to `refusals`.
 pub(super) fn given(
     name: &str,
     path: &Path,
@@ -49,14 +49,11 @@ pub(super) fn given(
     // Only a CRD over a limit is read again, for its lines.
     if names_rules(text) && documents.iter().any(|(_, doc)| crd_cost::over_limits(doc)) {
         for doc in document::parse(text).documents {
+            // A CRD given with --crd is on the cluster already (created
+            // before its cost was over a limit, which the server ratchets):
+            // its resources are served and checked, and its cost is a
+            // warning, not a refusal of them.
             let found = crd_cost::of_crd(&doc.root);
-            let reasons = found
-                .iter()
-                .map(|violation| violation.message.clone())
-                .collect();
-            if !found.is_empty() {
-                refusals.extend(refused::refused(&doc.root.to_json(), reasons));
-            }
             over_cost.extend(
                 found
                     .into_iter()

@@ -7,9 +7,11 @@
 //! - a `pattern` Go's `regexp` does not compile (look-around,
 //!   backreferences: RE2 syntax, read here by the `regex` crate, whose
 //!   syntax is RE2's). A pattern that compiles but exceeds the `regex`
-//!   crate's size limit is not a refusal: Go has no such limit;
-//! - the CEL rules over the API server's estimated cost limits (found by
-//!   `crate::cel::crd_cost`, for the CRDs given with `--crd`).
+//!   crate's size limit is not a refusal: Go has no such limit.
+//!
+//! CEL rules over the estimated cost limits are not a refusal here: a CRD
+//! given with `--crd` is on the cluster already (the server ratchets the
+//! cost of a CRD it holds), so its cost is a warning (`crd_cost`).
 
 use crate::document::Node;
 use crate::walk::constraints::REGEX_SIZE_LIMIT as SIZE_LIMIT;
