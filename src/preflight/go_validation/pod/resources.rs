@@ -65,7 +65,15 @@ fn name_messages(name: &str, level: Level) -> Vec<String> {
 fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Broken>) {
     let limits = map_at(entries, "limits").unwrap_or_default();
     let requests = map_at(entries, "requests").unwrap_or_default();
-    for (key, list) in [("limits", limits), ("requests", requests)] {
+    // Each quantity is read once: its value by list, in the list's order.
+    let mut values: [Vec<Option<i128>>; 2] = [
+        Vec::with_capacity(limits.len()),
+        Vec::with_capacity(requests.len()),
+    ];
+    for (which, (key, list)) in [("limits", limits), ("requests", requests)]
+        .into_iter()
+        .enumerate()
+    {
         for entry in list {
             let name = entry.key.as_str();
             let path = || format!("{prefix}{key}[{name}]");
@@ -77,11 +85,11 @@ fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Bro
                 };
                 push(out, path(), entry.line, message);
             }
-            let Some(text) = quantity_text(&entry.value) else {
-                continue;
-            };
+            let text = quantity_text(&entry.value);
+            let milli = text.as_deref().and_then(|text| milli_value(text).ok());
+            values[which].push(milli);
             // A quantity that does not parse is the walk's `format`.
-            let Ok(milli) = milli_value(&text) else {
+            let (Some(text), Some(milli)) = (text, milli) else {
                 continue;
             };
             if milli < 0 {
@@ -99,13 +107,17 @@ fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Bro
             }
         }
     }
-    for entry in requests {
+    for (entry, wanted) in requests.iter().zip(&values[1]) {
         let name = entry.key.as_str();
         let Some(request) = quantity_text(&entry.value) else {
             continue;
         };
-        let limit = limits.iter().rev().find(|limit| limit.key == entry.key);
-        let Some(limit) = limit else {
+        let limit = limits
+            .iter()
+            .zip(&values[0])
+            .rev()
+            .find(|(limit, _)| limit.key == entry.key);
+        let Some((limit, most)) = limit else {
             if !overcommit_allowed(name) {
                 let message = required("Limit must be set for non overcommitable resources");
                 push(out, format!("{prefix}limits"), entry.line, message);
@@ -115,7 +127,7 @@ fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Bro
         let Some(limit_text) = quantity_text(&limit.value) else {
             continue;
         };
-        let (Ok(wanted), Ok(most)) = (milli_value(&request), milli_value(&limit_text)) else {
+        let (Some(wanted), Some(most)) = (*wanted, *most) else {
             continue;
         };
         let detail = if wanted != most && !overcommit_allowed(name) {
