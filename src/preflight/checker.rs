@@ -445,12 +445,10 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 let (rule, line) = (Rule::CrossField, broken.line);
                 self.report(walk, rule, last, line, broken.message);
             }
-            if super::go_validation::applies(object.name) {
-                for broken in super::go_validation::check(object.name, self.target, entries, line) {
-                    let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
-                    let (rule, line) = (Rule::ServerValidation, broken.line);
-                    self.report(walk, rule, last, line, broken.message);
-                }
+            for broken in super::go_validation::check(object.name, self.target, entries, line) {
+                let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
+                let (rule, line) = (Rule::ServerValidation, broken.line);
+                self.report(walk, rule, last, line, broken.message);
             }
         }
     }

@@ -7,6 +7,10 @@
 
 use super::field_errors::{at, duplicate, forbidden, invalid, invalid_raw, required};
 use super::read::{entries_of, get, go_text, items_at, line_of, scalar_text};
+use super::resource_names::{
+    container_resource_name, is_integer, is_quota_huge_pages, overcommit_allowed, resource_name,
+    STANDARD,
+};
 use super::{Broken, Scope, Table};
 use crate::cel::library::quantity::Quantity;
 use crate::document::{Entry, Node};
@@ -20,93 +24,9 @@ pub(super) const CHECKS: Table = &[
     ("io.k8s.api.core.v1.ResourceQuota", resource_quota),
 ];
 
-/// `standardResources` (`IsStandardResourceName`, besides huge pages).
-const STANDARD: &[&str] = &[
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "storage",
-    "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
-];
-
 /// `standardQuotaResources`: the standard names but `storage`.
 fn standard_for_quota(name: &str) -> bool {
-    name != "storage" && STANDARD.contains(&name) || quota_huge_pages(name)
-}
-
-/// `IsQuotaHugePageResourceName`.
-fn quota_huge_pages(name: &str) -> bool {
-    name.starts_with("hugepages-") || name.starts_with("requests.hugepages-")
-}
-
-/// `integerResources` and extended resources: counted in whole units.
-fn integer_resource(name: &str) -> bool {
-    const COUNTS: &[&str] = &[
-        "pods",
-        "resourcequotas",
-        "services",
-        "replicationcontrollers",
-        "secrets",
-        "configmaps",
-        "persistentvolumeclaims",
-        "services.nodeports",
-        "services.loadbalancers",
-    ];
-    COUNTS.contains(&name) || extended(name)
-}
-
-/// `IsNativeResource`: unprefixed or in `kubernetes.io/`.
-fn native(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
-}
-
-/// `IsExtendedResourceName`.
-fn extended(name: &str) -> bool {
-    !native(name)
-        && !name.starts_with("requests.")
-        && qualified_name(&format!("requests.{name}")).is_empty()
-}
-
-/// `validateResourceName`: a qualified name, standard unless prefixed.
-fn resource_name(name: &str) -> Vec<String> {
-    let errors = qualified_name(name);
-    if !errors.is_empty() {
-        return errors;
-    }
-    if !name.contains('/') && !STANDARD.contains(&name) && !quota_huge_pages(name) {
-        return vec!["must be a standard resource type or fully qualified".to_owned()];
-    }
-    Vec::new()
-}
-
-/// `validateContainerResourceName`: a resource a container may request.
-fn container_resource_name(name: &str) -> Vec<String> {
-    let mut errors = resource_name(name);
-    if !name.contains('/') {
-        let standard = matches!(name, "cpu" | "memory" | "ephemeral-storage")
-            || name.starts_with("hugepages-");
-        if !standard {
-            errors.push("must be a standard resource for containers".to_owned());
-        }
-    } else if !native(name) && !extended(name) {
-        errors.push("doesn't follow extended resource name standard".to_owned());
-    }
-    errors
+    name != "storage" && STANDARD.contains(&name) || is_quota_huge_pages(name)
 }
 
 /// A quantity as written (Go's `String()` would canonicalize it: vergate
@@ -359,7 +279,7 @@ fn limit_item(path: &str, kind: &str, limit: &[Entry], line: u32, out: &mut Vec<
                 );
             }
         }
-        let overcommit = native(key) && !key.starts_with("hugepages-");
+        let overcommit = overcommit_allowed(key);
         if let (false, Some(d), Some(r)) = (overcommit, dflt, request) {
             if d.value.compare(&r.value) != Ordering::Equal {
                 push(
@@ -414,7 +334,7 @@ fn quota_list(path: &str, list: &[Entry], out: &mut Vec<Broken>) {
                 invalid(&written, "must be greater than or equal to 0"),
             ));
         }
-        if integer_resource(name) && !value.is_integer() {
+        if is_integer(name) && !value.is_integer() {
             out.push(at(
                 path,
                 entry.line,

@@ -3,52 +3,16 @@
 //! `validateResourceRequirements` with each one's name rule).
 
 use super::super::field_error::{invalid_str, map_at, push, quantity_text, required};
+use super::super::resource_names::{
+    container_resource_name, is_integer, overcommit_allowed, resource_name,
+};
 use super::super::{Broken, Scope, Table};
 use crate::document::Entry;
-use crate::preflight::names;
 use vergate_core::support::quantity::milli_value;
 
 /// The checks, by the definition of the object they read.
 pub(in crate::preflight::go_validation) const CHECKS: Table =
     &[("io.k8s.api.core.v1.Container", container)];
-
-/// `helper.standardResources`: names a quota or a container may use
-/// without a domain.
-const STANDARD: &[&str] = &[
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "storage",
-    "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
-];
-
-/// `helper.integerResources` (an extended resource is one too).
-const INTEGER: &[&str] = &[
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "services.nodeports",
-    "services.loadbalancers",
-];
 
 /// The resources a pod's own `resources` may name
 /// (`resourcehelper.SupportedPodLevelResources`, sorted).
@@ -76,62 +40,23 @@ pub(super) fn pod_level(spec: &[Entry], _: u32, out: &mut Vec<Broken>) {
     }
 }
 
-fn is_huge_pages(name: &str) -> bool {
-    name.starts_with("hugepages-")
-}
-
-/// `helper.IsNativeResource`: no domain, or `kubernetes.io/`.
-fn is_native(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
-}
-
-/// `helper.IsExtendedResourceName`.
-fn is_extended(name: &str) -> bool {
-    !is_native(name)
-        && !name.starts_with("requests.")
-        && names::qualified_name(&format!("requests.{name}")).is_empty()
-}
-
-/// `helper.IsOvercommitAllowed`.
-fn overcommit_allowed(name: &str) -> bool {
-    is_native(name) && !is_huge_pages(name)
-}
-
-/// `validateResourceName` and the level's own rule: the messages for
+/// `validateContainerResourceName`, or for a pod's own resources
+/// `validateResourceName` and `validatePodResourceName`: the messages for
 /// `name`.
 fn name_messages(name: &str, level: Level) -> Vec<String> {
-    let mut messages = names::qualified_name(name);
-    if !messages.is_empty() {
-        return messages;
-    }
-    let plain = !name.contains('/');
-    let quota_huge_pages = is_huge_pages(name) || name.starts_with("requests.hugepages-");
-    if plain && !STANDARD.contains(&name) && !quota_huge_pages {
-        messages.push("must be a standard resource type or fully qualified".to_owned());
-        if level == Level::Pod {
-            return messages;
-        }
-    }
     match level {
-        Level::Container => {
-            if plain {
-                if !matches!(name, "cpu" | "memory" | "ephemeral-storage") && !is_huge_pages(name) {
-                    messages.push("must be a standard resource for containers".to_owned());
-                }
-            } else if !is_native(name) && !is_extended(name) {
-                messages.push("doesn't follow extended resource name standard".to_owned());
-            }
-        }
+        Level::Container => container_resource_name(name),
         Level::Pod => {
+            let mut messages = resource_name(name);
             let supported = POD_LEVEL
                 .iter()
                 .any(|known| *known == name || (known.ends_with('-') && name.starts_with(known)));
-            if !supported {
+            if messages.is_empty() && !supported {
                 messages.push(super::super::field_error::not_supported(name, POD_LEVEL));
             }
+            messages
         }
     }
-    messages
 }
 
 /// `validateResourceRequirements`: names, quantities not negative (whole
@@ -140,47 +65,59 @@ fn name_messages(name: &str, level: Level) -> Vec<String> {
 fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Broken>) {
     let limits = map_at(entries, "limits").unwrap_or_default();
     let requests = map_at(entries, "requests").unwrap_or_default();
-    for (key, list) in [("limits", limits), ("requests", requests)] {
+    // Each quantity is read once: its value by list, in the list's order.
+    let mut values: [Vec<Option<i128>>; 2] = [
+        Vec::with_capacity(limits.len()),
+        Vec::with_capacity(requests.len()),
+    ];
+    for (which, (key, list)) in [("limits", limits), ("requests", requests)]
+        .into_iter()
+        .enumerate()
+    {
         for entry in list {
             let name = entry.key.as_str();
-            let path = format!("{prefix}{key}[{name}]");
+            let path = || format!("{prefix}{key}[{name}]");
             for message in name_messages(name, level) {
                 let message = if message.starts_with("Unsupported value") {
                     message
                 } else {
                     invalid_str(name, &message)
                 };
-                push(out, path.clone(), entry.line, message);
+                push(out, path(), entry.line, message);
             }
-            let Some(text) = quantity_text(&entry.value) else {
-                continue;
-            };
+            let text = quantity_text(&entry.value);
+            let milli = text.as_deref().and_then(|text| milli_value(text).ok());
+            values[which].push(milli);
             // A quantity that does not parse is the walk's `format`.
-            let Ok(milli) = milli_value(&text) else {
+            let (Some(text), Some(milli)) = (text, milli) else {
                 continue;
             };
             if milli < 0 {
                 let message = invalid_str(&text, "must be greater than or equal to 0");
-                push(out, path.clone(), entry.line, message);
+                push(out, path(), entry.line, message);
             }
-            let integer = INTEGER.contains(&name) || is_extended(name);
+            let integer = is_integer(name);
             if integer && milli % 1000 != 0 {
                 push(
                     out,
-                    path,
+                    path(),
                     entry.line,
                     invalid_str(&text, "must be an integer"),
                 );
             }
         }
     }
-    for entry in requests {
+    for (entry, wanted) in requests.iter().zip(&values[1]) {
         let name = entry.key.as_str();
         let Some(request) = quantity_text(&entry.value) else {
             continue;
         };
-        let limit = limits.iter().rev().find(|limit| limit.key == entry.key);
-        let Some(limit) = limit else {
+        let limit = limits
+            .iter()
+            .zip(&values[0])
+            .rev()
+            .find(|(limit, _)| limit.key == entry.key);
+        let Some((limit, most)) = limit else {
             if !overcommit_allowed(name) {
                 let message = required("Limit must be set for non overcommitable resources");
                 push(out, format!("{prefix}limits"), entry.line, message);
@@ -190,7 +127,7 @@ fn requirements(entries: &[Entry], prefix: &str, level: Level, out: &mut Vec<Bro
         let Some(limit_text) = quantity_text(&limit.value) else {
             continue;
         };
-        let (Ok(wanted), Ok(most)) = (milli_value(&request), milli_value(&limit_text)) else {
+        let (Some(wanted), Some(most)) = (*wanted, *most) else {
             continue;
         };
         let detail = if wanted != most && !overcommit_allowed(name) {
