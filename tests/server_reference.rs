@@ -42,6 +42,14 @@ type MinorFloors = (&'static str, [(Mode, f64, f64); 3]);
 
 const FLOORS: &[MinorFloors] = &[
     (
+        "1.33",
+        [
+            (Mode::Default, 97.30, 99.55),
+            (Mode::Warn, 96.93, 99.40),
+            (Mode::Strict, 98.26, 99.72),
+        ],
+    ),
+    (
         "1.34",
         [
             (Mode::Default, 98.71, 99.70),
