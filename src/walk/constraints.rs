@@ -12,7 +12,7 @@
 //! syntax RE2 lacks, such as look-around) is reported as not checked (a
 //! warning), never guessed.
 
-use super::formats::float_value;
+use super::decoded_scalars::float_value;
 use crate::document::{Node, Value};
 use crate::gates::{Constraints, Number};
 use regex::Regex;

@@ -12,7 +12,7 @@
 
 pub(crate) mod constraints;
 mod crd_formats;
-mod formats;
+mod decoded_scalars;
 mod list_keys;
 mod path;
 pub(crate) mod scalar;
@@ -24,7 +24,7 @@ pub(crate) use constraints::Verdict;
 // The CEL library quotes as the format messages do.
 pub(crate) use crd_formats::go_quoted;
 pub(crate) use crd_formats::{message as format_message, CrdFormat};
-pub(crate) use formats::float_value as scalar_float;
+pub(crate) use decoded_scalars::float_value as scalar_float;
 pub(crate) use path::Step;
 pub(crate) use values::Refusal;
 

@@ -2,7 +2,7 @@
 //! kubectl sends (YAML turned into JSON by Go's encoding/json). The rules are
 //! listed in docs/cli.md, "What check verifies per type".
 
-use super::formats::{float_value, integral, is_base64, is_quantity, is_rfc3339};
+use super::decoded_scalars::{float_value, integral, is_base64, is_quantity, is_rfc3339};
 use crate::document::{Node, Value};
 use crate::gates::{Format, Scalar};
 

@@ -231,7 +231,7 @@ fn format_regex_size(value: &dyn Val) -> Option<u64> {
     let cel::objects::Value::Opaque(opaque) = value else {
         return None;
     };
-    let format = opaque.downcast_ref::<crate::cel::library::format::Format>()?;
+    let format = opaque.downcast_ref::<crate::cel::library::format::NamedFormat>()?;
     FORMAT_REGEX_SIZES
         .iter()
         .find(|(name, _)| *name == format.0)

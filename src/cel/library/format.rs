@@ -7,9 +7,9 @@ use std::sync::LazyLock;
 
 /// A named format (`format.named('dns1123Label')`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Format(pub &'static str);
+pub struct NamedFormat(pub &'static str);
 
-impl cel::objects::Opaque for Format {
+impl cel::objects::Opaque for NamedFormat {
     fn runtime_type_name(&self) -> &str {
         "kubernetes.NamedFormat"
     }

@@ -5,7 +5,7 @@
 //! added). Each takes its receiver as `This<Value>` and dispatches on
 //! what it holds, as one name (`isGreaterThan`, `ip`) serves several types.
 
-use super::format::{self, Format};
+use super::format::{self, NamedFormat};
 use super::net::{self, Cidr, Ip, Url};
 use super::quantity::Quantity;
 use super::semver::Semver;
@@ -617,7 +617,7 @@ pub(super) mod imp {
     pub fn format_named(context: Cx<'_>, name: &'static str) -> bool {
         add(context, name, |this: Arc<String>| -> Value {
             match format::NAMES.iter().find(|name| **name == this.as_str()) {
-                Some(name) => wrap(OptionalValue::of(wrap(Format(name)))),
+                Some(name) => wrap(OptionalValue::of(wrap(NamedFormat(name)))),
                 None => wrap(OptionalValue::none()),
             }
         })
@@ -631,7 +631,7 @@ pub(super) mod imp {
         else {
             return false;
         };
-        add(context, name, move || wrap(Format(format)))
+        add(context, name, move || wrap(NamedFormat(format)))
     }
 
     pub fn validate(context: Cx<'_>, name: &'static str) -> bool {
@@ -640,7 +640,7 @@ pub(super) mod imp {
             name,
             |ftx: &FunctionContext, This(this): This<Value>, value: Arc<String>| -> Result<Value> {
                 let named =
-                    opaque::<Format>(&this).ok_or_else(|| ftx.error("expected a format"))?;
+                    opaque::<NamedFormat>(&this).ok_or_else(|| ftx.error("expected a format"))?;
                 let errors = format::validate(named.0, &value);
                 Ok(if errors.is_empty() {
                     wrap(OptionalValue::none())
