@@ -36,7 +36,7 @@
 //! - [`Resource`]: which resource (a document, a `List` item) a finding
 //!   is about.
 
-mod crds;
+pub(crate) mod crds;
 mod document;
 mod options;
 mod report;

@@ -2,7 +2,9 @@
 //! states, as apiextensions validates a custom resource
 //! (apiextensions-apiserver's `pkg/apiserver/schema/listtype`): a `set`'s
 //! items are unique as wholes, a `map`'s by its `x-kubernetes-list-map-keys`
-//! (an item without a key, or null, counts as one with none). Each value
+//! (an item without a key, or null, counts as one with none, unless the
+//! items' schema gives the key a `default`: the server defaults an item
+//! before it compares). Each value
 //! seen again is reported once, at its second item, in the server's words
 //! (`Duplicate value: {"name":"a"}`).
 //!
@@ -40,7 +42,7 @@ pub(super) fn duplicates(items: &[Node], constraints: &Constraints) -> Vec<(usiz
             }
             items
                 .iter()
-                .map(|item| map_key(item, &constraints.list_map_keys))
+                .map(|item| map_key(item, constraints))
                 .collect()
         }
     };
@@ -57,12 +59,20 @@ pub(super) fn duplicates(items: &[Node], constraints: &Constraints) -> Vec<(usiz
 }
 
 /// The key of a `map` list's item: the object of its key fields that it
-/// has, as JSON with sorted keys (as Go marshals a map); `{}` for null.
-fn map_key(item: &Node, key_fields: &[String]) -> String {
+/// has, or that their `default` gives when it has not (absent or null), as
+/// JSON with sorted keys (as Go marshals a map); `{}` for null.
+fn map_key(item: &Node, constraints: &Constraints) -> String {
     let mut key = serde_json::Map::new();
-    for field in key_fields {
-        if let Some(value) = item.get(field) {
-            key.insert(field.clone(), value.to_json());
+    for field in &constraints.list_map_keys {
+        let value = match item.get(field) {
+            Some(value) if !matches!(value.value, Value::Null) => Some(value.to_json()),
+            _ => constraints
+                .list_map_defaults
+                .get(field)
+                .and_then(|default| serde_json::from_str(default).ok()),
+        };
+        if let Some(value) = value {
+            key.insert(field.clone(), value);
         }
     }
     serde_json::Value::Object(key).to_string()
@@ -109,6 +119,20 @@ mod tests {
         assert_eq!(
             duplicates(&keyless, &map(&["port"])),
             [(1, "Duplicate value: {}".to_owned())]
+        );
+    }
+
+    #[test]
+    fn map_list_keys_take_their_default_before_they_are_compared() {
+        let mut ports = map(&["containerPort", "protocol"]);
+        ports.list_map_defaults = [("protocol".to_owned(), r#""TCP""#.to_owned())].into();
+        let list = items("- {protocol: TCP, containerPort: 88}\n- {containerPort: 88}\n- {containerPort: 88, protocol: null}\n- {containerPort: 88, protocol: UDP}\n");
+        assert_eq!(
+            duplicates(&list, &ports),
+            [(
+                1,
+                r#"Duplicate value: {"containerPort":88,"protocol":"TCP"}"#.to_owned()
+            )]
         );
     }
 

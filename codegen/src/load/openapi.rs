@@ -568,6 +568,8 @@ impl Converter<'_> {
             property.element_enum_values = element_enum;
             property.element_keywords = element_keywords(property_object, &property.schema);
             (property.list_type, property.list_map_keys) = list_type(property_object);
+            property.list_map_defaults =
+                list_map_defaults(property_object, &property.list_map_keys);
             property.description = meta.description;
             property.enum_values = meta.enum_values;
             property.default = meta.default;
@@ -805,6 +807,23 @@ fn list_type(property: &Map<String, Value>) -> (Option<ListType>, Vec<String>) {
         _ => Vec::new(),
     };
     (list_type, keys)
+}
+
+/// The `default` of each key of a `map` list that its inline `items`
+/// schema gives (a CRD's; a spec's `$ref` items give none), as compact JSON.
+fn list_map_defaults(property: &Map<String, Value>, keys: &[String]) -> BTreeMap<String, String> {
+    let Some(Value::Object(members)) = property
+        .get("items")
+        .and_then(|items| items.get("properties"))
+    else {
+        return BTreeMap::new();
+    };
+    keys.iter()
+        .filter_map(|key| {
+            let default = members.get(key)?.get("default")?;
+            Some((key.clone(), default.to_string()))
+        })
+        .collect()
 }
 
 /// True for the schemas an enum of JSON scalars can constrain.

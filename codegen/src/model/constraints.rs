@@ -64,6 +64,7 @@ pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
         },
         list_type: None,
         list_map_keys: Vec::new(),
+        list_map_defaults: BTreeMap::new(),
         element: None,
     }
 }
@@ -76,6 +77,9 @@ pub fn of_property(property: &Property) -> Constraints {
     constraints
         .list_map_keys
         .clone_from(&property.list_map_keys);
+    constraints
+        .list_map_defaults
+        .clone_from(&property.list_map_defaults);
     let element = constraints_of(&property.element_keywords);
     if !element.is_empty() {
         constraints.element = Some(Box::new(element));

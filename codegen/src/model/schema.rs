@@ -197,6 +197,10 @@ pub struct Property {
     pub list_type: Option<ListType>,
     /// The keys of a `map` list (`x-kubernetes-list-map-keys`).
     pub list_map_keys: Vec<String>,
+    /// The `default` its items' schema gives a key of a `map` list, by key,
+    /// as compact JSON text (the server defaults an item before it compares
+    /// keys).
+    pub list_map_defaults: BTreeMap<String, String>,
     /// True when the spec marks it `deprecated: true`.
     pub deprecated: bool,
     /// The wire name this property had before it was renamed, from the
@@ -218,6 +222,7 @@ impl Property {
             element_keywords: BTreeMap::new(),
             list_type: None,
             list_map_keys: Vec::new(),
+            list_map_defaults: BTreeMap::new(),
             deprecated: false,
             renamed_from: None,
             source: Source::default(),

@@ -25,7 +25,7 @@ mod copies;
 mod index;
 mod load;
 mod read;
-mod refused;
+pub(crate) mod refused;
 mod rules;
 mod status;
 

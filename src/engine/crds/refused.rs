@@ -4,6 +4,8 @@
 //! far as vergate knows it. Each reason is said in the server's words,
 //! at the server's field path.
 //!
+//! - a schema `type` that is none of OpenAPI v3's six (`strign`, `null`:
+//!   apiextensions' `requireValidPropertyType`, always on for a create);
 //! - a `pattern` Go's `regexp` does not compile (look-around,
 //!   backreferences: RE2 syntax, read here by the `regex` crate, whose
 //!   syntax is RE2's). A pattern that compiles but exceeds the `regex`
@@ -15,11 +17,16 @@
 
 use crate::document::Node;
 use crate::walk::constraints::REGEX_SIZE_LIMIT as SIZE_LIMIT;
+use crate::walk::go_quoted;
 use serde_json::Value;
 use vergate_core::gates::{is_crd, GroupVersionKind};
 
 /// How many reasons a refused CRD's message gives (the rest are counted).
 const SHOWN: usize = 1;
+
+/// The schema types apiextensions takes, in the order its message lists
+/// them (`openapiV3Types.List()`, sorted).
+const OPENAPI_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
 
 /// The schemas nested deeper than this are not looked into: the reader
 /// bounds a document's nesting already; this keeps the recursion bounded
@@ -34,17 +41,34 @@ pub(crate) struct RefusedCrd {
     pub group: String,
     pub kind: String,
     pub name: String,
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Reason>,
+}
+
+/// One reason the API server gives for refusing a CRD: the field path in
+/// the CRD and the message, as a status cause holds them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reason {
+    pub field: String,
+    pub message: String,
+    /// Where in the CRD document the refused value is (a JSON pointer; for
+    /// identical versions, in the first), for its line.
+    pub pointer: String,
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
 }
 
 impl RefusedCrd {
     /// What a custom resource of the CRD is told, at its `apiVersion`.
     pub fn message(&self, api_version: &str) -> String {
-        let shown: Vec<&str> = self
+        let shown: Vec<String> = self
             .reasons
             .iter()
             .take(SHOWN)
-            .map(String::as_str)
+            .map(Reason::to_string)
             .collect();
         let more = match self.reasons.len().saturating_sub(SHOWN) {
             0 => String::new(),
@@ -62,13 +86,13 @@ impl RefusedCrd {
 /// The CRD document `root` (as JSON), when the API server refuses it for
 /// one of the reasons above that its schemas alone show (not cost).
 pub(crate) fn by_schema(root: &Value) -> Option<RefusedCrd> {
-    let reasons = invalid_patterns(root);
+    let reasons = schema_reasons(root);
     (!reasons.is_empty()).then(|| refused(root, reasons))?
 }
 
 /// The CRD document `root` refused for `reasons`; `None` when it is no
 /// CRD or names no group and kind.
-pub(crate) fn refused(root: &Value, reasons: Vec<String>) -> Option<RefusedCrd> {
+pub(crate) fn refused(root: &Value, reasons: Vec<Reason>) -> Option<RefusedCrd> {
     let text = |pointer: &str| root.pointer(pointer).and_then(Value::as_str);
     if !is_crd(text("/apiVersion"), text("/kind")) {
         return None;
@@ -92,10 +116,10 @@ pub(crate) fn is_of(crd: &RefusedCrd, root: &Node) -> bool {
     group == crd.group && kind == crd.kind
 }
 
-/// The patterns of every version's schema that Go's `regexp` refuses, as
-/// the API server says it. When every version has the same schema, the
+/// What the API server refuses in every version's schema (types and
+/// patterns), in its words. When every version has the same schema, the
 /// server validates it once, as the top-level `spec.validation`.
-fn invalid_patterns(root: &Value) -> Vec<String> {
+pub(crate) fn schema_reasons(root: &Value) -> Vec<Reason> {
     let Some(versions) = root.pointer("/spec/versions").and_then(Value::as_array) else {
         return Vec::new();
     };
@@ -110,51 +134,116 @@ fn invalid_patterns(root: &Value) -> Vec<String> {
     };
     if identical {
         if let Some(Some(schema)) = schemas.first() {
-            patterns(schema, "spec.validation.openAPIV3Schema", 0, &mut out);
+            let at = Place {
+                field: "spec.validation.openAPIV3Schema".to_owned(),
+                pointer: "/spec/versions/0/schema/openAPIV3Schema".to_owned(),
+            };
+            walk_schema(schema, &at, 0, &mut out);
         }
         return out;
     }
     for (index, schema) in schemas.iter().enumerate() {
         if let Some(schema) = schema {
-            let at = format!("spec.versions[{index}].schema.openAPIV3Schema");
-            patterns(schema, &at, 0, &mut out);
+            let at = Place {
+                field: format!("spec.versions[{index}].schema.openAPIV3Schema"),
+                pointer: format!("/spec/versions/{index}/schema/openAPIV3Schema"),
+            };
+            walk_schema(schema, &at, 0, &mut out);
         }
     }
     out
 }
 
-/// Adds the refused patterns of `schema` (at the field path `at`) and of
-/// the schemas inside it, as apiextensions walks them.
-fn patterns(schema: &Value, at: &str, depth: usize, out: &mut Vec<String>) {
+/// A schema's place in a CRD: the server's field path and the JSON pointer.
+struct Place {
+    field: String,
+    pointer: String,
+}
+
+impl Place {
+    /// The place of `key` in this schema (`.type`), or of its member
+    /// `name` (`.properties[spec]`) when given.
+    fn child(&self, key: &str, name: Option<&str>) -> Place {
+        match name {
+            Some(name) => Place {
+                field: format!("{}.{key}[{name}]", self.field),
+                pointer: format!(
+                    "{}/{key}/{}",
+                    self.pointer,
+                    name.replace('~', "~0").replace('/', "~1")
+                ),
+            },
+            None => Place {
+                field: format!("{}.{key}", self.field),
+                pointer: format!("{}/{key}", self.pointer),
+            },
+        }
+    }
+
+    fn reason(&self, key: &str, message: String) -> Reason {
+        let Place { field, pointer } = self.child(key, None);
+        Reason {
+            field,
+            message,
+            pointer,
+        }
+    }
+}
+
+/// Adds what is refused in `schema` (at `at`) and in the schemas inside
+/// it, as apiextensions walks them.
+fn walk_schema(schema: &Value, at: &Place, depth: usize, out: &mut Vec<Reason>) {
     let Value::Object(object) = schema else {
         return;
     };
     if depth > MAX_DEPTH {
         return;
     }
+    if let Some(Value::String(kind)) = object.get("type") {
+        if !kind.is_empty() && !OPENAPI_TYPES.contains(&kind.as_str()) {
+            let supported: Vec<String> = OPENAPI_TYPES.iter().map(|t| format!("{t:?}")).collect();
+            out.push(at.reason(
+                "type",
+                format!(
+                    "Unsupported value: {}: supported values: {}",
+                    go_quoted(kind),
+                    supported.join(", ")
+                ),
+            ));
+        }
+        if kind == "null" {
+            out.push(at.reason(
+                "type",
+                "Forbidden: type cannot be set to null, use nullable as an alternative".to_owned(),
+            ));
+        }
+    }
     if let Some(Value::String(pattern)) = object.get("pattern") {
         if let Some(why) = go_refuses(pattern) {
-            out.push(format!(
-                "{at}.pattern: Invalid value: {pattern:?}: must be a valid regular expression, but isn't: error parsing regexp: {why}"
-            ));
+            out.push(at.reason("pattern", format!("Invalid value: {}: must be a valid regular expression, but isn't: error parsing regexp: {why}", go_quoted(pattern))));
         }
     }
     for key in ["properties", "patternProperties"] {
         if let Some(Value::Object(members)) = object.get(key) {
             for (name, member) in members {
-                patterns(member, &format!("{at}.{key}[{name}]"), depth + 1, out);
+                walk_schema(member, &at.child(key, Some(name)), depth + 1, out);
             }
         }
     }
     for key in ["items", "additionalProperties", "not"] {
         if let Some(member @ Value::Object(_)) = object.get(key) {
-            patterns(member, &format!("{at}.{key}"), depth + 1, out);
+            walk_schema(member, &at.child(key, None), depth + 1, out);
         }
     }
     for key in ["allOf", "anyOf", "oneOf"] {
         if let Some(Value::Array(members)) = object.get(key) {
             for (index, member) in members.iter().enumerate() {
-                patterns(member, &format!("{at}.{key}[{index}]"), depth + 1, out);
+                let place = at.child(key, None);
+                let place = Place {
+                    field: format!("{}[{index}]", place.field),
+                    pointer: format!("{}/{index}", place.pointer),
+                };
+                walk_schema(member, &place, depth + 1, out);
             }
         }
     }
@@ -218,7 +307,7 @@ mod tests {
         let refused = by_schema(&root).unwrap();
         assert_eq!(refused.kind, "Widget");
         assert_eq!(
-            refused.reasons,
+            refused.reasons.iter().map(Reason::to_string).collect::<Vec<_>>(),
             ["spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[prefix].pattern: Invalid value: \"^(?!kube-).*$\": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: `(?!`"]
         );
         let message = refused.message("example.com/v2");
@@ -233,10 +322,29 @@ mod tests {
         ]));
         let reasons = by_schema(&root).unwrap().reasons;
         assert_eq!(reasons.len(), 1);
-        assert!(reasons[0].starts_with(
+        assert!(reasons[0].to_string().starts_with(
             "spec.validation.openAPIV3Schema.properties[spec].properties[prefix].pattern: Invalid value: \"(a\""
         ), "{reasons:?}");
         let fine = crd(json!([{"name": "v1", "schema": schema("^[a-z]([-a-z0-9]*)?$")}]));
         assert_eq!(by_schema(&fine), None);
+    }
+
+    #[test]
+    fn a_type_openapi_does_not_have_refuses_the_crd() {
+        let typo = json!({"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+            "type": "object", "properties": {"message": {"type": "strign"}, "gone": {"type": "null"}}
+        }}}});
+        let reasons = by_schema(&crd(json!([{"name": "v1", "schema": typo}])))
+            .unwrap()
+            .reasons;
+        let shown: Vec<String> = reasons.iter().map(Reason::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "spec.validation.openAPIV3Schema.properties[spec].properties[gone].type: Unsupported value: \"null\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\"",
+                "spec.validation.openAPIV3Schema.properties[spec].properties[gone].type: Forbidden: type cannot be set to null, use nullable as an alternative",
+                "spec.validation.openAPIV3Schema.properties[spec].properties[message].type: Unsupported value: \"strign\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\"",
+            ]
+        );
     }
 }

@@ -12,6 +12,7 @@
 
 mod addresses;
 mod admission;
+mod apiextensions;
 mod autoscaling;
 mod batch;
 mod config;
@@ -84,6 +85,7 @@ const TABLES: &[Table] = &[
     quota::CHECKS,
     config::CHECKS,
     endpoints::CHECKS,
+    apiextensions::CHECKS,
 ];
 
 /// The checks by definition, built once from [`TABLES`] (one foldhash
@@ -113,7 +115,7 @@ pub(super) fn check(
     line: u32,
 ) -> Vec<Broken> {
     let mut out = Vec::new();
-    if !definition.starts_with("io.k8s.api.") {
+    if !definition.starts_with("io.k8s.api") {
         return out;
     }
     let Some(checks) = by_definition().get(definition) else {

@@ -3,6 +3,8 @@
 //! them: OpenAPI 3.0's boolean `exclusiveMinimum: true` is already folded
 //! into the numeric form (`exclusiveMinimum: 0`).
 
+use std::collections::BTreeMap;
+
 /// A number bound (`minimum`, `multipleOf`, …). Written as an integer when
 /// it is one (`65535`, not `65535.0`).
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
@@ -147,6 +149,14 @@ pub struct Constraints {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub list_map_keys: Vec<String>,
+    /// The `default` its items' schema gives a key of a `map` list, by key,
+    /// as compact JSON text: the server defaults an item before it compares
+    /// keys, so an item without the key has the default's.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "BTreeMap::is_empty")
+    )]
+    pub list_map_defaults: BTreeMap<String, String>,
     /// The constraints on each element of a list (its `items`) or map (its
     /// `additionalProperties`) when the element is no definition of its
     /// own (`hostnames: [string, maxLength 253]`).
@@ -246,6 +256,7 @@ impl Constraints {
             rules,
             list_type,
             list_map_keys,
+            list_map_defaults,
             element,
         } = self;
         pattern.is_none()
@@ -264,6 +275,7 @@ impl Constraints {
             && rules.is_empty()
             && list_type.is_none()
             && list_map_keys.is_empty()
+            && list_map_defaults.is_empty()
             && element.is_none()
     }
 }
