@@ -8,7 +8,7 @@ mod support;
 use support::inputs::Input;
 
 /// What a test asks for, by the input it needs.
-const CALLS: [(&str, &str); 12] = [
+const CALLS: [(&str, &str); 13] = [
     ("support::yaml_test_suite(", "vergate_yaml_test_suite"),
     ("support::crds(", "vergate_crds"),
     ("support::kubernetes_specs(", "vergate_kubernetes_specs"),
@@ -29,6 +29,10 @@ const CALLS: [(&str, &str); 12] = [
     ("support::pytest_lsp(", "vergate_pytest_lsp"),
     ("support::pkl_k8s_checkout(", "vergate_pkl_k8s"),
     ("support::pkl_pantry_checkout(", "vergate_pkl_pantry"),
+    (
+        "support::kubectl_validate_testcases(",
+        "vergate_kubectl_validate_testcases",
+    ),
 ];
 
 #[test]

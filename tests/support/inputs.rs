@@ -24,7 +24,7 @@
 use std::path::{Path, PathBuf};
 
 /// The variables that name the inputs, plus `CI`.
-pub const VARIABLES: [&str; 11] = [
+pub const VARIABLES: [&str; 12] = [
     "CI",
     "PKL_K8S",
     "PKL_PANTRY",
@@ -36,6 +36,7 @@ pub const VARIABLES: [&str; 11] = [
     "VERGATE_DOCKER_SPECS",
     "VERGATE_YAML_LANGUAGE_SERVER",
     "VERGATE_PYTEST",
+    "VERGATE_KUBECTL_VALIDATE_TESTCASES",
 ];
 
 /// The Kubernetes minors of the reference corpus.
@@ -75,6 +76,11 @@ pub const INSTALLED_YAML_LANGUAGE_SERVER: &str =
 /// Where `.ci/run` installs pytest with pytest-lsp (the language server's
 /// client tests), relative to the repository root.
 pub const INSTALLED_PYTEST: &str = "target/venv-openapi/bin/pytest";
+
+/// Where `.ci/run` links kubectl-validate's test documents (the Go module's
+/// `testcases/`, tests/kubectl_validate/fetch.sh), relative to the
+/// repository root.
+pub const INSTALLED_KUBECTL_VALIDATE_TESTCASES: &str = "target/tools/kubectl-validate-testcases";
 
 /// Where `.ci/run` installs openapi-spec-validator, relative to the
 /// repository root.
@@ -378,8 +384,35 @@ impl Input {
         }
     }
 
+    /// kubectl-validate's own test documents (`testcases/` of the Go module
+    /// sigs.k8s.io/kubectl-validate): `$VERGATE_KUBECTL_VALIDATE_TESTCASES`,
+    /// or where `.ci/run` links them.
+    pub fn kubectl_validate_testcases(root: &Path) -> Input {
+        let (dir, home) = match std::env::var_os("VERGATE_KUBECTL_VALIDATE_TESTCASES") {
+            Some(dir) => (PathBuf::from(&dir), PathBuf::from(dir)),
+            None => (
+                root.join(INSTALLED_KUBECTL_VALIDATE_TESTCASES),
+                root.join("target/tools"),
+            ),
+        };
+        Input {
+            cfg: "vergate_kubectl_validate_testcases",
+            reason: "needs kubectl-validate's testcases: target/tools (see .ci/run) or VERGATE_KUBECTL_VALIDATE_TESTCASES",
+            fix: format!(
+                "kubectl-validate's test documents are not at {} (set \
+                 VERGATE_KUBECTL_VALIDATE_TESTCASES, or run the step of .ci/run: \
+                 `ln -sfn \"$(tests/kubectl_validate/fetch.sh)\" {INSTALLED_KUBECTL_VALIDATE_TESTCASES}`)",
+                dir.display()
+            ),
+            path: dir.clone(),
+            files: vec![dir.join("manifests/configmap.yaml")],
+            home,
+            optional_in_ci: false,
+        }
+    }
+
     /// Every input, in the order above.
-    pub fn all(root: &Path) -> [Input; 11] {
+    pub fn all(root: &Path) -> [Input; 12] {
         [
             Input::kubernetes_specs(root),
             Input::kubernetes_output(root),
@@ -392,6 +425,7 @@ impl Input {
             Input::pytest_lsp(root),
             Input::pkl_k8s(root),
             Input::pkl_pantry(root),
+            Input::kubectl_validate_testcases(root),
         ]
     }
 

@@ -79,6 +79,14 @@ pub fn pytest_lsp() -> PathBuf {
     Input::pytest_lsp(root()).require()
 }
 
+/// kubectl-validate's own test documents (the Go module's `testcases/`,
+/// linked by `.ci/run`, or `$VERGATE_KUBECTL_VALIDATE_TESTCASES`); fails the
+/// test, naming the fix, without them. A test that calls it carries
+/// `#[cfg_attr(not(vergate_kubectl_validate_testcases), ignore = "<its reason>")]`.
+pub fn kubectl_validate_testcases() -> PathBuf {
+    Input::kubectl_validate_testcases(root()).require()
+}
+
 /// The real CRDs (`../shared/crds`, or `$VERGATE_CRDS`); fails the test,
 /// naming the fix, without them. A test that calls it carries
 /// `#[cfg_attr(not(vergate_crds), ignore = "<its reason>")]`.

@@ -112,6 +112,12 @@ pub(crate) fn is_of(crd: &RefusedCrd, root: &Node) -> bool {
     let (Some(api_version), Some(kind)) = (text("apiVersion"), text("kind")) else {
         return false;
     };
+    // A CRD document is the server's own kind, whatever a CRD claims to
+    // serve (kubectl-validate's suite has one that names it): its refusal
+    // is the CRD's own check (`go_validation::apiextensions`).
+    if is_crd(Some(api_version), Some(kind)) {
+        return false;
+    }
     let (group, _) = GroupVersionKind::split_api_version(api_version);
     group == crd.group && kind == crd.kind
 }
