@@ -14,6 +14,7 @@ mod addresses;
 mod admission;
 mod autoscaling;
 mod batch;
+mod closed_sets;
 mod config;
 mod coordination;
 mod cron;
@@ -32,7 +33,10 @@ mod selector;
 mod service;
 mod storage;
 mod storage_classes;
+mod unvalidated;
 mod workloads;
+
+pub(super) use unvalidated::{forget as forget_unvalidated, parts as unvalidated_parts};
 
 use crate::document::Entry;
 use crate::Version;
@@ -84,6 +88,7 @@ const TABLES: &[Table] = &[
     quota::CHECKS,
     config::CHECKS,
     endpoints::CHECKS,
+    closed_sets::CHECKS,
 ];
 
 /// The checks by definition, built once from [`TABLES`] (one foldhash

@@ -75,7 +75,11 @@ fn pod_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
     node_selector(entries, line, out);
     host_network_ports(entries, out);
     sleep_within_grace(entries, out);
-    resources::pod_level(entries, line, out);
+    // PodLevelResources is alpha (off) before 1.34: the server drops the
+    // pod's own `resources` there.
+    if scope.target >= crate::Version::new(1, 34) {
+        resources::pod_level(entries, line, out);
+    }
     os(entries, line, out);
     resize_with_never(entries, out);
     if scope.target >= crate::Version::new(1, 36) {
