@@ -838,7 +838,7 @@ fn kubernetes_lists_are_checked_item_by_item() {
     assert_eq!(
         stdout(&out),
         "tests/cli/kubernetes/list.yaml:17: Service web: items[0].spec.trafficDistribution: not available in 1.29 (introduced in 1.30 as alpha, feature gate ServiceTrafficDistribution)\n\
-         tests/cli/kubernetes/list.yaml:34: Deployment web: items[1].spec.template.spec.containers[0].imagePullPolicy: value \"IfNotPresnt\" is likely refused in 1.29: the 1.29 spec lists no values, and 1.34's, carried back as the field's description is the same, are Always, IfNotPresent, Never\n"
+         tests/cli/kubernetes/list.yaml:34: Deployment web: items[1].spec.template.spec.containers[0].imagePullPolicy: Unsupported value: \"IfNotPresnt\": supported values: \"Always\", \"IfNotPresent\", \"Never\"\n"
     );
     let out = vergate(&[
         "check", "--strict", "--api", &gates, "--target", "1.34", list,
