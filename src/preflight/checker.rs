@@ -459,7 +459,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 let (rule, line) = (Rule::ServerValidation, broken.line);
                 self.report(walk, rule, last, line, broken.message);
             }
-            self.drop_enum_twins(before);
+            self.drop_enum_twins(walk, before);
         }
     }
 }
@@ -468,22 +468,30 @@ impl Checker<'_> {
     /// Drops the schema's enum finding (`value-not-available`) of a field
     /// the server's own check reported from `from` on: the server's words
     /// say it (a spec without enums carries a later one's back as a
-    /// warning; the server refuses with its own message).
-    fn drop_enum_twins(&mut self, from: usize) {
+    /// warning; the server refuses with its own message). Only the
+    /// object's own subtree is read (the walk is post-order, so its
+    /// findings are the last ones before `from`, all below `walk`'s path):
+    /// a document of many objects costs no more than one pass per level.
+    fn drop_enum_twins(&mut self, walk: &Walk<'_>, mut from: usize) {
         if self.violations.len() == from {
             return;
         }
-        let (before, added) = self.violations.split_at(from);
-        let twins: Vec<usize> = before
-            .iter()
-            .enumerate()
-            .filter(|(_, old)| {
-                old.rule == Rule::ValueNotAvailable && added.iter().any(|new| new.path == old.path)
-            })
-            .map(|(index, _)| index)
-            .collect();
-        for index in twins.into_iter().rev() {
-            self.violations.remove(index);
+        let base = walk.path_text(None);
+        let mut index = from;
+        while index > 0 {
+            index -= 1;
+            let old = &self.violations[index];
+            if !old.path.starts_with(base.as_str()) {
+                break;
+            }
+            let twin = old.rule == Rule::ValueNotAvailable
+                && self.violations[from..]
+                    .iter()
+                    .any(|new| new.path == old.path);
+            if twin {
+                self.violations.remove(index);
+                from -= 1;
+            }
         }
     }
 }
