@@ -44,9 +44,9 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.33",
         [
-            (Mode::Default, 97.30, 99.55),
-            (Mode::Warn, 96.93, 99.40),
-            (Mode::Strict, 98.26, 99.72),
+            (Mode::Default, 98.75, 99.72),
+            (Mode::Warn, 98.54, 99.64),
+            (Mode::Strict, 98.65, 99.72),
         ],
     ),
     (

@@ -439,16 +439,58 @@ impl<'a> Visitor<'a> for Checker<'a> {
         _: Vec<(&'a str, u32, ())>,
     ) {
         if let Some(entries) = node.as_map() {
+            // What the target's server leaves unvalidated below this object
+            // (a StatefulSet's templates before 1.34): its children's
+            // findings, before this object's own checks add theirs.
+            let parts = super::go_validation::unvalidated_parts(object.name, self.target);
+            if !parts.is_empty() {
+                let base = walk.path_text(None);
+                super::go_validation::forget_unvalidated(&mut self.violations, &base, parts);
+            }
             self.required(walk, object, entries, line);
             for broken in super::cross_field::check(&object.def.rules, entries, line) {
                 let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
                 let (rule, line) = (Rule::CrossField, broken.line);
                 self.report(walk, rule, last, line, broken.message);
             }
+            let before = self.violations.len();
             for broken in super::go_validation::check(object.name, self.target, entries, line) {
                 let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
                 let (rule, line) = (Rule::ServerValidation, broken.line);
                 self.report(walk, rule, last, line, broken.message);
+            }
+            self.drop_enum_twins(walk, before);
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// Drops the schema's enum finding (`value-not-available`) of a field
+    /// the server's own check reported from `from` on: the server's words
+    /// say it (a spec without enums carries a later one's back as a
+    /// warning; the server refuses with its own message). Only the
+    /// object's own subtree is read (the walk is post-order, so its
+    /// findings are the last ones before `from`, all below `walk`'s path):
+    /// a document of many objects costs no more than one pass per level.
+    fn drop_enum_twins(&mut self, walk: &Walk<'_>, mut from: usize) {
+        if self.violations.len() == from {
+            return;
+        }
+        let base = walk.path_text(None);
+        let mut index = from;
+        while index > 0 {
+            index -= 1;
+            let old = &self.violations[index];
+            if !old.path.starts_with(base.as_str()) {
+                break;
+            }
+            let twin = old.rule == Rule::ValueNotAvailable
+                && self.violations[from..]
+                    .iter()
+                    .any(|new| new.path == old.path);
+            if twin {
+                self.violations.remove(index);
+                from -= 1;
             }
         }
     }

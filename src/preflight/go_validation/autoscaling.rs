@@ -89,7 +89,8 @@ fn autoscaler(scope: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>)
         target,
         target_line,
         spec_path.key("scaleTargetRef"),
-        false,
+        // ValidateAPIVersion came in 1.34; 1.33's server reads no apiVersion.
+        (scope.target >= Version::new(1, 34)).then_some(false),
         found,
     );
     // v2's metrics; v1's CPU target becomes one Resource metric, and none
@@ -143,12 +144,13 @@ fn autoscaler_v1(scope: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broke
 }
 
 /// `ValidateCrossVersionObjectReference`: a kind, a name, an apiVersion
-/// with a group (`empty_group`: or without, as a metric's object may).
+/// with a group (`empty_group`: or without, as a metric's object may;
+/// `None`: the apiVersion is not checked).
 fn reference(
     node: Option<&Node>,
     line: u32,
     at: Path<'_>,
-    empty_group: bool,
+    empty_group: Option<bool>,
     found: &mut Findings<'_>,
 ) {
     let fields = entries(node);
@@ -166,6 +168,9 @@ fn reference(
             );
         }
     }
+    let Some(empty_group) = empty_group else {
+        return;
+    };
     let api_version = text(fields, "apiVersion");
     // schema.ParseGroupVersion.
     // schema.ParseGroupVersion: `group/version`, a bare version, or
@@ -263,7 +268,7 @@ fn metric_source(kind: &str, source: &Node, at: Path<'_>, found: &mut Findings<'
             described,
             line_at("describedObject"),
             at.key("describedObject"),
-            true,
+            Some(true),
             found,
         );
     }
@@ -532,6 +537,13 @@ mod tests {
                 "spec.scaleTargetRef.apiVersion@2: Invalid value: \"v1\": apiVersion must specify API group",
                 "spec.metrics@1: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas",
             ]
+        );
+        // 1.33's server reads no apiVersion (ValidateAPIVersion is 1.34's).
+        let no_group = "spec:\n  scaleTargetRef: {apiVersion: '', kind: Deployment, name: web}\n  maxReplicas: 2\n";
+        assert!(found_at(HPA, 33, no_group).is_empty());
+        assert_eq!(
+            found_at(HPA, 34, no_group),
+            ["spec.scaleTargetRef.apiVersion@2: Invalid value: \"\": apiVersion must specify API group"]
         );
         let v1 = "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: D, name: w}, maxReplicas: 2, targetCPUUtilizationPercentage: 0}\n";
         assert_eq!(

@@ -15,6 +15,7 @@ mod admission;
 mod apiextensions;
 mod autoscaling;
 mod batch;
+mod closed_sets;
 mod config;
 mod coordination;
 mod cron;
@@ -33,7 +34,10 @@ mod selector;
 mod service;
 mod storage;
 mod storage_classes;
+mod unvalidated;
 mod workloads;
+
+pub(super) use unvalidated::{forget as forget_unvalidated, parts as unvalidated_parts};
 
 use crate::document::Entry;
 use crate::Version;
@@ -86,6 +90,7 @@ const TABLES: &[Table] = &[
     config::CHECKS,
     endpoints::CHECKS,
     apiextensions::CHECKS,
+    closed_sets::CHECKS,
 ];
 
 /// The checks by definition, built once from [`TABLES`] (one foldhash

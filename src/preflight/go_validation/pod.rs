@@ -74,10 +74,16 @@ fn pod_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
     }
     node_selector(entries, line, out);
     host_network_ports(entries, out);
-    sleep_within_grace(entries, out);
-    resources::pod_level(entries, line, out);
+    sleep_within_grace(scope.target, entries, out);
+    // PodLevelResources is alpha (off) before 1.34: the server drops the
+    // pod's own `resources` there.
+    if scope.target >= crate::Version::new(1, 34) {
+        resources::pod_level(entries, line, out);
+    }
     os(entries, line, out);
-    resize_with_never(entries, out);
+    if scope.target >= containers::INPLACE_RESIZE_FROM {
+        resize_with_never(entries, out);
+    }
     if scope.target >= crate::Version::new(1, 36) {
         init_resize_policy(entries, out);
     }
@@ -308,7 +314,16 @@ fn host_network_ports(entries: &[Entry], out: &mut Vec<Broken>) {
 /// `validateSleepAction`: a lifecycle hook sleeps no longer than the pod's
 /// grace period (of regular containers and sidecars, whose lifecycle the
 /// server checks).
-fn sleep_within_grace(entries: &[Entry], out: &mut Vec<Broken>) {
+///
+/// Per minor: the sleep action is dropped before 1.30 (PodLifecycleSleepAction
+/// alpha and off in 1.29); zero is refused before 1.33
+/// (PodLifecycleSleepActionAllowZero off), in other words in 1.32.
+fn sleep_within_grace(target: crate::Version, entries: &[Entry], out: &mut Vec<Broken>) {
+    use crate::Version;
+    if target < Version::new(1, 30) {
+        return;
+    }
+    let zero_allowed = target >= Version::new(1, 33);
     let grace = match get(entries, "terminationGracePeriodSeconds") {
         None => DEFAULT_GRACE,
         Some(_) => match int_at(entries, "terminationGracePeriodSeconds") {
@@ -335,13 +350,16 @@ fn sleep_within_grace(entries: &[Entry], out: &mut Vec<Broken>) {
                 let Some(seconds) = int_at(sleep, "seconds") else {
                     continue;
                 };
-                if seconds < 0 || seconds > grace {
-                    let message = invalid_int(
-                        seconds,
-                        &format!(
-                            "must be non-negative and less than terminationGracePeriodSeconds ({grace})"
-                        ),
-                    );
+                let floor = if zero_allowed { 0 } else { 1 };
+                if seconds < floor || seconds > grace {
+                    let detail = if zero_allowed {
+                        format!("must be non-negative and less than terminationGracePeriodSeconds ({grace})")
+                    } else if target >= Version::new(1, 32) {
+                        format!("must be greater than 0 and less than terminationGracePeriodSeconds ({grace}). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.")
+                    } else {
+                        format!("must be greater than 0 and less than terminationGracePeriodSeconds ({grace})")
+                    };
+                    let message = invalid_int(seconds, &detail);
                     let line = line_of(sleep, "seconds", 0);
                     push(
                         out,
@@ -570,6 +588,25 @@ mod tests {
             sleep.replace("-1", "45")
         );
         assert!(messages(SPEC, &longer).is_empty());
+    }
+
+    #[test]
+    fn sleep_rules_per_minor() {
+        let zero =
+            "containers:\n- name: a\n  lifecycle:\n    preStop:\n      sleep: {seconds: 0}\n";
+        let at =
+            |minor| super::super::tests::messages_at(SPEC, zero, crate::Version::new(1, minor));
+        assert!(at(33).is_empty());
+        assert_eq!(
+            at(32),
+            ["containers[0].lifecycle.preStop.sleep@5: Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds (30). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep."]
+        );
+        assert_eq!(
+            at(30),
+            ["containers[0].lifecycle.preStop.sleep@5: Invalid value: 0: must be greater than 0 and less than terminationGracePeriodSeconds (30)"]
+        );
+        // PodLifecycleSleepAction is alpha and off in 1.29: the field is dropped.
+        assert!(at(29).is_empty());
     }
 
     #[test]

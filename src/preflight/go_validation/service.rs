@@ -16,6 +16,7 @@ use super::read::{entries_of, get, go_text, items_at, line_of, string_map};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node, Value};
 use crate::preflight::names::{dns1123_subdomain, label_value, qualified_name};
+use crate::Version;
 use std::collections::HashSet;
 
 /// The checks, by the definition of the object they read.
@@ -25,8 +26,16 @@ pub(super) const CHECKS: Table = &[("io.k8s.api.core.v1.Service", service)];
 const MAX_AFFINITY_SECONDS: i64 = 86_400;
 
 /// The values of `trafficDistribution` (feature gate
-/// `PreferSameTrafficDistribution`, on by default in 1.35 and 1.36).
+/// `PreferSameTrafficDistribution`, on by default from 1.34).
 const TRAFFIC_DISTRIBUTIONS: &[&str] = &["PreferClose", "PreferSameZone", "PreferSameNode"];
+
+/// Before 1.34 (the gate alpha and off in 1.33, absent before): only
+/// `PreferClose`.
+const TRAFFIC_DISTRIBUTIONS_BEFORE_1_34: &[&str] = &["PreferClose"];
+
+/// The kubelet's port, which a LoadBalancer Service may not expose before
+/// 1.33 (`ports.KubeletPort`; the check was removed in 1.33).
+const KUBELET_PORT: i64 = 10_250;
 
 /// The annotation the `loadBalancerSourceRanges` field replaced.
 const SOURCE_RANGES_ANNOTATION: &str = "service.beta.kubernetes.io/load-balancer-source-ranges";
@@ -127,7 +136,10 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             ));
         }
     }
-    traffic_policies(&spec, out);
+    traffic_policies(scope, &spec, out);
+    if kind == "LoadBalancer" && scope.target < Version::new(1, 33) {
+        kubelet_port(ports, spec.line, out);
+    }
 }
 
 /// An integer field, when it is one.
@@ -453,7 +465,7 @@ fn source_ranges(scope: &Scope, spec: &Spec, object: &[Entry], out: &mut Vec<Bro
 }
 
 /// `validateServiceExternalTrafficPolicy`, `validateServiceTrafficDistribution`.
-fn traffic_policies(spec: &Spec, out: &mut Vec<Broken>) {
+fn traffic_policies(scope: &Scope, spec: &Spec, out: &mut Vec<Broken>) {
     let accessible = matches!(spec.kind, "LoadBalancer" | "NodePort")
         || !items_at(spec.entries, "externalIPs").is_empty();
     let policy = get(spec.entries, "externalTrafficPolicy")
@@ -476,11 +488,34 @@ fn traffic_policies(spec: &Spec, out: &mut Vec<Broken>) {
         ));
     }
     if let Some(distribution) = get(spec.entries, "trafficDistribution").and_then(Node::as_str) {
-        if !TRAFFIC_DISTRIBUTIONS.contains(&distribution) {
+        let supported = if scope.target >= Version::new(1, 34) {
+            TRAFFIC_DISTRIBUTIONS
+        } else {
+            TRAFFIC_DISTRIBUTIONS_BEFORE_1_34
+        };
+        if !supported.contains(&distribution) {
             out.push(at(
                 "spec.trafficDistribution",
                 spec.line("trafficDistribution"),
-                not_supported(distribution, TRAFFIC_DISTRIBUTIONS),
+                not_supported(distribution, supported),
+            ));
+        }
+    }
+}
+
+/// `ValidateService` before 1.33: a LoadBalancer's port may not be the
+/// kubelet's.
+fn kubelet_port(ports: &[Node], line: u32, out: &mut Vec<Broken>) {
+    for (index, port) in ports.iter().enumerate() {
+        let fields = port.as_map().unwrap_or(&[]);
+        if int(fields, "port") == Some(KUBELET_PORT) {
+            out.push(at(
+                format!("spec.ports[{index}]"),
+                line_of(fields, "port", line),
+                invalid_raw(
+                    &KUBELET_PORT.to_string(),
+                    "may not expose port 10250 externally since it is used by kubelet",
+                ),
             ));
         }
     }
@@ -495,6 +530,22 @@ mod tests {
 
     fn at_136(yaml: &str) -> Vec<String> {
         messages_at(SERVICE, yaml, Version::new(1, 36))
+    }
+
+    #[test]
+    fn traffic_distribution_and_the_kubelet_port_per_minor() {
+        let same_zone = "spec:\n  trafficDistribution: PreferSameZone\n  ports: [{port: 80}]\n";
+        assert!(at_136(same_zone).is_empty());
+        assert_eq!(
+            messages_at(SERVICE, same_zone, Version::new(1, 33)),
+            ["spec.trafficDistribution@2: Unsupported value: \"PreferSameZone\": supported values: \"PreferClose\""]
+        );
+        let kubelet = "spec:\n  type: LoadBalancer\n  ports:\n  - port: 10250\n";
+        assert_eq!(
+            messages_at(SERVICE, kubelet, Version::new(1, 32)),
+            ["spec.ports[0]@4: Invalid value: 10250: may not expose port 10250 externally since it is used by kubelet"]
+        );
+        assert!(messages_at(SERVICE, kubelet, Version::new(1, 33)).is_empty());
     }
 
     #[test]

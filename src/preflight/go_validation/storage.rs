@@ -119,7 +119,7 @@ fn class_name(spec: &[Entry], key: &str, line: u32, out: &mut Vec<Broken>) {
 }
 
 /// core `ValidatePersistentVolumeClaimSpec` (what no schema says).
-fn claim(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+fn claim(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let spec_line = line_of(entries, "spec", line);
     let spec = entries_of(entries, "spec");
     access_modes(spec, spec_line, "at least 1 access mode is required", out);
@@ -135,7 +135,11 @@ fn claim(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         Some(entry) => positive(&entry.value, "spec.resources[storage]".to_owned(), out),
     }
     class_name(spec, "storageClassName", spec_line, out);
-    class_name(spec, "volumeAttributesClassName", spec_line, out);
+    // VolumeAttributesClass is beta and off before 1.34 (GA there): the
+    // server drops the field.
+    if scope.target >= crate::Version::new(1, 34) {
+        class_name(spec, "volumeAttributesClassName", spec_line, out);
+    }
 }
 
 /// core `ValidatePersistentVolumeSpec` (what no schema says).
@@ -355,6 +359,24 @@ mod tests {
             yaml,
             Version::new(1, 35),
         )
+    }
+
+    #[test]
+    fn a_volume_attributes_class_is_read_from_1_34() {
+        let yaml = "spec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  volumeAttributesClassName: Bad_Value\n";
+        let at = |minor| {
+            messages_at(
+                "io.k8s.api.core.v1.PersistentVolumeClaim",
+                yaml,
+                Version::new(1, minor),
+            )
+        };
+        assert_eq!(at(34).len(), 1, "{:?}", at(34));
+        assert!(
+            at(34)[0].starts_with("spec.volumeAttributesClassName@4: Invalid value: \"Bad_Value\"")
+        );
+        // Beta and off before 1.34: the server drops the field.
+        assert!(at(33).is_empty(), "{:?}", at(33));
     }
 
     fn volume(yaml: &str) -> Vec<String> {

@@ -7,8 +7,8 @@
 //! updates move at least one pod.
 
 use super::field_error::{
-    forbidden, int_at, invalid_int, items_at, map_at, nonnegative, not_supported, push, required,
-    str_at,
+    forbidden, int_at, invalid_int, invalid_str, items_at, map_at, nonnegative, not_supported,
+    push, required, str_at,
 };
 use super::pod::template_in_context;
 use super::read::{get, line_of, string_map};
@@ -441,8 +441,20 @@ fn daemon_set_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken
 /// `ValidateStatefulSetSpec`'s own rules: its update strategy, volume
 /// claim retention, ordinals, and a template whose volumes include the
 /// claim templates.
-fn stateful_set_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+fn stateful_set_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     empty_selector(entries, "statefulset", line, out);
+    // From 1.33 a new StatefulSet's `serviceName` is a DNS-1123 label
+    // (`ValidateStatefulSetSpec`'s `AllowInvalidServiceName` is false on
+    // create).
+    if scope.target >= crate::Version::new(1, 33) {
+        if let Some(name) = str_at(entries, "serviceName").filter(|name| !name.is_empty()) {
+            let name_line = line_of(entries, "serviceName", line);
+            for message in crate::preflight::names::dns1123_label(name) {
+                let message = invalid_str(name, &message);
+                push(out, "serviceName".to_owned(), name_line, message);
+            }
+        }
+    }
     template_restarts_always(entries, "StatefulSet", out);
     let claims: Vec<&str> = items_at(entries, "volumeClaimTemplates")
         .iter()
@@ -609,7 +621,7 @@ fn selector_labels(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::messages;
+    use super::super::tests::{messages, messages_at};
 
     const DEPLOYMENT: &str = "io.k8s.api.apps.v1.DeploymentSpec";
     const TEMPLATE: &str = "selector: {matchLabels: {app: a}}\ntemplate:\n  metadata: {labels: {app: a}}\n  spec:\n    containers: [{name: a, image: b}]\n";
@@ -675,6 +687,23 @@ mod tests {
             messages(daemon, "rollingUpdate: {maxUnavailable: 0, maxSurge: 0}\n"),
             ["rollingUpdate.maxUnavailable@1: Required value: cannot be 0 when maxSurge is 0"]
         );
+    }
+
+    #[test]
+    fn a_statefulsets_service_name_is_a_label_from_1_33() {
+        let spec = "io.k8s.api.apps.v1.StatefulSetSpec";
+        let yaml = "serviceName: web.internal\n";
+        let names = |minor| {
+            messages_at(spec, yaml, crate::Version::new(1, minor))
+                .into_iter()
+                .filter(|m| m.starts_with("serviceName"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(33),
+            ["serviceName@1: Invalid value: \"web.internal\": must not contain dots"]
+        );
+        assert!(names(32).is_empty());
     }
 
     #[test]

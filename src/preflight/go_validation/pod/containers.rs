@@ -40,7 +40,7 @@ fn image_required(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>
 /// and the probes a regular container's kind restricts
 /// (`validateLivenessProbe`, `validateReadinessProbe`,
 /// `validateStartupProbe`). Unique port names are a declared refinement.
-fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
+fn container(scope: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
     let mut paths: Vec<&str> = Vec::new();
     for (index, mount) in items_at(entries, "volumeMounts").iter().enumerate() {
         let Some(mount) = mount.as_map() else {
@@ -62,7 +62,11 @@ fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             paths.push(path);
         }
     }
-    resize_policy(entries, out);
+    // InPlacePodVerticalScaling is alpha and off before 1.33: the server
+    // drops `resizePolicy` there.
+    if scope.target >= INPLACE_RESIZE_FROM {
+        resize_policy(entries, out);
+    }
     for key in ["livenessProbe", "startupProbe"] {
         let Some(probe) = map_at(entries, key) else {
             continue;
@@ -90,6 +94,11 @@ fn container(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
         }
     }
 }
+
+/// The first minor whose server keeps `resizePolicy` by default
+/// (InPlacePodVerticalScaling beta there).
+pub(in crate::preflight::go_validation) const INPLACE_RESIZE_FROM: crate::Version =
+    crate::Version::new(1, 33);
 
 /// `validateResizePolicy`: each resource once, cpu or memory, with a
 /// known policy (all reported at `resizePolicy`, as the server does).
@@ -131,6 +140,37 @@ fn policy_line(policy: &[Entry]) -> u32 {
 /// The message of `IsRelaxedEnvVarName`.
 const ENV_NAME_MESSAGE: &str =
     "a valid environment variable name must consist only of printable ASCII characters other than '='";
+
+/// The first minor whose server takes the relaxed environment variable
+/// names by default (RelaxedEnvironmentVariableValidation: alpha and off in
+/// 1.30 and 1.31, beta and on from 1.32).
+const RELAXED_ENV_NAMES_FROM: crate::Version = crate::Version::new(1, 32);
+
+/// The message of `IsEnvVarName` (apimachinery's `RegexError` with its
+/// examples).
+const STRICT_ENV_NAME_MESSAGE: &str = "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name' or 'MY_ENV.NAME' or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')";
+
+/// `IsEnvVarName`'s messages for `name`: `[-._a-zA-Z][-._a-zA-Z0-9]*`, and
+/// not `.`, `..` or starting with `..` (`hasChDirPrefix`).
+fn strict_env_name(name: &str) -> Vec<&'static str> {
+    let mut messages = Vec::new();
+    let mut bytes = name.bytes();
+    let first = bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'-' | b'.' | b'_'));
+    let rest = bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'));
+    if !(first && rest) {
+        messages.push(STRICT_ENV_NAME_MESSAGE);
+    }
+    if name == "." {
+        messages.push("must not be '.'");
+    } else if name == ".." {
+        messages.push("must not be '..'");
+    } else if name.starts_with("..") {
+        messages.push("must not start with '..'");
+    }
+    messages
+}
 
 /// The field paths a `fieldRef` of an environment variable may name
 /// (`validEnvDownwardAPIFieldPathExpressions`, sorted).
@@ -174,9 +214,15 @@ const ENV_SOURCES: &[&str] = &[
 ];
 
 /// `ValidateEnv` of one variable: its name (the relaxed rule, on by
-/// default since 1.34) and `validateEnvVarValueFrom`.
-fn env_var(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    if let Some(name) = str_at(entries, "name").filter(|name| !name.is_empty()) {
+/// default from 1.32; before, `IsEnvVarName`) and `validateEnvVarValueFrom`.
+fn env_var(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let name = str_at(entries, "name").filter(|name| !name.is_empty());
+    if let Some(name) = name.filter(|_| scope.target < RELAXED_ENV_NAMES_FROM) {
+        let line = line_of(entries, "name", line);
+        for message in strict_env_name(name) {
+            push(out, "name".to_owned(), line, invalid_str(name, message));
+        }
+    } else if let Some(name) = name {
         if name
             .chars()
             .any(|c| !c.is_ascii() || c.is_ascii_control() || c == '=')
@@ -194,15 +240,22 @@ fn env_var(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         return;
     };
     let from_line = line_of(entries, "valueFrom", line);
+    // EnvFiles is off before 1.35 (alpha in 1.34): the server drops
+    // `fileKeyRef` and does not name it.
+    let env_files = scope.target >= crate::Version::new(1, 35);
     let sources = ENV_SOURCES
         .iter()
-        .filter(|key| get(from, key).is_some())
+        .filter(|key| (env_files || **key != "fileKeyRef") && get(from, key).is_some())
         .count();
     let value = str_at(entries, "value").unwrap_or_default();
     if sources == 0 {
         let message = invalid_str(
             "",
-            "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`",
+            if env_files {
+                "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"
+            } else {
+                "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
+            },
         );
         push(out, "valueFrom".to_owned(), from_line, message);
     } else if !value.is_empty() {
@@ -358,6 +411,9 @@ mod tests {
     fn resize_policy_rules() {
         let c = "io.k8s.api.core.v1.Container";
         let bad = "name: a\nimage: b\nresizePolicy:\n- {resourceName: cpu, restartPolicy: RESTARTCONTAINER}\n";
+        // Dropped before 1.33 (InPlacePodVerticalScaling off).
+        let v132 = crate::Version::new(1, 32);
+        assert!(super::super::super::tests::messages_at(c, bad, v132).is_empty());
         assert_eq!(
             messages(c, bad),
             ["resizePolicy@4: Unsupported value: \"RESTARTCONTAINER\": supported values: \"NotRequired\", \"RestartContainer\""]
@@ -375,6 +431,27 @@ mod tests {
             ["name@1: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='"]
         );
         assert!(messages(e, "name: a.b-c\n").is_empty());
+        // Before 1.32 (RelaxedEnvironmentVariableValidation off): IsEnvVarName.
+        let at = |yaml, minor| {
+            super::super::super::tests::messages_at(e, yaml, crate::Version::new(1, minor))
+        };
+        assert!(at("name: 1st value\n", 32).is_empty());
+        assert_eq!(
+            at("name: 1st value\n", 31),
+            ["name@1: Invalid value: \"1st value\": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name' or 'MY_ENV.NAME' or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')"]
+        );
+        assert_eq!(
+            at("name: ..a\n", 28),
+            ["name@1: Invalid value: \"..a\": must not start with '..'"]
+        );
+        assert!(at("name: MY_ENV.name-1\n", 30).is_empty());
+        // EnvFiles is off before 1.35: `fileKeyRef` is dropped, and unnamed.
+        let file = "name: A\nvalueFrom:\n  fileKeyRef: {path: p, key: k, volumeName: v}\n";
+        assert!(at(file, 35).is_empty());
+        assert_eq!(
+            at(file, 34),
+            ["valueFrom@2: Invalid value: \"\": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"]
+        );
         assert_eq!(
             messages(
                 e,

@@ -191,5 +191,12 @@ mod tests {
             messages("io.k8s.api.core.v1.PodSpec", spec),
             ["resources.limits[Cpu]@2: Invalid value: \"Cpu\": must be a standard resource type or fully qualified"]
         );
+        // PodLevelResources is off before 1.34: the server drops the field.
+        let at_133 = super::super::super::tests::messages_at(
+            "io.k8s.api.core.v1.PodSpec",
+            spec,
+            crate::Version::new(1, 33),
+        );
+        assert!(at_133.is_empty(), "{at_133:?}");
     }
 }

@@ -1,0 +1,561 @@
+//! The closed sets of values the API server's Go validation holds fields
+//! to (`field.NotSupported`, and the few `field.Invalid` of an enum), for
+//! the minors whose published OpenAPI has no `enum`: the specs of 1.33 and
+//! older list none at all, so the schema's check (`value-not-available`)
+//! can only carry a later minor's values back, as a warning, while the
+//! server refuses such a value at every minor. From 1.34 the spec lists
+//! these enums and the schema's check reports them, so these run before
+//! that only ([`SCHEMA_ENUMS_FROM`]).
+//!
+//! Each set is the one of k8s.io/kubernetes v1.33.0 `pkg/apis/*/validation`
+//! (unchanged from 1.28 unless a check says otherwise), in the order the
+//! server prints it: Go's `sets.List` sorts, a literal list does not.
+
+use super::field_error::{invalid_str, items_at, not_supported, push, required, str_at};
+use super::read::{get, line_of};
+use super::{Broken, Scope, Table};
+use crate::document::Entry;
+use crate::walk::go_quoted;
+use crate::Version;
+
+/// The first minor whose published spec lists the enums these checks hold
+/// (upstream-specs: no `enum` in 1.28–1.33, 102 fields with one in 1.34).
+pub(super) const SCHEMA_ENUMS_FROM: Version = Version::new(1, 34);
+
+/// The checks, by the definition of the object they read.
+pub(super) const CHECKS: Table = &[
+    ("io.k8s.api.core.v1.Container", container),
+    ("io.k8s.api.core.v1.ContainerPort", protocol),
+    ("io.k8s.api.core.v1.PodSpec", pod_spec),
+    ("io.k8s.api.core.v1.Toleration", toleration),
+    ("io.k8s.api.core.v1.HostPathVolumeSource", host_path),
+    ("io.k8s.api.core.v1.AppArmorProfile", app_armor),
+    ("io.k8s.api.core.v1.NodeSelectorRequirement", node_selector),
+    ("io.k8s.api.core.v1.ServiceSpec", service_spec),
+    ("io.k8s.api.core.v1.ServicePort", protocol),
+    ("io.k8s.api.core.v1.PersistentVolumeClaimSpec", volume_mode),
+    ("io.k8s.api.core.v1.PersistentVolumeSpec", volume_spec),
+    ("io.k8s.api.apps.v1.DeploymentStrategy", deployment_strategy),
+    ("io.k8s.api.apps.v1.StatefulSetSpec", pod_management),
+    ("io.k8s.api.batch.v1.JobSpec", completion_mode),
+    ("io.k8s.api.batch.v1.CronJobSpec", concurrency),
+    ("io.k8s.api.batch.v1.PodFailurePolicyRule", failure_action),
+    ("io.k8s.api.discovery.v1.EndpointSlice", address_type),
+    ("io.k8s.api.discovery.v1.EndpointPort", endpoint_protocol),
+];
+
+/// `supportedPortProtocols` (core and discovery), sorted.
+const PROTOCOLS: &[&str] = &["SCTP", "TCP", "UDP"];
+
+/// What the server does with an empty string there.
+#[derive(Clone, Copy)]
+enum Empty {
+    /// Defaulted before validation, or one of the set: nothing to say.
+    Accepted,
+    /// Not defaulted (a pointer to `""`): not one of the set.
+    Unsupported,
+}
+
+/// Whether the target's server validates with these sets while the spec
+/// has no enum for them.
+fn applies(scope: &Scope) -> bool {
+    scope.target < SCHEMA_ENUMS_FROM
+}
+
+/// One closed set: the field, its values in the server's order, and what
+/// an empty string is there.
+struct Set {
+    key: &'static str,
+    values: &'static [&'static str],
+    empty: Empty,
+}
+
+/// A set whose empty string is defaulted (or one of the set).
+const fn set(key: &'static str, values: &'static [&'static str]) -> Set {
+    Set {
+        key,
+        values,
+        empty: Empty::Accepted,
+    }
+}
+
+/// A set whose empty string is refused (a pointer the server does not
+/// default when it is `""`).
+const fn strict_set(key: &'static str, values: &'static [&'static str]) -> Set {
+    Set {
+        key,
+        values,
+        empty: Empty::Unsupported,
+    }
+}
+
+/// Pushes `field.NotSupported` for each of `sets` whose string is not one
+/// of its values.
+fn closed(entries: &[Entry], line: u32, sets: &[Set], out: &mut Vec<Broken>) {
+    for set in sets {
+        let Some(value) = str_at(entries, set.key) else {
+            continue;
+        };
+        let empty_accepted = value.is_empty() && matches!(set.empty, Empty::Accepted);
+        if empty_accepted || set.values.contains(&value) {
+            continue;
+        }
+        let line = line_of(entries, set.key, line);
+        push(
+            out,
+            set.key.to_owned(),
+            line,
+            not_supported(value, set.values),
+        );
+    }
+}
+
+/// core `validatePullPolicy` and `validateContainers`'
+/// `terminationMessagePolicy` (both defaulted when empty).
+fn container(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    const SETS: &[Set] = &[
+        set("imagePullPolicy", &["Always", "IfNotPresent", "Never"]),
+        set(
+            "terminationMessagePolicy",
+            &["File", "FallbackToLogsOnError"],
+        ),
+    ];
+    closed(entries, line, SETS, out);
+}
+
+/// core `validateContainerPorts` and `validateServicePort`: the protocol
+/// (defaulted to TCP when empty).
+fn protocol(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        closed(entries, line, &[set("protocol", PROTOCOLS)], out);
+    }
+}
+
+/// core `validateDNSPolicy`, `validateRestartPolicy` (both defaulted when
+/// empty) and `validateInitContainerRestartPolicy`: an init container's
+/// restart policy may only be `Always` (from 1.29, when the
+/// SidecarContainers gate is on by default; off, 1.28 drops the field).
+fn pod_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    const SETS: &[Set] = &[
+        set(
+            "dnsPolicy",
+            &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
+        ),
+        set("restartPolicy", &["Always", "OnFailure", "Never"]),
+    ];
+    closed(entries, line, SETS, out);
+    if scope.target < Version::new(1, 29) {
+        return;
+    }
+    for (index, container) in items_at(entries, "initContainers").iter().enumerate() {
+        let Some(fields) = container.as_map() else {
+            continue;
+        };
+        if let Some(policy) = str_at(fields, "restartPolicy").filter(|p| *p != "Always") {
+            let line = line_of(fields, "restartPolicy", container.line);
+            let last = format!("initContainers[{index}].restartPolicy");
+            push(out, last, line, not_supported(policy, &["Always"]));
+        }
+    }
+}
+
+/// core `ValidateTolerations`: the operator (empty means `Equal`) and the
+/// effect (empty matches every effect).
+fn toleration(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    const SETS: &[Set] = &[
+        set("operator", &["Equal", "Exists"]),
+        set("effect", &["NoSchedule", "PreferNoSchedule", "NoExecute"]),
+    ];
+    closed(entries, line, SETS, out);
+}
+
+/// core `validateHostPathType` (`""` is one of the set).
+fn host_path(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    const TYPES: &[&str] = &[
+        "",
+        "BlockDevice",
+        "CharDevice",
+        "Directory",
+        "DirectoryOrCreate",
+        "File",
+        "FileOrCreate",
+        "Socket",
+    ];
+    closed(entries, line, &[set("type", TYPES)], out);
+}
+
+/// core `ValidateAppArmorProfileField`'s type (the field is GA from 1.30;
+/// an empty type is its own `Required`, reported elsewhere).
+fn app_armor(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        let types = set("type", &["Localhost", "RuntimeDefault", "Unconfined"]);
+        closed(entries, line, &[types], out);
+    }
+}
+
+/// core `ValidateNodeSelectorRequirement`'s operator: `field.Invalid`, not
+/// a list of values.
+fn node_selector(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    let operators = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
+    if let Some(operator) = str_at(entries, "operator").filter(|op| !operators.contains(op)) {
+        let line = line_of(entries, "operator", line);
+        let message = invalid_str(operator, "not a valid selector operator");
+        push(out, "operator".to_owned(), line, message);
+    }
+}
+
+/// core `ValidateService`'s sets: the type and session affinity (both
+/// defaulted when empty), the external traffic policy of an externally
+/// accessible service (defaulted there; elsewhere its own rule), the
+/// internal one, the IP family policy and each IP family (`""` refused).
+fn service_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    const SETS: &[Set] = &[
+        set(
+            "type",
+            &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
+        ),
+        set("sessionAffinity", &["ClientIP", "None"]),
+        set("internalTrafficPolicy", &["Cluster", "Local"]),
+        set(
+            "ipFamilyPolicy",
+            &["PreferDualStack", "RequireDualStack", "SingleStack"],
+        ),
+    ];
+    closed(entries, line, SETS, out);
+    let kind = str_at(entries, "type").unwrap_or("ClusterIP");
+    let external =
+        matches!(kind, "NodePort" | "LoadBalancer") || !items_at(entries, "externalIPs").is_empty();
+    if external {
+        let policy = set("externalTrafficPolicy", &["Cluster", "Local"]);
+        closed(entries, line, &[policy], out);
+    }
+    for (index, family) in items_at(entries, "ipFamilies").iter().enumerate() {
+        let Some(value) = family.as_str() else {
+            continue;
+        };
+        if !matches!(value, "IPv4" | "IPv6") {
+            let message = not_supported(value, &["IPv4", "IPv6"]);
+            push(out, format!("ipFamilies[{index}]"), family.line, message);
+        }
+    }
+}
+
+/// `supportedVolumeModes`: a claim's or a volume's mode (`""` is not
+/// defaulted: only an absent mode is).
+fn volume_mode(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        let modes = strict_set("volumeMode", &["Block", "Filesystem"]);
+        closed(entries, line, &[modes], out);
+    }
+}
+
+/// core `ValidatePersistentVolumeSpec`: the reclaim policy (when set) and
+/// the volume mode.
+fn volume_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    let policies = set(
+        "persistentVolumeReclaimPolicy",
+        &["Delete", "Recycle", "Retain"],
+    );
+    closed(entries, line, &[policies], out);
+    volume_mode(scope, entries, line, out);
+}
+
+/// apps `ValidateDeploymentStrategy`'s other types: the server prints the
+/// whole strategy, Go's `%#v` of its internal type (a given `rollingUpdate`
+/// is a pointer, shown as the server's address would be, unknown here).
+fn deployment_strategy(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    let Some(kind) = str_at(entries, "type").filter(|kind| !kind.is_empty()) else {
+        return;
+    };
+    if matches!(kind, "Recreate" | "RollingUpdate") {
+        return;
+    }
+    let rolling = if get(entries, "rollingUpdate").is_some_and(|node| node.as_map().is_some()) {
+        "(*apps.RollingUpdateDeployment)(0x…)"
+    } else {
+        "(*apps.RollingUpdateDeployment)(nil)"
+    };
+    let message = format!(
+        "Unsupported value: apps.DeploymentStrategy{{Type:{}, RollingUpdate:{rolling}}}: supported values: \"Recreate\", \"RollingUpdate\"",
+        go_quoted(kind)
+    );
+    push(out, String::new(), line_of(entries, "type", line), message);
+}
+
+/// apps `ValidateStatefulSetSpec`'s pod management policy (defaulted when
+/// empty): `field.Invalid`.
+fn pod_management(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    let key = "podManagementPolicy";
+    let Some(policy) = str_at(entries, key) else {
+        return;
+    };
+    if !matches!(policy, "" | "OrderedReady" | "Parallel") {
+        let message = invalid_str(policy, "must be 'OrderedReady' or 'Parallel'");
+        push(out, key.to_owned(), line_of(entries, key, line), message);
+    }
+}
+
+/// batch `validateJobSpec`'s completion mode (`""` is not defaulted).
+fn completion_mode(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        let modes = strict_set("completionMode", &["NonIndexed", "Indexed"]);
+        closed(entries, line, &[modes], out);
+    }
+}
+
+/// batch `validateConcurrencyPolicy` (defaulted to `Allow` when empty).
+fn concurrency(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        let policies = set("concurrencyPolicy", &["Allow", "Forbid", "Replace"]);
+        closed(entries, line, &[policies], out);
+    }
+}
+
+/// batch `validatePodFailurePolicyRule`'s action (an empty one is its own
+/// `Required`, reported elsewhere).
+fn failure_action(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        let actions = set("action", &["Count", "FailIndex", "FailJob", "Ignore"]);
+        closed(entries, line, &[actions], out);
+    }
+}
+
+/// discovery `validateAddressType`: required, and one of the set.
+fn address_type(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if !applies(scope) {
+        return;
+    }
+    let key = "addressType";
+    match get(entries, key).map(|node| (node.as_str(), node.line)) {
+        Some((Some(""), at)) => push(out, key.to_owned(), at, required("")),
+        Some((Some(_), _)) => {
+            let types = strict_set(key, &["FQDN", "IPv4", "IPv6"]);
+            closed(entries, line, &[types], out);
+        }
+        _ => {}
+    }
+}
+
+/// discovery `validatePorts`' protocol (defaulted to TCP when absent; a
+/// pointer, so `""` is refused).
+fn endpoint_protocol(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        closed(entries, line, &[strict_set("protocol", PROTOCOLS)], out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::messages_at;
+    use crate::Version;
+
+    const OLD: Version = Version::new(1, 33);
+    const NEW: Version = Version::new(1, 35);
+
+    /// The findings at 1.33 and at 1.35 (none there: the schema's enum).
+    fn both(definition: &str, yaml: &str) -> (Vec<String>, Vec<String>) {
+        (
+            messages_at(definition, yaml, OLD),
+            messages_at(definition, yaml, NEW),
+        )
+    }
+
+    #[test]
+    fn containers_and_ports_hold_their_sets_before_the_spec_lists_them() {
+        let (old, new) = both(
+            "io.k8s.api.core.v1.Container",
+            "name: web\nimage: nginx\nimagePullPolicy: always\nterminationMessagePolicy: Bad\n",
+        );
+        assert_eq!(
+            old,
+            [
+                "imagePullPolicy@3: Unsupported value: \"always\": supported values: \"Always\", \"IfNotPresent\", \"Never\"",
+                "terminationMessagePolicy@4: Unsupported value: \"Bad\": supported values: \"File\", \"FallbackToLogsOnError\"",
+            ]
+        );
+        assert!(!new.iter().any(|m| m.contains("Unsupported")), "{new:?}");
+        let ok = "name: web\nimage: nginx\nimagePullPolicy: ''\nterminationMessagePolicy: File\n";
+        assert!(messages_at("io.k8s.api.core.v1.Container", ok, OLD).is_empty());
+        let (old, new) = both(
+            "io.k8s.api.core.v1.ContainerPort",
+            "containerPort: 80\nprotocol: tcp\n",
+        );
+        assert_eq!(
+            old,
+            ["protocol@2: Unsupported value: \"tcp\": supported values: \"SCTP\", \"TCP\", \"UDP\""]
+        );
+        assert!(new.is_empty());
+    }
+
+    #[test]
+    fn pod_spec_policies_and_init_containers() {
+        let spec = "containers: [{name: a, image: b}]\ndnsPolicy: default\nrestartPolicy: always\ninitContainers:\n- name: i\n  image: b\n  restartPolicy: OnFailure\n";
+        let (old, new) = both("io.k8s.api.core.v1.PodSpec", spec);
+        assert_eq!(
+            old,
+            [
+                "dnsPolicy@2: Unsupported value: \"default\": supported values: \"ClusterFirstWithHostNet\", \"ClusterFirst\", \"Default\", \"None\"",
+                "restartPolicy@3: Unsupported value: \"always\": supported values: \"Always\", \"OnFailure\", \"Never\"",
+                "initContainers[0].restartPolicy@7: Unsupported value: \"OnFailure\": supported values: \"Always\"",
+            ]
+        );
+        assert!(!new.iter().any(|m| m.contains("Unsupported")), "{new:?}");
+        // 1.28 drops an init container's restartPolicy (SidecarContainers off).
+        let at_128 = messages_at("io.k8s.api.core.v1.PodSpec", spec, Version::new(1, 28));
+        assert_eq!(at_128.len(), 2, "{at_128:?}");
+    }
+
+    #[test]
+    fn tolerations_host_paths_and_selectors() {
+        let (old, new) = both(
+            "io.k8s.api.core.v1.Toleration",
+            "key: k\noperator: EQUAL\neffect: noschedule\n",
+        );
+        assert_eq!(
+            old,
+            [
+                "operator@2: Unsupported value: \"EQUAL\": supported values: \"Equal\", \"Exists\"",
+                "effect@3: Unsupported value: \"noschedule\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+            ]
+        );
+        assert!(new.iter().all(|m| !m.contains("Unsupported")), "{new:?}");
+        assert_eq!(
+            messages_at("io.k8s.api.core.v1.HostPathVolumeSource", "path: /x\ntype: directory\n", OLD),
+            ["type@2: Unsupported value: \"directory\": supported values: \"\", \"BlockDevice\", \"CharDevice\", \"Directory\", \"DirectoryOrCreate\", \"File\", \"FileOrCreate\", \"Socket\""]
+        );
+        assert!(messages_at(
+            "io.k8s.api.core.v1.HostPathVolumeSource",
+            "path: /x\ntype: ''\n",
+            OLD
+        )
+        .is_empty());
+        let (old, new) = both(
+            "io.k8s.api.core.v1.NodeSelectorRequirement",
+            "key: k\noperator: Inx\nvalues: [a]\n",
+        );
+        assert_eq!(
+            old,
+            ["operator@2: Invalid value: \"Inx\": not a valid selector operator"]
+        );
+        assert!(new.is_empty());
+        assert_eq!(
+            messages_at("io.k8s.api.core.v1.AppArmorProfile", "type: RUNTIMEDEFAULT\n", OLD),
+            ["type@1: Unsupported value: \"RUNTIMEDEFAULT\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\""]
+        );
+    }
+
+    #[test]
+    fn services_claims_and_volumes() {
+        let spec = "type: nodeport\nsessionAffinity: none\nexternalTrafficPolicy: local\ninternalTrafficPolicy: CLUSTER\nipFamilyPolicy: single\nipFamilies: [IPv4, '']\nports: [{port: 80, protocol: tcp}]\n";
+        let (old, new) = both("io.k8s.api.core.v1.ServiceSpec", spec);
+        assert_eq!(
+            old,
+            [
+                "type@1: Unsupported value: \"nodeport\": supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"",
+                "sessionAffinity@2: Unsupported value: \"none\": supported values: \"ClientIP\", \"None\"",
+                "internalTrafficPolicy@4: Unsupported value: \"CLUSTER\": supported values: \"Cluster\", \"Local\"",
+                "ipFamilyPolicy@5: Unsupported value: \"single\": supported values: \"PreferDualStack\", \"RequireDualStack\", \"SingleStack\"",
+                "ipFamilies[1]@6: Unsupported value: \"\": supported values: \"IPv4\", \"IPv6\"",
+            ],
+            "a ClusterIP type's external policy is another rule's"
+        );
+        assert!(new.iter().all(|m| !m.contains("Unsupported")), "{new:?}");
+        let node_port = "type: NodePort\nexternalTrafficPolicy: LOCAL\n";
+        assert_eq!(
+            messages_at("io.k8s.api.core.v1.ServiceSpec", node_port, OLD),
+            ["externalTrafficPolicy@2: Unsupported value: \"LOCAL\": supported values: \"Cluster\", \"Local\""]
+        );
+        let claim = "accessModes: [ReadWriteOnce]\nvolumeMode: ''\n";
+        assert_eq!(
+            messages_at("io.k8s.api.core.v1.PersistentVolumeClaimSpec", claim, OLD),
+            ["volumeMode@2: Unsupported value: \"\": supported values: \"Block\", \"Filesystem\""]
+        );
+        assert!(
+            messages_at("io.k8s.api.core.v1.PersistentVolumeClaimSpec", claim, NEW)
+                .iter()
+                .all(|m| !m.contains("Unsupported"))
+        );
+        let volume = "capacity: {storage: 1Gi}\naccessModes: [ReadWriteOnce]\nhostPath: {path: /x}\npersistentVolumeReclaimPolicy: Keep\n";
+        let old = messages_at("io.k8s.api.core.v1.PersistentVolumeSpec", volume, OLD);
+        assert!(
+            old.contains(&"persistentVolumeReclaimPolicy@4: Unsupported value: \"Keep\": supported values: \"Delete\", \"Recycle\", \"Retain\"".to_owned()),
+            "{old:?}"
+        );
+    }
+
+    #[test]
+    fn workloads_jobs_and_slices() {
+        let (old, new) = both(
+            "io.k8s.api.apps.v1.DeploymentStrategy",
+            "type: rollingupdate\n",
+        );
+        assert_eq!(
+            old,
+            ["@1: Unsupported value: apps.DeploymentStrategy{Type:\"rollingupdate\", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: \"Recreate\", \"RollingUpdate\""]
+        );
+        assert!(new.is_empty());
+        assert_eq!(
+            messages_at("io.k8s.api.apps.v1.StatefulSetSpec", "podManagementPolicy: Sequential\n", OLD)
+                .iter()
+                .filter(|m| m.starts_with("podManagementPolicy"))
+                .collect::<Vec<_>>(),
+            ["podManagementPolicy@1: Invalid value: \"Sequential\": must be 'OrderedReady' or 'Parallel'"]
+        );
+        assert_eq!(
+            messages_at("io.k8s.api.batch.v1.CronJobSpec", "schedule: '* * * * *'\nconcurrencyPolicy: forbid\n", OLD)
+                .iter()
+                .filter(|m| m.starts_with("concurrencyPolicy"))
+                .collect::<Vec<_>>(),
+            ["concurrencyPolicy@2: Unsupported value: \"forbid\": supported values: \"Allow\", \"Forbid\", \"Replace\""]
+        );
+        assert_eq!(
+            messages_at("io.k8s.api.batch.v1.PodFailurePolicyRule", "action: Retry\n", OLD),
+            ["action@1: Unsupported value: \"Retry\": supported values: \"Count\", \"FailIndex\", \"FailJob\", \"Ignore\""]
+        );
+        let slice = "addressType: ''\nendpoints: []\n";
+        assert_eq!(
+            messages_at("io.k8s.api.discovery.v1.EndpointSlice", slice, OLD),
+            ["addressType@1: Required value"]
+        );
+        let (old, new) = both(
+            "io.k8s.api.discovery.v1.EndpointSlice",
+            "addressType: IPv5\nendpoints: []\n",
+        );
+        assert_eq!(
+            old,
+            ["addressType@1: Unsupported value: \"IPv5\": supported values: \"FQDN\", \"IPv4\", \"IPv6\""]
+        );
+        assert!(new.iter().all(|m| !m.contains("Unsupported")), "{new:?}");
+        assert_eq!(
+            messages_at("io.k8s.api.discovery.v1.EndpointPort", "port: 80\nprotocol: tcp\n", OLD),
+            ["protocol@2: Unsupported value: \"tcp\": supported values: \"SCTP\", \"TCP\", \"UDP\""]
+        );
+    }
+}
