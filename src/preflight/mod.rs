@@ -22,6 +22,7 @@ mod field_validation;
 mod go_validation;
 mod names;
 mod object_meta;
+mod prepare;
 mod server_defaults;
 mod violation;
 
@@ -259,6 +260,16 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             }
             walker.document(root, name);
             let custom = tables.is_custom(name);
+            // What the kind's strategy replaces or drops before it
+            // validates is not refused.
+            if !custom && identity.own_minor.is_none() && tables.dialect().is_kubernetes_api_server() {
+                let dropped = prepare::Dropped::of(identity.group(), identity.kind, root, &walker);
+                if !dropped.is_empty() {
+                    walker
+                        .violations
+                        .retain(|found| !dropped.covers(&found.path, found.rule));
+                }
+            }
             if identity.own_minor.is_none()
                 && (custom || tables.dialect().is_kubernetes_api_server())
             {
