@@ -164,7 +164,11 @@ fn without_the_crd_custom_resources_are_unknown_kinds() {
         WIDGETS,
     ]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    assert!(stdout(&output).contains(": warning: Widget "), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains(": warning: Widget "),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]

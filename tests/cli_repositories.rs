@@ -35,9 +35,21 @@ fn custom_resources_named_like_built_ins_are_custom_resources() {
     );
     assert_eq!(text.matches("a custom resource").count(), 3, "{text}");
     // The rule's switch leaves them unchecked, with a warning each.
-    let out = vergate(&["check", "--target", "1.34", "--rule", "unknown-kind=warning", &path]);
+    let out = vergate(&[
+        "check",
+        "--target",
+        "1.34",
+        "--rule",
+        "unknown-kind=warning",
+        &path,
+    ]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
-    assert_eq!(stdout(&out).matches(": warning: ").count(), 3, "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out).matches(": warning: ").count(),
+        3,
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -80,10 +92,10 @@ fn a_crd_among_the_inputs_changes_nothing_for_the_rest_of_its_group() {
         text.contains("AppProject p: spec.description: expected a string"),
         "{text}"
     );
-    // ...and the Rollout stays a custom resource without a CRD: a warning.
+    // ...and the Rollout stays a custom resource without a CRD: refused.
     assert!(
         text.contains(&format!(
-            "{rollout}:2: warning: Rollout web: argoproj.io/v1alpha1 Rollout: a custom resource"
+            "{rollout}:2: Rollout web: argoproj.io/v1alpha1 Rollout: 1.34 serves no such group/version/kind (kubernetes serves no group \"argoproj.io\": a custom resource's, and no CRD for it was given)"
         )),
         "{text}"
     );

@@ -262,7 +262,10 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             let custom = tables.is_custom(name);
             // What the kind's strategy replaces or drops before it
             // validates is not refused.
-            if !custom && identity.own_minor.is_none() && tables.dialect().is_kubernetes_api_server() {
+            if !custom
+                && identity.own_minor.is_none()
+                && tables.dialect().is_kubernetes_api_server()
+            {
                 let dropped = prepare::Dropped::of(identity.group(), identity.kind, root, &walker);
                 if !dropped.is_empty() {
                     walker
@@ -429,7 +432,12 @@ fn kind_message(
 /// switch. Documents that carry their minor have no group: an unknown kind
 /// near one of the API's is a typo, any other is told like a custom
 /// resource (without `--crd`, which cannot name a kind without a group).
-fn unknown_kind(tables: &GateTables, identity: &Identity, root: &Node, target: Version) -> Violation {
+fn unknown_kind(
+    tables: &GateTables,
+    identity: &Identity,
+    root: &Node,
+    target: Version,
+) -> Violation {
     let line = root.get("kind").map_or(root.line, |node| node.line);
     let own_minor = identity.own_minor.is_some();
     let (group, version) = identity.group_version();

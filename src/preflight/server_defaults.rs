@@ -237,7 +237,11 @@ mod tests {
         // A string's zero value is "", not 0; other values are values.
         assert!(!taken_for_unset(PORT, "name", &Value::Int(0)));
         assert!(!taken_for_unset(PORT, "targetPort", &Value::Int(-1)));
-        assert!(!taken_for_unset(PORT, "targetPort", &Value::String("x".into())));
+        assert!(!taken_for_unset(
+            PORT,
+            "targetPort",
+            &Value::String("x".into())
+        ));
         // Not every empty value: a Service's port is required and checked.
         assert!(!taken_for_unset(PORT, "port", &Value::Int(0)));
         // A PersistentVolumeClaim's volumeMode is a pointer: "" is refused.
@@ -254,9 +258,18 @@ mod tests {
     #[test]
     fn fields_the_server_defaults_are_not_required() {
         assert!(unset_accepted("io.k8s.api.rbac.v1.RoleRef", "apiGroup"));
-        assert!(unset_accepted("io.k8s.api.scheduling.v1.PriorityClass", "value"));
-        assert!(unset_accepted("io.k8s.api.core.v1.LimitRangeSpec", "limits"));
-        assert!(unset_accepted("io.k8s.api.batch.v1.PodFailurePolicy", "rules"));
+        assert!(unset_accepted(
+            "io.k8s.api.scheduling.v1.PriorityClass",
+            "value"
+        ));
+        assert!(unset_accepted(
+            "io.k8s.api.core.v1.LimitRangeSpec",
+            "limits"
+        ));
+        assert!(unset_accepted(
+            "io.k8s.api.batch.v1.PodFailurePolicy",
+            "rules"
+        ));
         assert!(!unset_accepted("io.k8s.api.rbac.v1.RoleRef", "name"));
         assert!(!unset_accepted("io.k8s.api.core.v1.Container", "name"));
     }
