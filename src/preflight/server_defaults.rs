@@ -24,7 +24,7 @@ use crate::document::Value;
 /// Which written values the server takes for unset (besides absent and
 /// `null`, which every entry covers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Zero {
+enum UnsetWhen {
     /// A Go string: `""`.
     EmptyString,
     /// A Go `intstr.IntOrString`: `""` and `0`.
@@ -40,7 +40,7 @@ enum Zero {
 struct Unset {
     definition: &'static str,
     field: &'static str,
-    zero: Zero,
+    zero: UnsetWhen,
     #[allow(dead_code)] // The table's documentation, read by people.
     source: &'static str,
 }
@@ -48,7 +48,7 @@ struct Unset {
 const fn unset(
     definition: &'static str,
     field: &'static str,
-    zero: Zero,
+    zero: UnsetWhen,
     source: &'static str,
 ) -> Unset {
     Unset {
@@ -64,121 +64,121 @@ const UNSET: &[Unset] = &[
     unset(
         "io.k8s.api.core.v1.Container",
         "imagePullPolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_Container: Always for a :latest image, else IfNotPresent",
     ),
     unset(
         "io.k8s.api.core.v1.Container",
         "terminationMessagePolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_Container: File",
     ),
     unset(
         "io.k8s.api.core.v1.EphemeralContainer",
         "imagePullPolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_EphemeralContainer (the Container's)",
     ),
     unset(
         "io.k8s.api.core.v1.EphemeralContainer",
         "terminationMessagePolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_EphemeralContainer (the Container's)",
     ),
     unset(
         "io.k8s.api.core.v1.ContainerPort",
         "protocol",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 zz_generated.defaults: +default=\"TCP\"",
     ),
     unset(
         "io.k8s.api.core.v1.PodSpec",
         "dnsPolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_PodSpec: ClusterFirst",
     ),
     unset(
         "io.k8s.api.core.v1.PodSpec",
         "restartPolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_PodSpec: Always (a Job's template refuses it: go_validation/batch.rs)",
     ),
     unset(
         "io.k8s.api.core.v1.HTTPGetAction",
         "scheme",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_HTTPGetAction: HTTP",
     ),
     unset(
         "io.k8s.api.core.v1.ServiceSpec",
         "type",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_Service: ClusterIP",
     ),
     unset(
         "io.k8s.api.core.v1.ServiceSpec",
         "sessionAffinity",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_Service: None",
     ),
     unset(
         "io.k8s.api.core.v1.ServiceSpec",
         "externalTrafficPolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_Service: Cluster when externally accessible; validateServiceExternalTrafficPolicy wants it empty otherwise",
     ),
     unset(
         "io.k8s.api.core.v1.ServicePort",
         "name",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "validateServicePort: a name is checked when not empty (required when the Service has more ports: the cross-field rule)",
     ),
     unset(
         "io.k8s.api.core.v1.ServicePort",
         "protocol",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_Service: TCP",
     ),
     unset(
         "io.k8s.api.core.v1.ServicePort",
         "targetPort",
-        Zero::EmptyOrZero,
+        UnsetWhen::EmptyOrZero,
         "core/v1 SetDefaults_Service: 0 or \"\" becomes the port",
     ),
     unset(
         "io.k8s.api.core.v1.EndpointPort",
         "protocol",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "core/v1 SetDefaults_Endpoints: TCP",
     ),
     unset(
         "io.k8s.api.core.v1.LimitRangeSpec",
         "limits",
-        Zero::Absent,
+        UnsetWhen::Absent,
         "ValidateLimitRange: checks each limit, requires none",
     ),
     unset(
         "io.k8s.api.batch.v1.PodFailurePolicy",
         "rules",
-        Zero::Absent,
+        UnsetWhen::Absent,
         "validatePodFailurePolicy: counts and checks the rules, requires none",
     ),
     unset(
         "io.k8s.api.rbac.v1.RoleRef",
         "apiGroup",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "rbac/v1 SetDefaults_RoleBinding, SetDefaults_ClusterRoleBinding: rbac.authorization.k8s.io",
     ),
     unset(
         "io.k8s.api.scheduling.v1.PriorityClass",
         "value",
-        Zero::Absent,
+        UnsetWhen::Absent,
         "ValidatePriorityClass: value 0 (an int32's zero) is accepted",
     ),
     unset(
         "io.k8s.api.storage.v1.StorageClass",
         "reclaimPolicy",
-        Zero::EmptyString,
+        UnsetWhen::EmptyString,
         "validateReclaimPolicy: checks a policy when not empty",
     ),
 ];
@@ -211,9 +211,9 @@ pub(super) fn taken_for_unset(definition: &str, field: &str, value: &Value) -> b
         return false;
     }
     entry(definition, field).is_some_and(|unset| match unset.zero {
-        Zero::EmptyString => empty,
-        Zero::EmptyOrZero => true,
-        Zero::Absent => false,
+        UnsetWhen::EmptyString => empty,
+        UnsetWhen::EmptyOrZero => true,
+        UnsetWhen::Absent => false,
     })
 }
 
