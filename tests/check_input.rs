@@ -371,9 +371,9 @@ spec:
 }
 
 #[test]
-fn kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning() {
+fn kubernetes_a_mistyped_built_in_kind_and_a_custom_one_without_its_crd_are_errors() {
     let Some(api) = kubernetes_gates(
-        "kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning",
+        "kubernetes_a_mistyped_built_in_kind_and_a_custom_one_without_its_crd_are_errors",
     ) else {
         return;
     };
@@ -387,7 +387,7 @@ fn kubernetes_a_mistyped_built_in_kind_is_an_error_and_a_custom_one_a_warning() 
         stdout(&out),
         format!(
             "{path}:2: Deploymnet x: apps/v1 Deploymnet: no such kind in apps/v1; did you mean Deployment?\n\
-             {path}:7: warning: Widget x: example.com/v1 Widget: a custom resource (kubernetes serves no group \"example.com\") and no CRD for it was given (--crd, or among the inputs); not checked\n"
+             {path}:7: Widget x: example.com/v1 Widget: 1.33 serves no such group/version/kind (kubernetes serves no group \"example.com\": a custom resource's, and no CRD for it was given); pass its CRD with --crd FILE (or among the inputs), or --rule unknown-kind=warning to leave it unchecked\n"
         )
     );
 }

@@ -25,17 +25,31 @@ fn custom_resources_named_like_built_ins_are_custom_resources() {
         "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: hello}\n---\napiVersion: rbac.crossplane.io/v1\nkind: Role\nmetadata: {name: r}\n---\napiVersion: apps.kruise.io/v1alpha1\nkind: DaemonSet\nmetadata: {name: d}\n",
     );
     let out = vergate(&["check", "--target", "1.34", &path]);
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    // Without their CRDs they are refused, as `kubectl apply` refuses them.
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
     let text = stdout(&out);
     assert!(!text.contains("not served"), "{text}");
     assert!(
-        text.starts_with(&format!("{path}:2: warning: Service hello: serving.knative.dev/v1 Service: a custom resource (kubernetes serves no group \"serving.knative.dev\") and no CRD for it was given (--crd, or among the inputs); not checked\n")),
+        text.starts_with(&format!("{path}:2: Service hello: serving.knative.dev/v1 Service: 1.34 serves no such group/version/kind (kubernetes serves no group \"serving.knative.dev\": a custom resource's, and no CRD for it was given); pass its CRD with --crd FILE (or among the inputs), or --rule unknown-kind=warning to leave it unchecked\n")),
         "{text}"
     );
     assert_eq!(text.matches("a custom resource").count(), 3, "{text}");
-    // --strict makes an unchecked custom resource an error.
-    let out = vergate(&["check", "--target", "1.34", "--strict", &path]);
-    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    // The rule's switch leaves them unchecked, with a warning each.
+    let out = vergate(&[
+        "check",
+        "--target",
+        "1.34",
+        "--rule",
+        "unknown-kind=warning",
+        &path,
+    ]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out).matches(": warning: ").count(),
+        3,
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -78,10 +92,10 @@ fn a_crd_among_the_inputs_changes_nothing_for_the_rest_of_its_group() {
         text.contains("AppProject p: spec.description: expected a string"),
         "{text}"
     );
-    // ...and the Rollout stays a custom resource without a CRD: a warning.
+    // ...and the Rollout stays a custom resource without a CRD: refused.
     assert!(
         text.contains(&format!(
-            "{rollout}:2: warning: Rollout web: argoproj.io/v1alpha1 Rollout: a custom resource"
+            "{rollout}:2: Rollout web: argoproj.io/v1alpha1 Rollout: 1.34 serves no such group/version/kind (kubernetes serves no group \"argoproj.io\": a custom resource's, and no CRD for it was given)"
         )),
         "{text}"
     );

@@ -419,3 +419,73 @@ fn many_labels_against_many_selector_keys_stay_linear() {
         started.elapsed()
     );
 }
+
+#[test]
+fn what_the_server_defaults_or_its_strategy_drops_is_not_refused() {
+    // Zero values the server's defaulting fills in (a Service port's
+    // `targetPort: 0`, an empty name of its only port, an empty
+    // protocol), a binding's `roleRef.apiGroup` left out, a Pod's status
+    // (reset on create) and a claim's `dataSource` that is no claim nor
+    // snapshot (dropped on create).
+    let fine = [
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  ports: [{name: \"\", port: 80, targetPort: 0, protocol: \"\"}]\n",
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: b, namespace: d}\nroleRef: {kind: Role, name: r}\nsubjects: [{kind: ServiceAccount, name: s, namespace: d}]\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: nginx, ports: [{containerPort: 80, protocol: \"\"}]}]\nstatus: {phase: Bogus}\n",
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c, namespace: d}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  dataSource: {name: snap}\n",
+    ];
+    for yaml in fine {
+        let out = check(&[], yaml);
+        assert_eq!(code(&out), 0, "{yaml}{}", stdout(&out));
+    }
+    // What the decoding refuses first is still refused there, and a value
+    // that is no zero value is still checked.
+    let out = check(
+        &[],
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: nginx}]\nstatus: {phse: Running}\n",
+    );
+    assert!(
+        stdout(&out).contains(r#"status.phse: strict decoding error: unknown field "status.phse""#),
+        "{}",
+        stdout(&out)
+    );
+    let out = check(
+        &[],
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  ports: [{port: 80, targetPort: -1}]\n",
+    );
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    // A claim's data source of the kinds the server keeps is checked.
+    let out = check(
+        &[],
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c, namespace: d}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n  dataSource: {kind: PersistentVolumeClaim}\n",
+    );
+    assert!(
+        stdout(&out).contains("spec.dataSource.name: missing: required in 1.34"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_custom_resources_nulls_are_dropped_or_defaulted_as_apiextensions_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let crd = dir.path().join("crd.yaml");
+    std::fs::write(
+        &crd,
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gates.example.org}\nspec:\n  group: example.org\n  scope: Namespaced\n  names: {kind: Gate, plural: gates}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            x-kubernetes-validations:\n            - rule: \"!has(self.tls) || self.tls.mode == 'Terminate'\"\n            - rule: \"self.mode == 'A'\"\n            properties:\n              tls:\n                type: object\n                properties: {mode: {type: string}}\n              mode: {type: string, default: A}\n              note: {type: string, nullable: true}\n",
+    )
+    .unwrap();
+    let crd = crd.to_str().unwrap();
+    let gate = |spec: &str| {
+        format!("apiVersion: example.org/v1\nkind: Gate\nmetadata:\n  name: g\nspec: {spec}\n")
+    };
+    // `tls: null` is no tls; `mode: null` gets its default; a nullable
+    // field keeps its null.
+    let out = check(
+        &["--crd", crd],
+        &gate("{tls: null, mode: null, note: null}"),
+    );
+    assert!(lines(&out).is_empty(), "{}", stdout(&out));
+    // What is written is still judged.
+    let out = check(&["--crd", crd], &gate("{tls: {mode: Pass}, mode: B}"));
+    assert_eq!(lines(&out).len(), 2, "{}", stdout(&out));
+}

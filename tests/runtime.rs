@@ -177,7 +177,11 @@ fn strict_mode_reports_unknown_fields_and_kinds_and_any_mode_unknown_values() {
     let unknown = doc("apiVersion: \"1.12\"\nkind: Artifact\n");
     let report = preflight::check(&tables, &unknown, Options::default()).unwrap();
     assert_eq!(report.violations[0].rule, Rule::UnknownKind);
-    assert_eq!(report.violations[0].severity, Severity::Warning);
+    assert_eq!(report.violations[0].severity, Severity::Error);
+    assert_eq!(
+        report.violations[0].message,
+        "1.12 Artifact: demo 1.12 has no such kind; --rule unknown-kind=warning leaves it unchecked"
+    );
     let report = preflight::check(&tables, &unknown, strict).unwrap();
     assert_eq!(report.violations[0].severity, Severity::Error);
 }

@@ -52,25 +52,25 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.34",
         [
-            (Mode::Default, 98.71, 99.70),
-            (Mode::Warn, 98.52, 99.62),
-            (Mode::Strict, 98.90, 99.70),
+            (Mode::Default, 99.69, 99.70),
+            (Mode::Warn, 99.61, 99.62),
+            (Mode::Strict, 99.43, 99.70),
         ],
     ),
     (
         "1.35",
         [
-            (Mode::Default, 98.74, 99.70),
-            (Mode::Warn, 98.54, 99.62),
-            (Mode::Strict, 98.93, 99.70),
+            (Mode::Default, 99.72, 99.70),
+            (Mode::Warn, 99.64, 99.62),
+            (Mode::Strict, 99.46, 99.70),
         ],
     ),
     (
         "1.36",
         [
-            (Mode::Default, 98.80, 99.70),
-            (Mode::Warn, 98.67, 99.62),
-            (Mode::Strict, 99.00, 99.70),
+            (Mode::Default, 99.72, 99.70),
+            (Mode::Warn, 99.64, 99.62),
+            (Mode::Strict, 99.46, 99.70),
         ],
     ),
     // Measured in a regen with 1.37 added (the committed data stop at

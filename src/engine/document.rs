@@ -20,7 +20,15 @@ impl Validator {
             skipped: None,
             cel: CelCounts::default(),
         };
-        self.document(file, doc, &mut report);
+        // A custom resource as the API server decodes it: without the
+        // nulls its CRD's schema neither allows nor defaults.
+        let decoded = self.custom.without_nulls(&doc.root).map(|root| Document {
+            index: doc.index,
+            line: doc.line,
+            root,
+            duplicate_keys: doc.duplicate_keys.clone(),
+        });
+        self.document(file, decoded.as_ref().unwrap_or(doc), &mut report);
         self.apply_rule_levels(&mut report.findings);
         report
     }

@@ -64,7 +64,7 @@ impl<'a> Checker<'a> {
     /// its feature gate is off by default there (alpha, or beta and off in
     /// the feature-gate table), unless set on with `--feature-gates`, or it
     /// is set off.
-    fn gate_off(&self, gate: &Gate) -> Option<String> {
+    pub(super) fn gate_off(&self, gate: &Gate) -> Option<String> {
         let stage = gate.stage_in(self.target)?;
         let name = gate.feature_gate.as_deref();
         let default = self.tables.enabled_by_default(gate, self.target);
@@ -98,6 +98,11 @@ impl<'a> Checker<'a> {
                 "{stage_text} in {target}: the API server drops this field unless its feature gate is on ({why_off})"
             ),
         })
+    }
+
+    /// The gate tables checked against.
+    pub(super) fn tables(&self) -> &'a GateTables {
+        self.tables
     }
 
     /// When an item deprecated at the target was deprecated, as a message
@@ -194,6 +199,14 @@ impl<'a> Checker<'a> {
             let present = entries
                 .iter()
                 .find(|entry| entry.key.len() == field_name.len() && entry.key == field_name);
+            let unset = match present {
+                None => true,
+                Some(entry) => matches!(entry.value.value, Value::Null),
+            };
+            // The API server fills it in, or its validation accepts it unset.
+            if unset && super::server_defaults::unset_accepted(object.name, field_name) {
+                continue;
+            }
             let (line, message) = match present {
                 None => (line, format!("missing: required in {}", self.target)),
                 Some(entry) if matches!(entry.value.value, Value::Null) => (
@@ -417,6 +430,11 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 entry.line,
                 message,
             );
+        }
+        // A zero value the API server fills in before it validates (a
+        // Service port's `targetPort: 0`): the schema's checks do not see it.
+        if super::server_defaults::taken_for_unset(object.name, name, &entry.value.value) {
+            return FieldStep::Keep(());
         }
         FieldStep::Walk {
             key: name,

@@ -22,6 +22,8 @@ mod field_validation;
 mod go_validation;
 mod names;
 mod object_meta;
+mod prepare;
+mod server_defaults;
 mod violation;
 
 pub use feature_gates::{parse_setting as parse_feature_gate, FeatureGates};
@@ -258,6 +260,19 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
             }
             walker.document(root, name);
             let custom = tables.is_custom(name);
+            // What the kind's strategy replaces or drops before it
+            // validates is not refused.
+            if !custom
+                && identity.own_minor.is_none()
+                && tables.dialect().is_kubernetes_api_server()
+            {
+                let dropped = prepare::Dropped::of(identity.group(), identity.kind, root, &walker);
+                if !dropped.is_empty() {
+                    walker
+                        .violations
+                        .retain(|found| !dropped.covers(&found.path, found.rule));
+                }
+            }
             if identity.own_minor.is_none()
                 && (custom || tables.dialect().is_kubernetes_api_server())
             {
@@ -306,7 +321,7 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
         }
         None => walker
             .violations
-            .push(unknown_kind(tables, &identity, root, options)),
+            .push(unknown_kind(tables, &identity, root, target)),
     }
     let mut violations = walker.violations;
     violations.sort_by_key(|violation| violation.line);
@@ -409,17 +424,19 @@ fn kind_message(
     message
 }
 
-/// A kind no minor serves. In a group the API serves it is a typo: an
-/// error, with the nearest kind of the group when one is near. In a group
-/// the API does not know (a custom resource) it is a warning, an error with
-/// `--strict`. Documents that carry their minor have no group: an unknown
-/// kind near one of the API's is a typo (an error), any other is treated
-/// like a custom resource.
+/// A kind no minor serves: an error, as `kubectl apply` (no matches for
+/// kind) and kubeconform (no schema) refuse it. In a group the API serves
+/// it is a typo, with the nearest kind of the group when one is near. In a
+/// group the API does not know it is a custom resource whose CRD was not
+/// given: the message gives the two ways out, `--crd` and the rule's own
+/// switch. Documents that carry their minor have no group: an unknown kind
+/// near one of the API's is a typo, any other is told like a custom
+/// resource (without `--crd`, which cannot name a kind without a group).
 fn unknown_kind(
     tables: &GateTables,
     identity: &Identity,
     root: &Node,
-    options: Options,
+    target: Version,
 ) -> Violation {
     let line = root.get("kind").map_or(root.line, |node| node.line);
     let own_minor = identity.own_minor.is_some();
@@ -435,24 +452,23 @@ fn unknown_kind(
     let served_group = !own_minor && tables.is_own_group(group);
     let nearest = nearest.filter(|_| own_minor || served_group);
     if !served_group && nearest.is_none() {
+        let downgrade = Rule::UnknownKind.id();
         let message = if own_minor {
             format!(
-                "{} {}: {} has no such kind; not checked",
+                "{} {}: {} {target} has no such kind; --rule {downgrade}=warning leaves it unchecked",
                 identity.api_version,
                 identity.kind,
                 tables.api()
             )
         } else {
             format!(
-                    "{} {}: a custom resource ({} serves no group {group:?}) and no CRD for it was given (--crd, or among the inputs); not checked",
-                    identity.api_version,
-                    identity.kind,
-                    tables.api()
-                )
+                "{} {}: {target} serves no such group/version/kind ({} serves no group {group:?}: a custom resource's, and no CRD for it was given); pass its CRD with --crd FILE (or among the inputs), or --rule {downgrade}=warning to leave it unchecked",
+                identity.api_version,
+                identity.kind,
+                tables.api()
+            )
         };
-        // Not checked: a warning, an error with --strict.
-        let deviation = (!options.strict).then_some(Deviation::NotChecked);
-        return Violation::new(Rule::UnknownKind, "", line, message).deviating_if(deviation);
+        return Violation::new(Rule::UnknownKind, "", line, message);
     }
     let place = if own_minor {
         tables.api()

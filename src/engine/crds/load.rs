@@ -186,6 +186,7 @@ impl<'a> CrdLoader<'a> {
         custom
             .status_reset
             .extend(super::status::status_reset(&used));
+        custom.nulls.extend(super::nulls::trees(&used));
         custom.rules.extend(compiled_rules(&used));
         custom.junctors.extend(junctors_of(&used));
         if let Some(index) = index {

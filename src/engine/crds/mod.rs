@@ -19,11 +19,13 @@
 //!   resources cannot be created;
 //! - `rules`: the CEL rules and junctors of each served version;
 //! - `status`: the served versions whose `status` is reset on create;
+//! - `nulls`: the `null`s the API server drops from a custom resource;
 //! - `load`: [`CrdLoader`], which gathers the texts and builds all of it.
 
 mod copies;
 mod index;
 mod load;
+mod nulls;
 mod read;
 pub(crate) mod refused;
 mod rules;
@@ -64,6 +66,9 @@ pub(crate) struct CustomResources {
     refused: Vec<refused::RefusedCrd>,
     /// The served versions whose CRD has the `status` subresource.
     status_reset: Vec<Key>,
+    /// What decides which `null`s of each served version's resources the
+    /// API server drops.
+    nulls: HashMap<Key, nulls::Tree>,
 }
 
 /// A CRD among the inputs that is not used.
@@ -139,6 +144,21 @@ impl CustomResources {
         let (group, version, kind) = group_version_kind(root)?;
         let name = tables.types_for_gvk(group, version, kind).next()?;
         Some(self.gate_rules.for_type(tables, name, minor))
+    }
+
+    /// The custom resource `root` as the API server decodes it, when that
+    /// differs: without the `null`s its CRD's schema does not allow and
+    /// does not default (see `nulls`).
+    pub fn without_nulls(&self, root: &Node) -> Option<Node> {
+        if self.nulls.is_empty() {
+            return None;
+        }
+        // A scan first: the key is built only for a resource with a null.
+        if !nulls::holds_null(root) {
+            return None;
+        }
+        let tree = self.nulls.get(&owned(group_version_kind(root)?))?;
+        nulls::pruned(tree, root)
     }
 
     /// True when a finding at `path` (of `rule`) of the custom resource
