@@ -44,9 +44,9 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.33",
         [
-            (Mode::Default, 98.75, 99.72),
-            (Mode::Warn, 98.54, 99.64),
-            (Mode::Strict, 98.65, 99.72),
+            (Mode::Default, 99.65, 99.72),
+            (Mode::Warn, 99.56, 99.64),
+            (Mode::Strict, 99.19, 99.72),
         ],
     ),
     (
