@@ -1,10 +1,10 @@
 //! Document values as the CEL values a rule sees: typed by the schema as
 //! the API server types them (an integer written where `number` is
-//! declared is a double; `date-time` strings are timestamps), with the
-//! schema's defaults applied to absent fields, as the API server applies
-//! them before it validates.
+//! declared is a double; `date-time` strings are timestamps). The value
+//! is the resource already defaulted ([`super::schema::defaults`]), the
+//! one conversion from the document's values to CEL's.
 
-use super::schema::{self, Shape};
+use super::schema::{SchemaNode, Shape};
 use super::shared::{SharedList, SharedMap};
 use crate::document::{Node, Value as Doc};
 use cel::common::types::{
@@ -12,7 +12,6 @@ use cel::common::types::{
     CelTimestamp,
 };
 use cel::common::value::Val;
-use serde_json::Value as Json;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,7 +22,7 @@ pub type Boxed<'a> = Box<dyn Val + 'a>;
 /// `node` as the CEL value a rule sees under `schema` (`None`: untyped),
 /// borrowing the document's strings. `root`: the resource itself, whose
 /// `metadata` rules see only `name` and `generateName` of.
-pub fn of_node<'a>(node: &'a Node, schema: Option<&'a schema::Node>, root: bool) -> Boxed<'a> {
+pub fn of_node<'a>(node: &'a Node, schema: Option<&'a SchemaNode>, root: bool) -> Boxed<'a> {
     let shape = schema.map_or(Shape::Any, |schema| schema.shape);
     match &node.value {
         Doc::Null => Box::new(CelNull),
@@ -59,9 +58,6 @@ pub fn of_node<'a>(node: &'a Node, schema: Option<&'a schema::Node>, root: bool)
                 };
                 map.insert(key(schema, &entry.key), value);
             }
-            if let Some(schema) = schema {
-                add_defaults(&mut map, schema);
-            }
             Box::new(SharedMap(Arc::new(CelMap::from(map))))
         }
     }
@@ -83,76 +79,9 @@ fn metadata(node: &Node) -> Boxed<'_> {
     Box::new(SharedMap(Arc::new(CelMap::from(map))))
 }
 
-/// The schema's defaults for the properties `map` lacks.
-fn add_defaults<'a>(map: &mut HashMap<CelMapKey<'a>, Boxed<'a>>, schema: &'a schema::Node) {
-    for (name, property) in &schema.properties {
-        if let Some(default) = &property.default {
-            map.entry(name_key(name))
-                .or_insert_with(|| of_json(default, Some(property)));
-        }
-    }
-}
-
-/// A JSON value (a default) as a CEL value under `schema`.
-fn of_json<'a>(json: &'a Json, schema: Option<&'a schema::Node>) -> Boxed<'a> {
-    let shape = schema.map_or(Shape::Any, |schema| schema.shape);
-    match json {
-        Json::Null => Box::new(CelNull),
-        Json::Bool(flag) => Box::new(CelBool::from(*flag)),
-        Json::Number(number) => match (number.as_i64(), shape) {
-            (Some(integer), shape) if shape != Shape::Number => Box::new(CelInt::from(integer)),
-            _ => Box::new(CelDouble::from(number.as_f64().unwrap_or(f64::NAN))),
-        },
-        Json::String(text) => string(text, shape),
-        Json::Array(items) => {
-            let item = schema.and_then(|schema| schema.items.as_deref());
-            let items: Vec<Boxed<'a>> = items.iter().map(|json| of_json(json, item)).collect();
-            Box::new(SharedList(Arc::new(CelList::from(items))))
-        }
-        Json::Object(members) => {
-            let mut map: HashMap<CelMapKey<'a>, Boxed<'a>> = HashMap::with_capacity(members.len());
-            for (name, value) in members {
-                let member = schema
-                    .and_then(|schema| schema.properties.get(name).or(schema.values.as_deref()));
-                map.insert(key(schema, name), of_json(value, member));
-            }
-            if let Some(schema) = schema {
-                add_defaults(&mut map, schema);
-            }
-            Box::new(SharedMap(Arc::new(CelMap::from(map))))
-        }
-    }
-}
-
-/// A JSON value (a default) as a document node on `line`, to walk it as
-/// the API server would once it has defaulted the field.
-pub fn node_of_json(json: &Json, line: u32) -> Node {
-    let value = match json {
-        Json::Null => Doc::Null,
-        Json::Bool(flag) => Doc::Bool(*flag),
-        Json::Number(number) => match number.as_i64() {
-            Some(integer) => Doc::Int(integer),
-            None => Doc::Float(number.to_string().into()),
-        },
-        Json::String(text) => Doc::String(text.as_str().into()),
-        Json::Array(items) => Doc::Seq(items.iter().map(|item| node_of_json(item, line)).collect()),
-        Json::Object(members) => Doc::Map(
-            members
-                .iter()
-                .map(|(key, value)| crate::document::Entry {
-                    key: key.as_str().into(),
-                    line,
-                    value: node_of_json(value, line),
-                })
-                .collect(),
-        ),
-    };
-    Node { value, line }
-}
-
 /// The key an entry has in CEL: a property's name escaped as the API
 /// server escapes it; a map's keys as they are.
-fn key<'a>(schema: Option<&schema::Node>, name: &'a str) -> CelMapKey<'a> {
+fn key<'a>(schema: Option<&SchemaNode>, name: &'a str) -> CelMapKey<'a> {
     let is_map = schema
         .is_some_and(|schema| schema.values.is_some() && !schema.properties.contains_key(name));
     if is_map {

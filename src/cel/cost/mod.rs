@@ -37,7 +37,7 @@ pub fn rule_cost(
     resource_root: bool,
 ) -> Result<u64, String> {
     let rule =
-        crate::cel::rule::Rule::compile(&serde_json::json!({ "rule": source })).ok_or("no rule")?;
+        crate::cel::rule::CompiledRule::compile(&serde_json::json!({ "rule": source })).ok_or("no rule")?;
     rule.program?;
     let decl = Decl::of(schema, resource_root).ok_or("the schema gives rules no type")?;
     let expression = rule

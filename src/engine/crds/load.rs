@@ -3,7 +3,7 @@
 
 use super::index::{usable_index, Candidate, Origin};
 use super::read::{self, names_crd_kind};
-use super::rules::{compiled_rules, junctors_of};
+use super::rules::served_schemas;
 use super::{CustomResources, Unused};
 use crate::document::Part;
 use crate::engine::InputError;
@@ -176,8 +176,7 @@ impl<'a> CrdLoader<'a> {
             used.iter()
                 .flat_map(|(_, document)| document.crds.iter().cloned()),
         );
-        custom.rules.extend(compiled_rules(&used));
-        custom.junctors.extend(junctors_of(&used));
+        custom.schemas.extend(served_schemas(&used));
         if let Some(index) = index {
             for (name, ty) in index.types {
                 // The built-in ObjectMeta gives way to the API's own.
