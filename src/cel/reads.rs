@@ -410,7 +410,9 @@ mod tests {
     fn reads(rules: &[&str]) -> Reads {
         let compiled: Vec<CompiledRule> = rules
             .iter()
-            .map(|rule| CompiledRule::compile(&serde_json::json!({ "rule": rule })).expect("a rule"))
+            .map(|rule| {
+                CompiledRule::compile(&serde_json::json!({ "rule": rule })).expect("a rule")
+            })
             .collect();
         Reads::of_rules(
             compiled

@@ -130,7 +130,8 @@ impl Validator {
         // server defaults before it validates: the junctors and the rules
         // read the same value (a gate's rules, which know no defaults,
         // read the resource as written).
-        let defaulted = served.map(|served| crate::cel::schema::defaults::apply(&served.tree, root));
+        let defaulted =
+            served.map(|served| crate::cel::schema::defaults::apply(&served.tree, root));
         let (value, cut) = match &defaulted {
             Some(defaulted) => (&*defaulted.root, defaulted.cut.as_ref()),
             None => (root, None),

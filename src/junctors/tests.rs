@@ -156,7 +156,9 @@ fn value_validations_in_branches_use_the_servers_words() {
 
 #[test]
 fn a_schema_without_junctors_has_nothing_to_check() {
-    assert!(!read(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_checked());
+    assert!(
+        !read(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_checked()
+    );
 }
 
 #[test]
@@ -171,7 +173,9 @@ fn a_schema_nested_past_the_bound_warns_where_junctors_were_cut() {
     let parsed = crate::document::parse("a: {}\n");
     let found = run(&served, &parsed.documents[0].root, None);
     assert!(
-        found[0].message.contains("the schema nests deeper than 64 levels"),
+        found[0]
+            .message
+            .contains("the schema nests deeper than 64 levels"),
         "{found:?}"
     );
 }

@@ -9,8 +9,8 @@
 //! bytes of defaults laid on one resource ([`MAX_DEFAULT_BYTES`]).
 
 use super::SchemaNode;
-use crate::preflight::{Deviation, Rule, Violation};
 use crate::document::{Entry, Node, Value as Doc};
+use crate::preflight::{Deviation, Rule, Violation};
 use serde_json::Value as Json;
 use std::borrow::Cow;
 
@@ -148,28 +148,32 @@ impl<'t> Laying<'t> {
                                 laying.node(property, &mut entry.value, entry.line, false)
                             })
                         }
-                        (None, Some(default)) => match self.left.checked_sub(property.default_bytes) {
-                            Some(left) => {
-                                self.left = left;
-                                let mut value = node_of_json(default, line);
-                                let done = self.inside(&["properties", name.as_str()], name, |laying| {
-                                    laying.node(property, &mut value, line, false)
-                                });
-                                entries.push(Entry {
-                                    key: name.as_str().into(),
-                                    line,
-                                    value,
-                                });
-                                done
+                        (None, Some(default)) => {
+                            match self.left.checked_sub(property.default_bytes) {
+                                Some(left) => {
+                                    self.left = left;
+                                    let mut value = node_of_json(default, line);
+                                    let done = self.inside(
+                                        &["properties", name.as_str()],
+                                        name,
+                                        |laying| laying.node(property, &mut value, line, false),
+                                    );
+                                    entries.push(Entry {
+                                        key: name.as_str().into(),
+                                        line,
+                                        value,
+                                    });
+                                    done
+                                }
+                                None => {
+                                    self.cut = Some(Cut {
+                                        path: self.path.clone(),
+                                        schema: self.schema_path(),
+                                    });
+                                    false
+                                }
                             }
-                            None => {
-                                self.cut = Some(Cut {
-                                    path: self.path.clone(),
-                                    schema: self.schema_path(),
-                                });
-                                false
-                            }
-                        },
+                        }
                         (None, None) => true,
                     };
                     if !done {
@@ -291,14 +295,14 @@ mod tests {
                 }}}
             }}
         }}));
-        let parsed = crate::document::parse("metadata: {}\nspec:\n  items:\n  - {}\n  - {c: y}\n");
+        let parsed = crate::document::parse("metadata: {}\nspec:\n  items:\n  - {}\n  - {c: z}\n");
         let root = &parsed.documents[0].root;
         let defaulted = apply(&served.tree, root);
         assert!(defaulted.cut.is_none());
         let laid = defaulted.root.to_json();
         assert_eq!(
             laid,
-            json!({"metadata": {}, "spec": {"items": [{"c": "x"}, {"c": "y"}], "a": {"b": 3}}})
+            json!({"metadata": {}, "spec": {"items": [{"c": "x"}, {"c": "z"}], "a": {"b": 3}}})
         );
         let spec = defaulted.root.get("spec").expect("spec");
         assert_eq!(spec.get("a").expect("a").line, 2);

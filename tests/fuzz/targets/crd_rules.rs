@@ -6,9 +6,8 @@
 //! `findings::MAX_MESSAGE_BYTES`.
 
 use std::path::Path;
-use vergate::cel::Schema;
+use vergate::cel::schema::{defaults, ServedSchema};
 use vergate::findings::{Findings, MAX_MESSAGE_BYTES, MAX_PER_RULE};
-use vergate::junctors::Junctors;
 use vergate::{document, Version};
 
 pub fn run(data: &[u8]) {
@@ -22,14 +21,19 @@ pub fn run(data: &[u8]) {
     };
     let resources = document::parse(&pair.cr);
     for schema in definitions.values() {
-        let junctors = Junctors::read(schema, "the CRD in crd.yaml");
-        let rules = Schema::read(schema);
+        let served = ServedSchema::read(schema, "the CRD in crd.yaml".to_owned());
         for doc in &resources.documents {
             let mut found = Findings::new();
-            if let Some(junctors) = &junctors {
-                found.extend(junctors.check(&doc.root, Some(Version::new(1, 34))));
-            }
-            let outcome = vergate::cel::evaluate(&rules, &doc.root, Some(Version::new(1, 34)));
+            let minor = Some(Version::new(1, 34));
+            let defaulted = defaults::apply(&served.tree, &doc.root);
+            let cut = defaulted.cut.as_ref();
+            found.extend(vergate::junctors::check(
+                &served,
+                &defaulted.root,
+                cut,
+                minor,
+            ));
+            let outcome = vergate::cel::evaluate(&served.tree, &defaulted.root, minor);
             found.absorb(outcome.violations);
             let (kept, _) = found.into_parts();
             for rule in vergate::preflight::Rule::ALL {
