@@ -92,11 +92,8 @@ fn missing(tree: &SchemaNode, node: &Node, is_root: bool) -> bool {
                     continue;
                 }
                 match entries.iter().find(|entry| entry.key == name.as_str()) {
-                    Some(entry) => {
-                        if missing(property, &entry.value, false) {
-                            return true;
-                        }
-                    }
+                    Some(entry) if missing(property, &entry.value, false) => return true,
+                    Some(_) => {}
                     None if property.default.is_some() => return true,
                     None => {}
                 }
