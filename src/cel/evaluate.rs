@@ -8,7 +8,7 @@ use super::library;
 use super::meter::{self, Stop, PER_CALL_LIMIT, RESOURCE_BUDGET, WORK_LIMIT};
 use super::passed;
 use super::rule::{CompiledRule, ENV};
-use super::schema::SchemaNode;
+use super::schema::{defaults, SchemaNode};
 use super::value;
 use crate::document::{Node, Value as Doc};
 use crate::preflight::{Deviation, Rule as Check, Violation};
@@ -180,9 +180,17 @@ impl Walk<'_> {
                     let child = child.as_ref().map(|child| child.as_ref());
                     let before = self.path.len();
                     self.push_key(name);
-                    // The resource is defaulted: an absent field has none.
-                    if let Some(entry) = entry {
-                        self.node(property, &entry.value, entry.line, false, child)
+                    match (entry, &property.default) {
+                        (Some(entry), _) => {
+                            self.node(property, &entry.value, entry.line, false, child)
+                        }
+                        // Laid here when the resource was not defaulted
+                        // ahead (`schema::defaults::shared`).
+                        (None, Some(default)) if !(is_root && name == "metadata") => {
+                            let defaulted = defaults::node_of_json(default, line);
+                            self.node(property, &defaulted, line, false, child);
+                        }
+                        (None, _) => {}
                     }
                     self.path.truncate(before);
                 }

@@ -1,8 +1,10 @@
 //! Document values as the CEL values a rule sees: typed by the schema as
 //! the API server types them (an integer written where `number` is
-//! declared is a double; `date-time` strings are timestamps). The value
-//! is the resource already defaulted ([`super::schema::defaults`]), the
-//! one conversion from the document's values to CEL's.
+//! declared is a double; `date-time` strings are timestamps), the one
+//! conversion from the document's values to CEL's. A resource not
+//! defaulted ahead ([`super::schema::defaults::ahead`]) gets its schema's
+//! defaults here, on the values converted, as the tree's `default`
+//! annotations give them (the root's `metadata`, ObjectMeta's, excepted).
 
 use super::schema::{SchemaNode, Shape};
 use super::shared::{SharedList, SharedMap};
@@ -12,6 +14,7 @@ use cel::common::types::{
     CelTimestamp,
 };
 use cel::common::value::Val;
+use serde_json::Value as Json;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -57,6 +60,60 @@ pub fn of_node<'a>(node: &'a Node, schema: Option<&'a SchemaNode>, root: bool) -
                     of_node(&entry.value, member, false)
                 };
                 map.insert(key(schema, &entry.key), value);
+            }
+            if let Some(schema) = schema.filter(|schema| schema.defaults_below) {
+                add_defaults(&mut map, schema, root);
+            }
+            Box::new(SharedMap(Arc::new(CelMap::from(map))))
+        }
+    }
+}
+
+/// The schema's defaults for the properties `map` lacks: laid here, on
+/// the CEL value, when the resource was not defaulted ahead
+/// ([`super::schema::defaults::shared`]); a defaulted resource lacks none.
+fn add_defaults<'a>(
+    map: &mut HashMap<CelMapKey<'a>, Boxed<'a>>,
+    schema: &'a SchemaNode,
+    root: bool,
+) {
+    for (name, property) in &schema.properties {
+        if root && name == "metadata" {
+            continue;
+        }
+        if let Some(default) = &property.default {
+            map.entry(name_key(name))
+                .or_insert_with(|| of_json(default, Some(property)));
+        }
+    }
+}
+
+/// A JSON value (a default) as a CEL value under `schema`, its own
+/// properties' defaults laid.
+fn of_json<'a>(json: &'a Json, schema: Option<&'a SchemaNode>) -> Boxed<'a> {
+    let shape = schema.map_or(Shape::Any, |schema| schema.shape);
+    match json {
+        Json::Null => Box::new(CelNull),
+        Json::Bool(flag) => Box::new(CelBool::from(*flag)),
+        Json::Number(number) => match (number.as_i64(), shape) {
+            (Some(integer), shape) if shape != Shape::Number => Box::new(CelInt::from(integer)),
+            _ => Box::new(CelDouble::from(number.as_f64().unwrap_or(f64::NAN))),
+        },
+        Json::String(text) => string(text, shape),
+        Json::Array(items) => {
+            let item = schema.and_then(|schema| schema.items.as_deref());
+            let items: Vec<Boxed<'a>> = items.iter().map(|json| of_json(json, item)).collect();
+            Box::new(SharedList(Arc::new(CelList::from(items))))
+        }
+        Json::Object(members) => {
+            let mut map: HashMap<CelMapKey<'a>, Boxed<'a>> = HashMap::with_capacity(members.len());
+            for (name, value) in members {
+                let member = schema
+                    .and_then(|schema| schema.properties.get(name).or(schema.values.as_deref()));
+                map.insert(key(schema, name), of_json(value, member));
+            }
+            if let Some(schema) = schema {
+                add_defaults(&mut map, schema, false);
             }
             Box::new(SharedMap(Arc::new(CelMap::from(map))))
         }

@@ -144,11 +144,12 @@ impl Validator {
             cel_found.extend(crate::cel::crd_document::check(root, target));
         }
         // The resource defaulted once by its CRD's schema, as the API
-        // server defaults before it validates: the junctors and the rules
-        // read the same value (a gate's rules, which know no defaults,
-        // read the resource as written).
-        let defaulted =
-            served.map(|served| crate::cel::schema::defaults::apply(&served.tree, root));
+        // server defaults before it validates: ahead, on one copy the
+        // junctors and the rules both read, where junctors are; otherwise
+        // the rules lay the defaults as they read (a gate's rules, which
+        // know no defaults, read the resource as written).
+        let defaulted = served
+            .and_then(|served| crate::cel::schema::defaults::ahead(&served.tree, root));
         let (value, cut) = match &defaulted {
             Some(defaulted) => (&*defaulted.root, defaulted.cut.as_ref()),
             None => (root, None),

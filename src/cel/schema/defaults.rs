@@ -54,6 +54,65 @@ impl Cut {
     }
 }
 
+/// The resource `root` defaulted ahead, for the junctors and the rules
+/// alike, when its junctors read it or when its defaults pass
+/// [`MAX_DEFAULT_BYTES`] (the cut then said once for both); `None` when
+/// nothing is missing, or when only the rules read it: they lay the
+/// defaults they reach as they convert the resource to CEL values
+/// (`cel::value`, `cel::evaluate`), so most resources are never copied,
+/// and what they lay is within the bound.
+pub fn ahead<'a>(tree: &SchemaNode, root: &'a Node) -> Option<Defaulted<'a>> {
+    if !tree.defaults_below {
+        return None;
+    }
+    let bytes = bytes_to_lay(tree, root, true);
+    if bytes == 0 || (!tree.junctors_below && bytes <= MAX_DEFAULT_BYTES) {
+        return None;
+    }
+    Some(apply(tree, root))
+}
+
+/// The bytes of defaults [`apply`] lays on `node` under `tree`
+/// (saturating): what each missing default costs with the defaults laid
+/// inside it ([`SchemaNode::laid_bytes`]); 0 when nothing is missing.
+pub fn bytes_to_lay(tree: &SchemaNode, node: &Node, is_root: bool) -> usize {
+    if !tree.defaults_below {
+        return 0;
+    }
+    let mut bytes = 0usize;
+    match &node.value {
+        Doc::Map(entries) => {
+            for (name, property) in &tree.properties {
+                if is_root && name == "metadata" {
+                    continue;
+                }
+                let laid = match entries.iter().find(|entry| entry.key == name.as_str()) {
+                    Some(entry) => bytes_to_lay(property, &entry.value, false),
+                    None if property.default.is_some() => property.laid_bytes,
+                    None => 0,
+                };
+                bytes = bytes.saturating_add(laid);
+            }
+            if let Some(values) = tree.values.as_deref().filter(|v| v.defaults_below) {
+                for entry in entries {
+                    if !tree.properties.contains_key(entry.key.as_str()) {
+                        bytes = bytes.saturating_add(bytes_to_lay(values, &entry.value, false));
+                    }
+                }
+            }
+        }
+        Doc::Seq(items) => {
+            if let Some(inner) = tree.items.as_deref() {
+                for item in items {
+                    bytes = bytes.saturating_add(bytes_to_lay(inner, item, false));
+                }
+            }
+        }
+        _ => {}
+    }
+    bytes
+}
+
 /// `root` with the defaults of `tree` laid (the root's `metadata` is
 /// ObjectMeta's, which a CRD does not default). The lines of a value laid
 /// are those of the object it was laid in.
@@ -310,6 +369,39 @@ mod tests {
     }
 
     #[test]
+    fn the_bytes_to_lay_count_the_defaults_laid_inside_defaults() {
+        let served = tree(json!({"type": "object", "properties": {
+            "a": {"type": "object", "default": {}, "properties": {
+                "b": {"type": "integer", "default": 300}
+            }},
+            "m": {"type": "object", "additionalProperties": {"type": "object", "properties": {
+                "c": {"type": "string", "default": "xy"}
+            }}}
+        }}));
+        // `{}` (2) and `300` (3) for a; `"xy"` (4) for each entry of m
+        // that lacks c.
+        let parsed = crate::document::parse("m: {p: {}, q: {c: z}, r: {}}\n");
+        assert_eq!(bytes_to_lay(&served.tree, &parsed.documents[0].root, true), 13);
+        let parsed = crate::document::parse("a: {b: 1}\nm: {}\n");
+        assert_eq!(bytes_to_lay(&served.tree, &parsed.documents[0].root, true), 0);
+    }
+
+    #[test]
+    fn only_junctors_or_the_bound_default_a_resource_ahead() {
+        let rules_only = tree(json!({"type": "object", "properties": {
+            "a": {"type": "string", "default": "x"}
+        }, "x-kubernetes-validations": [{"rule": "self.a == 'x'"}]}));
+        let parsed = crate::document::parse("{}\n");
+        let root = &parsed.documents[0].root;
+        assert!(ahead(&rules_only.tree, root).is_none());
+        let with_junctors = tree(json!({"type": "object", "properties": {
+            "a": {"type": "string", "default": "x"}
+        }, "x-vergate-value-validations": {"anyOf": [{"required": ["a"]}]}}));
+        let defaulted = ahead(&with_junctors.tree, root).expect("laid ahead for the junctors");
+        assert_eq!(defaulted.root.to_json(), json!({"a": "x"}));
+    }
+
+    #[test]
     fn a_resource_missing_no_default_is_not_copied() {
         let served = tree(json!({"type": "object", "properties": {
             "a": {"type": "string", "default": "x"}
@@ -328,7 +420,9 @@ mod tests {
         }}}));
         let yaml = format!("items:\n{}", "- {}\n".repeat(100));
         let parsed = crate::document::parse(&yaml);
-        let defaulted = apply(&served.tree, &parsed.documents[0].root);
+        let root = &parsed.documents[0].root;
+        assert!(bytes_to_lay(&served.tree, root, true) > MAX_DEFAULT_BYTES);
+        let defaulted = ahead(&served.tree, root).expect("past the bound: laid ahead");
         let cut = defaulted.cut.expect("cut");
         assert_eq!(cut.path, "items[63]");
         assert_eq!(cut.schema, "openAPIV3Schema.properties.items.items");

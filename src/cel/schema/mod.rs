@@ -7,10 +7,13 @@
 //! and whether any rule, junctor or default lies below (so a walk skips
 //! the rest).
 //!
-//! Its readers: [`defaults`] lays the defaults on a custom resource once,
-//! as the API server does before it validates; `cel::evaluate` runs the
-//! rules over that defaulted value, and `junctors` validates the same
-//! value where junctors are. `cel::gates` builds the same tree from an
+//! Its readers: [`defaults`] defaults a custom resource once, as the API
+//! server does before it validates: ahead, on one copy that the junctors
+//! and the rules both read, when the junctors read it (or the defaults'
+//! bound is reached); otherwise the rules lay the defaults they reach as
+//! they convert the resource to CEL values (`cel::value`), without a copy.
+//! `cel::evaluate` runs the rules, `junctors` validates the value where
+//! junctors are. `cel::gates` builds the same tree from an
 //! API's own gates (without defaults).
 
 pub mod defaults;
@@ -91,6 +94,9 @@ pub struct SchemaNode {
     /// The size of `default` as JSON text, what laying it costs
     /// ([`defaults::MAX_DEFAULT_BYTES`]).
     pub default_bytes: usize,
+    /// What laying `default` costs in all: its bytes and those of the
+    /// defaults laid inside it in turn.
+    pub laid_bytes: usize,
     /// True when this node or one below it has rules.
     pub rules_below: bool,
     /// True when this node or one below it has junctors.
@@ -164,6 +170,7 @@ impl SchemaNode {
             values: None,
             default: None,
             default_bytes: 0,
+            laid_bytes: 0,
             rules_below: false,
             junctors_below: false,
             defaults_below: false,
@@ -188,6 +195,11 @@ impl SchemaNode {
         self.junctors_below = junctors_below;
         self.defaults_below = defaults_below;
         self.passed = Passed::for_rules(&self.rules);
+        if let Some(default) = &self.default {
+            let laid = defaults::node_of_json(default, 0);
+            let inside = defaults::bytes_to_lay(&self, &laid, false);
+            self.laid_bytes = self.default_bytes.saturating_add(inside);
+        }
         self
     }
 }
