@@ -148,8 +148,8 @@ impl Validator {
         // junctors and the rules both read, where junctors are; otherwise
         // the rules lay the defaults as they read (a gate's rules, which
         // know no defaults, read the resource as written).
-        let defaulted = served
-            .and_then(|served| crate::cel::schema::defaults::ahead(&served.tree, root));
+        let defaulted =
+            served.and_then(|served| crate::cel::schema::defaults::ahead(&served.tree, root));
         let (value, cut) = match &defaulted {
             Some(defaulted) => (&*defaulted.root, defaulted.cut.as_ref()),
             None => (root, None),

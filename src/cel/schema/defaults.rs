@@ -381,9 +381,15 @@ mod tests {
         // `{}` (2) and `300` (3) for a; `"xy"` (4) for each entry of m
         // that lacks c.
         let parsed = crate::document::parse("m: {p: {}, q: {c: z}, r: {}}\n");
-        assert_eq!(bytes_to_lay(&served.tree, &parsed.documents[0].root, true), 13);
+        assert_eq!(
+            bytes_to_lay(&served.tree, &parsed.documents[0].root, true),
+            13
+        );
         let parsed = crate::document::parse("a: {b: 1}\nm: {}\n");
-        assert_eq!(bytes_to_lay(&served.tree, &parsed.documents[0].root, true), 0);
+        assert_eq!(
+            bytes_to_lay(&served.tree, &parsed.documents[0].root, true),
+            0
+        );
     }
 
     #[test]
