@@ -25,16 +25,18 @@ pub fn run(data: &[u8]) {
         for doc in &resources.documents {
             let mut found = Findings::new();
             let minor = Some(Version::new(1, 34));
-            let defaulted = defaults::apply(&served.tree, &doc.root);
-            let cut = defaulted.cut.as_ref();
-            found.extend(vergate::junctors::check(
-                &served,
-                &defaulted.root,
-                cut,
-                minor,
-            ));
-            let outcome = vergate::cel::evaluate(&served.tree, &defaulted.root, minor);
-            found.absorb(outcome.violations);
+            // As the engine defaults: ahead when junctors read the value
+            // or the bound is reached, else as the rules read.
+            let defaulted = defaults::ahead(&served.tree, &doc.root);
+            let (value, cut) = match &defaulted {
+                Some(defaulted) => (&*defaulted.root, defaulted.cut.as_ref()),
+                None => (&doc.root, None),
+            };
+            found.extend(vergate::junctors::check(&served, value, cut, minor));
+            if cut.is_none() {
+                let outcome = vergate::cel::evaluate(&served.tree, value, minor);
+                found.absorb(outcome.violations);
+            }
             let (kept, _) = found.into_parts();
             for rule in vergate::preflight::Rule::ALL {
                 let count = kept.iter().filter(|v| v.rule == *rule).count();
