@@ -143,11 +143,12 @@ impl Validator {
         if let Some(target) = kubernetes {
             cel_found.extend(crate::cel::crd_document::check(root, target));
         }
-        // The resource defaulted once by its CRD's schema, as the API
-        // server defaults before it validates: ahead, on one copy the
-        // junctors and the rules both read, where junctors are; otherwise
-        // the rules lay the defaults as they read (a gate's rules, which
-        // know no defaults, read the resource as written).
+        // The resource defaulted by its CRD's schema, as the API server
+        // defaults before it validates: the rules lay the defaults they
+        // reach, the junctors those of each value they read, from the same
+        // tree; ahead, on a copy, only past the defaults' bound, which
+        // both then say (a gate's rules, which know no defaults, read the
+        // resource as written).
         let defaulted =
             served.and_then(|served| crate::cel::schema::defaults::ahead(&served.tree, root));
         let (value, cut) = match &defaulted {

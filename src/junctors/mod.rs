@@ -29,7 +29,7 @@ use crate::Version;
 const NOT_CHECKED: &str = "the CRD's allOf / anyOf / oneOf / not";
 
 /// The API server's errors for the junctors of `schema` that `root`, a
-/// custom resource defaulted by `schema`'s tree, fails (`defaults_cut`:
+/// custom resource, fails once defaulted by `schema`'s tree (`defaults_cut`:
 /// where its defaults ran out, which leaves it unjudged); `minor` is the
 /// Kubernetes minor whose formats apply (`None` for another API: the
 /// formats of every minor). A bound reached is a warning that names it,
@@ -62,7 +62,7 @@ pub fn check(
             .push(cut.violation(Rule::Junctor, NOT_CHECKED, &schema.crd, root));
         return walk.violations;
     }
-    walk.node(&schema.tree, root, String::new(), true);
+    walk.node(&schema.tree, root, root.line, String::new(), true);
     if let (Some(cut), Some(place)) = (&walk.validator.cut, walk.cut_place) {
         let (why, fix) = match cut.bound {
             validate::Bound::Visits => (
@@ -99,12 +99,18 @@ struct Walk<'j> {
 }
 
 impl<'j> Walk<'j> {
-    fn node(&mut self, tree: &'j SchemaNode, node: &Node, path: String, is_root: bool) {
+    /// Walks `node` (at `line`, the line defaults laid in it take) to the
+    /// nodes of `tree` with junctors. Each junctor's value is defaulted
+    /// where the walk reaches it ([`defaults::apply_at`]), and an absent
+    /// property with a default is walked as laid: the values the API
+    /// server's one defaulting gives, without copying the resource.
+    fn node(&mut self, tree: &'j SchemaNode, node: &Node, line: u32, path: String, is_root: bool) {
         if matches!(node.value, Value::Null) {
             return;
         }
         if let Some(junctors) = &tree.junctors {
-            self.junctors(junctors, node, &path);
+            let defaulted = defaults::apply_at(tree, node, line, is_root);
+            self.junctors(junctors, &defaulted.root, &path);
         }
         let child = |key: &str| {
             if path.is_empty() {
@@ -125,14 +131,28 @@ impl<'j> Walk<'j> {
                         None => tree.values.as_deref(),
                     };
                     if let Some(inner) = inner.filter(|inner| inner.junctors_below) {
-                        self.node(inner, &entry.value, child(&entry.key), false);
+                        self.node(inner, &entry.value, entry.line, child(&entry.key), false);
                     }
+                }
+                // The defaults laid after the entries, in the tree's order.
+                for (name, property) in &tree.properties {
+                    let Some(default) = property.default.as_ref() else {
+                        continue;
+                    };
+                    if !property.junctors_below
+                        || (is_root && name == "metadata")
+                        || entries.iter().any(|entry| entry.key == name.as_str())
+                    {
+                        continue;
+                    }
+                    let laid = defaults::node_of_json(default, line);
+                    self.node(property, &laid, line, child(name), false);
                 }
             }
             Value::Seq(items) => {
                 if let Some(inner) = tree.items.as_deref().filter(|inner| inner.junctors_below) {
                     for (index, item) in items.iter().enumerate() {
-                        self.node(inner, item, format!("{path}[{index}]"), false);
+                        self.node(inner, item, item.line, format!("{path}[{index}]"), false);
                     }
                 }
             }

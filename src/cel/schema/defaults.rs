@@ -54,19 +54,16 @@ impl Cut {
     }
 }
 
-/// The resource `root` defaulted ahead, for the junctors and the rules
-/// alike, when its junctors read it or when its defaults pass
-/// [`MAX_DEFAULT_BYTES`] (the cut then said once for both); `None` when
-/// nothing is missing, or when only the rules read it: they lay the
-/// defaults they reach as they convert the resource to CEL values
-/// (`cel::value`, `cel::evaluate`), so most resources are never copied,
-/// and what they lay is within the bound.
+/// The resource `root` defaulted ahead, when its defaults pass
+/// [`MAX_DEFAULT_BYTES`]: laid up to the bound, with the cut that leaves
+/// the junctors and the rules alike without a verdict. `None` otherwise
+/// (counted first, nothing laid): the rules lay the defaults they reach
+/// as they convert the resource to CEL values (`cel::value`,
+/// `cel::evaluate`) and the junctors the defaults of each value they read
+/// ([`apply_at`]), so no resource is copied whole, and what they lay is
+/// within the bound.
 pub fn ahead<'a>(tree: &SchemaNode, root: &'a Node) -> Option<Defaulted<'a>> {
-    if !tree.defaults_below {
-        return None;
-    }
-    let bytes = bytes_to_lay(tree, root, true);
-    if bytes == 0 || (!tree.junctors_below && bytes <= MAX_DEFAULT_BYTES) {
+    if !tree.defaults_below || bytes_to_lay(tree, root, true) <= MAX_DEFAULT_BYTES {
         return None;
     }
     Some(apply(tree, root))
@@ -117,21 +114,28 @@ pub fn bytes_to_lay(tree: &SchemaNode, node: &Node, is_root: bool) -> usize {
 /// ObjectMeta's, which a CRD does not default). The lines of a value laid
 /// are those of the object it was laid in.
 pub fn apply<'a>(tree: &SchemaNode, root: &'a Node) -> Defaulted<'a> {
-    if !tree.defaults_below || !missing(tree, root, true) {
+    apply_at(tree, root, root.line, true)
+}
+
+/// `node` with the defaults of `tree` laid, as [`apply`] lays them on a
+/// resource (`line`: the line values laid in `node` take; `is_root`: the
+/// resource itself, whose `metadata` is left alone). Copied only when a
+/// default is missing; the junctors default each value they read so.
+pub fn apply_at<'a>(tree: &SchemaNode, node: &'a Node, line: u32, is_root: bool) -> Defaulted<'a> {
+    if !tree.defaults_below || !missing(tree, node, is_root) {
         return Defaulted {
-            root: Cow::Borrowed(root),
+            root: Cow::Borrowed(node),
             cut: None,
         };
     }
-    let mut owned = root.clone();
+    let mut owned = node.clone();
     let mut laying = Laying {
         left: MAX_DEFAULT_BYTES,
         path: String::new(),
         trail: Vec::new(),
         cut: None,
     };
-    let line = owned.line;
-    laying.node(tree, &mut owned, line, true);
+    laying.node(tree, &mut owned, line, is_root);
     Defaulted {
         root: Cow::Owned(owned),
         cut: laying.cut,
@@ -393,7 +397,7 @@ mod tests {
     }
 
     #[test]
-    fn only_junctors_or_the_bound_default_a_resource_ahead() {
+    fn only_the_bound_defaults_a_resource_ahead() {
         let rules_only = tree(json!({"type": "object", "properties": {
             "a": {"type": "string", "default": "x"}
         }, "x-kubernetes-validations": [{"rule": "self.a == 'x'"}]}));
@@ -403,7 +407,8 @@ mod tests {
         let with_junctors = tree(json!({"type": "object", "properties": {
             "a": {"type": "string", "default": "x"}
         }, "x-vergate-value-validations": {"anyOf": [{"required": ["a"]}]}}));
-        let defaulted = ahead(&with_junctors.tree, root).expect("laid ahead for the junctors");
+        assert!(ahead(&with_junctors.tree, root).is_none());
+        let defaulted = apply_at(&with_junctors.tree, root, root.line, true);
         assert_eq!(defaulted.root.to_json(), json!({"a": "x"}));
     }
 

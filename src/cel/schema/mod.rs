@@ -7,11 +7,12 @@
 //! and whether any rule, junctor or default lies below (so a walk skips
 //! the rest).
 //!
-//! Its readers: [`defaults`] defaults a custom resource once, as the API
-//! server does before it validates: ahead, on one copy that the junctors
-//! and the rules both read, when the junctors read it (or the defaults'
-//! bound is reached); otherwise the rules lay the defaults they reach as
-//! they convert the resource to CEL values (`cel::value`), without a copy.
+//! Its readers: [`defaults`] defaults a custom resource as the API server
+//! does before it validates, without copying it whole: the rules lay the
+//! defaults they reach as they convert the resource to CEL values
+//! (`cel::value`), the junctors those of each value they read
+//! (`defaults::apply_at`); the bytes laid are counted first, and past the
+//! bound the resource is defaulted ahead up to it and neither judges it.
 //! `cel::evaluate` runs the rules, `junctors` validates the value where
 //! junctors are. `cel::gates` builds the same tree from an
 //! API's own gates (without defaults).
