@@ -4,7 +4,7 @@
 
 use super::cost::{self, Finding, Step, CRD_LIMIT, RULE_LIMIT};
 use crate::document::{Node, Value as Doc};
-use crate::preflight::{Rule as Check, Violation};
+use crate::preflight::{Rule, Violation};
 use rayon::prelude::*;
 
 /// The cost findings of every version of the CRD document `root` (none
@@ -62,7 +62,7 @@ pub fn violations(schema: &Node, index: usize) -> Vec<Violation> {
         .into_iter()
         .map(|finding| {
             Violation::new(
-                Check::CelRule,
+                Rule::CelRule,
                 format!("{prefix}{}", dotted(&finding.at)),
                 line_at(schema, &finding.at),
                 message(&finding, &prefix),

@@ -14,14 +14,11 @@
 //! own libraries). A library from a later minor is refused by both.
 
 use super::library;
-use super::rule::Rule;
+use super::rule::CompiledRule;
+use super::schema::MAX_DEPTH;
 use crate::document::{Node, Value as Doc};
-use crate::preflight::{Rule as Check, Violation};
+use crate::preflight::{Rule, Violation};
 use crate::Version;
-
-/// How deep the schema walk goes: CRD schemas are bounded far below this
-/// by the reader; the bound keeps a hostile document from recursing deeper.
-const MAX_DEPTH: usize = 256;
 
 /// The rules of the CRD document `root` that the API server of `target`
 /// refuses when the CRD is created, for a library its environment for new
@@ -101,7 +98,7 @@ fn rule_at(entry: &Node, path: String, target: Version, found: &mut Vec<Violatio
     let Some(text) = source.as_str() else {
         return;
     };
-    let Some(rule) = Rule::compile_shared(&serde_json::json!({ "rule": text })) else {
+    let Some(rule) = CompiledRule::compile_shared(&serde_json::json!({ "rule": text })) else {
         return;
     };
     let previous = Version::new(target.major(), target.minor().saturating_sub(1));
@@ -126,7 +123,7 @@ fn rule_at(entry: &Node, path: String, target: Version, found: &mut Vec<Violatio
             Version::new(target.major(), target.minor() + 1)
         )
     };
-    found.push(Violation::new(Check::CelRule, path, source.line, message));
+    found.push(Violation::new(Rule::CelRule, path, source.line, message));
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@ use super::charges;
 use super::library;
 use super::meter::{self, Stop, PER_CALL_LIMIT, RESOURCE_BUDGET, WORK_LIMIT};
 use super::passed;
-use super::rule::{Rule, ENV};
-use super::schema;
+use super::rule::{CompiledRule, ENV};
+use super::schema::{defaults, SchemaNode};
 use super::value;
 use crate::document::{Node, Value as Doc};
 use crate::preflight::{Deviation, Rule as Check, Violation};
@@ -49,10 +49,11 @@ thread_local! {
     static ROOT: RefCell<Option<Context<'static, 'static>>> = const { RefCell::new(None) };
 }
 
-/// Runs the rules of `tree` over the resource `root`, for the Kubernetes
+/// Runs the rules of `tree` over the resource `root` (defaulted,
+/// [`super::schema::defaults`]), for the Kubernetes
 /// API server of minor `target` (`None`: a minor not known, whose API
 /// server is taken to offer every library).
-pub fn evaluate(tree: &schema::Node, root: &Node, target: Option<Version>) -> Outcome {
+pub fn evaluate(tree: &SchemaNode, root: &Node, target: Option<Version>) -> Outcome {
     let mut outcome = Outcome::default();
     if !tree.rules_below {
         return outcome;
@@ -98,7 +99,7 @@ impl Walk<'_> {
     /// the node's CEL value when its parent's holds it (`None`: built here).
     fn node(
         &mut self,
-        schema: &schema::Node,
+        schema: &SchemaNode,
         node: &Node,
         line: u32,
         is_root: bool,
@@ -183,12 +184,13 @@ impl Walk<'_> {
                         (Some(entry), _) => {
                             self.node(property, &entry.value, entry.line, false, child)
                         }
-                        // Defaulted by the API server before validation.
-                        (None, Some(default)) => {
-                            let defaulted = value::node_of_json(default, line);
+                        // Laid here when the resource was not defaulted
+                        // ahead (`schema::defaults::shared`).
+                        (None, Some(default)) if !(is_root && name == "metadata") => {
+                            let defaulted = defaults::node_of_json(default, line);
                             self.node(property, &defaulted, line, false, child);
                         }
-                        (None, None) => {}
+                        (None, _) => {}
                     }
                     self.path.truncate(before);
                 }
@@ -243,7 +245,7 @@ impl Walk<'_> {
 
     /// Spends `cost` of the budget; past it, reports the API server's
     /// error and stops the walk (false).
-    fn spend(&mut self, cost: u64, schema: &schema::Node, line: u32) -> bool {
+    fn spend(&mut self, cost: u64, schema: &SchemaNode, line: u32) -> bool {
         self.outcome.cost = self.outcome.cost.saturating_add(cost);
         if cost > self.budget {
             self.out_of_budget(schema, line);
@@ -253,7 +255,7 @@ impl Walk<'_> {
         true
     }
 
-    fn out_of_budget(&mut self, schema: &schema::Node, line: u32) {
+    fn out_of_budget(&mut self, schema: &SchemaNode, line: u32) {
         let message = format!(
             "Invalid value: \"{}\": validation failed due to running out of cost budget, no further validation rules will be run (the rules run on this resource cost more than the API server's budget for one object, {RESOURCE_BUDGET})",
             schema.shape.name()
@@ -273,8 +275,8 @@ impl Walk<'_> {
     /// Runs `rule`; its cost when it passed.
     fn rule(
         &mut self,
-        rule: &Rule,
-        schema: &schema::Node,
+        rule: &CompiledRule,
+        schema: &SchemaNode,
         scope: &Context<'_, '_>,
         node: &Node,
         line: u32,
@@ -385,9 +387,9 @@ impl Walk<'_> {
     /// gives no text (the rule's message is used).
     fn message(
         &mut self,
-        rule: &Rule,
+        rule: &CompiledRule,
         scope: &Context<'_, '_>,
-        schema: &schema::Node,
+        schema: &SchemaNode,
         line: u32,
     ) -> Option<String> {
         let expression = rule.message_plan.as_ref()?;
@@ -405,7 +407,7 @@ impl Walk<'_> {
 
     /// Why the rule is not run at this target: it calls a function vergate
     /// does not evaluate, or one the target's API server does not offer.
-    fn unavailable(&self, rule: &Rule) -> Option<String> {
+    fn unavailable(&self, rule: &CompiledRule) -> Option<String> {
         for function in &rule.functions {
             if let Some(why) = library::unsupported(function) {
                 return Some(format!("the rule `{}` was not evaluated: vergate does not support the function `{function}` ({why})", rule.source));
@@ -430,7 +432,7 @@ impl Walk<'_> {
 
     /// Where a failure is reported: the rule's `fieldPath` below the node
     /// (with the line of the value there when the document has it).
-    fn field_path(&self, rule: &Rule, node: &Node, line: u32) -> (String, u32) {
+    fn field_path(&self, rule: &CompiledRule, node: &Node, line: u32) -> (String, u32) {
         let Some(field_path) = rule.field_path.as_deref() else {
             return (self.path.clone(), line);
         };

@@ -8,18 +8,13 @@
 //! and on the definition the field refers to (the loader keeps it on both)
 //! runs once.
 
-use super::passed::Passed;
-use super::rule::Rule;
-use super::schema::{Node, Shape};
+use super::rule::CompiledRule;
+use super::schema::{SchemaNode, Shape, MAX_DEPTH};
 use crate::gates::{Format, Scalar, TypeExpr, ValidationRule};
 use crate::tables::GateTables;
 use crate::Version;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-
-/// The deepest the tree follows definitions (a recursive type is cut
-/// there).
-const MAX_DEPTH: usize = 32;
 
 /// The most nodes one tree holds: a type graph that fans out further is
 /// cut there, its deeper rules left out.
@@ -27,7 +22,7 @@ const MAX_NODES: usize = 20_000;
 
 /// A tree built (`None`: no rule below the type), shared by the documents
 /// that ask for it.
-type Built = Arc<Option<Node>>;
+type Built = Arc<Option<SchemaNode>>;
 
 /// Trees built so far, by type and minor, shared by the threads of one check.
 #[derive(Default)]
@@ -70,22 +65,16 @@ struct Builder<'t> {
 }
 
 impl Builder<'_> {
-    fn leaf(shape: Shape) -> Node {
-        Node {
-            shape,
-            rules: Vec::new(),
-            properties: BTreeMap::new(),
-            items: None,
-            values: None,
-            default: None,
-            rules_below: false,
+    /// A node of `shape`, without defaults (gates keep none).
+    fn leaf(shape: Shape) -> SchemaNode {
+        SchemaNode {
             defaults_unknown: true,
-            passed: Default::default(),
+            ..SchemaNode::leaf(shape)
         }
     }
 
     /// A value of type `ty`, with the rules `extra` (a field's own).
-    fn expr(&mut self, ty: &TypeExpr, extra: &[ValidationRule], depth: usize) -> Node {
+    fn expr(&mut self, ty: &TypeExpr, extra: &[ValidationRule], depth: usize) -> SchemaNode {
         self.nodes += 1;
         if self.nodes > MAX_NODES || depth > MAX_DEPTH {
             return Self::leaf(Shape::Any);
@@ -105,15 +94,15 @@ impl Builder<'_> {
             TypeExpr::Scalar(scalar) => Self::leaf(shape_of(scalar)),
         };
         node.rules = compile(extra, &[]);
-        finish(node)
+        node.finish()
     }
 
     /// A value of the definition `name`, with the rules `extra`.
-    fn definition(&mut self, name: &str, extra: &[ValidationRule], depth: usize) -> Node {
+    fn definition(&mut self, name: &str, extra: &[ValidationRule], depth: usize) -> SchemaNode {
         let Some(def) = self.tables.ty(name) else {
             let mut node = Self::leaf(Shape::Any);
             node.rules = compile(extra, &[]);
-            return finish(node);
+            return node.finish();
         };
         let own = def.constraints_in(self.minor);
         let mut node = if def.fields.is_empty() {
@@ -134,12 +123,12 @@ impl Builder<'_> {
             node
         };
         node.rules = compile(extra, &own.rules);
-        finish(node)
+        node.finish()
     }
 }
 
 /// The rules of `first` and then those of `second` not already among them.
-fn compile(first: &[ValidationRule], second: &[ValidationRule]) -> Vec<Arc<Rule>> {
+fn compile(first: &[ValidationRule], second: &[ValidationRule]) -> Vec<Arc<CompiledRule>> {
     let mut seen: Vec<&ValidationRule> = Vec::new();
     for rule in first.iter().chain(second) {
         if !seen.contains(&rule) {
@@ -147,11 +136,11 @@ fn compile(first: &[ValidationRule], second: &[ValidationRule]) -> Vec<Arc<Rule>
         }
     }
     seen.into_iter()
-        .filter_map(|rule| Rule::compile_shared(&json(rule)))
+        .filter_map(|rule| CompiledRule::compile_shared(&json(rule)))
         .collect()
 }
 
-/// A rule as the CRD writes it, for [`Rule::compile`].
+/// A rule as the CRD writes it, for [`CompiledRule::compile`].
 fn json(rule: &ValidationRule) -> serde_json::Value {
     let mut entry = serde_json::Map::new();
     entry.insert("rule".into(), rule.rule.clone().into());
@@ -166,15 +155,6 @@ fn json(rule: &ValidationRule) -> serde_json::Value {
         }
     }
     serde_json::Value::Object(entry)
-}
-
-fn finish(mut node: Node) -> Node {
-    node.passed = Passed::for_rules(&node.rules);
-    node.rules_below = !node.rules.is_empty()
-        || node.properties.values().any(|child| child.rules_below)
-        || node.items.as_ref().is_some_and(|child| child.rules_below)
-        || node.values.as_ref().is_some_and(|child| child.rules_below);
-    node
 }
 
 fn shape_of(scalar: &Scalar) -> Shape {

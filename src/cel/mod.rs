@@ -2,7 +2,7 @@
 //! (`x-kubernetes-validations`), as the Kubernetes API server checks them
 //! on create.
 //!
-//! - `rule`: one rule compiled (once per CRD version): program, message,
+//! - `rule`: one rule compiled ([`CompiledRule`], once per process): program, message,
 //!   `fieldPath`, `reason`, whether it reads `oldSelf`, the Kubernetes
 //!   functions it calls.
 //! - `passed`: the values each node's rules passed on, so an equal value
@@ -14,8 +14,10 @@
 //!   charges what), `sized` (the functions it charges with, and the calls
 //!   whose cost depends on their values), `meter` (the count per
 //!   evaluation, and the API server's limits that stop it).
-//! - `schema`: a CRD version's schema as the rules need it (their places,
-//!   types, defaults).
+//! - `schema`: the one tree of a served CRD version's schema
+//!   ([`SchemaNode`], one depth bound), with the rules, junctors and
+//!   defaults on its nodes; `schema::defaults` lays the defaults on a
+//!   resource once, for the rules and the junctors alike.
 //! - `value`: document values as the CEL values the API server gives a rule;
 //!   `shared`: their lists and maps, cheap to copy.
 //! - `evaluate`: the walk that runs the rules over one resource, spending
@@ -50,7 +52,7 @@ mod plan;
 pub mod probe;
 mod reads;
 pub(crate) mod rule;
-mod schema;
+pub mod schema;
 mod shared;
 mod sized;
 mod tree;
@@ -60,4 +62,5 @@ pub use charges::Costing;
 pub use evaluate::{evaluate, Outcome};
 pub use gates::GateRules;
 pub use meter::{PER_CALL_LIMIT, RESOURCE_BUDGET};
-pub use schema::Node as Schema;
+pub use rule::CompiledRule;
+pub use schema::{SchemaNode, ServedSchema};

@@ -66,7 +66,7 @@ impl Passed {
     }
 
     /// The passes of `rules` (those that compiled read their part).
-    pub fn for_rules(rules: &[std::sync::Arc<super::rule::Rule>]) -> Passed {
+    pub fn for_rules(rules: &[std::sync::Arc<super::rule::CompiledRule>]) -> Passed {
         Passed::new(Reads::of_rules(
             rules.iter().filter_map(|rule| rule.program.as_ref().ok()),
         ))

@@ -404,13 +404,15 @@ impl<'e> Scan<'e> {
 #[cfg(test)]
 mod tests {
     use super::Reads;
-    use crate::cel::rule::Rule;
+    use crate::cel::rule::CompiledRule;
     use crate::document::parse;
 
     fn reads(rules: &[&str]) -> Reads {
-        let compiled: Vec<Rule> = rules
+        let compiled: Vec<CompiledRule> = rules
             .iter()
-            .map(|rule| Rule::compile(&serde_json::json!({ "rule": rule })).expect("a rule"))
+            .map(|rule| {
+                CompiledRule::compile(&serde_json::json!({ "rule": rule })).expect("a rule")
+            })
             .collect();
         Reads::of_rules(
             compiled

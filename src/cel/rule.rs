@@ -65,8 +65,10 @@ impl Reason {
     }
 }
 
-/// A rule, compiled.
-pub struct Rule {
+/// One `x-kubernetes-validations` rule of a CRD, compiled (named apart
+/// from `preflight::Rule`, the table of vergate's checks, and from
+/// `gates::ValidationRule`, a rule as gates.json writes it).
+pub struct CompiledRule {
     /// The CEL source.
     pub source: String,
     pub message: Option<String>,
@@ -97,13 +99,13 @@ pub struct Rule {
 /// used (Gateway API's filter rules appear four times per version), and
 /// parsing is the costly part of compiling. Bounded by the inputs: one
 /// entry per distinct rule read.
-static COMPILED: LazyLock<Mutex<HashMap<String, Arc<Rule>>>> =
+static COMPILED: LazyLock<Mutex<HashMap<String, Arc<CompiledRule>>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
-impl Rule {
-    /// [`Rule::compile`], once per distinct entry in the process: the same
+impl CompiledRule {
+    /// [`CompiledRule::compile`], once per distinct entry in the process: the same
     /// entry elsewhere shares the compiled rule.
-    pub fn compile_shared(entry: &Json) -> Option<Arc<Rule>> {
+    pub fn compile_shared(entry: &Json) -> Option<Arc<CompiledRule>> {
         let key = entry.to_string();
         let cached = COMPILED
             .lock()
@@ -114,7 +116,7 @@ impl Rule {
         }
         // Compiled outside the lock: two threads may both compile a rule
         // first seen at once, and keep the same result.
-        let rule = Arc::new(Rule::compile(entry)?);
+        let rule = Arc::new(CompiledRule::compile(entry)?);
         if let Ok(mut compiled) = COMPILED.lock() {
             compiled.insert(key, Arc::clone(&rule));
         }
@@ -123,7 +125,7 @@ impl Rule {
 
     /// Compiles one entry of `x-kubernetes-validations`; `None` for an
     /// entry that is no object with a `rule`.
-    pub fn compile(entry: &Json) -> Option<Rule> {
+    pub fn compile(entry: &Json) -> Option<CompiledRule> {
         let source = entry.get("rule")?.as_str()?.to_owned();
         let text = |key: &str| entry.get(key).and_then(Json::as_str).map(str::to_owned);
         let program = compile_bounded(&source);
@@ -146,7 +148,7 @@ impl Rule {
         };
         let message_expression =
             text("messageExpression").and_then(|source| compile_bounded(&source).ok());
-        Some(Rule {
+        Some(CompiledRule {
             message_plan: message_expression
                 .as_ref()
                 .map(|expression| super::plan::plan(expression.expression())),
@@ -279,11 +281,11 @@ fn tree_depth(root: &cel::IdedExpr) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::Rule;
+    use super::CompiledRule;
 
     fn compiled(source: &str) -> Result<(), String> {
         let entry = serde_json::json!({ "rule": source });
-        Rule::compile(&entry)
+        CompiledRule::compile(&entry)
             .expect("an entry with a rule")
             .program
             .map(|_| ())
@@ -316,7 +318,7 @@ mod tests {
             format!("self{} == 1", ".a".repeat(397)),
         ] {
             let entry = serde_json::json!({ "rule": chain });
-            if let Ok(planned) = Rule::compile(&entry).unwrap().program {
+            if let Ok(planned) = CompiledRule::compile(&entry).unwrap().program {
                 let context = cel::Context::with_env(std::sync::Arc::clone(&super::ENV));
                 let _ = cel::objects::Value::resolve_val(&planned, &context);
             }

@@ -1,10 +1,12 @@
 //! Document values as the CEL values a rule sees: typed by the schema as
 //! the API server types them (an integer written where `number` is
-//! declared is a double; `date-time` strings are timestamps), with the
-//! schema's defaults applied to absent fields, as the API server applies
-//! them before it validates.
+//! declared is a double; `date-time` strings are timestamps), the one
+//! conversion from the document's values to CEL's. A resource not
+//! defaulted ahead ([`super::schema::defaults::ahead`]) gets its schema's
+//! defaults here, on the values converted, as the tree's `default`
+//! annotations give them (the root's `metadata`, ObjectMeta's, excepted).
 
-use super::schema::{self, Shape};
+use super::schema::{SchemaNode, Shape};
 use super::shared::{SharedList, SharedMap};
 use crate::document::{Node, Value as Doc};
 use cel::common::types::{
@@ -23,7 +25,7 @@ pub type Boxed<'a> = Box<dyn Val + 'a>;
 /// `node` as the CEL value a rule sees under `schema` (`None`: untyped),
 /// borrowing the document's strings. `root`: the resource itself, whose
 /// `metadata` rules see only `name` and `generateName` of.
-pub fn of_node<'a>(node: &'a Node, schema: Option<&'a schema::Node>, root: bool) -> Boxed<'a> {
+pub fn of_node<'a>(node: &'a Node, schema: Option<&'a SchemaNode>, root: bool) -> Boxed<'a> {
     let shape = schema.map_or(Shape::Any, |schema| schema.shape);
     match &node.value {
         Doc::Null => Box::new(CelNull),
@@ -59,33 +61,26 @@ pub fn of_node<'a>(node: &'a Node, schema: Option<&'a schema::Node>, root: bool)
                 };
                 map.insert(key(schema, &entry.key), value);
             }
-            if let Some(schema) = schema {
-                add_defaults(&mut map, schema);
+            if let Some(schema) = schema.filter(|schema| schema.defaults_below) {
+                add_defaults(&mut map, schema, root);
             }
             Box::new(SharedMap(Arc::new(CelMap::from(map))))
         }
     }
 }
 
-/// The root's `metadata` as rules see it: `name` and `generateName` only.
-fn metadata(node: &Node) -> Boxed<'_> {
-    let mut map: HashMap<CelMapKey<'_>, Boxed<'_>> = HashMap::new();
-    if let Doc::Map(entries) = &node.value {
-        for entry in entries {
-            if entry.key == "name" || entry.key == "generateName" {
-                map.insert(
-                    CelMapKey::from(entry.key.as_str()),
-                    of_node(&entry.value, None, false),
-                );
-            }
-        }
-    }
-    Box::new(SharedMap(Arc::new(CelMap::from(map))))
-}
-
-/// The schema's defaults for the properties `map` lacks.
-fn add_defaults<'a>(map: &mut HashMap<CelMapKey<'a>, Boxed<'a>>, schema: &'a schema::Node) {
+/// The schema's defaults for the properties `map` lacks: laid here, on
+/// the CEL value, when the resource was not defaulted ahead
+/// ([`super::schema::defaults::shared`]); a defaulted resource lacks none.
+fn add_defaults<'a>(
+    map: &mut HashMap<CelMapKey<'a>, Boxed<'a>>,
+    schema: &'a SchemaNode,
+    root: bool,
+) {
     for (name, property) in &schema.properties {
+        if root && name == "metadata" {
+            continue;
+        }
         if let Some(default) = &property.default {
             map.entry(name_key(name))
                 .or_insert_with(|| of_json(default, Some(property)));
@@ -93,8 +88,9 @@ fn add_defaults<'a>(map: &mut HashMap<CelMapKey<'a>, Boxed<'a>>, schema: &'a sch
     }
 }
 
-/// A JSON value (a default) as a CEL value under `schema`.
-fn of_json<'a>(json: &'a Json, schema: Option<&'a schema::Node>) -> Boxed<'a> {
+/// A JSON value (a default) as a CEL value under `schema`, its own
+/// properties' defaults laid.
+fn of_json<'a>(json: &'a Json, schema: Option<&'a SchemaNode>) -> Boxed<'a> {
     let shape = schema.map_or(Shape::Any, |schema| schema.shape);
     match json {
         Json::Null => Box::new(CelNull),
@@ -117,42 +113,32 @@ fn of_json<'a>(json: &'a Json, schema: Option<&'a schema::Node>) -> Boxed<'a> {
                 map.insert(key(schema, name), of_json(value, member));
             }
             if let Some(schema) = schema {
-                add_defaults(&mut map, schema);
+                add_defaults(&mut map, schema, false);
             }
             Box::new(SharedMap(Arc::new(CelMap::from(map))))
         }
     }
 }
 
-/// A JSON value (a default) as a document node on `line`, to walk it as
-/// the API server would once it has defaulted the field.
-pub fn node_of_json(json: &Json, line: u32) -> Node {
-    let value = match json {
-        Json::Null => Doc::Null,
-        Json::Bool(flag) => Doc::Bool(*flag),
-        Json::Number(number) => match number.as_i64() {
-            Some(integer) => Doc::Int(integer),
-            None => Doc::Float(number.to_string().into()),
-        },
-        Json::String(text) => Doc::String(text.as_str().into()),
-        Json::Array(items) => Doc::Seq(items.iter().map(|item| node_of_json(item, line)).collect()),
-        Json::Object(members) => Doc::Map(
-            members
-                .iter()
-                .map(|(key, value)| crate::document::Entry {
-                    key: key.as_str().into(),
-                    line,
-                    value: node_of_json(value, line),
-                })
-                .collect(),
-        ),
-    };
-    Node { value, line }
+/// The root's `metadata` as rules see it: `name` and `generateName` only.
+fn metadata(node: &Node) -> Boxed<'_> {
+    let mut map: HashMap<CelMapKey<'_>, Boxed<'_>> = HashMap::new();
+    if let Doc::Map(entries) = &node.value {
+        for entry in entries {
+            if entry.key == "name" || entry.key == "generateName" {
+                map.insert(
+                    CelMapKey::from(entry.key.as_str()),
+                    of_node(&entry.value, None, false),
+                );
+            }
+        }
+    }
+    Box::new(SharedMap(Arc::new(CelMap::from(map))))
 }
 
 /// The key an entry has in CEL: a property's name escaped as the API
 /// server escapes it; a map's keys as they are.
-fn key<'a>(schema: Option<&schema::Node>, name: &'a str) -> CelMapKey<'a> {
+fn key<'a>(schema: Option<&SchemaNode>, name: &'a str) -> CelMapKey<'a> {
     let is_map = schema
         .is_some_and(|schema| schema.values.is_some() && !schema.properties.contains_key(name));
     if is_map {

@@ -128,7 +128,10 @@ impl Validator {
     /// resource.
     fn rules(&self, doc: &Document, mut checked: preflight::Report, report: &mut DocumentReport) {
         let root = &doc.root;
-        let own_rules = self.custom.rules_for(root);
+        let served = self.custom.schema_for(root);
+        let own_rules = served
+            .map(|served| &served.tree)
+            .filter(|tree| tree.rules_below);
         let from_gates = match own_rules {
             Some(_) => None,
             None => self
@@ -148,11 +151,32 @@ impl Validator {
         if let Some(target) = kubernetes {
             cel_found.extend(crate::cel::crd_document::check(root, target));
         }
-        if let Some(junctors) = self.custom.junctors_for(root) {
-            cel_found.extend(junctors.check(root, kubernetes));
+        // The resource defaulted by its CRD's schema, as the API server
+        // defaults before it validates: the rules lay the defaults they
+        // reach, the junctors those of each value they read, from the same
+        // tree; ahead, on a copy, only past the defaults' bound, which
+        // both then say (a gate's rules, which know no defaults, read the
+        // resource as written).
+        let defaulted =
+            served.and_then(|served| crate::cel::schema::defaults::ahead(&served.tree, root));
+        let (value, cut) = match &defaulted {
+            Some(defaulted) => (&*defaulted.root, defaulted.cut.as_ref()),
+            None => (root, None),
+        };
+        if let Some(served) = served {
+            cel_found.extend(crate::junctors::check(served, value, cut, kubernetes));
         }
+        let rules = match (served, cut) {
+            (Some(served), Some(cut)) if own_rules.is_some() => {
+                let what = "the CRD's x-kubernetes-validations rules";
+                cel_found.push(cut.violation(Rule::CelRule, what, &served.crd, root));
+                None
+            }
+            _ => rules,
+        };
         if let Some(rules) = rules {
-            let outcome = crate::cel::evaluate(rules, root, kubernetes);
+            let value = if own_rules.is_some() { value } else { root };
+            let outcome = crate::cel::evaluate(rules, value, kubernetes);
             report.cel.evaluated += outcome.evaluated;
             report.cel.transition_skipped += outcome.transition_skipped;
             cel_found.absorb(outcome.violations);

@@ -4,260 +4,113 @@
 //! In a structural schema the junctors hold value validations only (no
 //! types), so the CRD reader moves them out of the type model, under
 //! `x-vergate-value-validations` (see `vergate_codegen`'s `load/crd.rs`),
-//! and they are read here from the CRD version's schema: [`Junctors::read`]
-//! keeps the places of the schema that hold some (a document is only
-//! walked where they are), [`Junctors::check`] walks a custom resource to
-//! them and validates the value there (`validate.rs`), after applying the
-//! schema's defaults, as the API server does before it validates.
+//! and the schema tree ([`crate::cel::schema`]) keeps them on the nodes
+//! that hold some, read in its one pass. [`check`] walks a custom resource,
+//! already defaulted (`schema::defaults`, as the API server defaults before
+//! it validates), to those nodes and validates the value there
+//! (`validate.rs`).
 //!
-//! Linear in the schema: it is read once, each place keeps only its own
-//! junctors, and a document's value is validated against them where it
-//! lies. Bounded: schemas nested at most [`MAX_DEPTH`] deep are read,
-//! junctors nested at most as deep are followed, and one document's
-//! junctors visit at most `validate::MAX_VISITS` schemas; the first bound
-//! reached is a warning (rule `junctor`) naming it, the CRD (its file,
-//! name and version) and the schema path where it was reached.
+//! Linear in the schema: each node keeps only its own junctors, and a
+//! document's value is validated against them where it lies. Bounded:
+//! the tree is read to `schema::MAX_DEPTH`, junctors nested at most
+//! `validate::MAX_DEPTH` deep are followed, and one document's junctors
+//! visit at most `validate::MAX_VISITS` schemas; the first bound reached
+//! is a warning (rule `junctor`) naming it, the CRD (its file, name and
+//! version) and the schema path where it was reached.
 
-mod defaults;
 mod validate;
 
+use crate::cel::schema::{defaults, SchemaNode, ServedSchema, MAX_DEPTH};
 use crate::document::{Node, Value};
 use crate::preflight::{Deviation, Rule, Violation};
 use crate::Version;
-use serde_json::Value as Json;
-use vergate_codegen::load::{STATUS_SUBRESOURCE, VALUE_VALIDATIONS};
 
-/// The deepest nesting of schemas read.
-const MAX_DEPTH: usize = 64;
+/// What the junctors give a resource: `NOT_CHECKED` words the warnings.
+const NOT_CHECKED: &str = "the CRD's allOf / anyOf / oneOf / not";
 
-/// The most bytes of defaults (as JSON text) laid on the values of one
-/// document: each place with junctors copies its schema's defaults onto
-/// a copy of its value, so a CRD with large defaults and a document with
-/// many items could otherwise take memory without bound.
-const MAX_DEFAULT_BYTES: usize = 64 << 20;
-
-/// The places of one CRD version's schema that hold junctors.
-#[derive(Debug)]
-pub struct Junctors {
-    root: Place,
-    /// The CRD version, for messages (`crd.yaml: CRD widgets.example.com
-    /// version v1`).
-    crd: String,
-    /// The schema path below which junctors were not read: the schema
-    /// nests deeper than [`MAX_DEPTH`] there.
-    unread: Option<String>,
-}
-
-/// What a place with junctors keeps of its schema.
-#[derive(Debug)]
-struct Here {
-    junctors: Json,
-    defaults: Option<Json>,
-    /// Its path in the CRD (`openAPIV3Schema.properties.spec`), for messages.
-    schema: String,
-}
-
-/// One place of the schema, kept because junctors are at or below it.
-#[derive(Debug, Default)]
-struct Place {
-    /// The junctors here (`{x-vergate-value-validations: …}`), when it
-    /// holds some itself, and the part of its schema that has defaults.
-    here: Option<Here>,
-    properties: Vec<(String, Place)>,
-    items: Option<Box<Place>>,
-    additional: Option<Box<Place>>,
-}
-
-/// The reading of one schema: the path to the schema read, and where the
-/// depth ran out.
-struct Reading<'s> {
-    trail: Vec<&'s str>,
-    unread: Option<String>,
-}
-
-impl<'s> Reading<'s> {
-    /// The path of the schema read: `openAPIV3Schema.properties.spec`.
-    fn path(&self) -> String {
-        let mut path = String::from("openAPIV3Schema");
-        for step in &self.trail {
-            path.push('.');
-            path.push_str(step);
-        }
-        path
-    }
-
-    /// The place of `schema`, when junctors are at or below it. Each
-    /// schema is read once, and a place keeps only its own junctors (and
-    /// the defaults below it): linear in the schema.
-    fn place(&mut self, schema: &'s Json, depth: usize) -> Option<Place> {
-        let object = schema.as_object()?;
-        if depth > MAX_DEPTH {
-            if self.unread.is_none() && holds_junctors(schema) {
-                self.unread = Some(self.path());
-            }
-            return None;
-        }
-        let mut place = Place {
-            here: object.get(VALUE_VALIDATIONS).map(|junctors| Here {
-                junctors: serde_json::json!({ VALUE_VALIDATIONS: junctors }),
-                defaults: defaults::skeleton(schema),
-                schema: self.path(),
-            }),
-            ..Place::default()
-        };
-        let status_reset = depth == 0 && object.get(STATUS_SUBRESOURCE) == Some(&Json::Bool(true));
-        if let Some(properties) = object.get("properties").and_then(Json::as_object) {
-            for (name, property) in properties {
-                // `status` is reset on create when the CRD serves the
-                // status subresource; `metadata` is ObjectMeta's.
-                if depth == 0 && (name == "metadata" || (status_reset && name == "status")) {
-                    continue;
-                }
-                self.trail.extend(["properties", name.as_str()]);
-                let inner = self.place(property, depth + 1);
-                self.trail.truncate(self.trail.len() - 2);
-                if let Some(inner) = inner {
-                    place.properties.push((name.clone(), inner));
-                }
-            }
-        }
-        place.items = object
-            .get("items")
-            .and_then(|items| self.inside("items", items, depth))
-            .map(Box::new);
-        place.additional = object
-            .get("additionalProperties")
-            .and_then(|additional| self.inside("additionalProperties", additional, depth))
-            .map(Box::new);
-        let empty = place.here.is_none()
-            && place.properties.is_empty()
-            && place.items.is_none()
-            && place.additional.is_none();
-        (!empty).then_some(place)
-    }
-
-    /// [`Reading::place`] of the schema under `key`.
-    fn inside(&mut self, key: &'s str, schema: &'s Json, depth: usize) -> Option<Place> {
-        self.trail.push(key);
-        let place = self.place(schema, depth + 1);
-        self.trail.pop();
-        place
-    }
-}
-
-/// True when junctors are anywhere in `schema`: looked for with a stack,
-/// not by recursion, as a schema past [`MAX_DEPTH`] may nest as deep as
-/// its reader allowed.
-fn holds_junctors(schema: &Json) -> bool {
-    let mut stack = vec![schema];
-    while let Some(value) = stack.pop() {
-        match value {
-            Json::Object(entries) => {
-                if entries.contains_key(VALUE_VALIDATIONS) {
-                    return true;
-                }
-                stack.extend(entries.values());
-            }
-            Json::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
-}
-
-impl Junctors {
-    /// The junctors of a CRD version's schema (as the CRD reader rewrote
-    /// it); `None` when it has none. `crd` names the CRD version in
-    /// messages (its file, name and version).
-    pub fn read(schema: &Json, crd: &str) -> Option<Junctors> {
-        let mut reading = Reading {
-            trail: Vec::new(),
-            unread: None,
-        };
-        let root = reading.place(schema, 0);
-        if root.is_none() && reading.unread.is_none() {
-            return None;
-        }
-        Some(Junctors {
-            root: root.unwrap_or_default(),
-            crd: crd.to_owned(),
-            unread: reading.unread,
-        })
-    }
-
-    /// The API server's errors for the junctors `root`, a custom resource,
-    /// fails; `minor` is the Kubernetes minor whose formats apply (`None`
-    /// for another API: the formats of every minor). A bound reached is a
-    /// warning that names it, the CRD and the schema where it was reached.
-    pub fn check(&self, root: &Node, minor: Option<Version>) -> Vec<Violation> {
-        let mut walk = Walk {
-            validator: validate::Validator::new(minor),
-            violations: Vec::new(),
-            default_bytes_left: MAX_DEFAULT_BYTES,
-            cut_place: None,
-        };
-        if let Some(schema) = &self.unread {
-            let message = format!(
-                "the CRD's allOf / anyOf / oneOf / not were not all checked: the schema nests deeper than {MAX_DEPTH} levels at {schema} ({}); nest it less deeply",
-                self.crd
-            );
-            let violation = Violation::new(Rule::Junctor, "", root.line, message);
-            walk.violations
-                .push(violation.deviating(Deviation::NotChecked));
-        }
-        walk.place(&self.root, root, String::new());
-        if let (Some(cut), Some(place)) = (&walk.validator.cut, walk.cut_place) {
-            let (why, fix) = match cut.bound {
-                validate::Bound::Visits => (
-                    format!(
-                        "this document would visit more than {} of their schemas",
-                        crate::findings::grouped(validate::MAX_VISITS)
-                    ),
-                    "; use fewer branches, or fewer items under them",
-                ),
-                validate::Bound::Depth => (
-                    format!("they nest deeper than {MAX_DEPTH} levels"),
-                    "; nest them less deeply",
-                ),
-                validate::Bound::Defaults => (
-                    format!(
-                        "they would lay more than {} MiB of defaults on this document",
-                        MAX_DEFAULT_BYTES >> 20
-                    ),
-                    "",
-                ),
-            };
-            let line = line_of(root, "", &cut.path).unwrap_or(root.line);
-            let message = format!(
-                "the CRD's allOf / anyOf / oneOf / not were not all checked: {why} at {place}{} ({}){fix}",
-                cut.schema, self.crd
-            );
-            let violation = Violation::new(Rule::Junctor, cut.path.clone(), line, message);
-            walk.violations
-                .push(violation.deviating(Deviation::NotChecked));
-        }
+/// The API server's errors for the junctors of `schema` that `root`, a
+/// custom resource, fails once defaulted by `schema`'s tree (`defaults_cut`:
+/// where its defaults ran out, which leaves it unjudged); `minor` is the
+/// Kubernetes minor whose formats apply (`None` for another API: the
+/// formats of every minor). A bound reached is a warning that names it,
+/// the CRD and the schema where it was reached.
+pub fn check(
+    schema: &ServedSchema,
+    root: &Node,
+    defaults_cut: Option<&defaults::Cut>,
+    minor: Option<Version>,
+) -> Vec<Violation> {
+    let mut walk = Walk {
+        validator: validate::Validator::new(minor),
+        violations: Vec::new(),
+        cut_place: None,
+    };
+    if let Some(at) = &schema.junctors_cut {
+        let message = format!(
+            "{NOT_CHECKED} were not all checked: the schema nests deeper than {MAX_DEPTH} levels at {at} ({}); nest it less deeply",
+            schema.crd
+        );
+        let violation = Violation::new(Rule::Junctor, "", root.line, message);
         walk.violations
+            .push(violation.deviating(Deviation::NotChecked));
     }
+    if !schema.tree.junctors_below {
+        return walk.violations;
+    }
+    if let Some(cut) = defaults_cut {
+        walk.violations
+            .push(cut.violation(Rule::Junctor, NOT_CHECKED, &schema.crd, root));
+        return walk.violations;
+    }
+    walk.node(&schema.tree, root, root.line, String::new(), true);
+    if let (Some(cut), Some(place)) = (&walk.validator.cut, walk.cut_place) {
+        let (why, fix) = match cut.bound {
+            validate::Bound::Visits => (
+                format!(
+                    "this document would visit more than {} of their schemas",
+                    crate::findings::grouped(validate::MAX_VISITS)
+                ),
+                "; use fewer branches, or fewer items under them",
+            ),
+            validate::Bound::Depth => (
+                format!("they nest deeper than {} levels", validate::MAX_DEPTH),
+                "; nest them less deeply",
+            ),
+        };
+        let line = line_of(root, "", &cut.path).unwrap_or(root.line);
+        let message = format!(
+            "{NOT_CHECKED} were not all checked: {why} at {place}{} ({}){fix}",
+            cut.schema, schema.crd
+        );
+        let violation = Violation::new(Rule::Junctor, cut.path.clone(), line, message);
+        walk.violations
+            .push(violation.deviating(Deviation::NotChecked));
+    }
+    walk.violations
 }
 
-/// A walk of one document to the places that hold junctors.
+/// A walk of one document to the nodes that hold junctors.
 struct Walk<'j> {
     validator: validate::Validator<'j>,
     violations: Vec<Violation>,
-    /// Bytes of defaults still to be laid ([`MAX_DEFAULT_BYTES`]).
-    default_bytes_left: usize,
-    /// The schema path of the place being validated when a bound was
+    /// The schema path of the node being validated when a bound was
     /// first reached.
     cut_place: Option<&'j str>,
 }
 
 impl<'j> Walk<'j> {
-    fn place(&mut self, place: &'j Place, node: &Node, path: String) {
+    /// Walks `node` (at `line`, the line defaults laid in it take) to the
+    /// nodes of `tree` with junctors. Each junctor's value is defaulted
+    /// where the walk reaches it ([`defaults::apply_at`]), and an absent
+    /// property with a default is walked as laid: the values the API
+    /// server's one defaulting gives, without copying the resource.
+    fn node(&mut self, tree: &'j SchemaNode, node: &Node, line: u32, path: String, is_root: bool) {
         if matches!(node.value, Value::Null) {
             return;
         }
-        if let Some(here) = &place.here {
-            self.junctors(here, node, &path);
+        if let Some(junctors) = &tree.junctors {
+            let defaulted = defaults::apply_at(tree, node, line, is_root);
+            self.junctors(junctors, &defaulted.root, &path);
         }
         let child = |key: &str| {
             if path.is_empty() {
@@ -269,27 +122,37 @@ impl<'j> Walk<'j> {
         match &node.value {
             Value::Map(entries) => {
                 for entry in entries {
-                    let named = place
-                        .properties
-                        .iter()
-                        .find(|(name, _)| *name == entry.key)
-                        .map(|(_, inner)| inner);
-                    let inner = match named {
-                        Some(inner) => Some(inner),
-                        None if place.properties.iter().all(|(name, _)| *name != entry.key) => {
-                            place.additional.as_deref()
-                        }
-                        None => None,
-                    };
-                    if let Some(inner) = inner {
-                        self.place(inner, &entry.value, child(&entry.key));
+                    // `metadata` is ObjectMeta's.
+                    if is_root && entry.key == "metadata" {
+                        continue;
                     }
+                    let inner = match tree.properties.get(entry.key.as_str()) {
+                        Some(inner) => Some(inner),
+                        None => tree.values.as_deref(),
+                    };
+                    if let Some(inner) = inner.filter(|inner| inner.junctors_below) {
+                        self.node(inner, &entry.value, entry.line, child(&entry.key), false);
+                    }
+                }
+                // The defaults laid after the entries, in the tree's order.
+                for (name, property) in &tree.properties {
+                    let Some(default) = property.default.as_ref() else {
+                        continue;
+                    };
+                    if !property.junctors_below
+                        || (is_root && name == "metadata")
+                        || entries.iter().any(|entry| entry.key == name.as_str())
+                    {
+                        continue;
+                    }
+                    let laid = defaults::node_of_json(default, line);
+                    self.node(property, &laid, line, child(name), false);
                 }
             }
             Value::Seq(items) => {
-                if let Some(inner) = &place.items {
+                if let Some(inner) = tree.items.as_deref().filter(|inner| inner.junctors_below) {
                     for (index, item) in items.iter().enumerate() {
-                        self.place(inner, item, format!("{path}[{index}]"));
+                        self.node(inner, item, item.line, format!("{path}[{index}]"), false);
                     }
                 }
             }
@@ -297,26 +160,20 @@ impl<'j> Walk<'j> {
         }
     }
 
-    /// Validates the value of `node` (its defaults applied) against the
-    /// junctors `here`, reporting each error at the line of the value it
-    /// names (or of `node`).
-    fn junctors(&mut self, here: &'j Here, node: &Node, path: &str) {
+    /// Validates the value of `node` against `junctors`, reporting each
+    /// error at the line of the value it names (or of `node`).
+    fn junctors(&mut self, junctors: &'j crate::cel::schema::Junctors, node: &Node, path: &str) {
         // Once a bound is reached, a branch cut short looks valid: no
         // verdict is given past that point.
         if self.validator.cut.is_some() {
             return;
         }
-        let mut value = node.to_json();
-        if let Some(defaults) = &here.defaults {
-            if !defaults::apply(defaults, &mut value, &mut self.default_bytes_left) {
-                self.validator.cut_at(validate::Bound::Defaults, path);
-                self.cut_place = Some(here.schema.as_str());
-                return;
-            }
-        }
-        let outcome = self.validator.validate(&here.junctors, &value, path, 0);
+        let value = node.to_json();
+        let outcome = self
+            .validator
+            .validate(&junctors.validations, &value, path, 0);
         if self.validator.cut.is_some() {
-            self.cut_place = Some(here.schema.as_str());
+            self.cut_place = Some(junctors.schema.as_str());
             return;
         }
         for finding in outcome.errors {
@@ -332,8 +189,8 @@ impl<'j> Walk<'j> {
 }
 
 /// The line of the value at path `at` below `node` (at path `base`), when
-/// the document has it (a defaulted value has none).
-fn line_of(node: &Node, base: &str, at: &str) -> Option<u32> {
+/// the document has it.
+pub(crate) fn line_of(node: &Node, base: &str, at: &str) -> Option<u32> {
     let mut rest = at.strip_prefix(base)?;
     let mut here = node;
     while !rest.is_empty() {

@@ -3,10 +3,22 @@
 
 use super::*;
 use serde_json::json;
+use vergate_codegen::load::VALUE_VALIDATIONS;
+
+/// `schema` read into its tree, as a served version's.
+fn read(schema: &serde_json::Value) -> ServedSchema {
+    ServedSchema::read(schema, "crd.yaml: CRD t version v1".to_owned())
+}
+
+/// The junctors' findings on `root`, defaulted first by the same tree.
+fn run(schema: &ServedSchema, root: &Node, minor: Option<Version>) -> Vec<Violation> {
+    let defaulted = defaults::apply(&schema.tree, root);
+    super::check(schema, &defaulted.root, defaulted.cut.as_ref(), minor)
+}
 
 /// Gateway API's `spec.addresses` items (v1.3.0), as `load/crd.rs`
 /// rewrites them: the junctors under `x-vergate-value-validations`.
-fn gateway() -> Junctors {
+fn gateway() -> ServedSchema {
     let item = json!({
         "type": "object",
         "properties": {
@@ -27,14 +39,13 @@ fn gateway() -> Junctors {
             "addresses": {"type": "array", "items": item}
         }}}
     });
-    Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors")
+    read(&schema)
 }
 
-fn check(junctors: &Junctors, yaml: &str) -> Vec<String> {
+fn check(junctors: &ServedSchema, yaml: &str) -> Vec<String> {
     let parsed = crate::document::parse(yaml);
     let root = &parsed.documents[0].root;
-    junctors
-        .check(root, Some(Version::new(1, 31)))
+    run(junctors, root, Some(Version::new(1, 31)))
         .into_iter()
         .map(|violation| format!("{}: {}", violation.line, violation.message))
         .collect()
@@ -83,13 +94,13 @@ fn the_default_is_applied_before_the_junctors() {
     );
 }
 
-fn one(junctors: serde_json::Value) -> Junctors {
+fn one(junctors: serde_json::Value) -> ServedSchema {
     let schema = json!({"type": "object", "properties": {
         "spec": {"type": "object", "properties": {
             "a": {"type": "string"}, "b": {"type": "string"}
         }, VALUE_VALIDATIONS: junctors}
     }});
-    Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors")
+    read(&schema)
 }
 
 #[test]
@@ -145,11 +156,45 @@ fn value_validations_in_branches_use_the_servers_words() {
 
 #[test]
 fn a_schema_without_junctors_has_nothing_to_check() {
-    assert!(Junctors::read(
-        &json!({"type": "object", "properties": {"a": {"type": "string"}}}),
-        "crd.yaml"
-    )
-    .is_none());
+    assert!(
+        !read(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_checked()
+    );
+}
+
+#[test]
+fn a_schema_nested_past_the_bound_warns_where_junctors_were_cut() {
+    let mut schema = json!({"type": "string", VALUE_VALIDATIONS: {"not": {"enum": ["x"]}}});
+    for _ in 0..=MAX_DEPTH {
+        schema = json!({"type": "object", "properties": {"a": schema}});
+    }
+    let served = read(&schema);
+    let cut = served.junctors_cut.as_deref().expect("cut");
+    assert_eq!(cut.matches(".properties.a").count(), MAX_DEPTH + 1);
+    let parsed = crate::document::parse("a: {}\n");
+    let found = run(&served, &parsed.documents[0].root, None);
+    assert!(
+        found[0]
+            .message
+            .contains("the schema nests deeper than 64 levels"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn junctors_read_the_value_defaulted_once() {
+    // `b` is laid by the default of `a`'s property, inside `a`'s own
+    // default: the junctor sees both, as on the API server.
+    let schema = json!({"type": "object", "properties": {"a": {
+        "type": "object",
+        "default": {},
+        "properties": {"b": {"type": "string", "default": "x"}},
+        VALUE_VALIDATIONS: {"not": {"required": ["b"]}}
+    }}});
+    let served = read(&schema);
+    let parsed = crate::document::parse("c: 1\n");
+    let found = run(&served, &parsed.documents[0].root, None);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].line, 1);
 }
 
 #[test]
@@ -160,7 +205,7 @@ fn junctors_nested_too_deep_are_cut_with_a_warning() {
     }
     let junctors = one(json!({"allOf": [branch]}));
     let parsed = crate::document::parse("spec: {a: x}\n");
-    let violations = junctors.check(&parsed.documents[0].root, None);
+    let violations = run(&junctors, &parsed.documents[0].root, None);
     assert!(
         violations
             .iter()
@@ -179,10 +224,10 @@ fn a_document_past_the_visit_budget_is_cut_with_a_warning() {
         "type": "array",
         "items": {"type": "object", VALUE_VALIDATIONS: {"anyOf": branches}}
     }}});
-    let junctors = Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors");
+    let junctors = read(&schema);
     let yaml = format!("items:\n{}", "- {}\n".repeat(20_000));
     let parsed = crate::document::parse(&yaml);
-    let violations = junctors.check(&parsed.documents[0].root, None);
+    let violations = run(&junctors, &parsed.documents[0].root, None);
     let errors = violations.iter().filter(|v| v.severity.is_error()).count();
     // Items checked before the budget ran out fail (no field is there);
     // none is judged after it.
@@ -204,10 +249,10 @@ fn large_defaults_on_many_items_are_cut_with_a_warning() {
         VALUE_VALIDATIONS: {"not": {"required": ["never"]}},
         "items": {"type": "object", "properties": {"a": {"type": "string", "default": big}}}
     }}});
-    let junctors = Junctors::read(&schema, "crd.yaml: CRD t version v1").expect("junctors");
+    let junctors = read(&schema);
     let yaml = format!("items:\n{}", "- {}\n".repeat(100));
     let parsed = crate::document::parse(&yaml);
-    let violations = junctors.check(&parsed.documents[0].root, None);
+    let violations = run(&junctors, &parsed.documents[0].root, None);
     assert!(
         violations
             .iter()

@@ -20,7 +20,7 @@ use vergate_codegen::load::VALUE_VALIDATIONS;
 pub(super) const MAX_VISITS: usize = 100_000;
 
 /// The deepest nesting of schemas a branch is followed into.
-const MAX_DEPTH: usize = 64;
+pub(super) const MAX_DEPTH: usize = 64;
 
 /// One error, as the API server reports it: the path of the value it is
 /// about and the text after the field path. A junctor's own message is
@@ -58,8 +58,6 @@ pub(super) enum Bound {
     Visits,
     /// Junctors nested deeper than [`MAX_DEPTH`].
     Depth,
-    /// More than `MAX_DEFAULT_BYTES` of defaults laid (`mod.rs`).
-    Defaults,
 }
 
 /// Where a validation was first cut short: the bound, the schema below

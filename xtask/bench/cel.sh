@@ -9,11 +9,14 @@
 #   VERGATE=target/quick/vergate xtask/bench/cel.sh
 #   ALTERNATE=41 xtask/bench/cel.sh    # runs in turn per command (default 41)
 #   BEFORE=/path/to/older/vergate xtask/bench/cel.sh   # before / after
+#   PLAIN=resources.yaml PLAIN_TARGET=1.35 BEFORE=… xtask/bench/cel.sh
+#                                      # a 5,004-resource file of your own
 #
 # With BEFORE, the two builds are compared instead, on the same inputs with
 # the rules kept (flow and block style), stripped (block style: what changed
 # besides CEL), and on the 5,004-resource file of
-# `cargo xtask bench preflight` (`check --strict --target 1.34`): the
+# `cargo xtask bench preflight` (`check --strict -j 1 --target 1.34`), or
+# PLAIN's at PLAIN_TARGET: the
 # instructions each run executes (valgrind's callgrind, repeatable on a
 # loaded machine: the primary figure), then medians of wall and CPU time,
 # the two builds run in turn (ALTERNATE times each), and their reports

@@ -22,9 +22,8 @@ const DATE_SIZE: u64 = 12;
 /// A metadata name's longest length (a DNS-1123 subdomain).
 const NAME_MAX_LENGTH: u64 = 253;
 
-/// How deep a schema is read: CRD schemas are far shallower; the bound
-/// keeps a hostile schema from recursing without end.
-const MAX_DEPTH: usize = 128;
+/// How deep a schema is read: the one bound of the schema tree.
+use crate::cel::schema::MAX_DEPTH;
 
 /// What kind of CEL value a schema node holds.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,7 @@
 
 use super::decl::{Decl, Kind, MAX_REQUEST_SIZE};
 use super::estimate::max_cost;
-use crate::cel::rule::Rule;
+use crate::cel::rule::CompiledRule;
 use crate::cel::value::escape;
 use serde_json::Value as Json;
 
@@ -23,8 +23,8 @@ const MOST_EXPENSIVE: usize = 4;
 /// How many unbounded lists, maps and strings a finding names.
 const MAX_NAMED: usize = 6;
 
-/// How deep the schema is walked (CRD schemas are far shallower).
-const MAX_DEPTH: usize = 128;
+/// How deep the schema is walked: the one bound of the schema tree.
+use crate::cel::schema::MAX_DEPTH;
 
 /// One step into the schema: a key, or an index of a list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -252,7 +252,7 @@ fn rule_costs(
     unbounded: &dyn Fn() -> Vec<String>,
     walk: &mut Walk,
 ) {
-    let Some(rule) = Rule::compile_shared(entry) else {
+    let Some(rule) = CompiledRule::compile_shared(entry) else {
         return;
     };
     if rule.source.trim().is_empty() {

@@ -36,8 +36,8 @@ pub fn rule_cost(
     schema: &serde_json::Value,
     resource_root: bool,
 ) -> Result<u64, String> {
-    let rule =
-        crate::cel::rule::Rule::compile(&serde_json::json!({ "rule": source })).ok_or("no rule")?;
+    let rule = crate::cel::rule::CompiledRule::compile(&serde_json::json!({ "rule": source }))
+        .ok_or("no rule")?;
     rule.program?;
     let decl = Decl::of(schema, resource_root).ok_or("the schema gives rules no type")?;
     let expression = rule

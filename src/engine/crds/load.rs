@@ -4,7 +4,7 @@
 use super::index::{usable_index, Candidate, Origin};
 use super::read::{self, names_crd_kind};
 use super::refused::RefusedCrd;
-use super::rules::{compiled_rules, junctors_of};
+use super::rules::served_schemas;
 use super::{CustomResources, Unused};
 use crate::document::Part;
 use crate::engine::InputError;
@@ -187,8 +187,7 @@ impl<'a> CrdLoader<'a> {
             .status_reset
             .extend(super::status::status_reset(&used));
         custom.nulls.extend(super::nulls::trees(&used));
-        custom.rules.extend(compiled_rules(&used));
-        custom.junctors.extend(junctors_of(&used));
+        custom.schemas.extend(served_schemas(&used));
         if let Some(index) = index {
             for (name, ty) in index.types {
                 // The built-in ObjectMeta gives way to the API's own.

@@ -8,7 +8,8 @@
 //! tera). Their types join the API's gate tables, present in every minor of
 //! it, and preflight's one walker checks custom resources like any other
 //! kind. What is kept here is what only a CRD knows: which versions it
-//! lists but does not serve, its CEL rules and its junctors.
+//! lists but does not serve, and its schema's tree (`cel::schema`), with
+//! its CEL rules, junctors and defaults.
 //!
 //! - `read`: CRD texts read into the loader's documents, and the cost
 //!   warnings of a given file;
@@ -17,7 +18,7 @@
 //! - `refused`: the CRDs the API server refuses on create (a pattern Go
 //!   does not compile, rules over the cost limits), whose custom
 //!   resources cannot be created;
-//! - `rules`: the CEL rules and junctors of each served version;
+//! - `rules`: the schema tree of each served version with rules or junctors;
 //! - `status`: the served versions whose `status` is reset on create;
 //! - `nulls`: the `null`s the API server drops from a custom resource;
 //! - `load`: [`CrdLoader`], which gathers the texts and builds all of it.
@@ -33,9 +34,8 @@ mod status;
 
 pub use load::{CrdLoader, CrdReport};
 
-use crate::cel::Schema;
+use crate::cel::{SchemaNode, ServedSchema};
 use crate::document::Node;
-use crate::junctors::Junctors;
 use crate::tables::GateTables;
 use crate::Version;
 use std::collections::HashMap;
@@ -51,11 +51,9 @@ type Key = (String, String, String);
 #[derive(Default)]
 pub(crate) struct CustomResources {
     crds: Vec<CrdVersions>,
-    /// The CEL rules of each served version that has any, compiled once.
-    rules: HashMap<Key, Schema>,
-    /// The logical junctors (`allOf`, `anyOf`, `oneOf`, `not`) of each
-    /// served version that has any.
-    junctors: HashMap<Key, Junctors>,
+    /// The schema of each served version with CEL rules or logical
+    /// junctors (`allOf`, `anyOf`, `oneOf`, `not`), read once.
+    schemas: HashMap<Key, ServedSchema>,
     /// The rules of the API's own gates (a regen of CRDs), built per type
     /// and minor as documents ask for them.
     gate_rules: crate::cel::GateRules,
@@ -112,22 +110,14 @@ impl CustomResources {
             .map(|unused| unused.message.as_str())
     }
 
-    /// The CEL rules of the custom resource `root`'s CRD version, if it has any.
-    pub fn rules_for(&self, root: &Node) -> Option<&Schema> {
+    /// The schema of the custom resource `root`'s CRD version, when it
+    /// has CEL rules or junctors.
+    pub fn schema_for(&self, root: &Node) -> Option<&ServedSchema> {
         // Most runs have no CRD with rules: no key built for every document.
-        if self.rules.is_empty() {
+        if self.schemas.is_empty() {
             return None;
         }
-        self.rules.get(&owned(group_version_kind(root)?))
-    }
-
-    /// The logical junctors of the custom resource `root`'s CRD version,
-    /// if it has any.
-    pub fn junctors_for(&self, root: &Node) -> Option<&Junctors> {
-        if self.junctors.is_empty() {
-            return None;
-        }
-        self.junctors.get(&owned(group_version_kind(root)?))
+        self.schemas.get(&owned(group_version_kind(root)?))
     }
 
     /// The CEL rules of the API's own type of `root` in `minor`, when its
@@ -137,7 +127,7 @@ impl CustomResources {
         tables: &GateTables,
         root: &Node,
         minor: Version,
-    ) -> Option<std::sync::Arc<Option<Schema>>> {
+    ) -> Option<std::sync::Arc<Option<SchemaNode>>> {
         if !tables.has_rules() {
             return None;
         }

@@ -6,9 +6,8 @@
 //! `findings::MAX_MESSAGE_BYTES`.
 
 use std::path::Path;
-use vergate::cel::Schema;
+use vergate::cel::schema::{defaults, ServedSchema};
 use vergate::findings::{Findings, MAX_MESSAGE_BYTES, MAX_PER_RULE};
-use vergate::junctors::Junctors;
 use vergate::{document, Version};
 
 pub fn run(data: &[u8]) {
@@ -22,15 +21,22 @@ pub fn run(data: &[u8]) {
     };
     let resources = document::parse(&pair.cr);
     for schema in definitions.values() {
-        let junctors = Junctors::read(schema, "the CRD in crd.yaml");
-        let rules = Schema::read(schema);
+        let served = ServedSchema::read(schema, "the CRD in crd.yaml".to_owned());
         for doc in &resources.documents {
             let mut found = Findings::new();
-            if let Some(junctors) = &junctors {
-                found.extend(junctors.check(&doc.root, Some(Version::new(1, 34))));
+            let minor = Some(Version::new(1, 34));
+            // As the engine defaults: ahead when junctors read the value
+            // or the bound is reached, else as the rules read.
+            let defaulted = defaults::ahead(&served.tree, &doc.root);
+            let (value, cut) = match &defaulted {
+                Some(defaulted) => (&*defaulted.root, defaulted.cut.as_ref()),
+                None => (&doc.root, None),
+            };
+            found.extend(vergate::junctors::check(&served, value, cut, minor));
+            if cut.is_none() {
+                let outcome = vergate::cel::evaluate(&served.tree, value, minor);
+                found.absorb(outcome.violations);
             }
-            let outcome = vergate::cel::evaluate(&rules, &doc.root, Some(Version::new(1, 34)));
-            found.absorb(outcome.violations);
             let (kept, _) = found.into_parts();
             for rule in vergate::preflight::Rule::ALL {
                 let count = kept.iter().filter(|v| v.rule == *rule).count();
