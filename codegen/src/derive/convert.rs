@@ -14,7 +14,7 @@
 //! (the placeholder the target holds then is its type's `Default`, which
 //! every spec-driven type has; the derive's fields keep their optionality).
 
-use super::layout::Layout;
+use super::layout_policy::Layout;
 use crate::model::{Definition, GatedModel, ObjectSchema};
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -1,7 +1,7 @@
 //! The engine's entry point: a gated model and a layout in, one token stream
 //! per minor plus the shared gate tables out.
 
-use super::layout::Layout;
+use super::layout_policy::Layout;
 use super::options::Options;
 use super::{convert, items, table};
 use crate::model::GatedModel;

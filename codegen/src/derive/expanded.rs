@@ -6,7 +6,7 @@
 //! drivers (`codegen/src/emit/rust/support/wire.rs`). So a type
 //! costs the compiler a few lines and the crate needs no proc macro.
 //!
-//! [`SerdeImpls::Expanded`]: super::layout::SerdeImpls::Expanded
+//! [`SerdeImpls::Expanded`]: super::layout_policy::SerdeImpls::Expanded
 
 use super::field::Field;
 use proc_macro2::{Ident, TokenStream};

@@ -6,7 +6,7 @@
 use super::docs::{deprecated_attr, doc_attrs};
 use super::expanded;
 use super::field::Field;
-use super::layout::{Layout, SerdeImpls};
+use super::layout_policy::{Layout, SerdeImpls};
 use super::options::Options;
 use super::schema::json_schema;
 use crate::model::{Definition, GatedModel, ObjectSchema};

@@ -1,7 +1,7 @@
 //! The static gate tables: one `TypeTable` per definition, shared by every
 //! minor (the runtime preflight reads them without parsing gates.json).
 
-use super::layout::Layout;
+use super::layout_policy::Layout;
 use crate::model::{GatedModel, Lifecycle, Stage};
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -17,7 +17,7 @@
 //! boxed: a union may be reached again from inside one of its members.
 
 use super::docs::doc_attrs;
-use super::layout::{ident, Layout};
+use super::layout_policy::{ident, Layout};
 use crate::model::{Definition, GatedModel, Schema, UnionSchema};
 use heck::ToUpperCamelCase;
 use proc_macro2::{Ident, TokenStream};

@@ -120,9 +120,9 @@ impl LoadCache {
                 })
                 .unwrap_or_default()
         });
-        known
-            .get(path)
-            .is_some_and(|(known_id, digest)| *known_id == id && digest.eq_ignore_ascii_case(sha256))
+        known.get(path).is_some_and(|(known_id, digest)| {
+            *known_id == id && digest.eq_ignore_ascii_case(sha256)
+        })
     }
 
     /// Records that the fact file at `path`, as `id`, has the digest `sha256`
@@ -213,8 +213,10 @@ impl LoadCache {
         }
         let io = |path: &Path, source| Error::io(path, "writing the load cache", source);
         std::fs::create_dir_all(&self.dir).map_err(|source| io(&self.dir, source))?;
-        let entries: Vec<(&PathBuf, &FileId, &String)> =
-            seen.iter().map(|(path, (id, digest))| (path, id, digest)).collect();
+        let entries: Vec<(&PathBuf, &FileId, &String)> = seen
+            .iter()
+            .map(|(path, (id, digest))| (path, id, digest))
+            .collect();
         let Ok(bytes) = postcard::to_extend(&entries, FACTS_MAGIC.to_vec()) else {
             // A path that cannot be encoded: the files are hashed next time.
             return Ok(());
@@ -272,14 +274,23 @@ mod tests {
 
         let again = LoadCache::new(tmp.path().join("cache"));
         assert!(again.fact_verified(&fact, id, "ab"));
-        assert!(!again.fact_verified(&fact, id, "cd"), "another digest in api.toml");
-        let grown = FileId { len: id.len + 1, ..id };
+        assert!(
+            !again.fact_verified(&fact, id, "cd"),
+            "another digest in api.toml"
+        );
+        let grown = FileId {
+            len: id.len + 1,
+            ..id
+        };
         assert!(!again.fact_verified(&fact, grown, "ab"), "a changed file");
         let other = tmp.path().join("Other.md");
         assert!(!again.fact_verified(&other, id, "ab"), "another path");
         std::fs::write(tmp.path().join("cache").join(FACTS_FILE), b"damaged").unwrap();
         let damaged = LoadCache::new(tmp.path().join("cache"));
-        assert!(!damaged.fact_verified(&fact, id, "ab"), "a damaged file is empty");
+        assert!(
+            !damaged.fact_verified(&fact, id, "ab"),
+            "a damaged file is empty"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! How a definition name reads: its namespace, short name, API version and
 //! group. The one place every emitter's naming starts from: Pkl's module
-//! paths (`emit/pkl/layout.rs`), Rust's module paths (`emit/rust/paths.rs`)
+//! paths (`emit/pkl/definition_modules.rs`), Rust's module paths (`emit/rust/paths.rs`)
 //! and JSON Schema's file names (`emit/json_schema/naming.rs`) each apply
 //! their ecosystem's rule to these parts.
 

@@ -17,10 +17,10 @@ use crate::error::{Error, Result};
 use crate::file_id::FileId;
 pub use cache::{RenderCache, CACHE_DIR};
 pub use contents::{Contents, Piece};
-use tree_path::TreePath;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
+use tree_path::TreePath;
 
 /// The regen stamp's file name inside `generated/<api>/` (`crate::stamp`):
 /// the regen's own, like [`CACHE_DIR`], never listed as output.

@@ -69,9 +69,23 @@ mod tests {
     #[test]
     fn orders_as_path_does() {
         let paths = [
-            "a", "a/b", "a/b/c", "a.b", "a.b/c", "ab", "a-b/c", "a/b.json", "a/b/c.json", "a/bc",
-            "b", "json/v1.28/x.json", "json/v1.28-strict/x.json", "json/v1.28/y/z.json",
-            "json/v1.28.json", "pkl/@k8s/v1.28/apps/Deployment.pkl", "pkl/@k8s/v1.28/apps.pkl",
+            "a",
+            "a/b",
+            "a/b/c",
+            "a.b",
+            "a.b/c",
+            "ab",
+            "a-b/c",
+            "a/b.json",
+            "a/b/c.json",
+            "a/bc",
+            "b",
+            "json/v1.28/x.json",
+            "json/v1.28-strict/x.json",
+            "json/v1.28/y/z.json",
+            "json/v1.28.json",
+            "pkl/@k8s/v1.28/apps/Deployment.pkl",
+            "pkl/@k8s/v1.28/apps.pkl",
         ];
         for a in paths {
             for b in paths {
@@ -84,7 +98,10 @@ mod tests {
 
     #[test]
     fn paths_path_holds_equal_are_equal() {
-        let (x, y) = (TreePath::new(Path::new("a//b/")), TreePath::new(Path::new("a/b")));
+        let (x, y) = (
+            TreePath::new(Path::new("a//b/")),
+            TreePath::new(Path::new("a/b")),
+        );
         assert_eq!(x, y);
         assert_eq!(x.as_path(), Path::new("a/b"));
     }

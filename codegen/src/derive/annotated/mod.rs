@@ -7,7 +7,7 @@
 //!
 //! [`expand`] reads the module into the same
 //! [`GatedModel`](crate::model::GatedModel) the spec loader builds and hands
-//! it to the engine with [`DeriveLayout`](layout::DeriveLayout); every
+//! it to the engine with [`DeriveLayout`](derive_layout::DeriveLayout); every
 //! mistake is reported at once under its own token. When there is any,
 //! [`fallback`] still emits the per-minor modules with every field (and no
 //! gating), so that the user sees the annotation errors and not a cascade of
@@ -18,7 +18,7 @@ mod ast;
 pub(crate) mod attr;
 mod check;
 pub(crate) mod ctxt;
-mod layout;
+mod derive_layout;
 mod model;
 mod rust_type;
 mod symbol;
@@ -39,7 +39,7 @@ pub fn expand(args: TokenStream, module: &ItemMod) -> syn::Result<TokenStream> {
     let (ast, model) = read_model(args, module)?;
     let expansion = engine(
         &model,
-        &layout::DeriveLayout::new(&ast),
+        &derive_layout::DeriveLayout::new(&ast),
         &Options::default(),
     );
     Ok(wrap(

@@ -9,8 +9,8 @@
 //! and `data` are open (`Dynamic`), so the user's own lines never fail
 //! before it.
 
+use super::definition_modules::MinorLayout;
 use super::escape::pkl_string;
-use super::layout::MinorLayout;
 use super::paths::{pkl_k8s_path, relative_path};
 use crate::model::GatedModel;
 use std::collections::BTreeMap;

@@ -3,9 +3,9 @@
 //! The type expressions are in `types.rs`, the lifecycle checks in
 //! `checks.rs`.
 
+use super::definition_modules::Location;
 use super::gate::Gate;
 use super::items::{Items, PropertyData};
-use super::layout::Location;
 use super::paths::relative_path;
 use super::subtree::{Import, ModuleData, Subtree};
 use crate::error::{Error, Result};

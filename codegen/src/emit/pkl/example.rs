@@ -2,8 +2,8 @@
 //! document of every kind (its required properties filled in, and a
 //! `metadata.name`), importing `@<pkg>/v<X.Y>/…`.
 
+use super::definition_modules::{Location, MinorLayout};
 use super::escape::pkl_string;
-use super::layout::{Location, MinorLayout};
 use crate::model::{Definition, MinorModel, Property, Schema};
 use serde::Serialize;
 use std::collections::BTreeSet;

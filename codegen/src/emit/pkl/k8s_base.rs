@@ -11,11 +11,11 @@
 //! - the classes pkl-k8s makes modules of their own (`owners.rs`) are
 //!   object modules at pkl-k8s's paths
 //!   (`apimachinery/pkg/apis/meta/v1/ObjectMeta.pkl`, `api/core/v1/PodSpec.pkl`;
-//!   `layout.rs`, `module.rs`).
+//!   `definition_modules.rs`, `module.rs`).
 //!
 //! `Quantity` becomes `DataSize|Int|Float|String(<quantity>)` (`types.rs`).
 
-use super::layout::MinorLayout;
+use super::definition_modules::MinorLayout;
 use super::paths::relative_path;
 use super::templates;
 use crate::error::Result;

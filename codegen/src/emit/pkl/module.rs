@@ -4,10 +4,10 @@
 //! written by `items.rs`.
 
 use super::builder::{spec_error, Builder};
+use super::definition_modules::Location;
 use super::escape::pkl_string;
 use super::gate::Gate;
 use super::items::{ClassData, Items, PropertyData, TypeAliasData};
-use super::layout::Location;
 use super::paths::relative_path;
 use super::subtree::{ModuleData, Subtree};
 use crate::error::Result;

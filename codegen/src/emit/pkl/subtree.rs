@@ -1,9 +1,9 @@
 //! What the modules of one minor's subtree share ([`Subtree`]) and the
 //! template data of one module ([`ModuleData`]).
 
+use super::definition_modules::{MinorLayout, NamespacePaths};
 use super::gate::Gate;
 use super::items::Items;
-use super::layout::{MinorLayout, NamespacePaths};
 use super::owners::Owners;
 use crate::model::GatedModel;
 use serde::Serialize;

@@ -4,8 +4,8 @@
 //! Duration) is here, in one place.
 
 use super::builder::Builder;
+use super::definition_modules::Location;
 use super::escape::pkl_string;
-use super::layout::Location;
 use super::rules::Checks;
 use crate::error::Result;
 use crate::model::{Convention, Definition, Property, Schema};

@@ -17,7 +17,6 @@
 mod boxes;
 mod builder;
 mod doc_text;
-mod layout;
 mod lists;
 mod manifest;
 mod paths;
@@ -25,6 +24,7 @@ mod render;
 mod resource;
 mod schemas;
 mod shapes;
+mod spec_layout;
 mod typed;
 
 pub use builder::Builder;
@@ -133,7 +133,7 @@ impl Job<'_> {
             Job::Minor(version) => format!("{RUST_DIR}/src/{}.rs", version.ident()),
             Job::Shapes(home, _) => format!(
                 "{RUST_DIR}/src/{}/{}.rs",
-                layout::SHAPES_MODULE,
+                spec_layout::SHAPES_MODULE,
                 home.ident()
             ),
             Job::Schemas(home, _) => format!(
@@ -232,7 +232,10 @@ fn render_all(
             } else {
                 ""
             };
-            let text = format!("{inner_doc}{}", format_cached(cache, &path, job.tokens(plan))?);
+            let text = format!(
+                "{inner_doc}{}",
+                format_cached(cache, &path, job.tokens(plan))?
+            );
             Ok((index, path, text))
         })?;
     let mut files = rendered;

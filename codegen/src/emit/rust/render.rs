@@ -3,10 +3,10 @@
 //! version, and a flat prelude) and one module of shapes per home minor.
 
 use super::boxes::Boxes;
-use super::layout::{fingerprints, root_tokens, Purpose, SpecLayout, SHAPES_MODULE};
 use super::paths::syn_ident;
 use super::paths::Names;
 use super::shapes::Shapes;
+use super::spec_layout::{fingerprints, root_tokens, Purpose, SpecLayout, SHAPES_MODULE};
 use crate::derive::{deprecated_attr, doc_attrs, type_item, Layout};
 use crate::model::{Definition, GatedModel};
 use proc_macro2::TokenStream;

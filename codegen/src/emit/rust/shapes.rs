@@ -24,7 +24,7 @@ pub struct Shapes {
 impl Shapes {
     /// Groups every minor's definitions of `model` into shapes, given the
     /// text of each (minor, definition)'s item with references written as
-    /// definition names (`layout::fingerprints`, per minor).
+    /// definition names (`spec_layout::fingerprints`, per minor).
     pub fn new<'m>(
         model: &'m GatedModel,
         fingerprints: Vec<Vec<((Version, &'m str), String)>>,
