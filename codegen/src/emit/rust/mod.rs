@@ -333,3 +333,72 @@ fn format(path: &str, tokens: TokenStream) -> Result<String> {
     })?;
     Ok(prettyplease::unparse(&file))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proc_macro2::{Delimiter, Group, Punct, Spacing, TokenTree};
+
+    #[test]
+    fn token_keys_tell_apart_what_syn_reads_differently() {
+        let same = |a: TokenStream, b: TokenStream| token_key(&a) == token_key(&b);
+        assert!(same(
+            quote!(
+                pub struct A;
+            ),
+            quote!(
+                pub struct A;
+            )
+        ));
+        assert!(!same(
+            quote!(
+                pub struct A;
+            ),
+            quote!(
+                pub struct B;
+            )
+        ));
+        assert!(
+            !same(quote!(a "b"), quote!(a b)),
+            "a literal is not an identifier"
+        );
+        let punct = |spacing| {
+            TokenStream::from_iter([
+                TokenTree::Punct(Punct::new('<', spacing)),
+                TokenTree::Punct(Punct::new('=', Spacing::Alone)),
+            ])
+        };
+        assert!(
+            !same(punct(Spacing::Joint), punct(Spacing::Alone)),
+            "`<=` against `< =`"
+        );
+        let group =
+            |delimiter| TokenStream::from(TokenTree::Group(Group::new(delimiter, quote!(a + b))));
+        assert!(
+            !same(group(Delimiter::None), quote!(a + b)),
+            "an invisible group is kept"
+        );
+        assert!(!same(
+            group(Delimiter::Parenthesis),
+            group(Delimiter::Bracket)
+        ));
+    }
+
+    #[test]
+    fn a_cached_file_is_the_formatted_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = quote!(
+            pub struct A {
+                pub b: u8,
+            }
+        );
+        let cache = RenderCache::open(dir.path(), "rust");
+        let formatted = format_cached(&cache, "a.rs", tokens.clone()).unwrap();
+        assert_eq!(formatted, format("a.rs", tokens.clone()).unwrap());
+        cache.save().unwrap();
+        let again = RenderCache::open(dir.path(), "rust");
+        let key = ("rust file", token_key(&tokens));
+        let cached = again.text(&key, || panic!("formatted again")).unwrap();
+        assert_eq!(cached.as_ref(), formatted);
+    }
+}
