@@ -43,7 +43,7 @@ pub enum Command {
 
 /// Output formats of `check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum ReportFormat {
     /// One line per finding, like a compiler's; the summary on stderr.
     Text,
     /// Findings, input errors, skipped documents and a summary.
@@ -67,7 +67,7 @@ pub enum ColorChoice {
 
 /// Output formats without SARIF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PlainFormat {
+pub enum PlainReportFormat {
     Text,
     Json,
 }
@@ -114,8 +114,8 @@ pub struct CheckArgs {
     /// Read no vergate.toml.
     #[arg(long)]
     pub no_config: bool,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
     /// Colour the text output.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -216,8 +216,8 @@ pub struct DiffArgs {
     /// gates embedded in the binary (`vergate versions` lists their minors).
     #[arg(long, value_name = "DIR")]
     pub api: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
-    pub format: PlainFormat,
+    #[arg(long, value_enum, default_value_t = PlainReportFormat::Text)]
+    pub format: PlainReportFormat,
 }
 
 /// `vergate versions`.
@@ -226,8 +226,8 @@ pub struct VersionsArgs {
     /// An installed schema package (a directory with v<X.Y>/ subtrees).
     /// Without it: the minors of the Kubernetes gates embedded in the binary.
     pub package: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = PlainFormat::Text)]
-    pub format: PlainFormat,
+    #[arg(long, value_enum, default_value_t = PlainReportFormat::Text)]
+    pub format: PlainReportFormat,
 }
 
 /// `vergate lsp`.

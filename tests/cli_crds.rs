@@ -66,7 +66,7 @@ fn custom_resources_are_checked_against_their_crd() {
         r#"spec: Invalid value: "object": more than ten replicas need the large tier"#,
     );
     expect(27, "spec.tags: has 4 items, more than the maximum 3");
-    expect(27, "spec.tags: item [1] repeats an earlier item");
+    expect(27, r#"spec.tags[1]: Duplicate value: "a""#);
     // A pattern RE2 cannot take is said, not guessed.
     expect(
         28,

@@ -309,8 +309,10 @@ fn upgrade_moves_a_retired_kind_to_its_replacement_or_says_why_not() {
     let out = vergate(&["upgrade", "--from", "1.33", "--to", "1.34", &ingress]);
     assert_eq!(code(&out), 2, "{}", stdout(&out));
     assert_eq!(stdout(&out), "", "nothing written");
+    // The unknown `spec.backend`, and the server's Go rule that an
+    // Ingress without it names rules or a default backend.
     assert!(
-        stderr(&out).contains("extensions/v1beta1 Ingress is not served in 1.34 (removed in 1.22); its replacement networking.k8s.io/v1 Ingress has another shape, and these do not fit it: spec.backend"),
+        stderr(&out).contains("extensions/v1beta1 Ingress is not served in 1.34 (removed in 1.22); its replacement networking.k8s.io/v1 Ingress has another shape, and these do not fit it: spec (Invalid value: null: either `defaultBackend` or `rules` must be specified), spec.backend (strict decoding error"),
         "{}",
         stderr(&out)
     );

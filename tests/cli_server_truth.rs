@@ -177,9 +177,15 @@ fn a_name_or_generate_name_is_required_and_generate_name_may_end_with_a_dash() {
     assert!(lines(&check(&[], generated)).is_empty());
     let bad = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: Job_\n";
     let found = lines(&check(&[], bad));
-    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found.len(), 2, "{found:?}");
     assert!(
         found[0].starts_with("4: ConfigMap Job_*: metadata.generateName: Invalid value: \"Job_\": a lowercase RFC 1123 subdomain"),
+        "{found:?}"
+    );
+    // The server names the object before validating it: the name it
+    // generates from a bad prefix is bad too.
+    assert!(
+        found[1].starts_with("4: ConfigMap Job_*: metadata.name: Invalid value: \"Job_\" and 5 random characters (the name generated from generateName): a lowercase RFC 1123 subdomain"),
         "{found:?}"
     );
 }
@@ -232,10 +238,10 @@ fn annotations_over_256_kib_in_total_are_too_long() {
 
 #[test]
 fn custom_resources_names_are_subdomains() {
-    let crd = "tests/custom-resources/widgets-crd.yaml";
-    let widget = std::fs::read_to_string(support::root().join(crd)).unwrap();
-    assert!(widget.contains("kind: CustomResourceDefinition"));
-    let yaml = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: My_Widget\nspec: {}\n";
+    let crd = "tests/custom-resources/server-truth-crd.yaml";
+    let gadget = std::fs::read_to_string(support::root().join(crd)).unwrap();
+    assert!(gadget.contains("kind: CustomResourceDefinition"));
+    let yaml = "apiVersion: example.org/v1\nkind: Gadget\nmetadata:\n  name: My_Widget\nspec: {}\n";
     let out = check(&["--crd", crd, "--rule", "missing-required=off"], yaml);
     assert!(
         stdout(&out).contains(
@@ -330,6 +336,63 @@ fn custom_resources_integer_formats_are_stripped_and_quantities_follow_their_pat
     assert!(
         found[0].starts_with("7: Gadget g: spec.memory: \"1 GB\" does not match the pattern"),
         "{found:?}"
+    );
+}
+
+#[test]
+fn custom_resources_list_keys_items_and_map_values_as_apiextensions_validates_them() {
+    let crd = "tests/custom-resources/server-truth-crd.yaml";
+    let gadget = |spec: &str| {
+        format!("apiVersion: example.org/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n{spec}")
+    };
+    let fine = "  memory: 4294967296\n  hosts: [a.b, c]\n  ports: [{port: 80, protocol: TCP}, {port: 80, protocol: UDP}]\n  limits: {a: 10}\n";
+    let out = check(&["--crd", crd], &gadget(fine));
+    assert!(lines(&out).is_empty(), "{}", stdout(&out));
+    let bad = "  hosts: [a, Bad_Host, a, a]\n  ports: [{port: 80, protocol: TCP}, {protocol: TCP, port: 80}]\n  limits: {a: 11}\n";
+    let out = check(&["--crd", crd], &gadget(bad));
+    assert_eq!(
+        lines(&out),
+        [
+            r#"6: Gadget g: spec.hosts[1]: "Bad_Host" does not match the pattern "^[a-z.]+$""#,
+            r#"6: Gadget g: spec.hosts[2]: Duplicate value: "a""#,
+            r#"7: Gadget g: spec.ports[1]: Duplicate value: {"port":80,"protocol":"TCP"}"#,
+            "8: Gadget g: spec.limits.a: 11 is greater than the maximum 10",
+        ],
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_custom_resources_status_is_reset_on_create_but_its_unknown_fields_refused() {
+    let crd = "tests/custom-resources/server-truth-crd.yaml";
+    let gadget = |status: &str| {
+        format!("apiVersion: example.org/v1\nkind: Gadget\nmetadata:\n  name: g\nspec: {{}}\nstatus: {status}\n")
+    };
+    let out = check(&["--crd", crd], &gadget("{phase: Nope}"));
+    assert!(lines(&out).is_empty(), "{}", stdout(&out));
+    let out = check(&["--crd", crd], &gadget("{colour: blue}"));
+    let found = lines(&out);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains(r#"status.colour: strict decoding error: unknown field "status.colour""#),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_crd_the_api_server_refuses_serves_no_custom_resource() {
+    let crd = "tests/custom-resources/widgets-crd.yaml";
+    let yaml = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec: {}\n";
+    let out = check(&["--crd", crd], yaml);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        lines(&out),
+        [
+            r#"1: Widget w: apiVersion: example.com/v1 Widget: not served, as the API server refuses its CRD widgets.example.com on create: spec.versions[2].schema.openAPIV3Schema.properties[spec].properties[prefix].pattern: Invalid value: "^(?!kube-).*$": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: `(?!`; fix the CRD"#
+        ],
+        "{}",
+        stdout(&out)
     );
 }
 

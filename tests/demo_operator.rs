@@ -111,7 +111,7 @@ fn check_takes_each_release_from_the_committed_gates() {
         ":8: Dock west: spec.berths: 65 is greater than the maximum 64",
         r#":9: Dock west: spec.tier: value "lagoon" is not accepted in 0.3"#,
         ":10: Dock west: spec.port: expected an integer or a string",
-        ":11: Dock west: spec.cranes: item [2] repeats an earlier item",
+        r#":11: Dock west: spec.cranes[2]: Duplicate value: "a""#,
         ":18: Crane lifty: spec.liftTons: 0 is not greater than the exclusive minimum 0",
         ":19: Crane lifty: spec.operators: has 0 items, fewer than the minimum 1",
     ] {

@@ -153,7 +153,7 @@ impl Client {
     }
 }
 
-const SERVICE: &str = "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  selectr: {}\n";
+const SERVICE: &str = "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  ports: [{port: 80}]\n  selectr: {}\n";
 
 fn error_code(message: &Value) -> i64 {
     message["error"]["code"].as_i64().unwrap_or(0)

@@ -92,13 +92,14 @@ fn a_recording_enters_api_toml_and_the_readers_know_each_source() {
     let api = Api::open(api_tmp.path()).unwrap();
     assert!(api.listed.contains_key(&v(37)));
     let facts = facts::load(&api).unwrap();
-    // The page's gate: the page for 1.35–1.36, the 1.37 binary for 1.37.
+    // The page's gate: the 1.37 binary's versioned history for 1.35–1.36
+    // (it comes before the page), the 1.37 binary for 1.37.
     let old = &facts.feature_gates["Old"];
     assert_eq!(old.keys().copied().collect::<Vec<_>>(), [v(35), v(37)]);
     assert_eq!(
         facts.gate_sources["Old"],
         [
-            (v(35), GateSource::Page),
+            (v(35), GateSource::BinaryHistory(v(37))),
             (v(37), GateSource::Binary(v(37)))
         ]
         .into()

@@ -11,7 +11,7 @@ use super::rule::{Rule, ENV};
 use super::schema;
 use super::value;
 use crate::document::{Node, Value as Doc};
-use crate::preflight::{Severity, Violation};
+use crate::preflight::{Deviation, Rule as Check, Violation};
 use crate::Version;
 use cel::common::types::{CelBool, CelInt, CelString};
 use cel::common::value::Val;
@@ -20,6 +20,12 @@ use cel::{Context, ExecutionError};
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::sync::Arc;
+
+/// How a rule that was not evaluated (it does not compile, calls a
+/// function the target lacks or vergate does not evaluate, gives no bool,
+/// builds past vergate's bound, or reads a default gates.json lacks) is
+/// reported: a warning, never a failure of the resource.
+const NOT_EVALUATED: Option<Deviation> = Some(Deviation::NotChecked);
 
 /// What running a resource's rules found.
 #[derive(Debug, Default)]
@@ -226,14 +232,13 @@ impl Walk<'_> {
         self.path.push_str(key);
     }
 
-    fn report(&mut self, severity: Severity, path: String, line: u32, message: String) {
-        self.outcome.violations.push(Violation {
-            severity,
-            rule: crate::preflight::Rule::CelRule,
-            path,
-            line,
-            message,
-        });
+    /// Reports a finding of the rule `cel-rule`: at its severity (a rule
+    /// failed, or failed to run on this value), or at `deviation`'s (a
+    /// rule not evaluated: [`Deviation::NotChecked`]).
+    fn report(&mut self, deviation: Option<Deviation>, path: String, line: u32, message: String) {
+        self.outcome
+            .violations
+            .push(Violation::new(Check::CelRule, path, line, message).deviating_if(deviation));
     }
 
     /// Spends `cost` of the budget; past it, reports the API server's
@@ -260,13 +265,9 @@ impl Walk<'_> {
     /// Reports the error that stops the walk (the API server's budget or
     /// per-call limit): kept whatever the bound on findings.
     fn report_final(&mut self, path: String, line: u32, message: String) {
-        self.outcome.violations.push_final(Violation {
-            severity: Severity::Error,
-            rule: crate::preflight::Rule::CelRule,
-            path,
-            line,
-            message,
-        });
+        self.outcome
+            .violations
+            .push_final(Violation::new(Check::CelRule, path, line, message));
     }
 
     /// Runs `rule`; its cost when it passed.
@@ -285,7 +286,7 @@ impl Walk<'_> {
                     "the rule `{}` does not compile, so the API server refuses the CRD: {why}",
                     rule.source
                 );
-                self.report(Severity::Warning, self.path.clone(), line, message);
+                self.report(NOT_EVALUATED, self.path.clone(), line, message);
                 return None;
             }
         };
@@ -294,7 +295,7 @@ impl Walk<'_> {
             return None;
         }
         if let Some(message) = self.unavailable(rule) {
-            self.report(Severity::Warning, self.path.clone(), line, message);
+            self.report(NOT_EVALUATED, self.path.clone(), line, message);
             return None;
         }
         self.outcome.evaluated += 1;
@@ -316,7 +317,7 @@ impl Walk<'_> {
                 "the rule `{}` was not evaluated to its end: it was about to build a value of {units} {what}, past the {limit} {what} vergate lets one evaluation build (the API server's cost model does not count them; its per-call limit is {PER_CALL_LIMIT})",
                 rule.source
             );
-            self.report(Severity::Warning, self.path.clone(), line, message);
+            self.report(NOT_EVALUATED, self.path.clone(), line, message);
             self.outcome.cost = self.outcome.cost.saturating_add(cost);
             return None;
         }
@@ -345,18 +346,18 @@ impl Walk<'_> {
                 }
                 let (path, line) = self.field_path(rule, node, line);
                 let message = rule.failure(schema.shape.name(), message);
-                self.report(Severity::Error, path, line, message);
+                self.report(None, path, line, message);
             }
             Ok(Err(other)) => {
                 let message = format!(
                     "the rule `{}` gave {other:?}, not a bool; the API server refuses the CRD",
                     rule.source
                 );
-                self.report(Severity::Warning, self.path.clone(), line, message);
+                self.report(NOT_EVALUATED, self.path.clone(), line, message);
             }
             Err(ExecutionError::UndeclaredReference(name)) if !is_variable(&name) => {
                 let message = format!("the rule `{}` was not evaluated: vergate does not support the function `{name}`", rule.source);
-                self.report(Severity::Warning, self.path.clone(), line, message);
+                self.report(NOT_EVALUATED, self.path.clone(), line, message);
             }
             Err(err @ ExecutionError::NoSuchKey(_)) if self.defaults_unknown => {
                 let message = format!(
@@ -364,7 +365,7 @@ impl Walk<'_> {
                     rule.source,
                     go_error(&err)
                 );
-                self.report(Severity::Warning, self.path.clone(), line, message);
+                self.report(NOT_EVALUATED, self.path.clone(), line, message);
             }
             Err(err) => {
                 let message = format!(
@@ -373,7 +374,7 @@ impl Walk<'_> {
                     go_error(&err),
                     rule.error_string()
                 );
-                self.report(Severity::Error, self.path.clone(), line, message);
+                self.report(None, self.path.clone(), line, message);
             }
         }
         None
@@ -406,10 +407,7 @@ impl Walk<'_> {
     /// does not evaluate, or one the target's API server does not offer.
     fn unavailable(&self, rule: &Rule) -> Option<String> {
         for function in &rule.functions {
-            if let Some((_, why)) = library::UNSUPPORTED
-                .iter()
-                .find(|(name, _)| name == function)
-            {
+            if let Some(why) = library::unsupported(function) {
                 return Some(format!("the rule `{}` was not evaluated: vergate does not support the function `{function}` ({why})", rule.source));
             }
             let Some(target) = self.target else {

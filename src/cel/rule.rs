@@ -135,9 +135,7 @@ impl Rule {
                     .into_iter()
                     .filter(|name| {
                         library::introduced_in(name).is_some()
-                            || library::UNSUPPORTED
-                                .iter()
-                                .any(|(unsupported, _)| unsupported == name)
+                            || library::unsupported(name).is_some()
                     })
                     .map(str::to_owned)
                     .collect();

@@ -96,7 +96,7 @@ pub(crate) type RawFunction =
 /// each making its call through cel-rust's dispatch; [`register_direct`]
 /// then replaces those of vergate's own functions.
 pub fn register(context: &mut Context) {
-    for name in SIZED_CALLS {
+    for name in SIZED_CALLS.iter() {
         let function: RawFunction = Box::new(sized_call);
         let _ = context.add_function(&format!("{PREFIX}{name}"), function);
     }
@@ -239,7 +239,7 @@ static CALLS: LazyLock<HashMap<(&'static str, bool, usize), IdedExpr>> = LazyLoc
         expr: Expr::Ident(ARG_NAMES[index].to_owned()),
     };
     let mut calls = HashMap::new();
-    for &name in SIZED_CALLS {
+    for &name in SIZED_CALLS.iter() {
         for member in [false, true] {
             for count in usize::from(member)..=MAX_ARGS {
                 let call = CallExpr {

@@ -1,6 +1,8 @@
 //! `vergate diff`: the changelog between two minors.
 
-use super::{known_minor, load_tables, print_json, write_out, DiffArgs, Outcome, PlainFormat};
+use super::{
+    known_minor, load_tables, print_json, write_out, DiffArgs, Outcome, PlainReportFormat,
+};
 use vergate::changelog;
 
 pub fn run(args: &DiffArgs) -> Outcome {
@@ -15,8 +17,8 @@ pub fn run(args: &DiffArgs) -> Outcome {
     }
     let log = changelog::diff(&tables, args.old, args.new);
     match args.format {
-        PlainFormat::Text => write_out(&log.to_string()),
-        PlainFormat::Json => {
+        PlainReportFormat::Text => write_out(&log.to_string()),
+        PlainReportFormat::Json => {
             print_json(&serde_json::to_value(&log).expect("a changelog serializes"))
         }
     }

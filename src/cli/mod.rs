@@ -18,8 +18,8 @@ pub mod upgrade;
 pub mod versions;
 
 pub use vergate::cli_args::{
-    CheckArgs, Cli, ColorChoice, Command, DiffArgs, Editor, EditorArgs, Format, PlainFormat,
-    UpgradeArgs, VersionsArgs,
+    CheckArgs, Cli, ColorChoice, Command, DiffArgs, Editor, EditorArgs, PlainReportFormat,
+    ReportFormat, UpgradeArgs, VersionsArgs,
 };
 use vergate::tables::GateTables;
 use vergate::Version;

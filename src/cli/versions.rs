@@ -1,7 +1,7 @@
 //! `vergate versions`: a package's discovered schema manifest, or the
 //! minors of the gates embedded in the binary.
 
-use super::{print_json, write_out, Outcome, PlainFormat, VersionsArgs};
+use super::{print_json, write_out, Outcome, PlainReportFormat, VersionsArgs};
 use serde_json::json;
 use std::fmt::Write;
 use vergate::manifest::SchemaManifest;
@@ -19,11 +19,11 @@ pub fn run(args: &VersionsArgs) -> Outcome {
         }
     };
     match (args.format, &manifest) {
-        (PlainFormat::Text, None) => write_out(&format!(
+        (PlainReportFormat::Text, None) => write_out(&format!(
             "{}: no version subtrees; imports stay unrestricted\n",
             package.display()
         )),
-        (PlainFormat::Text, Some(manifest)) => {
+        (PlainReportFormat::Text, Some(manifest)) => {
             let default = manifest.default_version();
             let mut out = format!(
                 "{}: {} version{}, default {}\n",
@@ -46,7 +46,7 @@ pub fn run(args: &VersionsArgs) -> Outcome {
             }
             write_out(&out);
         }
-        (PlainFormat::Json, manifest) => print_json(&json!({
+        (PlainReportFormat::Json, manifest) => print_json(&json!({
             "package": package.display().to_string(),
             "versions": manifest.as_ref().map_or_else(Vec::new, |m| m.dir_names().iter().map(|d| (*d).to_owned()).collect()),
             "default": manifest.as_ref().map(|m| m.default_version().dir_name()),
@@ -56,11 +56,11 @@ pub fn run(args: &VersionsArgs) -> Outcome {
 }
 
 /// The minors of the embedded Kubernetes gates, newest last.
-fn embedded(format: PlainFormat) {
+fn embedded(format: PlainReportFormat) {
     let versions = vergate::embedded::kubernetes_versions();
     let names: Vec<String> = versions.iter().map(ToString::to_string).collect();
     match format {
-        PlainFormat::Text => {
+        PlainReportFormat::Text => {
             let mut out = format!(
                 "embedded in this vergate: {} gates, {} minors, newest {}\n",
                 vergate::embedded::KUBERNETES,
@@ -73,7 +73,7 @@ fn embedded(format: PlainFormat) {
             out.push_str("check, upgrade and diff use them unless --api DIR names another API or a newer regen\n");
             write_out(&out);
         }
-        PlainFormat::Json => print_json(&json!({
+        PlainReportFormat::Json => print_json(&json!({
             "embedded": {
                 "api": vergate::embedded::KUBERNETES,
                 "versions": names,

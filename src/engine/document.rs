@@ -51,7 +51,8 @@ impl Validator {
                 message: duplicate.to_string(),
             }));
         // What only a CRD knows: the document is a CRD left out, or a
-        // custom resource of a version its CRD does not serve.
+        // custom resource of a CRD the API server refuses, or of a version
+        // its CRD does not serve.
         let found = |violation: Violation| Finding {
             document: doc.index,
             api_version: text_of(&doc.root, "apiVersion"),
@@ -70,7 +71,15 @@ impl Validator {
                 message.to_owned(),
             )));
         }
-        if let Some((line, message)) = self.custom.unserved(&doc.root) {
+        // A CRD the Kubernetes API server refuses serves nothing (another
+        // API's minors say nothing of how its server validates CRDs, as
+        // for the CRD documents' own checks below).
+        let kubernetes = self.tables.dialect().minors_are_kubernetes_releases();
+        let not_served = kubernetes
+            .then(|| self.custom.refused(&doc.root))
+            .flatten()
+            .or_else(|| self.custom.unserved(&doc.root));
+        if let Some((line, message)) = not_served {
             report.findings.push(found(Violation::new(
                 Rule::KindNotServed,
                 "apiVersion",
@@ -86,7 +95,15 @@ impl Validator {
             feature_gates: Some(&options.feature_gates),
         };
         match preflight::check(&self.tables, &doc.root, preflight_options) {
-            Ok(checked) => self.rules(doc, checked, report),
+            Ok(mut checked) => {
+                // A custom resource's `status` the API server resets.
+                checked.violations.retain(|violation| {
+                    !self
+                        .custom
+                        .status_ignored(&doc.root, &violation.path, violation.rule)
+                });
+                self.rules(doc, checked, report);
+            }
             Err(err) => {
                 report.disposition = Disposition::Failed;
                 report.errors.push(InputError {

@@ -22,7 +22,7 @@ pub const MAX_OPEN_BYTES: usize = 128 << 20;
 
 /// One open document.
 #[derive(Debug)]
-pub struct Document {
+pub struct OpenDocument {
     /// The version the editor last gave.
     pub version: i32,
     /// The text, or why it is not held.
@@ -68,8 +68,8 @@ impl Content {
 
 /// The open documents by URI.
 #[derive(Debug, Default)]
-pub struct Documents {
-    open: HashMap<String, Document>,
+pub struct OpenDocuments {
+    open: HashMap<String, OpenDocument>,
     held: usize,
 }
 
@@ -80,7 +80,7 @@ pub enum ChangeError {
     NotOpen,
 }
 
-impl Documents {
+impl OpenDocuments {
     /// Opens (or re-opens) a document.
     pub fn open(&mut self, uri: &str, language: String, version: i32, text: String) {
         self.close(uri);
@@ -88,7 +88,7 @@ impl Documents {
         self.held += content.bytes();
         self.open.insert(
             uri.to_owned(),
-            Document {
+            OpenDocument {
                 version,
                 content,
                 language,
@@ -152,7 +152,7 @@ impl Documents {
     }
 
     /// An open document.
-    pub fn get(&self, uri: &str) -> Option<&Document> {
+    pub fn get(&self, uri: &str) -> Option<&OpenDocument> {
         self.open.get(uri)
     }
 
@@ -165,7 +165,7 @@ impl Documents {
     }
 
     /// Every open document, by URI.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Document)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &OpenDocument)> {
         self.open
             .iter()
             .map(|(uri, document)| (uri.as_str(), document))
@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn incremental_changes_apply_in_order_in_utf16() {
-        let mut documents = Documents::default();
+        let mut documents = OpenDocuments::default();
         documents.open("u", "yaml".into(), 1, "a: 😀b\nc: d\n".into());
         documents
             .change(
@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn a_document_over_the_bound_is_a_note_until_replaced_whole() {
-        let mut documents = Documents::default();
+        let mut documents = OpenDocuments::default();
         documents.open("u", "yaml".into(), 1, "x".repeat(MAX_DOCUMENT_BYTES + 1));
         assert!(documents.text("u").is_none());
         assert_eq!(documents.held(), 0);

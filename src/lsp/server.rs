@@ -18,7 +18,7 @@
 //!   goes on.
 
 use super::actions::{self, Fixable};
-use super::documents::{ChangeError, Content, Documents};
+use super::documents::{ChangeError, Content, OpenDocuments};
 use super::transport::{self, Outgoing};
 use super::workspace::{self, Workspace};
 use super::{completion, diagnostics, hover};
@@ -57,7 +57,7 @@ enum Phase {
 pub struct Server {
     out: Sender<Outgoing>,
     phase: Phase,
-    documents: Documents,
+    documents: OpenDocuments,
     workspace: Workspace,
     /// Documents to check, in the order they changed.
     dirty: VecDeque<String>,
@@ -73,7 +73,7 @@ impl Server {
         Server {
             out,
             phase: Phase::Uninitialized,
-            documents: Documents::default(),
+            documents: OpenDocuments::default(),
             workspace: Workspace::default(),
             dirty: VecDeque::new(),
             checked: HashMap::new(),
@@ -538,7 +538,7 @@ impl Server {
 /// The text of an open document, its line index and the byte offset of
 /// `position`.
 fn at<'d>(
-    documents: &'d Documents,
+    documents: &'d OpenDocuments,
     uri: &str,
     position: lsp_types::Position,
 ) -> Result<(&'d str, &'d super::line_index::LineIndex, usize), (ErrorCode, String)> {

@@ -218,8 +218,14 @@ impl<'a> Visitor<'a> for Checker<'a> {
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
         // apiextensions strips the formats it does not validate from a
         // CRD's schema: a custom resource's `int32` or `int64` integer is
-        // any integer JSON carries, not range-checked.
+        // any integer JSON carries, not range-checked. Its
+        // `x-kubernetes-int-or-string` is an integer or a string of the
+        // schema, no Go `intstr` (int32): its integers neither.
         let unformatted = Scalar::Integer(None);
+        let any_integer = || scalar::fit(&unformatted, node, false).is_ok();
+        if walk.in_custom() && matches!(scalar, Scalar::IntOrString) && any_integer() {
+            return;
+        }
         let scalar = match scalar {
             Scalar::Integer(Some(_)) if walk.in_custom() => &unformatted,
             other => other,
@@ -439,11 +445,10 @@ impl<'a> Visitor<'a> for Checker<'a> {
                 let (rule, line) = (Rule::CrossField, broken.line);
                 self.report(walk, rule, last, line, broken.message);
             }
-            if super::go_validation::applies(object.name) {
-                for broken in super::go_validation::check(object.name, self.target, entries, line) {
-                    let (rule, line) = (Rule::ServerValidation, broken.line);
-                    self.report(walk, rule, Some(&broken.last), line, broken.message);
-                }
+            for broken in super::go_validation::check(object.name, self.target, entries, line) {
+                let last = (!broken.last.is_empty()).then_some(broken.last.as_str());
+                let (rule, line) = (Rule::ServerValidation, broken.line);
+                self.report(walk, rule, last, line, broken.message);
             }
         }
     }

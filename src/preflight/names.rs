@@ -25,6 +25,36 @@ fn too_long(max: usize) -> String {
     format!("must be no more than {max} characters")
 }
 
+/// Which of apimachinery's two sets of words a check uses: the older
+/// `pkg/util/validation`, or `pkg/api/validate/content`, which label keys
+/// and values (and finalizer names) use from 1.35 and which counts bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Words {
+    /// `pkg/util/validation`: "must be no more than 63 characters".
+    Util,
+    /// `pkg/api/validate/content`: "must be no more than 63 bytes", and
+    /// "a valid label key" for a key with two slashes.
+    Content,
+}
+
+impl Words {
+    /// The words label keys and values have on `target`.
+    pub fn of_labels(target: crate::Version) -> Words {
+        if target >= crate::Version::new(1, 35) {
+            Words::Content
+        } else {
+            Words::Util
+        }
+    }
+
+    fn too_long(self, max: usize) -> String {
+        match self {
+            Words::Util => too_long(max),
+            Words::Content => format!("must be no more than {max} bytes"),
+        }
+    }
+}
+
 /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, whole.
 fn is_label(text: &str) -> bool {
     let bytes = text.as_bytes();
@@ -60,9 +90,14 @@ fn is_qualified(text: &str, empty_ok: bool) -> bool {
 
 /// Go's `IsDNS1123Subdomain`.
 pub fn dns1123_subdomain(value: &str) -> Vec<String> {
+    dns1123_subdomain_in(value, Words::Util)
+}
+
+/// `IsDNS1123Subdomain` in `words` (content's counts bytes).
+pub fn dns1123_subdomain_in(value: &str, words: Words) -> Vec<String> {
     let mut errors = Vec::new();
     if value.len() > DNS1123_SUBDOMAIN_MAX {
-        errors.push(too_long(DNS1123_SUBDOMAIN_MAX));
+        errors.push(words.too_long(DNS1123_SUBDOMAIN_MAX));
     }
     if !is_subdomain(value) {
         errors.push(SUBDOMAIN_MESSAGE.to_owned());
@@ -113,7 +148,14 @@ pub fn path_segment(value: &str, prefix: bool) -> Vec<String> {
 
 /// Go's `IsQualifiedName`: a label key, or an annotation key once
 /// lowercased: `[prefix/]name`, the prefix a DNS-1123 subdomain.
+// The words before 1.35; the go_validation checks call it.
+#[allow(dead_code)]
 pub fn qualified_name(value: &str) -> Vec<String> {
+    qualified_name_in(value, Words::Util)
+}
+
+/// `IsQualifiedName` in `words` (content's `IsLabelKey` from 1.35).
+pub fn qualified_name_in(value: &str, words: Words) -> Vec<String> {
     let mut errors = Vec::new();
     let mut parts = value.split('/');
     let (first, second, more) = (parts.next(), parts.next(), parts.next());
@@ -124,7 +166,7 @@ pub fn qualified_name(value: &str) -> Vec<String> {
                 errors.push("prefix part must be non-empty".to_owned());
             } else {
                 errors.extend(
-                    dns1123_subdomain(prefix)
+                    dns1123_subdomain_in(prefix, words)
                         .into_iter()
                         .map(|message| format!("prefix part {message}")),
                 );
@@ -132,15 +174,19 @@ pub fn qualified_name(value: &str) -> Vec<String> {
             name
         }
         _ => {
+            let what = match words {
+                Words::Util => "a qualified name",
+                Words::Content => "a valid label key",
+            };
             return vec![format!(
-                "a qualified name {QUALIFIED_MESSAGE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-            )]
+                "{what} {QUALIFIED_MESSAGE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+            )];
         }
     };
     if name.is_empty() {
         errors.push("name part must be non-empty".to_owned());
     } else if name.len() > QUALIFIED_NAME_MAX {
-        errors.push(format!("name part {}", too_long(QUALIFIED_NAME_MAX)));
+        errors.push(format!("name part {}", words.too_long(QUALIFIED_NAME_MAX)));
     }
     if !is_qualified(name, false) {
         errors.push(format!("name part {QUALIFIED_MESSAGE}"));
@@ -149,10 +195,17 @@ pub fn qualified_name(value: &str) -> Vec<String> {
 }
 
 /// Go's `IsValidLabelValue`.
+// The words before 1.35; the go_validation checks call it.
+#[allow(dead_code)]
 pub fn label_value(value: &str) -> Vec<String> {
+    label_value_in(value, Words::Util)
+}
+
+/// `IsValidLabelValue` in `words` (content's `IsLabelValue` from 1.35).
+pub fn label_value_in(value: &str, words: Words) -> Vec<String> {
     let mut errors = Vec::new();
     if value.len() > QUALIFIED_NAME_MAX {
-        errors.push(too_long(QUALIFIED_NAME_MAX));
+        errors.push(words.too_long(QUALIFIED_NAME_MAX));
     }
     if !is_qualified(value, true) {
         errors.push(LABEL_VALUE_MESSAGE.to_owned());
@@ -235,6 +288,26 @@ mod tests {
         assert!(label_value("v1.2_x").is_empty());
         assert_eq!(label_value("-x"), [LABEL_VALUE_MESSAGE]);
         assert_eq!(label_value(&"a".repeat(64)).len(), 1);
+    }
+
+    #[test]
+    fn label_words_count_bytes_from_1_35() {
+        use crate::Version;
+        assert_eq!(Words::of_labels(Version::new(1, 34)), Words::Util);
+        let words = Words::of_labels(Version::new(1, 35));
+        assert_eq!(
+            label_value_in(&"a".repeat(64), words),
+            ["must be no more than 63 bytes"]
+        );
+        assert_eq!(
+            qualified_name_in(&"a".repeat(64), words),
+            ["name part must be no more than 63 bytes"]
+        );
+        assert!(qualified_name_in("a/b/c", words)[0].starts_with("a valid label key must consist"));
+        assert_eq!(
+            dns1123_subdomain_in(&"a".repeat(254), words),
+            ["must be no more than 253 bytes"]
+        );
     }
 
     #[test]

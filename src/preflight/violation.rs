@@ -208,6 +208,10 @@ pub enum Deviation {
     /// A cost finding of a CRD given with `--crd`: the CRD is on the
     /// cluster already, so its rules' cost is a warning, not a refusal.
     CrdOnCluster,
+    /// What the API server accepts and warns about in its response (a
+    /// Pod's name that is no DNS label): a warning in its words, whatever
+    /// the strictness, as the server's answer is the same.
+    ServerWarning,
 }
 
 impl Deviation {
@@ -218,7 +222,8 @@ impl Deviation {
             Deviation::AcceptedWithWarning { strict: false }
             | Deviation::FieldValidationWarn
             | Deviation::NotChecked
-            | Deviation::CrdOnCluster => Severity::Warning,
+            | Deviation::CrdOnCluster
+            | Deviation::ServerWarning => Severity::Warning,
         }
     }
 }

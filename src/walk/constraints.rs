@@ -128,7 +128,9 @@ fn list(items: &[Node], constraints: &Constraints, out: &mut Vec<Verdict>) {
             "has {count} items, more than the maximum {max}"
         )));
     }
-    if constraints.unique_items {
+    // A CRD's `x-kubernetes-list-type: set` reads as `uniqueItems`; where
+    // the list type is known, the walker checks it as the API server does.
+    if constraints.unique_items && constraints.list_type.is_none() {
         let mut seen = HashSet::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             if !seen.insert(item.to_json().to_string()) {

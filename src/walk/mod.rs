@@ -13,6 +13,7 @@
 pub(crate) mod constraints;
 mod crd_formats;
 mod formats;
+mod list_keys;
 mod path;
 pub(crate) mod scalar;
 mod union;
@@ -428,6 +429,7 @@ impl<'a> Walk<'a> {
                 entry.line,
                 Some(&entry.key),
             );
+            self.elements(visitor, entry, constraints);
         }
         if !to.element_values.is_empty() {
             self.path.push(Step::Key(&entry.key));
@@ -479,6 +481,57 @@ impl<'a> Walk<'a> {
         for verdict in constraints::verdicts(node, constraints) {
             visitor.constraint(self, last, line, verdict);
         }
+    }
+
+    /// Hands the visitor what the elements of the field `entry` break:
+    /// each element's own constraints (`constraints.element`: a list's
+    /// items, a map's values) and, in a CRD's types, the uniqueness its
+    /// list type states ([`list_keys`]).
+    fn elements<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        entry: &'a Entry,
+        constraints: &Constraints,
+    ) {
+        let keyed = constraints.list_type.is_some() && self.validates_list_types();
+        if constraints.element.is_none() && !keyed {
+            return;
+        }
+        self.path.push(Step::Key(&entry.key));
+        if let Some(element) = constraints.element.as_deref() {
+            let elements: Vec<(Step<'a>, &'a Node)> = match &entry.value.value {
+                Value::Seq(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| (Step::Index(i), item))
+                    .collect(),
+                Value::Map(entries) => entries
+                    .iter()
+                    .map(|e| (Step::Key(&e.key), &e.value))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for (step, node) in elements {
+                self.path.push(step);
+                self.constraints(visitor, node, element, node.line, None);
+                self.path.pop();
+            }
+        }
+        if let (true, Value::Seq(items)) = (keyed, &entry.value.value) {
+            for (index, message) in list_keys::duplicates(items, constraints) {
+                self.path.push(Step::Index(index));
+                visitor.constraint(self, None, items[index].line, Verdict::Broken(message));
+                self.path.pop();
+            }
+        }
+        self.path.pop();
+    }
+
+    /// True where the API server validates a list's `x-kubernetes-list-type`:
+    /// in a CRD's types (added with the CRD, or an API of CRDs), not in a
+    /// built-in's, which Go code validates.
+    fn validates_list_types(&self) -> bool {
+        self.custom || self.tables.dialect() == crate::gates::Dialect::CustomResources
     }
 
     /// Hands `text` to the visitor when the enum `values` (listed from

@@ -4,9 +4,11 @@
 #
 # Clean build time (median of RUNS hyperfine runs) and peak memory (largest
 # process, /usr/bin/time -v) of three consumer crates, side by side in one run:
-#   (a) k8s-openapi 0.29 with feature v1_34,
-#   (b) generated/kubernetes/rust with v1_34 only,
-#   (c) generated/kubernetes/rust with all nine minors,
+#   (a) k8s-openapi (K8S_OPENAPI, default 0.29.0) with feature MINOR,
+#   (b) generated/kubernetes/rust with MINOR only,
+#   (c) generated/kubernetes/rust with every minor it holds,
+# where MINOR (e.g. v1_37) defaults to the newest minor of the generated
+# crate; k8s-openapi must have that feature (0.29.0 has v1_33-v1_37).
 # debug and release; once from scratch (dependencies included) and once for
 # the types crate alone (its dependencies already built).
 #
@@ -23,7 +25,11 @@ krate="$root/generated/kubernetes/rust"
 export CARGO_TERM_QUIET=true
 mkdir -p "$work"
 
-minors=(v1_28 v1_29 v1_30 v1_31 v1_32 v1_33 v1_34 v1_35 v1_36)
+# The crate's minor features (`v1_28 = []` …), oldest first.
+mapfile -t minors < <(sed -n 's/^\(v1_[0-9]*\) = \[\]$/\1/p' "$krate/Cargo.toml" | sort -t_ -k2,2n)
+[ ${#minors[@]} -gt 0 ] || { echo "no v1_* features in $krate/Cargo.toml" >&2; exit 1; }
+minor=${MINOR:-${minors[-1]}}
+k8s_openapi=${K8S_OPENAPI:-0.29.0}
 all=$(printf '"%s", ' "${minors[@]}"); all="[${all%, }]"
 
 consumer() { # name, dependency line, types crate
@@ -45,11 +51,11 @@ TOML
   (cd "$work/$1" && cargo generate-lockfile && cargo fetch)
 }
 
-consumer k8s_openapi_v1_34 'k8s-openapi = { version = "=0.29.0", features = ["v1_34"] }' k8s_openapi
-consumer vergate_v1_34 "vergate-kubernetes = { path = \"$krate\", default-features = false, features = [\"v1_34\"] }" vergate_kubernetes
+consumer "k8s_openapi_$minor" "k8s-openapi = { version = \"=$k8s_openapi\", features = [\"$minor\"] }" k8s_openapi
+consumer "vergate_$minor" "vergate-kubernetes = { path = \"$krate\", default-features = false, features = [\"$minor\"] }" vergate_kubernetes
 consumer vergate_all "vergate-kubernetes = { path = \"$krate\", features = $all }" vergate_kubernetes
-names=(k8s_openapi_v1_34 vergate_v1_34 vergate_all)
-labels=("(a) k8s-openapi 0.29, v1_34" "(b) vergate, v1_34 only" "(c) vergate, all nine minors")
+names=("k8s_openapi_$minor" "vergate_$minor" vergate_all)
+labels=("(a) k8s-openapi $k8s_openapi, $minor" "(b) vergate, $minor only" "(c) vergate, all ${#minors[@]} minors (${minors[0]}-${minors[-1]})")
 types=(k8s-openapi vergate-kubernetes vergate-kubernetes)
 
 build_cmd() { # name, profile flag

@@ -16,7 +16,7 @@ mod facts;
 mod type_expr;
 mod union;
 
-pub use constraints::{Constraints, Number, ValidationRule};
+pub use constraints::{Constraints, ListType, Number, ValidationRule};
 pub use cross_field::{
     duplicate_message, none_message, too_many_message, CrossFieldRule, DUPLICATE, FORBIDDEN,
     REQUIRED,

@@ -18,6 +18,7 @@ use heck::ToUpperCamelCase;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use vergate_core::gates::ListType;
 use vergate_core::json_pointer;
 
 mod union;
@@ -565,6 +566,8 @@ impl Converter<'_> {
             let element_enum = self.claim_element_enum(mark, &at, &schema);
             let mut property = Property::new(schema);
             property.element_enum_values = element_enum;
+            property.element_keywords = element_keywords(property_object, &property.schema);
+            (property.list_type, property.list_map_keys) = list_type(property_object);
             property.description = meta.description;
             property.enum_values = meta.enum_values;
             property.default = meta.default;
@@ -745,6 +748,63 @@ impl Converter<'_> {
         self.resolving.pop();
         schema
     }
+}
+
+/// The value-constraint keywords of the elements of a list or map
+/// property (`property`, of `schema`): its `items` or
+/// `additionalProperties`, unless that refers to a definition (whose own
+/// constraints apply to it) or holds an object. Kept as JSON text, as the
+/// property's own keywords.
+fn element_keywords(property: &Map<String, Value>, schema: &Schema) -> BTreeMap<String, String> {
+    let element = match schema {
+        Schema::Array(item) if !matches!(**item, Schema::Ref(_)) => property.get("items"),
+        Schema::Map(value) if !matches!(**value, Schema::Ref(_)) => {
+            property.get("additionalProperties")
+        }
+        _ => None,
+    };
+    let Some(Value::Object(element)) = element else {
+        return BTreeMap::new();
+    };
+    CONSTRAINT_KEYWORDS
+        .iter()
+        .filter_map(|key| Some(((*key).to_owned(), element.get(*key)?.to_string())))
+        .collect()
+}
+
+/// The keywords of [`KEPT_KEYWORDS`] that constrain a value.
+const CONSTRAINT_KEYWORDS: [&str; 13] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+];
+
+/// A list property's `x-kubernetes-list-type` (`set` or `map`) and, for
+/// `map`, its `x-kubernetes-list-map-keys` (the names that are strings).
+fn list_type(property: &Map<String, Value>) -> (Option<ListType>, Vec<String>) {
+    let list_type = property
+        .get("x-kubernetes-list-type")
+        .and_then(Value::as_str)
+        .and_then(ListType::parse);
+    let keys = match (list_type, property.get("x-kubernetes-list-map-keys")) {
+        (Some(ListType::Map), Some(Value::Array(keys))) => keys
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
+    (list_type, keys)
 }
 
 /// True for the schemas an enum of JSON scalars can constrain.

@@ -1,6 +1,7 @@
 use super::*;
 use crate::model::{Property, Schema};
 use crate::Version;
+use vergate_core::gates::ListType;
 
 fn v() -> Version {
     Version::new(1, 2)
@@ -454,4 +455,43 @@ fn additional_properties_false_true_and_schema_are_kept_apart() {
         Some(r#"{"type":"integer"}"#)
     );
     assert_eq!(additional("Open", true), None);
+}
+
+#[test]
+fn element_constraints_and_list_types_of_properties() {
+    let text = v2_with(
+        r##"{"Spec": {"type": "object", "properties": {
+            "hostnames": {"type": "array", "maxItems": 16, "x-kubernetes-list-type": "set",
+                "items": {"type": "string", "maxLength": 253, "pattern": "^[a-z.]+$", "title": "host"}},
+            "limits": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+            "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["port", 7, "protocol"],
+                "items": {"$ref": "#/definitions/Port"}},
+            "plain": {"type": "array", "x-kubernetes-list-type": "atomic", "items": {"type": "string"}}
+        }},
+        "Port": {"type": "object", "properties": {"port": {"type": "integer"}}}}"##,
+    );
+    let minor = load("spec.json", &text).unwrap();
+    let hostnames = property(&minor, "Spec", "hostnames");
+    assert_eq!(
+        hostnames.element_keywords.keys().collect::<Vec<_>>(),
+        ["maxLength", "pattern"],
+        "the element's constraints only, not its annotations"
+    );
+    assert_eq!(hostnames.list_type, Some(ListType::Set));
+    assert_eq!(hostnames.keywords["maxItems"], "16");
+    assert_eq!(
+        property(&minor, "Spec", "limits").element_keywords["minimum"],
+        "0"
+    );
+    let ports = property(&minor, "Spec", "ports");
+    assert!(
+        ports.element_keywords.is_empty(),
+        "a definition's own constraints apply to it"
+    );
+    assert_eq!(ports.list_type, Some(ListType::Map));
+    assert_eq!(ports.list_map_keys, ["port", "protocol"]);
+    assert_eq!(property(&minor, "Spec", "plain").list_type, None);
+    let constraints = crate::model::constraints::of_property(hostnames);
+    assert_eq!(constraints.max_items, Some(16));
+    assert_eq!(constraints.element.unwrap().max_length, Some(253));
 }

@@ -4,6 +4,7 @@
 //! `vergate check`), the Pkl constraints and the Rust docs. The JSON
 //! Schema converter writes the keywords themselves.
 
+use super::Property;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use vergate_core::gates::{Constraints, Number, ValidationRule};
@@ -61,7 +62,25 @@ pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
             Some(Value::Array(entries)) => entries.iter().filter_map(validation_rule).collect(),
             _ => Vec::new(),
         },
+        list_type: None,
+        list_map_keys: Vec::new(),
+        element: None,
     }
+}
+
+/// The constraints of `property`: those its keywords state, its list
+/// type and map keys, and those on each of its elements.
+pub fn of_property(property: &Property) -> Constraints {
+    let mut constraints = constraints_of(&property.keywords);
+    constraints.list_type = property.list_type;
+    constraints
+        .list_map_keys
+        .clone_from(&property.list_map_keys);
+    let element = constraints_of(&property.element_keywords);
+    if !element.is_empty() {
+        constraints.element = Some(Box::new(element));
+    }
+    constraints
 }
 
 /// One entry of `x-kubernetes-validations`; `None` without a `rule`.

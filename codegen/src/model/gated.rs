@@ -230,10 +230,9 @@ fn record_property(
     if property.deprecated {
         field.lifecycle.mark_deprecated(version, false);
     }
-    field.constraints_by_minor.insert(
-        version,
-        super::constraints::constraints_of(&property.keywords),
-    );
+    field
+        .constraints_by_minor
+        .insert(version, super::constraints::of_property(property));
     record_values(&mut field.values, &property.enum_values, version);
     record_values(
         &mut field.element_values,

@@ -4,7 +4,7 @@
 use super::Convention;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
-use vergate_core::gates::{Format, GroupVersionKind, Scalar, TypeExpr};
+use vergate_core::gates::{Format, GroupVersionKind, ListType, Scalar, TypeExpr};
 use vergate_core::Version;
 
 /// Everything one minor's spec defines.
@@ -188,6 +188,15 @@ pub struct Property {
     /// Validation and annotation keywords (`pattern`, `minimum`, `title`, …)
     /// as compact JSON text.
     pub keywords: BTreeMap<String, String>,
+    /// The value constraints of each element of a list or map property
+    /// (`pattern`, `maxLength`, … of its `items` or `additionalProperties`,
+    /// when that is no definition), as compact JSON text.
+    pub element_keywords: BTreeMap<String, String>,
+    /// What makes the items of a list property unique
+    /// (`x-kubernetes-list-type` `set` or `map`).
+    pub list_type: Option<ListType>,
+    /// The keys of a `map` list (`x-kubernetes-list-map-keys`).
+    pub list_map_keys: Vec<String>,
     /// True when the spec marks it `deprecated: true`.
     pub deprecated: bool,
     /// The wire name this property had before it was renamed, from the
@@ -206,6 +215,9 @@ impl Property {
             element_enum_values: Vec::new(),
             default: None,
             keywords: BTreeMap::new(),
+            element_keywords: BTreeMap::new(),
+            list_type: None,
+            list_map_keys: Vec::new(),
             deprecated: false,
             renamed_from: None,
             source: Source::default(),

@@ -1,72 +1,21 @@
 //! What one call costs when it runs (its *actual* cost), from the values
-//! it is given: cel-go's extension libraries' trackers (`ext/sets.go`,
-//! `ext/lists.go`), then the Kubernetes libraries' `CallCost`
-//! (k8s.io/apiserver `pkg/cel/library/cost.go`), then cel-go's own
-//! (`interpreter/runtimecost.go` `costCall`), else 1: the order cel-go
-//! consults them in. The factors are the estimate's ([`super::est`]).
+//! it is given, by the [`Cost`] of its function's row in the function
+//! table: cel-go's extension libraries' trackers (`ext/sets.go`,
+//! `ext/lists.go`), the Kubernetes libraries' `CallCost` (k8s.io/apiserver
+//! `pkg/cel/library/cost.go`) or cel-go's own (`interpreter/runtimecost.go`
+//! `costCall`), else 1. The factors are the estimate's ([`super::est`]).
 //!
 //! `args` holds the target first for a member call, as cel-go passes it.
 
 use super::est::{LIST_CREATE, REGEX_LENGTH, STRING_TRAVERSAL};
+use crate::cel::library::table::{self, Cost};
 use cel::common::types::{CelBytes, CelInt, CelString, Kind};
 use cel::common::value::Val;
 
 /// The call names whose cost depends on their values (every other call
 /// costs 1): the calls the instrumented rule routes through the sized
-/// wrappers ([`crate::cel::sized`]).
-pub const SIZED_CALLS: &[&str] = &[
-    // cel-go's standard library and strings extension.
-    "startsWith",
-    "endsWith",
-    "contains",
-    "bytes",
-    "string",
-    "strings.quote",
-    "format",
-    crate::cel::library::MATCHES,
-    // cel-go's sets and lists extensions.
-    "sets.contains",
-    "sets.intersects",
-    "sets.equivalent",
-    "slice",
-    "flatten",
-    "lists.range",
-    "reverse",
-    "distinct",
-    "sort",
-    "@sortByAssociatedKeys",
-    // The Kubernetes libraries.
-    "isSorted",
-    "sum",
-    "max",
-    "min",
-    "indexOf",
-    "lastIndexOf",
-    "includes",
-    "url",
-    "lowerAscii",
-    "upperAscii",
-    "substring",
-    "trim",
-    "jsonpatch.escapeKey",
-    "replace",
-    "split",
-    "join",
-    "find",
-    "findAll",
-    "cidr",
-    "isIP",
-    "isCIDR",
-    "ip",
-    "ip.isCanonical",
-    "containsIP",
-    "containsCIDR",
-    "quantity",
-    "isQuantity",
-    "semver",
-    "isSemver",
-    "validate",
-];
+/// wrappers ([`crate::cel::sized`]), from the function table.
+pub use crate::cel::library::table::SIZED_CALLS;
 
 /// cel-go's `callCost`: the dispatch of a call and nothing else.
 const CALL: u64 = 1;
@@ -157,12 +106,21 @@ fn regex_cost(text: u64, pattern: u64) -> u64 {
 
 /// The actual cost of calling `name` on `args` (target first), given the
 /// size of its result when the cost depends on it (`join`, the lists that
-/// `slice`, `lists.range` and `reverse` build).
+/// `slice`, `lists.range` and `reverse` build); 1 for a name the function
+/// table lacks.
 pub fn call(name: &str, args: &[&dyn Val], result_size: Option<u64>) -> u64 {
+    match table::function(name) {
+        Some(function) => by_cost(function.cost, args, result_size),
+        None => CALL,
+    }
+}
+
+/// The actual cost of a call of a function costed `cost`. A call of a
+/// shape the formula does not take (too few values) costs 1.
+fn by_cost(cost: Cost, args: &[&dyn Val], result_size: Option<u64>) -> u64 {
     let first = || args.first().map_or(1, |arg| size(*arg));
     let second = || args.get(1).map_or(1, |arg| size(*arg));
     let traversed = |factor: f64| ceil(first(), factor);
-    // cel-go's extension trackers (`OverloadCostTracker`) come first.
     let allocating = |factor: f64, items: u64| {
         ((items as f64 * factor) as u64)
             .saturating_add(CALL)
@@ -183,90 +141,86 @@ pub fn call(name: &str, args: &[&dyn Val], result_size: Option<u64>) -> u64 {
         }
         allocating(factor, items.saturating_mul(items))
     };
-    match name {
-        "sets.contains" | "sets.intersects" | "sets.equivalent" => {
-            let factor = if name == "sets.equivalent" { 2.0 } else { 1.0 };
-            return CALL.saturating_add((first().saturating_mul(second()) as f64 * factor) as u64);
+    match cost {
+        Cost::One => CALL,
+        // cel-go's extension trackers (`OverloadCostTracker`).
+        Cost::Sets { twice } => {
+            let factor = if twice { 2.0 } else { 1.0 };
+            CALL.saturating_add((first().saturating_mul(second()) as f64 * factor) as u64)
         }
-        "slice" | "lists.range" => return allocating(1.0, result_size.unwrap_or(0)),
-        "reverse" if is_kind(args.first(), Kind::List) => {
-            return allocating(1.0, result_size.unwrap_or(0))
+        Cost::Slice | Cost::Range => allocating(1.0, result_size.unwrap_or(0)),
+        Cost::Reverse if is_kind(args.first(), Kind::List) => {
+            allocating(1.0, result_size.unwrap_or(0))
         }
-        "flatten" => {
+        Cost::Flatten => {
             let depth = args
                 .get(1)
                 .and_then(|depth| depth.downcast_ref::<CelInt>())
                 .map_or(1.0, |depth| *depth.inner() as f64);
-            return allocating(depth, first());
+            allocating(depth, first())
         }
-        "distinct" | "sort" => return self_compare(args.first()),
-        "@sortByAssociatedKeys" => return self_compare(args.get(1)),
-        _ => {}
-    }
-    // The Kubernetes libraries' `CallCost`, by function name.
-    match name {
-        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" => {
-            return args.first().map_or(0, |arg| traversal(*arg));
+        Cost::Distinct | Cost::Sort => self_compare(args.first()),
+        Cost::SortByKeys => self_compare(args.get(1)),
+        // The Kubernetes libraries' `CallCost`.
+        Cost::ListItems | Cost::Includes => args.first().map_or(0, |arg| traversal(*arg)),
+        Cost::Url | Cost::CopyText | Cost::EscapeKey | Cost::Parse if !args.is_empty() => {
+            traversed(STRING_TRAVERSAL)
         }
-        "url"
-        | "lowerAscii"
-        | "upperAscii"
-        | "substring"
-        | "trim"
-        | "jsonpatch.escapeKey"
-        | "cidr"
-        | "isIP"
-        | "isCIDR"
-        | "quantity"
-        | "isQuantity"
-        | "semver"
-        | "isSemver"
-            if !args.is_empty() =>
-        {
-            return traversed(STRING_TRAVERSAL);
+        Cost::Replace | Cost::Split | Cost::IpCanonical if !args.is_empty() => {
+            traversed(2.0 * STRING_TRAVERSAL)
         }
-        "replace" | "split" | "ip.isCanonical" if !args.is_empty() => {
-            return traversed(2.0 * STRING_TRAVERSAL)
-        }
-        "join" if !args.is_empty() => {
-            return ceil(result_size.unwrap_or(0), 2.0 * STRING_TRAVERSAL);
-        }
-        "find" | "findAll" if args.len() >= 2 => return regex_cost(first(), second()),
+        Cost::Join if !args.is_empty() => ceil(result_size.unwrap_or(0), 2.0 * STRING_TRAVERSAL),
+        Cost::Find if args.len() >= 2 => regex_cost(first(), second()),
+        Cost::Matches if args.len() == 2 => regex_cost(first(), second()),
         // The IP of a CIDR is a field read; of a string, a parse.
-        "ip" if is_kind(args.first(), Kind::String) => return traversed(STRING_TRAVERSAL),
-        "ip" => return 1,
-        "containsIP" | "containsCIDR" if args.len() >= 2 => {
+        Cost::Ip if is_kind(args.first(), Kind::String) => traversed(STRING_TRAVERSAL),
+        Cost::ContainsIp | Cost::ContainsCidr if args.len() >= 2 => {
             let cidr = first();
-            let mut cost = ceil(cidr.saturating_add(cidr), STRING_TRAVERSAL);
-            if name == "containsCIDR" {
-                cost = cost
+            let mut total = ceil(cidr.saturating_add(cidr), STRING_TRAVERSAL);
+            if cost == Cost::ContainsCidr {
+                total = total
                     .saturating_add(ceil(cidr, STRING_TRAVERSAL))
                     .saturating_add(1);
             }
             if is_kind(args.get(1), Kind::String) {
-                cost = cost.saturating_add(ceil(second(), STRING_TRAVERSAL));
+                total = total.saturating_add(ceil(second(), STRING_TRAVERSAL));
             }
-            return cost;
+            total
         }
-        "validate" if args.len() >= 2 => {
-            if let Some(regex) = format_regex_size(args[0]) {
-                return regex_cost(second(), regex);
-            }
-        }
-        _ => {}
-    }
-    // cel-go's own: the overloads whose cost is not 1.
-    match name {
-        "startsWith" | "endsWith" | "strings.quote" | "format" if !args.is_empty() => {
+        Cost::Validate if args.len() >= 2 => match format_regex_size(args[0]) {
+            Some(regex) => regex_cost(second(), regex),
+            None => CALL,
+        },
+        // cel-go's own: the overloads whose cost is not 1.
+        Cost::PrefixSuffix | Cost::Quote | Cost::Format if !args.is_empty() => {
             traversed(STRING_TRAVERSAL)
         }
-        "bytes" if is_kind(args.first(), Kind::String) => traversed(STRING_TRAVERSAL),
-        "string" if is_kind(args.first(), Kind::Bytes) => traversed(STRING_TRAVERSAL),
-        crate::cel::library::MATCHES if args.len() == 2 => regex_cost(first(), second()),
-        "contains" if args.len() == 2 && is_kind(args.first(), Kind::String) => {
+        Cost::ToBytes if is_kind(args.first(), Kind::String) => traversed(STRING_TRAVERSAL),
+        Cost::ToString if is_kind(args.first(), Kind::Bytes) => traversed(STRING_TRAVERSAL),
+        Cost::StringContains if args.len() == 2 && is_kind(args.first(), Kind::String) => {
             ceil(first(), STRING_TRAVERSAL).saturating_mul(ceil(second(), STRING_TRAVERSAL))
         }
-        _ => CALL,
+        Cost::Reverse
+        | Cost::Url
+        | Cost::CopyText
+        | Cost::EscapeKey
+        | Cost::Parse
+        | Cost::Replace
+        | Cost::Split
+        | Cost::IpCanonical
+        | Cost::Join
+        | Cost::Find
+        | Cost::Matches
+        | Cost::Ip
+        | Cost::ContainsIp
+        | Cost::ContainsCidr
+        | Cost::Validate
+        | Cost::PrefixSuffix
+        | Cost::Quote
+        | Cost::Format
+        | Cost::ToBytes
+        | Cost::ToString
+        | Cost::StringContains => CALL,
     }
 }
 

@@ -1,12 +1,15 @@
-//! What one call costs: the Kubernetes libraries' estimates (k8s.io/apiserver
-//! `pkg/cel/library/cost.go`, consulted first, by function name), then
-//! cel-go's own for the standard library's overloads (`checker/cost.go`
-//! `functionCost`), else 1. Each adds the cost of the arguments; the
-//! target's is added by the caller.
+//! What one call costs, estimated: a function's by the [`Cost`] of its row
+//! in the function table ([`crate::cel::library::table`]: cel-go's
+//! extension libraries' estimates, the Kubernetes libraries'
+//! (k8s.io/apiserver `pkg/cel/library/cost.go`) and cel-go's own for the
+//! standard library's functions), an operator's by cel-go's overloads
+//! (`checker/cost.go` `functionCost`), else 1. Each adds the cost of the
+//! arguments; the target's is added by the caller.
 
 use super::arg::{Arg, Entries};
 use super::est::{Est, REGEX_LENGTH, STRING_TRAVERSAL};
 use super::ty::Ty;
+use crate::cel::library::table::{self, Cost};
 use cel::common::ast::{Expr, LiteralValue};
 use cel::IdedExpr;
 
@@ -15,7 +18,8 @@ const MAX_NAME_FORMAT_REGEX: f64 = 128.0;
 /// The largest format value (`MaxFormatSize`).
 const MAX_FORMAT_SIZE: u64 = 64;
 
-/// The standard-library overloads whose cost differs; `Other` is any else.
+/// The operators' overloads whose cost differs; `Other` is any else (and
+/// every function, costed by its row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Overload {
     AddString,
@@ -26,17 +30,8 @@ pub enum Overload {
     Equals,
     CompareString,
     InList,
-    MatchesString,
-    ContainsString,
-    StartsOrEndsWith,
     Logical,
     Conditional,
-    StringToBytes,
-    BytesToString,
-    FormatString,
-    QuoteString,
-    /// `cidr.ip()` (costs 1, unlike `ip(string)`).
-    CidrIp,
     Other,
 }
 
@@ -56,9 +51,10 @@ pub struct Context<'c> {
 /// A test of a type, and the overload it selects.
 type Choice = (fn(&Ty) -> bool, Overload);
 
-/// The overloads `name` may resolve to for these argument types: every
-/// candidate when a type is `Dyn`, as cel-go's checker keeps them all.
-pub fn overloads(name: &str, target: Option<&Arg<'_>>, args: &[Arg<'_>]) -> Vec<Overload> {
+/// The overloads the operator `name` may resolve to for these argument
+/// types: every candidate when a type is `Dyn`, as cel-go's checker keeps
+/// them all (`Other` for a function: one overload, costed by its row).
+pub fn overloads(name: &str, args: &[Arg<'_>]) -> Vec<Overload> {
     use Overload::*;
     let ty = |i: usize| args.get(i).map_or(Ty::Dyn, |a| a.ty.clone());
     let by = |t: Ty, choices: &[Choice], rest: Overload| -> Vec<Overload> {
@@ -95,18 +91,8 @@ pub fn overloads(name: &str, target: Option<&Arg<'_>>, args: &[Arg<'_>]) -> Vec<
             Other,
         ),
         "@in" => by(ty(1), &[(|t| matches!(t, Ty::List(_)), InList)], Other),
-        "matches" => vec![MatchesString],
-        "contains" if target.is_some_and(|t| matches!(t.ty, Ty::String | Ty::Dyn)) => {
-            vec![ContainsString]
-        }
-        "startsWith" | "endsWith" => vec![StartsOrEndsWith],
         "_&&_" | "_||_" => vec![Logical],
         "_?_:_" => vec![Conditional],
-        "bytes" if matches!(ty(0), Ty::String | Ty::Dyn) => vec![StringToBytes],
-        "string" if matches!(ty(0), Ty::Bytes) => vec![BytesToString],
-        "format" if target.is_some() => vec![FormatString],
-        "strings.quote" => vec![QuoteString],
-        "ip" if target.is_some_and(|t| t.ty == Ty::Opaque("cidr")) => vec![CidrIp],
         _ => vec![Other],
     }
 }
@@ -126,61 +112,19 @@ pub fn cost(
         result_size: None,
         entries: None,
     };
-    if let Some(mut estimate) = extension(ctx, name, target, args) {
+    if let Some(function) = table::function(name) {
+        let mut estimate = function_cost(ctx, function.cost, target, args);
         estimate.cost = estimate.cost.add(arg_sum);
         return estimate;
     }
-    if let Some(mut estimate) = kubernetes(ctx, name, overload, target, args) {
+    if let Some(mut estimate) = library_equality(name, args) {
         estimate.cost = estimate.cost.add(arg_sum);
         return estimate;
     }
     let size = |i: usize| args.get(i).map_or(super::est::UNKNOWN, |a| (ctx.size)(a));
-    let target_size = || target.map_or(super::est::UNKNOWN, |t| (ctx.size)(t));
     use Overload::*;
     match overload {
-        FormatString if target.is_some() => plain(target_size().factor(STRING_TRAVERSAL)),
-        StringToBytes if args.len() == 1 => {
-            let sz = size(0);
-            CallEstimate {
-                result_size: Some(Est {
-                    min: sz.min,
-                    max: sz.max.saturating_mul(4),
-                }),
-                ..plain(sz.factor(STRING_TRAVERSAL))
-            }
-        }
-        BytesToString if args.len() == 1 => {
-            let sz = size(0);
-            CallEstimate {
-                result_size: Some(Est {
-                    min: sz.min / 4,
-                    max: sz.max,
-                }),
-                ..plain(sz.factor(STRING_TRAVERSAL))
-            }
-        }
-        QuoteString if args.len() == 1 => {
-            let sz = size(0);
-            CallEstimate {
-                result_size: Some(Est {
-                    min: sz.min.saturating_add(2),
-                    max: sz.max.saturating_mul(2).saturating_add(2),
-                }),
-                ..plain(sz.factor(STRING_TRAVERSAL))
-            }
-        }
-        StartsOrEndsWith if args.len() == 1 => plain(size(0).factor(STRING_TRAVERSAL)),
         InList if args.len() == 2 => plain(size(1).factor(1.0)),
-        MatchesString if target.is_some() && args.len() == 1 => {
-            let text = target_size().add(Est::fixed(1)).factor(STRING_TRAVERSAL);
-            let regex = size(0).factor(REGEX_LENGTH);
-            plain(text.multiply(regex))
-        }
-        ContainsString if target.is_some() && args.len() == 1 => {
-            let text = target_size().factor(STRING_TRAVERSAL);
-            let part = size(0).factor(STRING_TRAVERSAL);
-            plain(text.multiply(part))
-        }
         Logical if arg_costs.len() == 2 => CallEstimate {
             cost: Est {
                 min: arg_costs[0].min,
@@ -221,55 +165,63 @@ pub fn cost(
     }
 }
 
-/// cel-go's extension libraries' own estimates (consulted before the
-/// Kubernetes ones): `sets` (1.29) and `lists` v3 (1.34); without the
-/// arguments' costs.
-fn extension(
+/// The estimate of a function costed `cost` (its row's), without the
+/// arguments' costs: cel-go's extension libraries' (`sets`, `lists` v3),
+/// the Kubernetes libraries' (`CostEstimator.EstimateCallCost`) and
+/// cel-go's standard library's. A call of a shape the formula does not
+/// take (a wrong count of arguments) costs 1, as cel-go's fallback.
+fn function_cost(
     ctx: &Context<'_>,
-    name: &str,
+    cost: Cost,
     target: Option<&Arg<'_>>,
     args: &[Arg<'_>],
-) -> Option<CallEstimate> {
+) -> CallEstimate {
     let size = |node: &Arg<'_>| (ctx.size)(node);
+    let traversal = |node: &Arg<'_>| size(node).factor(STRING_TRAVERSAL);
+    let only = |cost: Est| CallEstimate {
+        cost,
+        result_size: None,
+        entries: None,
+    };
+    let sized = |cost: Est, result: Est| CallEstimate {
+        cost,
+        result_size: Some(result),
+        entries: None,
+    };
     // A list built: its size times a factor, plus the call and the list.
-    let allocating = |factor: f64, list: Est| {
-        Some(CallEstimate {
-            cost: list
-                .factor(factor)
-                .add(Est::fixed(1))
-                .add(Est::fixed(super::est::LIST_CREATE)),
-            result_size: Some(list),
-            entries: None,
-        })
+    let allocating = |factor: f64, list: Est| CallEstimate {
+        cost: list
+            .factor(factor)
+            .add(Est::fixed(1))
+            .add(Est::fixed(super::est::LIST_CREATE)),
+        result_size: Some(list),
+        entries: None,
     };
     // A literal non-negative int argument, else `default`.
     let literal = |arg: &Arg<'_>, default: u64| match &arg.expr.expr {
         Expr::Literal(LiteralValue::Int(value)) => (**value).max(0) as u64,
         _ => default,
     };
-    match (name, target, args) {
-        ("sets.contains" | "sets.intersects" | "sets.equivalent", None, [a, b]) => {
-            let factor = if name == "sets.equivalent" { 2.0 } else { 1.0 };
-            Some(CallEstimate {
-                cost: size(a).multiply(size(b)).factor(factor).add(Est::fixed(1)),
-                result_size: None,
-                entries: None,
-            })
+    let one = || only(Est::fixed(1));
+    match (cost, target, args) {
+        (Cost::Sets { twice }, None, [a, b]) => {
+            let factor = if twice { 2.0 } else { 1.0 };
+            only(size(a).multiply(size(b)).factor(factor).add(Est::fixed(1)))
         }
-        ("slice", Some(list), [start, end]) => {
+        (Cost::Slice, Some(list), [start, end]) => {
             let (start, end) = (literal(start, 0), literal(end, size(list).max));
             allocating(1.0, Est::fixed(end.saturating_sub(start)))
         }
-        ("lists.range", None, [count]) => allocating(1.0, Est::fixed(literal(count, u64::MAX))),
-        ("reverse", Some(list), []) if matches!(list.ty, Ty::List(_)) => {
+        (Cost::Range, None, [count]) => allocating(1.0, Est::fixed(literal(count, u64::MAX))),
+        (Cost::Reverse, Some(list), []) if matches!(list.ty, Ty::List(_)) => {
             allocating(1.0, size(list))
         }
-        ("flatten", Some(list), [] | [_]) => {
+        (Cost::Flatten, Some(list), [] | [_]) => {
             let depth = args.first().map_or(1, |depth| literal(depth, u64::MAX));
             allocating(depth as f64, size(list))
         }
-        ("distinct", Some(list), []) => allocating(2.0, size(list).multiply(size(list))),
-        ("sort", Some(list), []) | ("@sortByAssociatedKeys", Some(_), [list]) => {
+        (Cost::Distinct, Some(list), []) => allocating(2.0, size(list).multiply(size(list))),
+        (Cost::Sort, Some(list), []) | (Cost::SortByKeys, Some(_), [list]) => {
             let sz = size(list);
             let factor = match list.ty.element() {
                 Ty::String | Ty::Bytes => 2.0 + STRING_TRAVERSAL,
@@ -277,59 +229,24 @@ fn extension(
             };
             allocating(factor, sz.multiply(sz))
         }
-        _ => None,
-    }
-}
-
-/// The Kubernetes libraries' estimate (`CostEstimator.EstimateCallCost`),
-/// without the arguments' costs; `None` for a function they leave to
-/// cel-go.
-fn kubernetes(
-    ctx: &Context<'_>,
-    name: &str,
-    overload: Overload,
-    target: Option<&Arg<'_>>,
-    args: &[Arg<'_>],
-) -> Option<CallEstimate> {
-    let size = |node: &Arg<'_>| (ctx.size)(node);
-    let traversal = |node: &Arg<'_>| size(node).factor(STRING_TRAVERSAL);
-    let only = |cost: Est| {
-        Some(CallEstimate {
-            cost,
-            result_size: None,
-            entries: None,
-        })
-    };
-    let sized = |cost: Est, result: Est| {
-        Some(CallEstimate {
-            cost,
-            result_size: Some(result),
-            entries: None,
-        })
-    };
-    match name {
-        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" => {
-            let target = target?;
-            match &target.ty {
-                Ty::List(item) => {
-                    let mut per_item = Est::fixed(1);
-                    if matches!(**item, Ty::String | Ty::Bytes) {
-                        let item_node = item_of(target, item);
-                        per_item = per_item.add(size(&item_node).factor(STRING_TRAVERSAL));
-                    }
-                    only(size(target).multiply(per_item))
+        (Cost::ListItems, Some(target), _) => match &target.ty {
+            Ty::List(item) => {
+                let mut per_item = Est::fixed(1);
+                if matches!(**item, Ty::String | Ty::Bytes) {
+                    let item_node = item_of(target, item);
+                    per_item = per_item.add(size(&item_node).factor(STRING_TRAVERSAL));
                 }
-                _ => only(traversal(target)),
+                only(size(target).multiply(per_item))
             }
+            _ => only(traversal(target)),
+        },
+        (Cost::Url, _, [text]) => sized(traversal(text), size(text)),
+        (Cost::CopyText, Some(target), _) => sized(traversal(target), size(target)),
+        (Cost::Replace, Some(target), [from, to, ..]) => {
+            replace(size(target), size(from), size(to))
         }
-        "url" if args.len() == 1 => sized(traversal(&args[0]), size(&args[0])),
-        "lowerAscii" | "upperAscii" | "substring" | "trim" => {
-            let target = target?;
-            sized(traversal(target), size(target))
-        }
-        "replace" if args.len() >= 2 => replace(size(target?), size(&args[0]), size(&args[1])),
-        "split" => {
-            let text = size(target?);
+        (Cost::Split, Some(target), _) => {
+            let text = size(target);
             let mut max = text.max;
             if let Some(Expr::Literal(LiteralValue::Int(limit))) = args.get(1).map(|a| &a.expr.expr)
             {
@@ -337,8 +254,7 @@ fn kubernetes(
             }
             sized(text.factor(2.0 * STRING_TRAVERSAL), Est { min: 0, max })
         }
-        "join" => {
-            let target = target?;
+        (Cost::Join, Some(target), _) => {
             let list = size(target);
             let mut result = Est::default();
             if let Ty::List(item) = &target.ty {
@@ -353,10 +269,10 @@ fn kubernetes(
             }
             sized(result.factor(STRING_TRAVERSAL), result)
         }
-        "find" | "findAll" if !args.is_empty() => {
-            let text = size(target?);
+        (Cost::Find, Some(target), [pattern, ..]) => {
+            let text = size(target);
             let text_cost = text.add(Est::fixed(1)).factor(STRING_TRAVERSAL);
-            let regex = size(&args[0]).factor(REGEX_LENGTH);
+            let regex = size(pattern).factor(REGEX_LENGTH);
             sized(
                 text_cost.multiply(regex),
                 Est {
@@ -365,57 +281,120 @@ fn kubernetes(
                 },
             )
         }
-        "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver"
-            if !args.is_empty() =>
-        {
-            only(traversal(&args[0]))
-        }
-        "ip" if overload == Overload::CidrIp => only(Est::fixed(1)),
-        "ip" if !args.is_empty() => only(traversal(&args[0])),
-        "ip.isCanonical" if !args.is_empty() => only(size(&args[0]).factor(2.0 * STRING_TRAVERSAL)),
-        "masked"
-        | "prefixLength"
-        | "family"
-        | "isUnspecified"
-        | "isLoopback"
-        | "isLinkLocalMulticast"
-        | "isLinkLocalUnicast"
-        | "isGlobalUnicast"
-        | "format.named"
-        | "sign"
-        | "asInteger"
-        | "isInteger"
-        | "asApproximateFloat"
-        | "isGreaterThan"
-        | "isLessThan"
-        | "compareTo"
-        | "add"
-        | "sub"
-        | "major"
-        | "minor"
-        | "patch"
-        | "getScheme"
-        | "getHostname"
-        | "getHost"
-        | "getPort"
-        | "getEscapedPath"
-        | "getQuery" => only(Est::fixed(1)),
-        "containsIP" | "containsCIDR" if !args.is_empty() => {
+        (Cost::Parse, _, [text, ..]) => only(traversal(text)),
+        // `cidr.ip()` reads a field; `ip(string)` parses.
+        (Cost::Ip, Some(cidr), _) if cidr.ty == Ty::Opaque("cidr") => one(),
+        (Cost::Ip, _, [text, ..]) => only(traversal(text)),
+        (Cost::IpCanonical, _, [text, ..]) => only(size(text).factor(2.0 * STRING_TRAVERSAL)),
+        (Cost::ContainsIp | Cost::ContainsCidr, _, [other, ..]) => {
             let ip = Est { min: 4, max: 16 };
-            let mut cost = ip.add(ip).factor(STRING_TRAVERSAL);
-            if name == "containsCIDR" {
-                cost = cost.add(ip.factor(STRING_TRAVERSAL)).add(Est::fixed(1));
+            let mut estimate = ip.add(ip).factor(STRING_TRAVERSAL);
+            if cost == Cost::ContainsCidr {
+                estimate = estimate.add(ip.factor(STRING_TRAVERSAL)).add(Est::fixed(1));
             }
-            if args[0].ty == Ty::String {
-                cost = cost.add(size(&args[0]).factor(STRING_TRAVERSAL));
+            if other.ty == Ty::String {
+                estimate = estimate.add(size(other).factor(STRING_TRAVERSAL));
             }
-            only(cost)
+            only(estimate)
         }
-        "validate" if !args.is_empty() => only(
-            size(&args[0])
+        (Cost::Validate, _, [value, ..]) => only(
+            size(value)
                 .factor(STRING_TRAVERSAL)
                 .factor(MAX_NAME_FORMAT_REGEX * REGEX_LENGTH),
         ),
+        // cel-go's standard library.
+        (Cost::Format, Some(target), _) => only(traversal(target)),
+        (Cost::ToBytes, _, [text]) if matches!(text.ty, Ty::String | Ty::Dyn) => {
+            let sz = size(text);
+            sized(
+                sz.factor(STRING_TRAVERSAL),
+                Est {
+                    min: sz.min,
+                    max: sz.max.saturating_mul(4),
+                },
+            )
+        }
+        (Cost::ToString, _, [bytes]) if matches!(bytes.ty, Ty::Bytes) => {
+            let sz = size(bytes);
+            sized(
+                sz.factor(STRING_TRAVERSAL),
+                Est {
+                    min: sz.min / 4,
+                    max: sz.max,
+                },
+            )
+        }
+        (Cost::Quote, _, [text]) => {
+            let sz = size(text);
+            sized(
+                sz.factor(STRING_TRAVERSAL),
+                Est {
+                    min: sz.min.saturating_add(2),
+                    max: sz.max.saturating_mul(2).saturating_add(2),
+                },
+            )
+        }
+        (Cost::PrefixSuffix, _, [part]) => only(size(part).factor(STRING_TRAVERSAL)),
+        (Cost::Matches, Some(target), [pattern]) => {
+            let text = size(target).add(Est::fixed(1)).factor(STRING_TRAVERSAL);
+            let regex = size(pattern).factor(REGEX_LENGTH);
+            only(text.multiply(regex))
+        }
+        (Cost::StringContains, Some(target), [part])
+            if matches!(target.ty, Ty::String | Ty::Dyn) =>
+        {
+            let text = size(target).factor(STRING_TRAVERSAL);
+            only(text.multiply(size(part).factor(STRING_TRAVERSAL)))
+        }
+        (
+            Cost::One
+            | Cost::Sets { .. }
+            | Cost::Slice
+            | Cost::Range
+            | Cost::Reverse
+            | Cost::Flatten
+            | Cost::Distinct
+            | Cost::Sort
+            | Cost::SortByKeys
+            | Cost::ListItems
+            | Cost::Includes
+            | Cost::Url
+            | Cost::CopyText
+            | Cost::Replace
+            | Cost::Split
+            | Cost::Join
+            | Cost::Find
+            | Cost::Parse
+            | Cost::Ip
+            | Cost::IpCanonical
+            | Cost::ContainsIp
+            | Cost::ContainsCidr
+            | Cost::Validate
+            | Cost::EscapeKey
+            | Cost::Format
+            | Cost::ToBytes
+            | Cost::ToString
+            | Cost::Quote
+            | Cost::PrefixSuffix
+            | Cost::Matches
+            | Cost::StringContains,
+            _,
+            _,
+        ) => one(),
+    }
+}
+
+/// The Kubernetes libraries' cost of `==` on two values of one library
+/// type; `None` for any other operator or type.
+fn library_equality(name: &str, args: &[Arg<'_>]) -> Option<CallEstimate> {
+    let only = |cost: Est| {
+        Some(CallEstimate {
+            cost,
+            result_size: None,
+            entries: None,
+        })
+    };
+    match name {
         "_==_" if args.len() == 2 && args[0].ty == args[1].ty => match args[0].ty {
             Ty::Opaque("ip" | "cidr" | "quantity" | "semver") => only(Est::fixed(1)),
             Ty::Opaque("format") => only(
@@ -444,7 +423,7 @@ fn kubernetes(
 
 /// `replace`'s estimate: the text walked twice; the result's size from how
 /// many times the replaced part fits.
-fn replace(text: Est, from: Est, to: Est) -> Option<CallEstimate> {
+fn replace(text: Est, from: Est, to: Est) -> CallEstimate {
     let (mut count, mut kept) = (Est::default(), Est::default());
     if from.min == 0 {
         count.max = text.max.saturating_add(u64::from(text.max < u64::MAX));
@@ -463,11 +442,11 @@ fn replace(text: Est, from: Est, to: Est) -> Option<CallEstimate> {
         count.min = (text.min as f64 / from.max as f64).ceil() as u64;
     }
     let result = count.multiply(to).add(kept);
-    Some(CallEstimate {
+    CallEstimate {
         cost: text.factor(2.0 * STRING_TRAVERSAL),
         result_size: Some(result),
         entries: None,
-    })
+    }
 }
 
 /// An item of the list `target` (of items of type `item`), as a call's

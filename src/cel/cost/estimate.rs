@@ -339,7 +339,7 @@ impl Coster<'_> {
             max: 0,
         };
         let mut result_size: Option<Est> = None;
-        for overload in calls::overloads(name, target_node.as_ref(), &arg_nodes) {
+        for overload in calls::overloads(name, &arg_nodes) {
             let ctx = calls::Context {
                 size: &|node: &Arg<'_>| self.node_size(node),
                 entries: &|expr: &IdedExpr| self.entries_of(expr),

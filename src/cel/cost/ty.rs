@@ -6,6 +6,7 @@
 //! `dyn` argument (the conservative choice: the largest cost).
 
 use super::decl::{Decl, Kind};
+use crate::cel::library::table::{self, Returns};
 
 /// A CEL type, as far as costs depend on it.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,22 +84,16 @@ impl Ty {
     }
 }
 
-/// What the function `name` returns, given its target's and arguments'
-/// types (the first is the target for a member call); `Dyn` when unknown.
+/// What the function or operator `name` returns, given its target's and
+/// arguments' types (the first is the target for a member call): an
+/// operator's by cel-go's rules, a function's from its row of the function
+/// table ([`crate::cel::library::table`]); `Dyn` for a name it lacks (no
+/// API server compiles a rule calling one).
 pub fn result(name: &str, types: &[Ty]) -> Ty {
     let first = types.first().cloned().unwrap_or(Ty::Dyn);
     let second = types.get(1).cloned().unwrap_or(Ty::Dyn);
     match name {
-        "size" | "int" | "indexOf" | "lastIndexOf" | "getDate" | "getDayOfMonth"
-        | "getDayOfWeek" | "getDayOfYear" | "getFullYear" | "getHours" | "getMilliseconds"
-        | "getMinutes" | "getMonth" | "getSeconds" | "asInteger" | "sign" | "compareTo"
-        | "major" | "minor" | "patch" | "prefixLength" | "family" => Ty::Int,
-        "contains"
-        | "startsWith"
-        | "endsWith"
-        | "matches"
-        | "isSorted"
-        | "@in"
+        "@in"
         | "_==_"
         | "_!=_"
         | "_<_"
@@ -108,54 +103,37 @@ pub fn result(name: &str, types: &[Ty]) -> Ty {
         | "!_"
         | "_&&_"
         | "_||_"
-        | "@not_strictly_false"
-        | "sets.contains"
-        | "sets.equivalent"
-        | "sets.intersects"
-        | "containsIP"
-        | "containsCIDR"
-        | "isInteger"
-        | "isGreaterThan"
-        | "isLessThan"
-        | "hasValue"
-        | "isURL"
-        | "isIP"
-        | "isCIDR"
-        | "isQuantity"
-        | "isSemver"
-        | "ip.isCanonical"
-        | "isUnspecified"
-        | "isLoopback"
-        | "isLinkLocalMulticast"
-        | "isLinkLocalUnicast"
-        | "isGlobalUnicast" => Ty::Bool,
-        "lowerAscii" | "upperAscii" | "trim" | "substring" | "replace" | "charAt" | "join"
-        | "string" | "format" | "strings.quote" | "getScheme" | "getHost" | "getHostname"
-        | "getPort" | "getEscapedPath" | "find" => Ty::String,
-        "split" | "findAll" => Ty::List(Box::new(Ty::String)),
-        "getQuery" => Ty::Map(
-            Box::new(Ty::String),
-            Box::new(Ty::List(Box::new(Ty::String))),
-        ),
-        "double" | "asApproximateFloat" => Ty::Double,
-        "uint" => Ty::Uint,
-        "bytes" => Ty::Bytes,
-        "duration" => Ty::Duration,
-        "timestamp" => Ty::Timestamp,
-        "quantity" | "add" | "sub" => Ty::Opaque("quantity"),
-        "ip" => Ty::Opaque("ip"),
-        "cidr" | "masked" => Ty::Opaque("cidr"),
-        "url" => Ty::Opaque("url"),
-        "semver" => Ty::Opaque("semver"),
-        // `optional.value()` gives what the optional holds (optionals are
-        // typed as what they hold).
-        "value" => first,
+        | "@not_strictly_false" => Ty::Bool,
         "_[_]" => first.element(),
-        "sum" | "min" | "max" => first.element(),
         "_+_" => first.or(second),
         "-_" | "_-_" | "_*_" | "_/_" | "_%_" => first,
         "_?_:_" => second.or(types.get(2).cloned().unwrap_or(Ty::Dyn)),
-        name if name.starts_with("format.") => Ty::Opaque("format"),
-        _ => Ty::Dyn,
+        name => match table::function(name) {
+            Some(function) => returned(function.returns, first),
+            None => Ty::Dyn,
+        },
+    }
+}
+
+/// The type a function's [`Returns`] gives, its target's type `first`.
+fn returned(returns: Returns, first: Ty) -> Ty {
+    match returns {
+        Returns::Bool => Ty::Bool,
+        Returns::Int => Ty::Int,
+        Returns::Uint => Ty::Uint,
+        Returns::Double => Ty::Double,
+        Returns::String => Ty::String,
+        Returns::Bytes => Ty::Bytes,
+        Returns::Duration => Ty::Duration,
+        Returns::Timestamp => Ty::Timestamp,
+        Returns::Strings => Ty::List(Box::new(Ty::String)),
+        Returns::Query => Ty::Map(
+            Box::new(Ty::String),
+            Box::new(Ty::List(Box::new(Ty::String))),
+        ),
+        Returns::Opaque(name) => Ty::Opaque(name),
+        Returns::Element => first.element(),
+        Returns::Same => first,
+        Returns::Dyn => Ty::Dyn,
     }
 }

@@ -1,12 +1,14 @@
-//! The Kubernetes extension functions, registered on a cel-rust
-//! [`Context`]. Each takes its receiver as `This<Value>` and dispatches on
+//! The implementations of vergate's own CEL functions: one `fn(context,
+//! name) -> bool` per row of the function table ([`super::table`]) whose
+//! implementation is [`Implementation::Vergate`](super::table::Implementation),
+//! adding the function to a cel-rust [`Context`] under `name` (true when
+//! added). Each takes its receiver as `This<Value>` and dispatches on
 //! what it holds, as one name (`isGreaterThan`, `ip`) serves several types.
 
 use super::format::{self, Format};
 use super::net::{self, Cidr, Ip, Url};
 use super::quantity::Quantity;
 use super::semver::Semver;
-use crate::cel::cost::actual::SIZED_CALLS;
 use crate::cel::sized::{self, RawFunction};
 use cel::extractors::{Arguments, IntoFunction, This};
 use cel::objects::{Key, Map, OptionalValue, Value};
@@ -34,69 +36,99 @@ fn wrap<T: cel::objects::Opaque>(value: T) -> Value {
 /// thread.
 pub const MATCHES: &str = "__vergate_matches__";
 
-/// Adds `function` to `context` as `name` (a name cel-rust already
-/// declares is skipped: it keeps cel-rust's meaning). When its cost
-/// depends on its values ([`SIZED_CALLS`]), its sized call, which charges
-/// that cost, calls this same implementation directly.
-fn add<T: 'static, F>(context: &mut Context, name: &str, function: F)
+/// Adds `function` to `context` as `name`; false when cel-rust already
+/// declares the name (it keeps cel-rust's meaning). When its cost depends
+/// on its values ([`super::table::is_sized`]), its sized call, which
+/// charges that cost, calls this same implementation directly.
+fn add<T: 'static, F>(context: &mut Context, name: &str, function: F) -> bool
 where
     F: IntoFunction<T> + Send + Sync + 'static,
 {
-    if !SIZED_CALLS.contains(&name) {
-        let _ = context.add_function(name, function);
-        return;
+    if !super::table::is_sized(name) {
+        return context.add_function(name, function).is_ok();
     }
     let function: Arc<RawFunction> = Arc::new(function.into_function());
     let shared = Arc::clone(&function);
     let plain: RawFunction = Box::new(move |ftx| shared(ftx));
-    if context.add_function(name, plain).is_ok() {
+    let added = context.add_function(name, plain).is_ok();
+    if added {
         sized::register_direct(context, name, function);
+    }
+    added
+}
+
+/// Registers every function of the table that vergate implements
+/// ([`super::table::FUNCTIONS`]) on `context`, with the machinery of
+/// two-variable comprehensions and of sized calls.
+pub fn register(context: &mut Context<'static, 'static>) {
+    super::two_var::register(context);
+    sized::register(context);
+    for function in super::table::FUNCTIONS {
+        if let super::table::Implementation::Vergate(implementation) = function.implementation {
+            implementation(context, function.name);
+        }
     }
 }
 
-/// Registers every Kubernetes extension function on `context`. A name
-/// cel-rust already declares is skipped: it keeps cel-rust's meaning.
-pub fn register(context: &mut Context) {
-    super::two_var::register(context);
-    sized::register(context);
+/// The implementations, by library.
+pub(super) mod imp {
+    use super::*;
+
+    /// A context and the name to add a function under.
+    type Cx<'c> = &'c mut Context<'static, 'static>;
+
     // Lists.
-    add(
-        context,
-        "isSorted",
-        |ftx: &FunctionContext, This(list): This<Arc<Vec<Value>>>| -> Result<bool> {
-            for pair in list.windows(2) {
-                if compare(ftx, &pair[0], &pair[1])? == Ordering::Greater {
-                    return Ok(false);
+    pub fn is_sorted(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(list): This<Arc<Vec<Value>>>| -> Result<bool> {
+                for pair in list.windows(2) {
+                    if compare(ftx, &pair[0], &pair[1])? == Ordering::Greater {
+                        return Ok(false);
+                    }
                 }
-            }
-            Ok(true)
-        },
-    );
-    add(
-        context,
-        "sum",
-        |ftx: &FunctionContext, This(list): This<Arc<Vec<Value>>>| -> Result<Value> {
-            let mut total = Value::Int(0);
-            for (index, item) in list.iter().enumerate() {
-                total = match (index, &total, item) {
-                    (0, _, item) => item.clone(),
-                    (_, Value::Int(a), Value::Int(b)) => Value::Int(
-                        a.checked_add(*b)
-                            .ok_or_else(|| ftx.error("integer overflow"))?,
-                    ),
-                    (_, Value::UInt(a), Value::UInt(b)) => Value::UInt(
-                        a.checked_add(*b)
-                            .ok_or_else(|| ftx.error("integer overflow"))?,
-                    ),
-                    (_, Value::Float(a), Value::Float(b)) => Value::Float(a + b),
-                    (_, Value::Duration(a), Value::Duration(b)) => Value::Duration(*a + *b),
-                    _ => return Err(ftx.error("sum needs a list of numbers or durations")),
-                };
-            }
-            Ok(total)
-        },
-    );
-    for (name, wanted) in [("min", Ordering::Less), ("max", Ordering::Greater)] {
+                Ok(true)
+            },
+        )
+    }
+
+    pub fn sum(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(list): This<Arc<Vec<Value>>>| -> Result<Value> {
+                let mut total = Value::Int(0);
+                for (index, item) in list.iter().enumerate() {
+                    total = match (index, &total, item) {
+                        (0, _, item) => item.clone(),
+                        (_, Value::Int(a), Value::Int(b)) => Value::Int(
+                            a.checked_add(*b)
+                                .ok_or_else(|| ftx.error("integer overflow"))?,
+                        ),
+                        (_, Value::UInt(a), Value::UInt(b)) => Value::UInt(
+                            a.checked_add(*b)
+                                .ok_or_else(|| ftx.error("integer overflow"))?,
+                        ),
+                        (_, Value::Float(a), Value::Float(b)) => Value::Float(a + b),
+                        (_, Value::Duration(a), Value::Duration(b)) => Value::Duration(*a + *b),
+                        _ => return Err(ftx.error("sum needs a list of numbers or durations")),
+                    };
+                }
+                Ok(total)
+            },
+        )
+    }
+
+    pub fn min(context: Cx<'_>, name: &'static str) -> bool {
+        extreme(context, name, Ordering::Less)
+    }
+
+    pub fn max(context: Cx<'_>, name: &'static str) -> bool {
+        extreme(context, name, Ordering::Greater)
+    }
+
+    fn extreme(context: Cx<'_>, name: &'static str, wanted: Ordering) -> bool {
         add(
             context,
             name,
@@ -112,78 +144,87 @@ pub fn register(context: &mut Context) {
                 best.cloned()
                     .ok_or_else(|| ftx.error(format!("{name} called on an empty list")))
             },
-        );
+        )
     }
+
     // Regex.
-    add(
-        context,
-        MATCHES,
-        |ftx: &FunctionContext, text: Arc<String>, pattern: Arc<String>| -> Result<bool> {
-            Ok(compiled(ftx, &pattern)?.is_match(&text))
-        },
-    );
-    add(
-        context,
-        "find",
-        |ftx: &FunctionContext,
-         This(this): This<Arc<String>>,
-         pattern: Arc<String>|
-         -> Result<Value> {
-            let regex = compiled(ftx, &pattern)?;
-            Ok(Value::String(Arc::new(
-                regex
-                    .find(&this)
-                    .map(|m| m.as_str().to_owned())
-                    .unwrap_or_default(),
-            )))
-        },
-    );
-    add(
-        context,
-        "findAll",
-        |ftx: &FunctionContext,
-         This(this): This<Arc<String>>,
-         Arguments(args): Arguments|
-         -> Result<Value> {
-            let pattern = match args.first() {
-                Some(Value::String(pattern)) => pattern.clone(),
-                _ => return Err(ftx.error("findAll needs a pattern")),
-            };
-            let limit = match args.get(1) {
-                Some(Value::Int(limit)) if *limit >= 0 => *limit as usize,
-                _ => usize::MAX,
-            };
-            let regex = compiled(ftx, &pattern)?;
-            let found: Vec<Value> = regex
-                .find_iter(&this)
-                .take(limit)
-                .map(|m| Value::String(Arc::new(m.as_str().to_owned())))
-                .collect();
-            Ok(Value::List(Arc::new(found)))
-        },
-    );
+    /// `matches`, under [`MATCHES`]: the rule's calls are rewritten to it.
+    pub fn matches(context: Cx<'_>, _name: &'static str) -> bool {
+        add(
+            context,
+            MATCHES,
+            |ftx: &FunctionContext, text: Arc<String>, pattern: Arc<String>| -> Result<bool> {
+                Ok(compiled(ftx, &pattern)?.is_match(&text))
+            },
+        )
+    }
+
+    pub fn find(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext,
+             This(this): This<Arc<String>>,
+             pattern: Arc<String>|
+             -> Result<Value> {
+                let regex = compiled(ftx, &pattern)?;
+                Ok(Value::String(Arc::new(
+                    regex
+                        .find(&this)
+                        .map(|m| m.as_str().to_owned())
+                        .unwrap_or_default(),
+                )))
+            },
+        )
+    }
+
+    pub fn find_all(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext,
+             This(this): This<Arc<String>>,
+             Arguments(args): Arguments|
+             -> Result<Value> {
+                let pattern = match args.first() {
+                    Some(Value::String(pattern)) => pattern.clone(),
+                    _ => return Err(ftx.error("findAll needs a pattern")),
+                };
+                let limit = match args.get(1) {
+                    Some(Value::Int(limit)) if *limit >= 0 => *limit as usize,
+                    _ => usize::MAX,
+                };
+                let regex = compiled(ftx, &pattern)?;
+                let found: Vec<Value> = regex
+                    .find_iter(&this)
+                    .take(limit)
+                    .map(|m| Value::String(Arc::new(m.as_str().to_owned())))
+                    .collect();
+                Ok(Value::List(Arc::new(found)))
+            },
+        )
+    }
+
     // URLs.
-    add(
-        context,
-        "url",
-        |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
-            net::parse_url(&this)
-                .map(wrap)
-                .map_err(|why| ftx.error(why))
-        },
-    );
-    add(context, "isURL", |This(this): This<Arc<String>>| {
-        net::parse_url(&this).is_ok()
-    });
-    type UrlPart = fn(&Url) -> String;
-    let parts: [(&str, UrlPart); 5] = [
-        ("getScheme", |url| url.scheme.clone()),
-        ("getHost", |url| url.host.clone()),
-        ("getHostname", |url| url.hostname().to_owned()),
-        ("getPort", |url| url.port().to_owned()),
-        ("getEscapedPath", |url| url.path.clone()),
-    ];
-    for (name, part) in parts {
+    pub fn url(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
+                net::parse_url(&this)
+                    .map(wrap)
+                    .map_err(|why| ftx.error(why))
+            },
+        )
+    }
+
+    pub fn is_url(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |This(this): This<Arc<String>>| {
+            net::parse_url(&this).is_ok()
+        })
+    }
+
+    fn url_part(context: Cx<'_>, name: &'static str, part: fn(&Url) -> String) -> bool {
         add(
             context,
             name,
@@ -191,132 +232,192 @@ pub fn register(context: &mut Context) {
                 let url = opaque::<Url>(&this).ok_or_else(|| ftx.error("expected a URL"))?;
                 Ok(Value::String(Arc::new(part(url))))
             },
-        );
+        )
     }
-    add(
-        context,
-        "getQuery",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
-            let url = opaque::<Url>(&this).ok_or_else(|| ftx.error("expected a URL"))?;
-            let mut query: HashMap<Key, Vec<Value>> = HashMap::new();
-            for (key, value) in url.query_pairs() {
-                query
-                    .entry(Key::String(Arc::new(key)))
-                    .or_default()
-                    .push(Value::String(Arc::new(value)));
-            }
-            let map: HashMap<Key, Value> = query
-                .into_iter()
-                .map(|(key, values)| (key, Value::List(Arc::new(values))))
-                .collect();
-            Ok(Value::Map(Map { map: Arc::new(map) }))
-        },
-    );
+
+    pub fn get_scheme(context: Cx<'_>, name: &'static str) -> bool {
+        url_part(context, name, |url| url.scheme.clone())
+    }
+
+    pub fn get_host(context: Cx<'_>, name: &'static str) -> bool {
+        url_part(context, name, |url| url.host.clone())
+    }
+
+    pub fn get_hostname(context: Cx<'_>, name: &'static str) -> bool {
+        url_part(context, name, |url| url.hostname().to_owned())
+    }
+
+    pub fn get_port(context: Cx<'_>, name: &'static str) -> bool {
+        url_part(context, name, |url| url.port().to_owned())
+    }
+
+    pub fn get_escaped_path(context: Cx<'_>, name: &'static str) -> bool {
+        url_part(context, name, |url| url.path.clone())
+    }
+
+    pub fn get_query(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
+                let url = opaque::<Url>(&this).ok_or_else(|| ftx.error("expected a URL"))?;
+                let mut query: HashMap<Key, Vec<Value>> = HashMap::new();
+                for (key, value) in url.query_pairs() {
+                    query
+                        .entry(Key::String(Arc::new(key)))
+                        .or_default()
+                        .push(Value::String(Arc::new(value)));
+                }
+                let map: HashMap<Key, Value> = query
+                    .into_iter()
+                    .map(|(key, values)| (key, Value::List(Arc::new(values))))
+                    .collect();
+                Ok(Value::Map(Map { map: Arc::new(map) }))
+            },
+        )
+    }
+
     // Quantity.
-    add(
-        context,
-        "quantity",
-        |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
-            Quantity::parse(&this)
-                .map(wrap)
-                .map_err(|why| ftx.error(why))
-        },
-    );
-    add(context, "isQuantity", |This(this): This<Arc<String>>| {
-        Quantity::parse(&this).is_ok()
-    });
-    add(
-        context,
-        "sign",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
-            Ok(quantity(ftx, &this)?.sign())
-        },
-    );
-    add(
-        context,
-        "asInteger",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
-            quantity(ftx, &this)?
-                .as_i64()
-                .ok_or_else(|| ftx.error("cannot convert value to integer"))
-        },
-    );
-    add(
-        context,
-        "isInteger",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<bool> {
-            Ok(quantity(ftx, &this)?.is_integer())
-        },
-    );
-    add(
-        context,
-        "asApproximateFloat",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<f64> {
-            Ok(quantity(ftx, &this)?.as_f64())
-        },
-    );
-    for (name, negate) in [("add", false), ("sub", true)] {
+    pub fn quantity(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
+                Quantity::parse(&this)
+                    .map(wrap)
+                    .map_err(|why| ftx.error(why))
+            },
+        )
+    }
+
+    pub fn is_quantity(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |This(this): This<Arc<String>>| {
+            Quantity::parse(&this).is_ok()
+        })
+    }
+
+    pub fn sign(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
+                Ok(super::quantity(ftx, &this)?.sign())
+            },
+        )
+    }
+
+    pub fn as_integer(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
+                super::quantity(ftx, &this)?
+                    .as_i64()
+                    .ok_or_else(|| ftx.error("cannot convert value to integer"))
+            },
+        )
+    }
+
+    pub fn is_integer(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<bool> {
+                Ok(super::quantity(ftx, &this)?.is_integer())
+            },
+        )
+    }
+
+    pub fn as_approximate_float(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<f64> {
+                Ok(super::quantity(ftx, &this)?.as_f64())
+            },
+        )
+    }
+
+    pub fn add_quantity(context: Cx<'_>, name: &'static str) -> bool {
+        sum_of(context, name, false)
+    }
+
+    pub fn sub_quantity(context: Cx<'_>, name: &'static str) -> bool {
+        sum_of(context, name, true)
+    }
+
+    fn sum_of(context: Cx<'_>, name: &'static str, negate: bool) -> bool {
         add(
             context,
             name,
             move |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<Value> {
-                let left = quantity(ftx, &this)?;
+                let left = super::quantity(ftx, &this)?;
                 let right = match &other {
                     Value::Int(integer) => Quantity::from_i64(*integer),
-                    other => *quantity(ftx, other)?,
+                    other => *super::quantity(ftx, other)?,
                 };
                 let right = if negate { right.negated() } else { right };
                 left.add(&right)
                     .map(wrap)
                     .ok_or_else(|| ftx.error("quantity overflow"))
             },
-        );
+        )
     }
-    for (name, accepted) in [
-        ("isGreaterThan", Ordering::Greater),
-        ("isLessThan", Ordering::Less),
-    ] {
+
+    pub fn is_greater_than(context: Cx<'_>, name: &'static str) -> bool {
+        is_ordered(context, name, Ordering::Greater)
+    }
+
+    pub fn is_less_than(context: Cx<'_>, name: &'static str) -> bool {
+        is_ordered(context, name, Ordering::Less)
+    }
+
+    fn is_ordered(context: Cx<'_>, name: &'static str, accepted: Ordering) -> bool {
         add(
             context,
             name,
             move |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
                 Ok(ordered(ftx, &this, &other)? == accepted)
             },
-        );
+        )
     }
-    add(
-        context,
-        "compareTo",
-        |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<i64> {
-            Ok(ordered(ftx, &this, &other)? as i64)
-        },
-    );
+
+    pub fn compare_to(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<i64> {
+                Ok(ordered(ftx, &this, &other)? as i64)
+            },
+        )
+    }
+
     // Semver.
-    add(
-        context,
-        "semver",
-        |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value> {
-            let (text, normalize) = semver_arguments(ftx, &args)?;
-            Semver::parse(&text, normalize)
-                .map(wrap)
-                .map_err(|why| ftx.error(why))
-        },
-    );
-    add(
-        context,
-        "isSemver",
-        |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<bool> {
-            let (text, normalize) = semver_arguments(ftx, &args)?;
-            Ok(Semver::parse(&text, normalize).is_ok())
-        },
-    );
-    type Part = fn(&Semver) -> u64;
-    let parts: [(&str, Part); 3] = [
-        ("major", Semver::major),
-        ("minor", Semver::minor),
-        ("patch", Semver::patch),
-    ];
-    for (name, part) in parts {
+    pub fn semver(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<Value> {
+                let (text, normalize) = semver_arguments(ftx, &args)?;
+                Semver::parse(&text, normalize)
+                    .map(wrap)
+                    .map_err(|why| ftx.error(why))
+            },
+        )
+    }
+
+    pub fn is_semver(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, Arguments(args): Arguments| -> Result<bool> {
+                let (text, normalize) = semver_arguments(ftx, &args)?;
+                Ok(Semver::parse(&text, normalize).is_ok())
+            },
+        )
+    }
+
+    fn semver_part(context: Cx<'_>, name: &'static str, part: fn(&Semver) -> u64) -> bool {
         add(
             context,
             name,
@@ -325,59 +426,76 @@ pub fn register(context: &mut Context) {
                     opaque::<Semver>(&this).ok_or_else(|| ftx.error("expected a semver"))?;
                 i64::try_from(part(version)).map_err(|_| ftx.error("integer overflow"))
             },
-        );
+        )
     }
+
+    pub fn major(context: Cx<'_>, name: &'static str) -> bool {
+        semver_part(context, name, Semver::major)
+    }
+
+    pub fn minor(context: Cx<'_>, name: &'static str) -> bool {
+        semver_part(context, name, Semver::minor)
+    }
+
+    pub fn patch(context: Cx<'_>, name: &'static str) -> bool {
+        semver_part(context, name, Semver::patch)
+    }
+
     // Sets.
-    add(
-        context,
-        "sets.contains",
-        |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| b.iter().all(|item| a.contains(item)),
-    );
-    add(
-        context,
-        "sets.equivalent",
-        |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| {
+    pub fn sets_contains(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| {
+            b.iter().all(|item| a.contains(item))
+        })
+    }
+
+    pub fn sets_equivalent(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| {
             b.iter().all(|item| a.contains(item)) && a.iter().all(|item| b.contains(item))
-        },
-    );
-    add(
-        context,
-        "sets.intersects",
-        |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| b.iter().any(|item| a.contains(item)),
-    );
+        })
+    }
+
+    pub fn sets_intersects(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |a: Arc<Vec<Value>>, b: Arc<Vec<Value>>| {
+            b.iter().any(|item| a.contains(item))
+        })
+    }
+
     // IP and CIDR.
-    add(
-        context,
-        "ip",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
-            match &this {
-                Value::String(text) => net::parse_ip(text).map(wrap).map_err(|why| ftx.error(why)),
-                other => match opaque::<Cidr>(other) {
-                    Some(cidr) => Ok(wrap(Ip(cidr.address))),
-                    None => Err(ftx.error("ip() takes a string or a CIDR")),
-                },
-            }
-        },
-    );
-    add(context, "isIP", |This(this): This<Arc<String>>| {
-        net::parse_ip(&this).is_ok()
-    });
-    add(
-        context,
-        "ip.isCanonical",
-        |ftx: &FunctionContext, this: Arc<String>| -> Result<bool> {
-            net::is_canonical(&this).map_err(|why| ftx.error(why))
-        },
-    );
-    type IpTest = fn(&Ip) -> bool;
-    let tests: [(&str, IpTest); 5] = [
-        ("isUnspecified", |ip| ip.0.is_unspecified()),
-        ("isLoopback", |ip| ip.0.is_loopback()),
-        ("isLinkLocalMulticast", Ip::is_link_local_multicast),
-        ("isLinkLocalUnicast", Ip::is_link_local_unicast),
-        ("isGlobalUnicast", Ip::is_global_unicast),
-    ];
-    for (name, test) in tests {
+    pub fn ip(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
+                match &this {
+                    Value::String(text) => {
+                        net::parse_ip(text).map(wrap).map_err(|why| ftx.error(why))
+                    }
+                    other => match opaque::<Cidr>(other) {
+                        Some(cidr) => Ok(wrap(Ip(cidr.address))),
+                        None => Err(ftx.error("ip() takes a string or a CIDR")),
+                    },
+                }
+            },
+        )
+    }
+
+    pub fn is_ip(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |This(this): This<Arc<String>>| {
+            net::parse_ip(&this).is_ok()
+        })
+    }
+
+    pub fn ip_is_canonical(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, this: Arc<String>| -> Result<bool> {
+                net::is_canonical(&this).map_err(|why| ftx.error(why))
+            },
+        )
+    }
+
+    fn ip_test(context: Cx<'_>, name: &'static str, test: fn(&Ip) -> bool) -> bool {
         add(
             context,
             name,
@@ -386,102 +504,156 @@ pub fn register(context: &mut Context) {
                     .map(test)
                     .ok_or_else(|| ftx.error("expected an IP"))
             },
-        );
+        )
     }
-    add(
-        context,
-        "family",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
-            match (opaque::<Ip>(&this), opaque::<Cidr>(&this)) {
-                (Some(ip), _) => Ok(ip.family()),
-                (_, Some(cidr)) => Ok(Ip(cidr.address).family()),
-                _ => Err(ftx.error("expected an IP or a CIDR")),
-            }
-        },
-    );
-    add(
-        context,
-        "cidr",
-        |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
-            net::parse_cidr(&this)
-                .map(wrap)
-                .map_err(|why| ftx.error(why))
-        },
-    );
-    add(context, "isCIDR", |This(this): This<Arc<String>>| {
-        net::parse_cidr(&this).is_ok()
-    });
-    add(
-        context,
-        "containsIP",
-        |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
-            let cidr = opaque::<Cidr>(&this).ok_or_else(|| ftx.error("expected a CIDR"))?;
-            let ip = match &other {
-                Value::String(text) => net::parse_ip(text).map_err(|why| ftx.error(why))?,
-                other => *opaque::<Ip>(other).ok_or_else(|| ftx.error("expected an IP"))?,
-            };
-            Ok(cidr.contains_ip(ip.0))
-        },
-    );
-    add(
-        context,
-        "containsCIDR",
-        |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
-            let cidr = opaque::<Cidr>(&this).ok_or_else(|| ftx.error("expected a CIDR"))?;
-            let inner = match &other {
-                Value::String(text) => net::parse_cidr(text).map_err(|why| ftx.error(why))?,
-                other => *opaque::<Cidr>(other).ok_or_else(|| ftx.error("expected a CIDR"))?,
-            };
-            Ok(cidr.contains_cidr(&inner))
-        },
-    );
-    add(
-        context,
-        "prefixLength",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
-            opaque::<Cidr>(&this)
-                .map(|cidr| i64::from(cidr.prefix))
-                .ok_or_else(|| ftx.error("expected a CIDR"))
-        },
-    );
-    add(
-        context,
-        "masked",
-        |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
-            opaque::<Cidr>(&this)
-                .map(|cidr| wrap(cidr.masked()))
-                .ok_or_else(|| ftx.error("expected a CIDR"))
-        },
-    );
+
+    pub fn is_unspecified(context: Cx<'_>, name: &'static str) -> bool {
+        ip_test(context, name, |ip| ip.0.is_unspecified())
+    }
+
+    pub fn is_loopback(context: Cx<'_>, name: &'static str) -> bool {
+        ip_test(context, name, |ip| ip.0.is_loopback())
+    }
+
+    pub fn is_link_local_multicast(context: Cx<'_>, name: &'static str) -> bool {
+        ip_test(context, name, Ip::is_link_local_multicast)
+    }
+
+    pub fn is_link_local_unicast(context: Cx<'_>, name: &'static str) -> bool {
+        ip_test(context, name, Ip::is_link_local_unicast)
+    }
+
+    pub fn is_global_unicast(context: Cx<'_>, name: &'static str) -> bool {
+        ip_test(context, name, Ip::is_global_unicast)
+    }
+
+    pub fn family(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
+                match (opaque::<Ip>(&this), opaque::<Cidr>(&this)) {
+                    (Some(ip), _) => Ok(ip.family()),
+                    (_, Some(cidr)) => Ok(Ip(cidr.address).family()),
+                    _ => Err(ftx.error("expected an IP or a CIDR")),
+                }
+            },
+        )
+    }
+
+    pub fn cidr(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Arc<String>>| -> Result<Value> {
+                net::parse_cidr(&this)
+                    .map(wrap)
+                    .map_err(|why| ftx.error(why))
+            },
+        )
+    }
+
+    pub fn is_cidr(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |This(this): This<Arc<String>>| {
+            net::parse_cidr(&this).is_ok()
+        })
+    }
+
+    pub fn contains_ip(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
+                let cidr = opaque::<Cidr>(&this).ok_or_else(|| ftx.error("expected a CIDR"))?;
+                let ip = match &other {
+                    Value::String(text) => net::parse_ip(text).map_err(|why| ftx.error(why))?,
+                    other => *opaque::<Ip>(other).ok_or_else(|| ftx.error("expected an IP"))?,
+                };
+                Ok(cidr.contains_ip(ip.0))
+            },
+        )
+    }
+
+    pub fn contains_cidr(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>, other: Value| -> Result<bool> {
+                let cidr = opaque::<Cidr>(&this).ok_or_else(|| ftx.error("expected a CIDR"))?;
+                let inner = match &other {
+                    Value::String(text) => net::parse_cidr(text).map_err(|why| ftx.error(why))?,
+                    other => *opaque::<Cidr>(other).ok_or_else(|| ftx.error("expected a CIDR"))?,
+                };
+                Ok(cidr.contains_cidr(&inner))
+            },
+        )
+    }
+
+    pub fn prefix_length(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<i64> {
+                opaque::<Cidr>(&this)
+                    .map(|cidr| i64::from(cidr.prefix))
+                    .ok_or_else(|| ftx.error("expected a CIDR"))
+            },
+        )
+    }
+
+    pub fn masked(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>| -> Result<Value> {
+                opaque::<Cidr>(&this)
+                    .map(|cidr| wrap(cidr.masked()))
+                    .ok_or_else(|| ftx.error("expected a CIDR"))
+            },
+        )
+    }
+
     // Format.
-    add(context, "format.named", |this: Arc<String>| -> Value {
-        match format::NAMES.iter().find(|name| **name == this.as_str()) {
-            Some(name) => wrap(OptionalValue::of(wrap(Format(name)))),
-            None => wrap(OptionalValue::none()),
-        }
-    });
-    for name in format::NAMES {
-        add(context, &format!("format.{name}"), move || {
-            wrap(Format(name))
-        });
+    pub fn format_named(context: Cx<'_>, name: &'static str) -> bool {
+        add(context, name, |this: Arc<String>| -> Value {
+            match format::NAMES.iter().find(|name| **name == this.as_str()) {
+                Some(name) => wrap(OptionalValue::of(wrap(Format(name)))),
+                None => wrap(OptionalValue::none()),
+            }
+        })
     }
-    add(
-        context,
-        "validate",
-        |ftx: &FunctionContext, This(this): This<Value>, value: Arc<String>| -> Result<Value> {
-            let named = opaque::<Format>(&this).ok_or_else(|| ftx.error("expected a format"))?;
-            let errors = format::validate(named.0, &value);
-            Ok(if errors.is_empty() {
-                wrap(OptionalValue::none())
-            } else {
-                let errors = errors
-                    .into_iter()
-                    .map(|error| Value::String(Arc::new(error)))
-                    .collect();
-                wrap(OptionalValue::of(Value::List(Arc::new(errors))))
-            })
-        },
-    );
+
+    /// `format.<name>()`: the named format of the row's name.
+    pub fn format_constant(context: Cx<'_>, name: &'static str) -> bool {
+        let Some(format): Option<&'static str> = name
+            .strip_prefix("format.")
+            .and_then(|named| format::NAMES.into_iter().find(|known| *known == named))
+        else {
+            return false;
+        };
+        add(context, name, move || wrap(Format(format)))
+    }
+
+    pub fn validate(context: Cx<'_>, name: &'static str) -> bool {
+        add(
+            context,
+            name,
+            |ftx: &FunctionContext, This(this): This<Value>, value: Arc<String>| -> Result<Value> {
+                let named =
+                    opaque::<Format>(&this).ok_or_else(|| ftx.error("expected a format"))?;
+                let errors = format::validate(named.0, &value);
+                Ok(if errors.is_empty() {
+                    wrap(OptionalValue::none())
+                } else {
+                    let errors = errors
+                        .into_iter()
+                        .map(|error| Value::String(Arc::new(error)))
+                        .collect();
+                    wrap(OptionalValue::of(Value::List(Arc::new(errors))))
+                })
+            },
+        )
+    }
 }
 
 /// A regular expression, compiled within the size bound `check` uses for

@@ -5,7 +5,7 @@
 
 use super::{
     config, crd_inputs, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text,
-    write_out, CheckArgs, Format, Outcome,
+    write_out, CheckArgs, Outcome, ReportFormat,
 };
 mod modeline;
 mod source;
@@ -174,16 +174,16 @@ pub fn run(args: &CheckArgs) -> Outcome {
         results.append(file);
     }
     match args.format {
-        Format::Text => text::print(&results, validator.tables().api(), args.color),
-        Format::Json => {
+        ReportFormat::Text => text::print(&results, validator.tables().api(), args.color),
+        ReportFormat::Json => {
             let mut json = serde_json::to_value(&results).expect("results serialize");
             json["summary"] =
                 serde_json::to_value(results.summary()).expect("a summary serializes");
             print_json(&json);
         }
-        Format::Sarif => print_json(&sarif::report(&results)),
-        Format::Junit => write_out(&junit::report(&results, validator.tables().api())),
-        Format::Tap => write_out(&tap::report(&results)),
+        ReportFormat::Sarif => print_json(&sarif::report(&results)),
+        ReportFormat::Junit => write_out(&junit::report(&results, validator.tables().api())),
+        ReportFormat::Tap => write_out(&tap::report(&results)),
     }
     let outcome = results.outcome();
     // The process ends here: the system takes its memory back at once,

@@ -3,6 +3,7 @@
 
 use super::index::{usable_index, Candidate, Origin};
 use super::read::{self, names_crd_kind};
+use super::refused::RefusedCrd;
 use super::rules::{compiled_rules, junctors_of};
 use super::{CustomResources, Unused};
 use crate::document::Part;
@@ -11,7 +12,6 @@ use crate::tables::GateTables;
 use crate::Version;
 use rayon::prelude::*;
 use std::path::Path;
-use vergate_codegen::load::Document;
 use vergate_codegen::model::kubernetes;
 
 /// The CRDs of a check: files given as CRDs (`--crd`), read at once, and
@@ -25,6 +25,8 @@ pub struct CrdLoader<'a> {
     candidates: Vec<Candidate>,
     errors: Vec<InputError>,
     over_cost: Vec<InputError>,
+    /// The CRDs read that the API server refuses on create.
+    refused: Vec<RefusedCrd>,
     inputs: Vec<Input<'a>>,
 }
 
@@ -38,7 +40,7 @@ struct Input<'a> {
 
 /// A CRD document found among an input's, with where it came from, read
 /// or why not.
-type Scanned<'a> = (Origin, &'a Path, Result<Document, String>);
+type Scanned<'a> = (Origin, &'a Path, read::Read);
 
 /// What loading the CRDs found, in the order it was found.
 #[derive(Debug, Default)]
@@ -75,7 +77,7 @@ impl<'a> CrdLoader<'a> {
             }
             return;
         }
-        match read::given(name, path, text, &mut self.over_cost) {
+        match read::given(name, path, text, &mut self.over_cost, &mut self.refused) {
             Ok(document) => self.candidates.push(Candidate {
                 origin: Origin::Given(name.to_owned()),
                 path: path.to_owned(),
@@ -122,8 +124,10 @@ impl<'a> CrdLoader<'a> {
             mut candidates,
             mut errors,
             over_cost,
+            refused,
             inputs,
         } = self;
+        custom.refused.extend(refused);
         let scanned: Vec<Vec<Scanned>> = inputs
             .par_iter()
             .map(|input| {
@@ -144,11 +148,14 @@ impl<'a> CrdLoader<'a> {
             .collect();
         for (origin, path, read) in scanned.into_iter().flatten() {
             match read {
-                Ok(document) => candidates.push(Candidate {
-                    origin,
-                    path: path.to_owned(),
-                    document,
-                }),
+                Ok((document, refusals)) => {
+                    custom.refused.extend(refusals);
+                    candidates.push(Candidate {
+                        origin,
+                        path: path.to_owned(),
+                        document,
+                    });
+                }
                 Err(message) => {
                     if let Origin::Input(file, lines) = origin {
                         custom.unused.push(Unused::new(file, lines, None, message));
@@ -176,6 +183,9 @@ impl<'a> CrdLoader<'a> {
             used.iter()
                 .flat_map(|(_, document)| document.crds.iter().cloned()),
         );
+        custom
+            .status_reset
+            .extend(super::status::status_reset(&used));
         custom.rules.extend(compiled_rules(&used));
         custom.junctors.extend(junctors_of(&used));
         if let Some(index) = index {

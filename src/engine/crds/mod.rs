@@ -14,14 +14,20 @@
 //!   warnings of a given file;
 //! - `copies`: which CRD documents among the inputs are copies of another;
 //! - `index`: the gates of the CRDs that can be used together;
+//! - `refused`: the CRDs the API server refuses on create (a pattern Go
+//!   does not compile, rules over the cost limits), whose custom
+//!   resources cannot be created;
 //! - `rules`: the CEL rules and junctors of each served version;
+//! - `status`: the served versions whose `status` is reset on create;
 //! - `load`: [`CrdLoader`], which gathers the texts and builds all of it.
 
 mod copies;
 mod index;
 mod load;
 mod read;
+mod refused;
 mod rules;
+mod status;
 
 pub use load::{CrdLoader, CrdReport};
 
@@ -54,6 +60,10 @@ pub(crate) struct CustomResources {
     /// CRDs among the inputs left out: the input's name, the lines of the
     /// document, and why.
     unused: Vec<Unused>,
+    /// CRDs read that the API server refuses on create.
+    refused: Vec<refused::RefusedCrd>,
+    /// The served versions whose CRD has the `status` subresource.
+    status_reset: Vec<Key>,
 }
 
 /// A CRD among the inputs that is not used.
@@ -129,6 +139,35 @@ impl CustomResources {
         let (group, version, kind) = group_version_kind(root)?;
         let name = tables.types_for_gvk(group, version, kind).next()?;
         Some(self.gate_rules.for_type(tables, name, minor))
+    }
+
+    /// True when a finding at `path` (of `rule`) of the custom resource
+    /// `root` is about its `status`, which the API server resets on create
+    /// (its CRD has the `status` subresource): only an unknown field there
+    /// is refused, by the request's decoding.
+    pub fn status_ignored(&self, root: &Node, path: &str, rule: crate::preflight::Rule) -> bool {
+        if self.status_reset.is_empty()
+            || !status::reset_on_create(path, rule == crate::preflight::Rule::UnknownField)
+        {
+            return false;
+        }
+        group_version_kind(root).is_some_and(|(group, version, kind)| {
+            self.status_reset
+                .iter()
+                .any(|(g, v, k)| g == group && v == version && k == kind)
+        })
+    }
+
+    /// When `root` is a custom resource of a CRD the API server refuses on
+    /// create (so it serves no such kind): the line of its apiVersion and
+    /// the message, with the server's reasons.
+    pub fn refused(&self, root: &Node) -> Option<(u32, String)> {
+        if self.refused.is_empty() {
+            return None;
+        }
+        let crd = self.refused.iter().find(|crd| refused::is_of(crd, root))?;
+        let api_version = root.get("apiVersion")?;
+        Some((api_version.line, crd.message(api_version.as_str()?)))
     }
 
     /// When `root` is a custom resource of a version its CRD lists but does

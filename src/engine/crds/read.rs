@@ -2,6 +2,7 @@
 //! reads documents with (the same YAML 1.1 values, the fast path).
 
 use super::copies::first_copies;
+use super::refused::{self, RefusedCrd};
 use crate::cel::crd_cost;
 use crate::document;
 use crate::engine::InputError;
@@ -28,20 +29,33 @@ fn names_rules(text: &str) -> bool {
 
 /// The CRDs of a file given as CRDs (`name`, read from `path`), and the
 /// findings of its rules over the API server's estimated cost limits
-/// (the CRD is on the cluster already, but the API server would refuse
-/// it as it is), as warnings at their lines.
+/// (the CRD may be on the cluster already, created by an older API
+/// server, but the target's would refuse it as it is), as warnings at
+/// their lines. The CRDs the API server refuses on create (by their
+/// schemas) are added to `refusals`.
 pub(super) fn given(
     name: &str,
     path: &Path,
     text: &str,
     over_cost: &mut Vec<InputError>,
+    refusals: &mut Vec<RefusedCrd>,
 ) -> Result<Document, String> {
     let documents = read_json(path, &document::split(text), 0)?;
+    refusals.extend(
+        documents
+            .iter()
+            .filter_map(|(_, doc)| refused::by_schema(doc)),
+    );
     // Only a CRD over a limit is read again, for its lines.
     if names_rules(text) && documents.iter().any(|(_, doc)| crd_cost::over_limits(doc)) {
         for doc in document::parse(text).documents {
+            // A CRD given with --crd is on the cluster already (created
+            // before its cost was over a limit, which the server ratchets):
+            // its resources are served and checked, and its cost is a
+            // warning, not a refusal of them.
+            let found = crd_cost::of_crd(&doc.root);
             over_cost.extend(
-                crd_cost::of_crd(&doc.root)
+                found
                     .into_iter()
                     .map(|violation| violation.deviating(Deviation::CrdOnCluster))
                     .map(|violation| InputError {
@@ -55,15 +69,21 @@ pub(super) fn given(
     crds_from_documents(path, documents).map_err(|err| err.to_string())
 }
 
-/// The CRDs of `parts` (of the file at `path`), in parallel. A YAML error
-/// in a part is the error.
-fn read_parts(
-    path: &Path,
-    parts: &[document::Part<'_>],
-    first_index: usize,
-) -> Result<Document, String> {
+/// A CRD document read: its CRDs with those the API server refuses by
+/// their schemas, or why it does not read.
+pub(super) type Read = Result<(Document, Vec<RefusedCrd>), String>;
+
+/// The CRDs of `parts` (of the file at `path`), in parallel, with those
+/// the API server refuses by their schemas. A YAML error in a part is the
+/// error.
+fn read_parts(path: &Path, parts: &[document::Part<'_>], first_index: usize) -> Read {
     let documents = read_json(path, parts, first_index)?;
-    crds_from_documents(path, documents).map_err(|err| err.to_string())
+    let refusals = documents
+        .iter()
+        .filter_map(|(_, doc)| refused::by_schema(doc))
+        .collect();
+    let read = crds_from_documents(path, documents).map_err(|err| err.to_string())?;
+    Ok((read, refusals))
 }
 
 /// The documents of `parts` as JSON, each with its index in the input.
@@ -100,12 +120,13 @@ fn read_json(
 
 /// Each CRD document of an input (the parts holding a top-level `kind:
 /// CustomResourceDefinition` line) read on its own: its lines, and its
-/// CRDs or why it does not read. A copy of an earlier CRD document
-/// (`super::copies`) is read once.
+/// CRDs (with those the API server refuses by their schemas) or why it
+/// does not read. A copy of an earlier CRD document (`super::copies`) is
+/// read once.
 pub(super) fn crd_parts(
     path: &Path,
     parts: &[document::Part<'_>],
-) -> Vec<(std::ops::Range<u32>, Result<Document, String>)> {
+) -> Vec<(std::ops::Range<u32>, Read)> {
     let holding: Vec<(usize, &document::Part<'_>)> = parts
         .iter()
         .enumerate()
@@ -129,7 +150,7 @@ pub(super) fn crd_parts(
         .filter(|(_, read)| {
             // A part that only mentions CRDs (a document about them) but is
             // no CRD is no candidate; the check reports its YAML itself.
-            !matches!(read, Ok(document) if document.crds.is_empty())
+            !matches!(read, Ok((document, _)) if document.crds.is_empty())
         })
         .collect()
 }

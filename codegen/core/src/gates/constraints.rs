@@ -134,6 +134,50 @@ pub struct Constraints {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub rules: Vec<ValidationRule>,
+    /// What makes a list's items unique (`x-kubernetes-list-type`: `set`,
+    /// or `map` by [`Constraints::list_map_keys`]); `atomic` is not kept.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub list_type: Option<ListType>,
+    /// The keys of a `map` list (`x-kubernetes-list-map-keys`), in order.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub list_map_keys: Vec<String>,
+    /// The constraints on each element of a list (its `items`) or map (its
+    /// `additionalProperties`) when the element is no definition of its
+    /// own (`hostnames: [string, maxLength 253]`).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub element: Option<Box<Constraints>>,
+}
+
+/// A list's `x-kubernetes-list-type` that constrains its items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum ListType {
+    /// Items unique as wholes.
+    Set,
+    /// Items unique by their map keys.
+    Map,
+}
+
+impl ListType {
+    /// The list type `x-kubernetes-list-type` names (`set`, `map`); `None`
+    /// for `atomic` and anything else.
+    pub fn parse(text: &str) -> Option<ListType> {
+        match text {
+            "set" => Some(ListType::Set),
+            "map" => Some(ListType::Map),
+            _ => None,
+        }
+    }
 }
 
 /// One CEL validation rule, as a CRD's `x-kubernetes-validations` states
@@ -200,6 +244,9 @@ impl Constraints {
             min_properties,
             max_properties,
             rules,
+            list_type,
+            list_map_keys,
+            element,
         } = self;
         pattern.is_none()
             && minimum.is_none()
@@ -215,6 +262,9 @@ impl Constraints {
             && min_properties.is_none()
             && max_properties.is_none()
             && rules.is_empty()
+            && list_type.is_none()
+            && list_map_keys.is_empty()
+            && element.is_none()
     }
 }
 

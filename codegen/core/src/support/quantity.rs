@@ -14,6 +14,32 @@ pub struct ParseQuantityError {
     pub quantity: String,
     /// What is wrong with it.
     pub reason: &'static str,
+    /// Which of `ParseQuantity`'s errors the API server gives for it.
+    pub kind: QuantityErrorKind,
+}
+
+/// `resource.ParseQuantity`'s two errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuantityErrorKind {
+    /// `ErrFormatWrong`: the text is no number followed by suffix letters.
+    Format,
+    /// `ErrSuffix`: the suffix is none of the known ones.
+    Suffix,
+    /// A quantity the API server reads, past what [`milli_value`] holds
+    /// exactly (its digits or exponent).
+    Range,
+}
+
+impl ParseQuantityError {
+    /// The API server's words for it (`ErrFormatWrong`, `ErrSuffix`);
+    /// `None` for a quantity it reads.
+    pub fn go_message(&self) -> Option<&'static str> {
+        match self.kind {
+            QuantityErrorKind::Format => Some("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+            QuantityErrorKind::Suffix => Some("unable to parse quantity's suffix"),
+            QuantityErrorKind::Range => None,
+        }
+    }
 }
 
 impl fmt::Display for ParseQuantityError {
@@ -34,28 +60,41 @@ const MAX_EXPONENT: i32 = 24;
 /// A quantity's parts, as `resource.ParseQuantity` splits them: its sign,
 /// the digits before and after the decimal point, and the suffix as a
 /// power of two (`Ki` … `Ei`) and a power of ten (`n` … `E`, `e<N>`).
-/// This is the one quantity grammar: the generated crate's readers below
-/// and `vergate check` (which includes this file) both use it.
+/// This is the one quantity grammar: the generated crate's readers below,
+/// `vergate check` and its CEL `quantity()` all use it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuantityParts<'a> {
     /// A leading `-`.
     pub negative: bool,
-    /// The digits before the decimal point (may be empty: `.5`).
+    /// The digits before the decimal point (may be empty: `.5`, and even
+    /// `.`, `-` or `Ki`, which the API server reads as 0).
     pub whole: &'a str,
     /// The digits after the decimal point (may be empty: `5.`).
     pub fraction: &'a str,
     /// The binary suffix's power of two (`Ki` → 10), else 0.
     pub binary: u32,
-    /// The decimal suffix's or exponent's power of ten (`m` → -3, `e3` → 3).
+    /// The decimal suffix's or exponent's power of ten (`m` → -3, `e3` →
+    /// 3). An exponent is read as a 64-bit integer and kept in 32 bits, as
+    /// Go's `int32(parsed)` keeps it (`e4294967296` → 0).
     pub exponent: i32,
 }
 
-/// Splits a quantity into its parts, or says why it is no quantity.
+/// Splits a quantity into its parts, or says why it is no quantity:
+/// `resource.ParseQuantity`'s scanner (`parseQuantityString`) and its
+/// suffixes (`interpret`), limit for limit. A sign, digits, an optional
+/// `.` and digits (none at all is 0), then letters of `eEinumkKMGTP`, an
+/// optional sign and digits, which must name a suffix: `Ki` … `Ei`, `n`,
+/// `u`, `m`, `k`, `M`, `G`, `T`, `P`, `E`, or `e`/`E` and a 64-bit integer.
+/// The text is not trimmed, and has no limit on its digits.
 pub fn parse_quantity(text: &str) -> Result<QuantityParts<'_>, ParseQuantityError> {
-    let error = |reason| ParseQuantityError {
+    let error = |reason, kind| ParseQuantityError {
         quantity: text.to_owned(),
         reason,
+        kind,
     };
+    if text.is_empty() {
+        return Err(error("no number", QuantityErrorKind::Format));
+    }
     let (negative, rest) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -70,11 +109,24 @@ pub fn parse_quantity(text: &str) -> Result<QuantityParts<'_>, ParseQuantityErro
         }
         None => ("", rest),
     };
-    if whole.is_empty() && fraction.is_empty() {
-        return Err(error("no number"));
-    }
-    if suffix.starts_with('.') {
-        return Err(error("two decimal points"));
+    // The suffix's shape: letters, an optional sign, digits, to the end.
+    let letters = suffix
+        .bytes()
+        .take_while(|byte| b"eEinumkKMGTP".contains(byte))
+        .count();
+    let after_letters = &suffix[letters..];
+    let signed = after_letters
+        .strip_prefix(['+', '-'])
+        .unwrap_or(after_letters);
+    if !signed.bytes().all(|byte| byte.is_ascii_digit()) {
+        let reason = if suffix.starts_with('.') {
+            "two decimal points"
+        } else if whole.is_empty() && fraction.is_empty() && letters == 0 {
+            "no number"
+        } else {
+            "an unknown suffix (Ki Mi Gi Ti Pi Ei, n u m k M G T P E, or e<N>)"
+        };
+        return Err(error(reason, QuantityErrorKind::Format));
     }
     let (binary, exponent) = match suffix {
         "" => (0, 0),
@@ -93,26 +145,13 @@ pub fn parse_quantity(text: &str) -> Result<QuantityParts<'_>, ParseQuantityErro
         "T" => (0, 12),
         "P" => (0, 15),
         "E" => (0, 18),
-        other => match other.strip_prefix(['e', 'E']) {
-            Some(power)
-                if power
-                    .strip_prefix(['+', '-'])
-                    .unwrap_or(power)
-                    .bytes()
-                    .all(|byte| byte.is_ascii_digit())
-                    && power.len() > usize::from(power.starts_with(['+', '-'])) =>
-            {
-                // Digits only, so the one failure is a power beyond i32.
-                (
-                    0,
-                    power
-                        .parse()
-                        .map_err(|_| error("an exponent out of range"))?,
-                )
-            }
+        other => match other.strip_prefix(['e', 'E']).map(str::parse::<i64>) {
+            // Go's `int32(parsed)`: the low 32 bits.
+            Some(Ok(power)) => (0, power as i32),
             _ => {
                 return Err(error(
                     "an unknown suffix (Ki Mi Gi Ti Pi Ei, n u m k M G T P E, or e<N>)",
+                    QuantityErrorKind::Suffix,
                 ))
             }
         },
@@ -132,6 +171,7 @@ pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
     let error = |reason| ParseQuantityError {
         quantity: text.to_owned(),
         reason,
+        kind: QuantityErrorKind::Range,
     };
     let QuantityParts {
         negative,
@@ -140,7 +180,7 @@ pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
         binary,
         exponent,
     } = parse_quantity(text)?;
-    if exponent.abs() > MAX_EXPONENT {
+    if exponent.unsigned_abs() > MAX_EXPONENT.unsigned_abs() {
         return Err(error("an exponent out of range"));
     }
     let digits = format!("{whole}{fraction}");
@@ -184,7 +224,77 @@ pub fn value(text: &str) -> Result<i128, ParseQuantityError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{milli_value, value};
+    use super::{milli_value, parse_quantity, value, QuantityErrorKind};
+
+    /// What k8s.io/apimachinery v0.36's `resource.ParseQuantity` answers at
+    /// the grammar's limits (run on each text; `Some(kind)`: its error).
+    #[test]
+    fn the_grammar_accepts_what_parse_quantity_accepts() {
+        use QuantityErrorKind::{Format, Suffix};
+        for (text, go) in [
+            ("0", None),
+            (".5", None),
+            ("5.", None),
+            ("-.5", None),
+            ("+5.", None),
+            // No digits at all is 0 to Go's scanner.
+            (".", None),
+            ("-", None),
+            ("+", None),
+            ("Ki", None),
+            ("e3", None),
+            (".e3", None),
+            ("1e3", None),
+            ("1E3", None),
+            ("1e+3", None),
+            ("1E-3", None),
+            ("+1e-0", None),
+            ("1e01", None),
+            ("1E", None),
+            ("1Ki", None),
+            ("1k", None),
+            ("1.e3", None),
+            ("00001", None),
+            ("1e-1000", None),
+            // Read as an int64, kept in 32 bits.
+            ("1e4294967296", None),
+            ("1e9223372036854775807", None),
+            ("1e-9223372036854775808", None),
+            ("1234567890123456789012345678901234567890", None),
+            ("", Some(Format)),
+            (" 1", Some(Format)),
+            ("1 ", Some(Format)),
+            ("1..2", Some(Format)),
+            ("1.2.3", Some(Format)),
+            ("1.5.Ki", Some(Format)),
+            ("1Qi", Some(Format)),
+            ("1Kib", Some(Format)),
+            ("1e3Ki", Some(Format)),
+            ("1e1.5", Some(Format)),
+            ("lots", Some(Format)),
+            ("--1", Some(Suffix)),
+            ("1K", Some(Suffix)),
+            ("1ki", Some(Suffix)),
+            ("1i", Some(Suffix)),
+            ("1e", Some(Suffix)),
+            ("1e+", Some(Suffix)),
+            ("1Ki1", Some(Suffix)),
+            ("1ee3", Some(Suffix)),
+            ("1e9223372036854775808", Some(Suffix)),
+        ] {
+            let parsed = parse_quantity(text);
+            assert_eq!(
+                parsed.as_ref().err().map(|err| err.kind),
+                go,
+                "{text}: {parsed:?}"
+            );
+        }
+        let exponent = |text| parse_quantity(text).map(|parts| parts.exponent);
+        assert_eq!(exponent("1e4294967296"), Ok(0));
+        assert_eq!(exponent("1e4294967297"), Ok(1));
+        assert_eq!(exponent("1E-3"), Ok(-3));
+        assert_eq!(exponent("1e-2147483648"), Ok(i32::MIN));
+    }
 
     #[test]
     fn suffixes_and_decimals_read_as_the_api_server_reads_them() {

@@ -1,16 +1,21 @@
 //! One feature-gate history from two sources, each minor's state marked
-//! with the source it came from: the website's page (one history across
-//! minors, edited by hand or generated at the website's head) and the gate
-//! tables recorded from each minor's own API server.
+//! with the source it came from: the gate tables recorded from each minor's
+//! own API server (with the versioned history a table carries of the minors
+//! before it) and the website's page (one history across minors, edited by
+//! hand or generated at the website's head).
 //!
 //! Which wins (docs/new-minor.md, "Which source wins"):
 //! 1. a minor that has its own recording: that binary's state, since it is
 //!    what that minor's API server does;
-//! 2. otherwise the page, the published history, so that recording a new
-//!    minor changes nothing about the minors before it (after a recorded
-//!    minor, the binary's state holds on until the page states a change);
-//! 3. otherwise (no page: a gate new in a recorded minor) the history the
-//!    newest recording's versioned registry gives for that minor.
+//! 2. otherwise the newest recording's versioned history, where it states
+//!    the gate in that minor: the code of a later server, which states the
+//!    earlier minors' stages as that server emulates them, and which agreed
+//!    with every own binary it could be held against, where the page did not
+//!    (`codegen/tests/kubernetes_recording/comparison-history.txt`);
+//! 3. otherwise the page (a gate the recordings no longer register, or
+//!    minors before its versioned history begins). After the newest
+//!    recorded minor the binary's state holds on until the page states a
+//!    change (a page that lags does not take the next minor back).
 
 use super::recorded::RecordedGate;
 use std::collections::{BTreeMap, BTreeSet};
@@ -97,12 +102,13 @@ fn state_in(
     if let Some(state) = recorded.get(&minor).and_then(|gate| gate.state_in(minor)) {
         return Some((state, GateSource::Binary(minor)));
     }
-    if let Some(state) = page.and_then(|page| gate_state_in(page, minor)) {
-        return Some((state, GateSource::Page));
-    }
-    recorded.range(minor..).rev().find_map(|(newer, gate)| {
+    let history = recorded.range(minor..).rev().find_map(|(newer, gate)| {
         gate.state_in(minor)
             .map(|state| (state, GateSource::BinaryHistory(*newer)))
+    });
+    history.or_else(|| {
+        page.and_then(|page| gate_state_in(page, minor))
+            .map(|state| (state, GateSource::Page))
     })
 }
 
@@ -171,5 +177,34 @@ mod tests {
         let alone = combine(Some(&page), &BTreeMap::new());
         assert_eq!(alone.history, page);
         assert_eq!(alone.sources, BTreeMap::from([(v(28), GateSource::Page)]));
+    }
+
+    #[test]
+    fn a_newer_history_wins_over_a_page_that_lags() {
+        let alpha = state(GateStage::Alpha, false);
+        let beta = state(GateStage::Beta, true);
+        // The page says beta from 1.36; the 1.37 binary's history says
+        // beta from 1.35 (what the 1.35 binary itself said, in the cases
+        // that decided this order).
+        let page = FeatureGateHistory::from([(v(30), alpha), (v(36), beta)]);
+        let gate = RecordedGate {
+            locked: false,
+            stages: BTreeMap::from([(v(33), alpha), (v(35), beta)]),
+        };
+        let recorded = BTreeMap::from([(v(37), &gate)]);
+        let combined = combine(Some(&page), &recorded);
+        assert_eq!(
+            combined.history,
+            FeatureGateHistory::from([(v(30), alpha), (v(35), beta)])
+        );
+        assert_eq!(
+            combined.sources,
+            BTreeMap::from([
+                // Before the history begins, the page.
+                (v(30), GateSource::Page),
+                (v(33), GateSource::BinaryHistory(v(37))),
+                (v(37), GateSource::Binary(v(37)))
+            ])
+        );
     }
 }
