@@ -13,7 +13,8 @@
 #
 # INSTR=1 also counts each side's instructions once (valgrind's callgrind,
 # the timed regen's setup repeated; this machine's perf has no counters):
-# the figure the shared machine's load does not move.
+# the figure the shared machine's load does not move. The profiles stay in
+# target/bench-new-minor/cg-add-<minor>.out for `callgrind_annotate`.
 #
 # Needs both minors' specs in upstream-specs/kubernetes (and in api.toml:
 # docs/new-minor.md). Interleaving the two puts whatever else the machine
@@ -57,10 +58,10 @@ count() {
   for minor in "$@"; do mv "$specs/v$minor" "$aside/"; done
   "$xtask" regen --api kubernetes >/dev/null 2>&1
   mv "$aside/v$1" "$specs/"
-  valgrind --tool=callgrind --callgrind-out-file="$aside/cg.out" \
+  valgrind --tool=callgrind --callgrind-out-file="$aside/cg-add-$1.out" \
     "$xtask" regen --api kubernetes >/dev/null 2>&1
   restore
-  sed -n 's/^\(summary\|totals\): *//p' "$aside/cg.out" | head -1
+  sed -n 's/^\(summary\|totals\): *//p' "$aside/cg-add-$1.out" | head -1
 }
 if [ -n "${INSTR:-}" ]; then
   prev_ir=$(count "$prev" "$new")
