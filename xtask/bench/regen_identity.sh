@@ -10,7 +10,11 @@
 #
 # BASE=<dir> also compares the cold regen of the minors before NEW with a
 # tree made by another build (say main's generated/kubernetes, before this
-# work), without its .regen-cache and .regen-stamp.json.
+# work), without its .regen-cache and .regen-stamp.json. BASE must come
+# from the same api.toml: NEW's fact tables (feature-gate and lifecycle
+# recordings) date stages of older minors too, so with NEW's entries in
+# api.toml the older minors' files legitimately differ from a tree made
+# without them.
 #
 # Needs both minors' specs in upstream-specs/kubernetes and in api.toml
 # (docs/new-minor.md); leaves generated/kubernetes as a regen of every
