@@ -69,6 +69,8 @@ if [ -n "${INSTR:-}" ]; then
   echo "instructions: add $prev $prev_ir, add $new $new_ir, ratio $(python3 -c "print(f'{$new_ir / $prev_ir:.3f}')")"
 fi
 
+# RUNS=0 with INSTR=1: the instructions alone.
+[ "$runs" -gt 0 ] || exit 0
 prev_times=()
 new_times=()
 for _ in $(seq "$runs"); do
