@@ -185,7 +185,7 @@ fn load_and_merge(
     let rules = crate::refinements::apply(&mut minors, &api.dir)?;
     load::mark_configured_kinds(&mut minors, api)?;
     warnings.extend(load::no_kinds_warning(&minors, api));
-    let facts = timings.time("facts", || load::facts::load(api))?;
+    let facts = timings.time("facts", || load::facts::load_cached(api, cache))?;
     let model = timings.time(
         "merge",
         || -> Result<(GatedModel, Vec<Warning>, FactNotes)> {

@@ -11,6 +11,11 @@
 #   NEW=1.37 PREV=1.36 cargo xtask bench new-minor
 #   NEW=1.37 PREV=1.36 XTASK=target/release/xtask bash xtask/bench/new_minor.sh
 #
+# INSTR=1 also counts each side's instructions once (valgrind's callgrind,
+# the timed regen's setup repeated; this machine's perf has no counters):
+# the figure the shared machine's load does not move. The profiles stay in
+# target/bench-new-minor/cg-add-<minor>.out for `callgrind_annotate`.
+#
 # Needs both minors' specs in upstream-specs/kubernetes (and in api.toml:
 # docs/new-minor.md). Interleaving the two puts whatever else the machine
 # does into both figures alike.
@@ -47,6 +52,25 @@ add() {
   cat "$aside/time"
 }
 
+# count MINOR [OTHER]: the regen that adds MINOR under callgrind; prints
+# its instructions.
+count() {
+  for minor in "$@"; do mv "$specs/v$minor" "$aside/"; done
+  "$xtask" regen --api kubernetes >/dev/null 2>&1
+  mv "$aside/v$1" "$specs/"
+  valgrind --tool=callgrind --callgrind-out-file="$aside/cg-add-$1.out" \
+    "$xtask" regen --api kubernetes >/dev/null 2>&1
+  restore
+  sed -n 's/^\(summary\|totals\): *//p' "$aside/cg-add-$1.out" | head -1
+}
+if [ -n "${INSTR:-}" ]; then
+  prev_ir=$(count "$prev" "$new")
+  new_ir=$(count "$new")
+  echo "instructions: add $prev $prev_ir, add $new $new_ir, ratio $(python3 -c "print(f'{$new_ir / $prev_ir:.3f}')")"
+fi
+
+# RUNS=0 with INSTR=1: the instructions alone.
+[ "$runs" -gt 0 ] || exit 0
 prev_times=()
 new_times=()
 for _ in $(seq "$runs"); do

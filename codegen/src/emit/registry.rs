@@ -88,7 +88,7 @@ pub const EMITTERS: &[Emitter] = &[
     Emitter {
         name: "rust",
         output: Output::Dir(super::rust::RUST_DIR),
-        emit: |model, config, _, tree| super::rust::emit(model, config, tree),
+        emit: super::rust::emit_cached,
         from_rust: false,
         packing: Packing::None,
         summary: "a crate with one module per minor (`v1_34::core::v1::Service`), one cargo feature per minor",

@@ -11,6 +11,10 @@
 //! entry was written and untouched since is not hashed again. Anything
 //! unreadable is a miss, never an error.
 //!
+//! Beside the minors, `facts-verified` lists the fact files (feature-gate
+//! pages, lifecycle files) the last regen checked against their digests,
+//! with their size and mtime, so that unchanged ones are not hashed again.
+//!
 //! An entry is the [`postcard`] encoding of its key, then of the
 //! [`LoadedMinor`] (the model types derive serde under the `load` feature),
 //! after a line naming the format.
@@ -20,9 +24,9 @@ use crate::api::{Api, PresentMinor};
 use crate::error::{Error, Result};
 use crate::file_id::FileId;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use vergate_core::Version;
 
 /// The file's first bytes: its format.
@@ -37,7 +41,19 @@ pub struct LoadCache {
     fresh: Mutex<BTreeMap<Version, Vec<u8>>>,
     /// The minors this regen loaded (entries of others are removed).
     present: Mutex<BTreeSet<Version>>,
+    /// The fact files the last regen checked against their digests, read
+    /// from [`FACTS_FILE`] when first asked.
+    facts_known: OnceLock<HashMap<PathBuf, (FileId, String)>>,
+    /// The fact files this regen checked or found checked, to write.
+    facts_seen: Mutex<BTreeMap<PathBuf, (FileId, String)>>,
 }
+
+/// The file of [`LoadCache::fact_verified`]'s entries inside the cache
+/// directory.
+const FACTS_FILE: &str = "facts-verified";
+
+/// That file's first bytes: its format.
+const FACTS_MAGIC: &[u8] = b"vergate verified fact files 1 (postcard)\n";
 
 impl LoadCache {
     /// The cache kept in `dir` (`generated/<api>/.regen-cache`).
@@ -48,6 +64,8 @@ impl LoadCache {
             tool,
             fresh: Mutex::default(),
             present: Mutex::default(),
+            facts_known: OnceLock::new(),
+            facts_seen: Mutex::default(),
         }
     }
 
@@ -80,6 +98,42 @@ impl LoadCache {
             return None;
         }
         postcard::from_bytes(rest).ok()
+    }
+
+    /// True when the last regen checked the fact file at `path` against
+    /// `sha256` and the file still has the size and mtime (`id`) it had then:
+    /// make's notion of an unchanged file, as for the specs, so that ~500
+    /// unchanged fact files (~20 MB) are not hashed on every regen.
+    pub(crate) fn fact_verified(&self, path: &Path, id: FileId, sha256: &str) -> bool {
+        let known = self.facts_known.get_or_init(|| {
+            std::fs::read(self.dir.join(FACTS_FILE))
+                .ok()
+                .and_then(|bytes| {
+                    let body = bytes.strip_prefix(FACTS_MAGIC)?;
+                    postcard::from_bytes::<Vec<(PathBuf, FileId, String)>>(body).ok()
+                })
+                .map(|entries| {
+                    entries
+                        .into_iter()
+                        .map(|(path, id, digest)| (path, (id, digest)))
+                        .collect()
+                })
+                .unwrap_or_default()
+        });
+        known.get(path).is_some_and(|(known_id, digest)| {
+            *known_id == id && digest.eq_ignore_ascii_case(sha256)
+        })
+    }
+
+    /// Records that the fact file at `path`, as `id`, has the digest `sha256`
+    /// (checked now or by the last regen), to be written by [`save`].
+    ///
+    /// [`save`]: LoadCache::save
+    pub(crate) fn remember_fact(&self, path: &Path, id: FileId, sha256: &str) {
+        self.facts_seen
+            .lock()
+            .expect("the load cache lock")
+            .insert(path.to_owned(), (id, sha256.to_ascii_lowercase()));
     }
 
     /// Records a minor loaded from its specs, to be written by [`save`].
@@ -122,6 +176,7 @@ impl LoadCache {
             std::fs::write(&partial, bytes).map_err(|source| io(&partial, source))?;
             std::fs::rename(&partial, &path).map_err(|source| io(&path, source))?;
         }
+        self.save_facts()?;
         let present = self.present.lock().expect("the load cache lock");
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
             return Ok(());
@@ -139,6 +194,37 @@ impl LoadCache {
             }
         }
         Ok(())
+    }
+}
+
+impl LoadCache {
+    /// Writes the fact files this regen saw as checked, when they differ
+    /// from what the last regen wrote.
+    fn save_facts(&self) -> Result<()> {
+        let seen = std::mem::take(&mut *self.facts_seen.lock().expect("the load cache lock"));
+        let unchanged = self.facts_known.get().is_some_and(|known| {
+            known.len() == seen.len()
+                && seen
+                    .iter()
+                    .all(|(path, entry)| known.get(path) == Some(entry))
+        });
+        if seen.is_empty() || unchanged {
+            return Ok(());
+        }
+        let io = |path: &Path, source| Error::io(path, "writing the load cache", source);
+        std::fs::create_dir_all(&self.dir).map_err(|source| io(&self.dir, source))?;
+        let entries: Vec<(&PathBuf, &FileId, &String)> = seen
+            .iter()
+            .map(|(path, (id, digest))| (path, id, digest))
+            .collect();
+        let Ok(bytes) = postcard::to_extend(&entries, FACTS_MAGIC.to_vec()) else {
+            // A path that cannot be encoded: the files are hashed next time.
+            return Ok(());
+        };
+        let path = self.dir.join(FACTS_FILE);
+        let partial = path.with_extension("partial");
+        std::fs::write(&partial, bytes).map_err(|source| io(&partial, source))?;
+        std::fs::rename(&partial, &path).map_err(|source| io(&path, source))
     }
 }
 
@@ -174,6 +260,38 @@ struct Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_verified_fact_file_is_trusted_only_unchanged_and_with_its_digest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fact = tmp.path().join("Gate.md");
+        std::fs::write(&fact, "a page").unwrap();
+        let id = FileId::of(&fact).unwrap();
+        let cache = LoadCache::new(tmp.path().join("cache"));
+        assert!(!cache.fact_verified(&fact, id, "ab"), "nothing saved yet");
+        cache.remember_fact(&fact, id, "AB");
+        cache.save().unwrap();
+
+        let again = LoadCache::new(tmp.path().join("cache"));
+        assert!(again.fact_verified(&fact, id, "ab"));
+        assert!(
+            !again.fact_verified(&fact, id, "cd"),
+            "another digest in api.toml"
+        );
+        let grown = FileId {
+            len: id.len + 1,
+            ..id
+        };
+        assert!(!again.fact_verified(&fact, grown, "ab"), "a changed file");
+        let other = tmp.path().join("Other.md");
+        assert!(!again.fact_verified(&other, id, "ab"), "another path");
+        std::fs::write(tmp.path().join("cache").join(FACTS_FILE), b"damaged").unwrap();
+        let damaged = LoadCache::new(tmp.path().join("cache"));
+        assert!(
+            !damaged.fact_verified(&fact, id, "ab"),
+            "a damaged file is empty"
+        );
+    }
 
     #[test]
     fn the_demo_minors_round_trip_and_a_changed_spec_misses() {

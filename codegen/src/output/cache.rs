@@ -67,23 +67,32 @@ impl RenderCache {
         inputs: &impl Hash,
         render: impl FnOnce() -> Result<Vec<u8>>,
     ) -> Result<Contents> {
+        let text = self.text(inputs, || {
+            String::from_utf8(render()?).map_err(|err| crate::Error::Config {
+                path: self.path.clone().unwrap_or_default(),
+                message: format!("a rendered text is not UTF-8: {err}"),
+            })
+        })?;
+        Ok(Contents::from_pieces(vec![Piece::Shared(text)]))
+    }
+
+    /// Like [`RenderCache::render`], for a text made as a `String` (the Rust
+    /// emitter's formatted files): from the cache, or `render`'s.
+    pub fn text(
+        &self,
+        inputs: &impl Hash,
+        render: impl FnOnce() -> Result<String>,
+    ) -> Result<Arc<str>> {
         let key = key(inputs);
         let text = match self.known.get(&key) {
             Some(text) => Arc::clone(text),
-            None => {
-                let bytes = render()?;
-                let text = String::from_utf8(bytes).map_err(|err| crate::Error::Config {
-                    path: self.path.clone().unwrap_or_default(),
-                    message: format!("a rendered text is not UTF-8: {err}"),
-                })?;
-                Arc::from(text)
-            }
+            None => Arc::from(render()?),
         };
         self.used
             .lock()
             .expect("the render cache lock")
             .insert(key, Arc::clone(&text));
-        Ok(Contents::from_pieces(vec![Piece::Shared(text)]))
+        Ok(text)
     }
 
     /// Writes the entries this regen used, when they differ from what was

@@ -37,7 +37,7 @@ pub(super) fn classify<'t>(
 ) -> Result<Vec<Planned<'t>>> {
     let mut planned = Vec::new();
     for (path, target) in tree.links() {
-        let target_bytes: &Contents = &tree.files[target];
+        let target_bytes: &Contents = tree.file(target).expect("a link's target is a file");
         let (status, make) = match listed.get(path) {
             None => (Status::Added, true),
             Some(_) if same_file(&dir.join(path), &dir.join(target)) => {
@@ -86,7 +86,10 @@ pub(super) fn make(dir: &Path, tree: &FileTree, planned: &[Planned<'_>]) -> Resu
         let _ = std::fs::remove_file(&aside);
         if std::fs::hard_link(&target, &aside).is_err() {
             // No hard links here (another file system, or none at all): a copy.
-            let bytes = tree.files[link.target].as_bytes();
+            let bytes = tree
+                .file(link.target)
+                .expect("a link's target is a file")
+                .as_bytes();
             std::fs::write(&aside, bytes).map_err(|source| Error::io(&aside, "writing", source))?;
         }
         std::fs::rename(&aside, &full).map_err(|source| Error::io(&full, "replacing", source))?;

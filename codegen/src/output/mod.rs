@@ -11,6 +11,7 @@ mod compare;
 mod contents;
 mod journal;
 mod links;
+mod tree_path;
 
 use crate::error::{Error, Result};
 use crate::file_id::FileId;
@@ -19,6 +20,7 @@ pub use contents::{Contents, Piece};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
+use tree_path::TreePath;
 
 /// The regen stamp's file name inside `generated/<api>/` (`crate::stamp`):
 /// the regen's own, like [`CACHE_DIR`], never listed as output.
@@ -27,12 +29,12 @@ pub const STAMP_FILE: &str = ".regen-stamp.json";
 /// Files by path relative to `generated/<api>/`, in sorted order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileTree {
-    files: BTreeMap<PathBuf, Contents>,
+    files: BTreeMap<TreePath, Contents>,
     /// Files that hold exactly the bytes of another file of the tree, by
     /// path: the file they copy. A sync writes each as a hard link to that
     /// file where the file system allows (a copy elsewhere), so the bytes
     /// are on disk once ([`links`]).
-    links: BTreeMap<PathBuf, PathBuf>,
+    links: BTreeMap<TreePath, TreePath>,
 }
 
 impl FileTree {
@@ -69,7 +71,8 @@ impl FileTree {
                     .into(),
             });
         }
-        if self.links.contains_key(path) || self.files.insert(path.to_owned(), contents).is_some() {
+        let key = TreePath::new(path);
+        if self.links.contains_key(&key) || self.files.insert(key, contents).is_some() {
             return Err(Error::Config {
                 path: path.to_owned(),
                 message: "two emitters wrote the same output file".into(),
@@ -83,7 +86,8 @@ impl FileTree {
     /// system allows. The checks of [`FileTree::insert`] apply to `path`.
     pub fn insert_link(&mut self, path: impl AsRef<Path>, target: impl AsRef<Path>) -> Result<()> {
         let (path, target) = (path.as_ref(), target.as_ref());
-        if !self.files.contains_key(target) {
+        let target_key = TreePath::new(target);
+        if !self.files.contains_key(&target_key) {
             return Err(Error::Config {
                 path: path.to_owned(),
                 message: format!(
@@ -94,8 +98,9 @@ impl FileTree {
         }
         // The checks of a file, then the file moved to the links.
         self.insert_contents(path, Contents::from(Vec::new()))?;
-        self.files.remove(path);
-        self.links.insert(path.to_owned(), target.to_owned());
+        let key = TreePath::new(path);
+        self.files.remove(&key);
+        self.links.insert(key, target_key);
         Ok(())
     }
 
@@ -104,6 +109,11 @@ impl FileTree {
         self.links
             .iter()
             .map(|(path, target)| (path.as_path(), target.as_path()))
+    }
+
+    /// The contents of the file at `path`, links not followed.
+    fn file(&self, path: &Path) -> Option<&Contents> {
+        self.files.get(&TreePath::new(path))
     }
 
     /// Moves every file of `other` into this tree; a path both trees hold
@@ -121,7 +131,7 @@ impl FileTree {
             });
         if let Some(path) = clash {
             return Err(Error::Config {
-                path: path.clone(),
+                path: path.as_path().to_owned(),
                 message: "two emitters wrote the same output file".into(),
             });
         }
@@ -131,7 +141,7 @@ impl FileTree {
         }
         if let Some(path) = other.files.keys().find(|p| self.files.contains_key(*p)) {
             return Err(Error::Config {
-                path: path.clone(),
+                path: path.as_path().to_owned(),
                 message: "two emitters wrote the same output file".into(),
             });
         }
@@ -164,14 +174,15 @@ impl FileTree {
 
     /// One file's bytes (joined, once, if the file is held as pieces).
     pub fn get(&self, path: impl AsRef<Path>) -> Option<&[u8]> {
-        let path = path.as_ref();
-        let path = self.links.get(path).map_or(path, PathBuf::as_path);
-        self.files.get(path).map(Contents::as_bytes)
+        let key = TreePath::new(path.as_ref());
+        let key = self.links.get(&key).unwrap_or(&key);
+        self.files.get(key).map(Contents::as_bytes)
     }
 
     /// True when the tree has a file at `path`.
     pub fn contains(&self, path: impl AsRef<Path>) -> bool {
-        self.files.contains_key(path.as_ref()) || self.links.contains_key(path.as_ref())
+        let key = TreePath::new(path.as_ref());
+        self.files.contains_key(&key) || self.links.contains_key(&key)
     }
 
     /// The number of files, links included.
@@ -377,7 +388,7 @@ pub fn sync_listed(
         HashMap::new()
     } else {
         let targets: std::collections::HashSet<&Path> =
-            tree.links.values().map(PathBuf::as_path).collect();
+            tree.links.values().map(TreePath::as_path).collect();
         tree.contents()
             .zip(&statuses)
             .filter(|((path, _), _)| targets.contains(path))

@@ -16,6 +16,8 @@ pub mod sources;
 
 use crate::api::{check_digest, Api, FactTable};
 use crate::error::{Error, Result};
+use crate::file_id::FileId;
+use crate::load::LoadCache;
 use crate::model::{kubernetes, FactNotes, GatedModel};
 use recorded::RecordedGate;
 use sources::GateSource;
@@ -171,16 +173,24 @@ fn package_groups(model: &GatedModel) -> BTreeMap<String, String> {
 /// present and has its recorded digest (all of them, before any is read
 /// for its content).
 pub fn load(api: &Api) -> Result<Facts> {
+    load_cached(api, None)
+}
+
+/// [`load`], not hashing again a file `cache` says the last regen verified
+/// with the same digest and has not changed since (size and mtime, as for
+/// the specs: [`LoadCache::fact_verified`]).
+pub fn load_cached(api: &Api, cache: Option<&LoadCache>) -> Result<Facts> {
     let mut texts = Vec::new();
     let mut missing = Vec::new();
     for (table, path, file, sha256) in api.fact_files() {
-        let size = match std::fs::metadata(&path) {
-            Ok(meta) => meta.len(),
+        let meta = match std::fs::metadata(&path) {
+            Ok(meta) => meta,
             Err(_) => {
                 missing.push(format!("  {}", path.display()));
                 continue;
             }
         };
+        let size = meta.len();
         if size > MAX_FACT_FILE {
             return Err(Error::Config {
                 path,
@@ -191,7 +201,13 @@ pub fn load(api: &Api) -> Result<Facts> {
         }
         let bytes = std::fs::read(&path)
             .map_err(|source| Error::io(&path, "reading a fact file", source))?;
-        check_digest(&path, &bytes, sha256)?;
+        let id = FileId::of_metadata(&meta);
+        if !cache.is_some_and(|cache| cache.fact_verified(&path, id, sha256)) {
+            check_digest(&path, &bytes, sha256)?;
+        }
+        if let Some(cache) = cache {
+            cache.remember_fact(&path, id, sha256);
+        }
         let text = String::from_utf8(bytes).map_err(|_| Error::Config {
             path: path.clone(),
             message: "not UTF-8 text".into(),
