@@ -67,9 +67,25 @@ fn is_label(text: &str) -> bool {
     }
 }
 
-/// Labels joined by dots, each one [`is_label`].
+/// Labels joined by dots, each one [`is_label`]: one pass over the bytes,
+/// a dot neither first, last, doubled nor next to a dash.
 fn is_subdomain(text: &str) -> bool {
-    text.split('.').all(is_label)
+    // The byte before the current one; a dot at the start, so that the
+    // first byte is read as a label's first.
+    let mut previous = b'.';
+    for &byte in text.as_bytes() {
+        let fits = match byte {
+            b'a'..=b'z' | b'0'..=b'9' => true,
+            b'-' => previous != b'.',
+            b'.' => previous != b'.' && previous != b'-',
+            _ => false,
+        };
+        if !fits {
+            return false;
+        }
+        previous = byte;
+    }
+    previous != b'.' && previous != b'-'
 }
 
 /// `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`, whole (`empty_ok`: or empty,
@@ -139,10 +155,17 @@ pub fn path_segment(value: &str, prefix: bool) -> Vec<String> {
     if !prefix && (value == "." || value == "..") {
         return vec![format!("may not be '{value}'")];
     }
-    ["/", "%"]
+    // One byte scan for both (a name is short; a substring search of
+    // each costs more).
+    let (mut slash, mut percent) = (false, false);
+    for byte in value.bytes() {
+        slash |= byte == b'/';
+        percent |= byte == b'%';
+    }
+    [("/", slash), ("%", percent)]
         .iter()
-        .filter(|illegal| value.contains(*illegal))
-        .map(|illegal| format!("may not contain '{illegal}'"))
+        .filter(|(_, found)| *found)
+        .map(|(illegal, _)| format!("may not contain '{illegal}'"))
         .collect()
 }
 
@@ -154,14 +177,39 @@ pub fn qualified_name(value: &str) -> Vec<String> {
     qualified_name_in(value, Words::Util)
 }
 
+/// Whether `IsQualifiedName` accepts `value` (in either words: they
+/// differ only in what they say), without building its messages.
+pub fn is_qualified_name(value: &str) -> bool {
+    let name = match value.bytes().position(|byte| byte == b'/') {
+        None => value,
+        Some(at) => {
+            let (prefix, name) = (&value[..at], &value[at + 1..]);
+            if prefix.len() > DNS1123_SUBDOMAIN_MAX
+                || !is_subdomain(prefix)
+                || name.bytes().any(|byte| byte == b'/')
+            {
+                return false;
+            }
+            name
+        }
+    };
+    name.len() <= QUALIFIED_NAME_MAX && is_qualified(name, false)
+}
+
 /// `IsQualifiedName` in `words` (content's `IsLabelKey` from 1.35).
 pub fn qualified_name_in(value: &str, words: Words) -> Vec<String> {
+    // Most keys are valid: the verdict first, the messages only for the
+    // rest.
+    if is_qualified_name(value) {
+        return Vec::new();
+    }
     let mut errors = Vec::new();
-    let mut parts = value.split('/');
-    let (first, second, more) = (parts.next(), parts.next(), parts.next());
-    let name = match (first, second, more) {
-        (Some(name), None, _) => name,
-        (Some(prefix), Some(name), None) => {
+    // Byte scans: names are short, and a char searcher's set-up costs more
+    // than reading them.
+    let slash = value.bytes().position(|byte| byte == b'/');
+    let name = match slash.map(|at| (&value[..at], &value[at + 1..])) {
+        None => value,
+        Some((prefix, name)) if !name.bytes().any(|byte| byte == b'/') => {
             if prefix.is_empty() {
                 errors.push("prefix part must be non-empty".to_owned());
             } else {
@@ -251,6 +299,72 @@ mod tests {
         assert!(dns1035_label("web-1").is_empty());
         assert_eq!(dns1035_label("1web"), [DNS1035_MESSAGE]);
         assert_eq!(dns1035_label(""), [DNS1035_MESSAGE]);
+    }
+
+    /// Every text of up to four characters from an alphabet of each kind
+    /// of character the rules tell apart.
+    fn short_texts() -> Vec<String> {
+        let alphabet = ["a", "Z", "0", "-", ".", "_", "/", "%", "é"];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..4 {
+            last = last
+                .iter()
+                .flat_map(|text| alphabet.iter().map(move |byte| format!("{text}{byte}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        texts
+    }
+
+    #[test]
+    fn byte_scans_agree_with_the_servers_regular_expressions() {
+        // Go's patterns (apimachinery `pkg/util/validation`), anchored.
+        let label = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+        let subdomain = regex::Regex::new(&format!("^{label}(\\.{label})*$")).unwrap();
+        let qualified = regex::Regex::new("^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$").unwrap();
+        let is_qualified_by_go = |value: &str| {
+            let parts: Vec<&str> = value.split('/').collect();
+            let (prefix, name) = match parts.as_slice() {
+                [name] => (None, *name),
+                [prefix, name] => (Some(*prefix), *name),
+                _ => return false,
+            };
+            prefix.is_none_or(|prefix| prefix.len() <= 253 && subdomain.is_match(prefix))
+                && name.len() <= 63
+                && qualified.is_match(name)
+        };
+        let long = format!("{}.", "a".repeat(250));
+        for text in short_texts() {
+            for value in [
+                text.clone(),
+                format!("{long}{text}"),
+                format!("{text}{}", "b".repeat(60)),
+            ] {
+                assert_eq!(
+                    is_subdomain(&value),
+                    subdomain.is_match(&value),
+                    "{value:?}"
+                );
+                assert_eq!(
+                    is_qualified_name(&value),
+                    is_qualified_by_go(&value),
+                    "{value:?}"
+                );
+                assert_eq!(
+                    qualified_name_in(&value, Words::Util).is_empty(),
+                    is_qualified_by_go(&value),
+                    "{value:?}"
+                );
+                let slash = value.contains('/');
+                let percent = value.contains('%');
+                assert_eq!(
+                    path_segment(&value, true).len(),
+                    usize::from(slash) + usize::from(percent),
+                    "{value:?}"
+                );
+            }
+        }
     }
 
     #[test]

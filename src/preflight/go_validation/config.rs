@@ -5,7 +5,7 @@
 //! a Secret's type requires, finalizer names, an event's namespace.
 
 use super::field_errors::{at, invalid, required};
-use super::read::{entries_of, get, go_text, items_at, line_of};
+use super::read::{entries_of, get, go_text, has_slash, items_at, line_of};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node};
 use crate::preflight::names::{dns1123_subdomain, qualified_name, DNS1123_SUBDOMAIN_MAX};
@@ -149,7 +149,7 @@ fn namespace(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             continue;
         };
         let mut errors = qualified_name(name);
-        if !name.contains('/') && !matches!(name, "kubernetes" | "orphan" | "foregroundDeletion") {
+        if !has_slash(name) && !matches!(name, "kubernetes" | "orphan" | "foregroundDeletion") {
             errors.push(
                 "name is neither a standard finalizer name nor is it fully qualified".to_owned(),
             );
@@ -173,10 +173,17 @@ fn namespace(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             ),
             ("-version", version, "must be \"latest\" or \"v1.x\""),
         ] {
-            let key = format!("pod-security.kubernetes.io/{mode}{suffix}");
-            let Some(entry) = labels.iter().find(|entry| entry.key == key) else {
+            // `pod-security.kubernetes.io/<mode><suffix>`, matched in place.
+            let Some(entry) = labels.iter().find(|entry| {
+                entry
+                    .key
+                    .strip_prefix("pod-security.kubernetes.io/")
+                    .and_then(|rest| rest.strip_prefix(mode))
+                    == Some(suffix)
+            }) else {
                 continue;
             };
+            let key = entry.key.as_str();
             // A `null` label is Go's "".
             let value = match &entry.value.value {
                 crate::document::Value::Null => "",

@@ -6,12 +6,11 @@
 
 use super::addresses::{endpoint_ip, legacy_ip, parse_sloppy, strict};
 use super::field_errors::{at, duplicate, invalid, invalid_raw, required};
-use super::read::{get, go_text, items_at, line_of};
+use super::read::{get, go_text, items_at, line_of, Set};
 use super::{Broken, Scope, Table};
 use crate::document::Value;
 use crate::document::{Entry, Node};
 use crate::preflight::names::{dns1123_label, dns1123_subdomain, qualified_name};
-use std::collections::HashSet;
 
 /// The checks, by the definition of the object they read.
 pub(super) const CHECKS: Table = &[
@@ -120,7 +119,6 @@ fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         let Some(endpoint) = endpoint.as_map() else {
             continue;
         };
-        let path = format!("endpoints[{index}].addresses");
         let addresses = items_at(endpoint, "addresses");
         let addresses_line = line_of(
             endpoint,
@@ -129,14 +127,14 @@ fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         );
         if addresses.is_empty() {
             out.push(at(
-                path.clone(),
+                format!("endpoints[{index}].addresses"),
                 addresses_line,
                 required("must contain at least 1 address"),
             ));
         }
         for (position, address) in addresses.iter().enumerate() {
             if let Some(text) = address.as_str() {
-                check_address(scope, kind, text, &path, position, address.line, out);
+                check_address(scope, kind, text, index, position, address.line, out);
             }
         }
         if let Some(hostname) = get(endpoint, "hostname").and_then(Node::as_str) {
@@ -149,7 +147,7 @@ fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             }
         }
     }
-    let mut names = HashSet::new();
+    let mut names = Set::default();
     for (index, port) in items_at(entries, "ports").iter().enumerate() {
         let Some(port) = port.as_map() else {
             continue;
@@ -159,14 +157,15 @@ fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             continue;
         };
         let name_line = line_of(port, "name", port_line);
-        let path = format!("ports[{index}].name");
+        // Written out only for a finding.
+        let path = || format!("ports[{index}].name");
         if !name.is_empty() {
             for message in dns1123_label(name) {
-                out.push(at(path.clone(), name_line, invalid(name, &message)));
+                out.push(at(path(), name_line, invalid(name, &message)));
             }
         }
         if !names.insert(name) {
-            out.push(at(path, name_line, duplicate(name)));
+            out.push(at(path(), name_line, duplicate(name)));
         }
         if let Some(protocol) = get(port, "appProtocol").and_then(Node::as_str) {
             for message in qualified_name(protocol) {
@@ -185,12 +184,14 @@ fn check_address(
     scope: &Scope,
     kind: &str,
     address: &str,
-    path: &str,
+    endpoint: usize,
     position: usize,
     line: u32,
     out: &mut Vec<Broken>,
 ) {
-    let indexed = format!("{path}[{position}]");
+    // The paths, written out only for a finding.
+    let path = || format!("endpoints[{endpoint}].addresses");
+    let indexed = || format!("endpoints[{endpoint}].addresses[{position}]");
     let family = match kind {
         "IPv4" => legacy_ip(address, strict(scope.target)),
         // IPv6 addresses are read strictly (`IsValidIP`) at every minor.
@@ -199,19 +200,27 @@ fn check_address(
     };
     if !family.is_empty() {
         for message in family {
-            out.push(at(indexed.clone(), line, invalid(address, message)));
+            out.push(at(indexed(), line, invalid(address, message)));
         }
         return;
     }
     let v6 = parse_sloppy(address).is_some_and(|ip| ip.is_ipv6());
     if kind == "IPv4" && v6 {
-        out.push(at(path, line, invalid(address, "must be an IPv4 address")));
+        out.push(at(
+            path(),
+            line,
+            invalid(address, "must be an IPv4 address"),
+        ));
     }
     if kind == "IPv6" && !v6 {
-        out.push(at(path, line, invalid(address, "must be an IPv6 address")));
+        out.push(at(
+            path(),
+            line,
+            invalid(address, "must be an IPv6 address"),
+        ));
     }
     for message in endpoint_ip(address) {
-        out.push(at(indexed.clone(), line, invalid(address, &message)));
+        out.push(at(indexed(), line, invalid(address, &message)));
     }
 }
 

@@ -15,7 +15,7 @@ use super::field_error::{
     forbidden, has, int_at, invalid_int, invalid_str, items_at, map_at, not_found, push, required,
     str_at,
 };
-use super::read::{get, line_of};
+use super::read::{get, line_of, Set};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node};
 use crate::preflight::names;
@@ -453,13 +453,13 @@ pub(super) fn template_in_context(
     out: &mut Vec<Broken>,
 ) {
     if let Some(spec) = map_at(entries, "template").and_then(|t| map_at(t, "spec")) {
-        in_context(
-            spec,
-            &format!("{prefix}template.spec."),
-            claims,
-            stateful,
-            out,
-        );
+        // Every caller's prefix is empty today: no path is built for it.
+        let path = if prefix.is_empty() {
+            std::borrow::Cow::Borrowed("template.spec.")
+        } else {
+            std::borrow::Cow::Owned(format!("{prefix}template.spec."))
+        };
+        in_context(spec, &path, claims, stateful, out);
     }
 }
 
@@ -494,7 +494,10 @@ fn in_context(
 /// (`ValidateVolumes` leaves out a volume it refuses).
 fn mounts_name_volumes(spec: &[Entry], prefix: &str, claims: &[&str], out: &mut Vec<Broken>) {
     let volumes = items_at(spec, "volumes");
-    let mut valid: Vec<&str> = Vec::with_capacity(volumes.len() + claims.len());
+    // The names a mount may use: a set, so that neither the volumes nor the
+    // mounts are read twice however many a spec has.
+    let mut valid: Set<&str> = Set::default();
+    valid.extend(claims.iter().copied());
     for volume in volumes {
         let Some(volume) = volume.as_map() else {
             continue;
@@ -502,17 +505,10 @@ fn mounts_name_volumes(spec: &[Entry], prefix: &str, claims: &[&str], out: &mut 
         let Some(name) = str_at(volume, "name") else {
             continue;
         };
-        if claims.contains(&name) {
-            continue;
-        }
-        if !valid.contains(&name) && volumes::is_valid(volume) {
-            valid.push(name);
+        if !valid.contains(name) && volumes::is_valid(volume) {
+            valid.insert(name);
         }
     }
-    valid.extend_from_slice(claims);
-    // Sorted once, so each mount is a binary search however many volumes
-    // a spec has.
-    valid.sort_unstable();
     for list in ["containers", "initContainers"] {
         for (index, container) in items_at(spec, list).iter().enumerate() {
             let Some(container) = container.as_map() else {
@@ -525,7 +521,7 @@ fn mounts_name_volumes(spec: &[Entry], prefix: &str, claims: &[&str], out: &mut 
                 let Some(name) = str_at(mount, "name") else {
                     continue;
                 };
-                if valid.binary_search(&name).is_err() {
+                if !valid.contains(name) {
                     push(
                         out,
                         format!("{prefix}{list}[{index}].volumeMounts[{mount_index}].name"),

@@ -6,7 +6,7 @@
 //! apply to the quota's resources.
 
 use super::field_errors::{at, duplicate, forbidden, invalid, invalid_raw, required};
-use super::read::{entries_of, get, go_text, items_at, line_of, scalar_text};
+use super::read::{entries_of, get, go_text, has_slash, items_at, line_of, scalar_text, Set};
 use super::resource_names::{
     container_resource_name, is_integer, is_quota_huge_pages, overcommit_allowed, resource_name,
     STANDARD,
@@ -16,7 +16,7 @@ use crate::cel::library::quantity::Quantity;
 use crate::document::{Entry, Node};
 use crate::preflight::names::qualified_name;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The checks, by the definition of the object they read.
 pub(super) const CHECKS: Table = &[
@@ -31,20 +31,21 @@ fn standard_for_quota(name: &str) -> bool {
 
 /// A quantity as written (Go's `String()` would canonicalize it: vergate
 /// says it as the document does) and its value, when it reads.
-struct Amount {
-    written: String,
+struct Amount<'e> {
+    /// Borrowed from the document (an integer's text is made).
+    written: std::borrow::Cow<'e, str>,
     value: Quantity,
     line: u32,
 }
 
 /// The quantities of a resource list, by name, in order (`null` is zero).
-fn amounts(list: &[Entry]) -> BTreeMap<&str, Amount> {
+fn amounts(list: &[Entry]) -> BTreeMap<&str, Amount<'_>> {
     list.iter()
         .filter_map(|entry| {
             let written = scalar_text(&entry.value)?;
             let value = Quantity::parse(written.trim()).ok()?;
             let amount = Amount {
-                written: written.into_owned(),
+                written,
                 value,
                 line: entry.line,
             };
@@ -54,7 +55,7 @@ fn amounts(list: &[Entry]) -> BTreeMap<&str, Amount> {
 }
 
 /// Clones an amount for the server's defaulting.
-fn copy(amount: &Amount) -> Amount {
+fn copy<'e>(amount: &Amount<'e>) -> Amount<'e> {
     Amount {
         written: amount.written.clone(),
         value: amount.value,
@@ -65,7 +66,7 @@ fn copy(amount: &Amount) -> Amount {
 /// core `ValidateLimitRange` (the spec; metadata is ObjectMeta's).
 fn limit_range(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let spec = entries_of(entries, "spec");
-    let mut types = HashSet::new();
+    let mut types = Set::default();
     for (index, limit) in items_at(spec, "limits").iter().enumerate() {
         let Some(limit) = limit.as_map() else {
             continue;
@@ -78,7 +79,7 @@ fn limit_range(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         let type_line = line_of(limit, "type", line);
         let mut type_errors = qualified_name(kind);
         if type_errors.is_empty()
-            && !kind.contains('/')
+            && !has_slash(kind)
             && !matches!(kind, "Pod" | "Container" | "PersistentVolumeClaim")
         {
             type_errors.push("must be a standard limit type or fully qualified".to_owned());
@@ -206,7 +207,7 @@ fn limit_item(path: &str, kind: &str, limit: &[Entry], line: u32, out: &mut Vec<
                 ));
             }
         };
-        let w = |amount: Option<&Amount>| amount.map_or(String::new(), |a| a.written.clone());
+        let w = |amount: Option<&Amount>| amount.map_or(String::new(), |a| a.written.to_string());
         if greater(lo, hi) {
             push(
                 "min",
@@ -313,13 +314,14 @@ fn resource_quota(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>
 fn quota_list(path: &str, list: &[Entry], out: &mut Vec<Broken>) {
     for entry in list {
         let name = entry.key.as_str();
-        let path = format!("{path}[{name}]");
+        // Written out only for a finding.
+        let path = || format!("{path}[{name}]");
         let mut errors = resource_name(name);
-        if !name.contains('/') && !standard_for_quota(name) {
+        if !has_slash(name) && !standard_for_quota(name) {
             errors.push("must be a standard resource for quota".to_owned());
         }
         for message in errors {
-            out.push(at(path.clone(), entry.line, invalid(name, &message)));
+            out.push(at(path(), entry.line, invalid(name, &message)));
         }
         let Some(written) = scalar_text(&entry.value) else {
             continue;
@@ -329,14 +331,14 @@ fn quota_list(path: &str, list: &[Entry], out: &mut Vec<Broken>) {
         };
         if value.sign() < 0 {
             out.push(at(
-                path.clone(),
+                path(),
                 entry.line,
                 invalid(&written, "must be greater than or equal to 0"),
             ));
         }
         if is_integer(name) && !value.is_integer() {
             out.push(at(
-                path,
+                path(),
                 entry.line,
                 invalid(&written, "must be an integer"),
             ));
@@ -380,7 +382,7 @@ fn scope_applies(scope: &str, resource: &str) -> bool {
 }
 
 /// Scopes that conflict: both of a pair.
-fn conflicting(scopes: &HashSet<&str>) -> usize {
+fn conflicting(scopes: &Set<&str>) -> usize {
     [
         ("BestEffort", "NotBestEffort"),
         ("Terminating", "NotTerminating"),
@@ -430,7 +432,7 @@ fn scope_selector(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Ve
     let expressions = items_at(selector, "matchExpressions");
     let path = "spec.scopeSelector.matchExpressions";
     let shown = || selector_json(expressions);
-    let mut scopes = HashSet::new();
+    let mut scopes = Set::default();
     let mut said_misapplied = false;
     for expression in expressions {
         let Some(expression) = expression.as_map() else {

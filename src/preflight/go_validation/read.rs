@@ -248,3 +248,14 @@ pub(super) fn scalar_text(node: &Node) -> Option<std::borrow::Cow<'_, str>> {
         _ => None,
     }
 }
+
+/// Whether `text` holds a `/` (a resource, finalizer or type name with a
+/// domain): a byte scan, which for names this short costs less than a
+/// char searcher's set-up.
+pub(super) fn has_slash(text: &str) -> bool {
+    text.bytes().any(|byte| byte == b'/')
+}
+
+/// A hash set for the duplicate checks: foldhash, as [`super::check`]'s
+/// index (std's SipHash cost several times as much a key).
+pub(super) type Set<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;

@@ -2,7 +2,8 @@
 //! `pkg/apis/core/helper` and `validateResourceName` judge them: read by
 //! the containers' and pods' `resources`, LimitRanges and ResourceQuotas.
 
-use crate::preflight::names::qualified_name;
+use super::read::has_slash;
+use crate::preflight::names::{is_qualified_name, qualified_name};
 
 /// `standardResources`: the names a resource may have without a domain.
 pub(super) const STANDARD: &[&str] = &[
@@ -53,14 +54,25 @@ pub(super) fn is_quota_huge_pages(name: &str) -> bool {
 
 /// `IsNativeResource`: no domain, or `kubernetes.io/`.
 pub(super) fn is_native(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
+    !has_slash(name) || name.contains("kubernetes.io/")
 }
 
 /// `IsExtendedResourceName`.
 pub(super) fn is_extended(name: &str) -> bool {
-    !is_native(name)
-        && !name.starts_with("requests.")
-        && qualified_name(&format!("requests.{name}")).is_empty()
+    !is_native(name) && !name.starts_with("requests.") && {
+        // `requests.` and the name must be a qualified name: joined on the
+        // stack (a valid one is at most 253 + 1 + 63 bytes; a longer one
+        // is none).
+        const PREFIX: &[u8] = b"requests.";
+        let mut joined = [0u8; 320];
+        let length = PREFIX.len() + name.len();
+        length <= joined.len() && {
+            joined[..PREFIX.len()].copy_from_slice(PREFIX);
+            joined[PREFIX.len()..length].copy_from_slice(name.as_bytes());
+            // Both parts are UTF-8, so is the whole.
+            std::str::from_utf8(&joined[..length]).is_ok_and(is_qualified_name)
+        }
+    }
 }
 
 /// `IsIntegerResourceName`: `integerResources` and extended resources.
@@ -84,7 +96,7 @@ pub(super) fn resource_name(name: &str) -> Vec<String> {
     if !errors.is_empty() {
         return errors;
     }
-    if !name.contains('/') && !STANDARD.contains(&name) && !is_quota_huge_pages(name) {
+    if !has_slash(name) && !STANDARD.contains(&name) && !is_quota_huge_pages(name) {
         return vec!["must be a standard resource type or fully qualified".to_owned()];
     }
     Vec::new()
@@ -93,7 +105,7 @@ pub(super) fn resource_name(name: &str) -> Vec<String> {
 /// `validateContainerResourceName`: a resource a container may request.
 pub(super) fn container_resource_name(name: &str) -> Vec<String> {
     let mut errors = resource_name(name);
-    if !name.contains('/') {
+    if !has_slash(name) {
         let standard =
             matches!(name, "cpu" | "memory" | "ephemeral-storage") || is_huge_pages(name);
         if !standard {

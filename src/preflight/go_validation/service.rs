@@ -12,12 +12,11 @@ use super::addresses::{endpoint_ip, legacy_cidr, legacy_ip, strict};
 use super::field_errors::{
     at, duplicate, forbidden, invalid, invalid_raw, json_list, not_supported, required,
 };
-use super::read::{entries_of, get, go_text, items_at, line_of, string_map};
+use super::read::{entries_of, get, go_text, items_at, line_of, string_map, Set};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node, Value};
 use crate::preflight::names::{dns1123_subdomain, label_value, qualified_name};
 use crate::Version;
-use std::collections::HashSet;
 
 /// The checks, by the definition of the object they read.
 pub(super) const CHECKS: Table = &[("io.k8s.api.core.v1.Service", service)];
@@ -273,24 +272,25 @@ fn cluster_ips_rules(scope: &Scope, spec: &Spec, cluster_ip: &str, out: &mut Vec
         ));
     }
     let families = items_at(spec.entries, "ipFamilies");
-    let mut seen = HashSet::new();
+    let mut seen = Set::default();
     for (index, family) in families.iter().enumerate() {
         let Some(family) = family.as_str() else {
             continue;
         };
-        let path = format!("spec.ipFamilies[{index}]");
+        // Written out only for a finding.
+        let path = || format!("spec.ipFamilies[{index}]");
         let family_line = families[index].line;
         // Another value is the schema enum's finding; `""` is in that enum
         // but not in the server's list.
         if family.is_empty() {
             out.push(at(
-                path.clone(),
+                path(),
                 family_line,
                 not_supported(family, &["IPv4", "IPv6"]),
             ));
         }
         if !seen.insert(family) {
-            out.push(at(path, family_line, duplicate(family)));
+            out.push(at(path(), family_line, duplicate(family)));
         }
     }
     let mut bad = false;
@@ -362,23 +362,24 @@ fn external_ips(scope: &Scope, spec: &Spec, out: &mut Vec<Broken>) {
         let Some(text) = ip.as_str() else {
             continue;
         };
-        let path = format!("spec.externalIPs[{index}]");
+        // Written out only for a finding.
+        let path = || format!("spec.externalIPs[{index}]");
         let errors = legacy_ip(text, strict(scope.target));
         if errors.is_empty() {
             for message in endpoint_ip(text) {
-                out.push(at(path.clone(), ip.line, invalid(text, &message)));
+                out.push(at(path(), ip.line, invalid(text, &message)));
             }
         }
         for message in errors {
-            out.push(at(path.clone(), ip.line, invalid(text, message)));
+            out.push(at(path(), ip.line, invalid(text, message)));
         }
     }
 }
 
 /// No two ports alike by protocol and port, nor by protocol and node port.
 fn duplicate_ports(ports: &[Node], line: u32, out: &mut Vec<Broken>) {
-    let mut node_ports = HashSet::new();
-    let mut seen = HashSet::new();
+    let mut node_ports = Set::default();
+    let mut seen = Set::default();
     for (index, port) in ports.iter().enumerate() {
         let Some(entries) = port.as_map() else {
             continue;

@@ -85,7 +85,7 @@ fn access_modes(spec: &[Entry], line: u32, detail: &str, out: &mut Vec<Broken>) 
 
 /// `ValidatePositiveQuantityValue`: a quantity above zero (one that does
 /// not read is the walk's `quantity` finding).
-fn positive(node: &Node, path: String, out: &mut Vec<Broken>) {
+fn positive(node: &Node, path: impl FnOnce() -> String, out: &mut Vec<Broken>) {
     let Some(written) = scalar_text(node) else {
         return;
     };
@@ -94,7 +94,7 @@ fn positive(node: &Node, path: String, out: &mut Vec<Broken>) {
     };
     if value.compare(&Quantity::from_i64(0)) != Ordering::Greater {
         out.push(at(
-            path,
+            path(),
             node.line,
             invalid(&written, "must be greater than zero"),
         ));
@@ -132,7 +132,7 @@ fn claim(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             line_of(resources, "requests", line_of(spec, "resources", spec_line)),
             required(""),
         )),
-        Some(entry) => positive(&entry.value, "spec.resources[storage]".to_owned(), out),
+        Some(entry) => positive(&entry.value, || "spec.resources[storage]".to_owned(), out),
     }
     class_name(spec, "storageClassName", spec_line, out);
     // VolumeAttributesClass is beta and off before 1.34 (GA there): the
@@ -168,7 +168,11 @@ fn volume(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         ));
     }
     for entry in capacity {
-        positive(&entry.value, format!("spec.capacity[{}]", entry.key), out);
+        positive(
+            &entry.value,
+            || format!("spec.capacity[{}]", entry.key),
+            out,
+        );
     }
     if let Some(affinity) = get(spec, "nodeAffinity") {
         node_affinity(affinity, line_of(spec, "nodeAffinity", spec_line), out);

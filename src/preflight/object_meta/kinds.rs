@@ -5,6 +5,9 @@
 //! same in 1.28–1.36 unless said).
 
 use crate::Version;
+use foldhash::fast::RandomState;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// Which name function a kind's validation passes to `ValidateObjectMeta`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,6 +324,23 @@ pub(crate) struct Resolved {
     pub checks_generate_name: bool,
 }
 
+/// The row of `group`/`kind` in [`KINDS`]: one hash lookup, built once
+/// (every document asks; a scan of the table cost about 80 string
+/// comparisons a document).
+fn rule_of(group: &str, kind: &str) -> Option<&'static KindRule> {
+    type Index = HashMap<(&'static str, &'static str), &'static KindRule, RandomState>;
+    static INDEX: OnceLock<Index> = OnceLock::new();
+    INDEX
+        .get_or_init(|| {
+            KINDS
+                .iter()
+                .map(|rule| ((rule.group, rule.kind), rule))
+                .collect()
+        })
+        .get(&(group, kind))
+        .copied()
+}
+
 /// The rules of `group`/`kind` on `target` (`custom`: a custom resource:
 /// apiextensions' validator, a DNS-1123 subdomain and apimachinery's
 /// `ValidateObjectMeta`; its CRD's scope is not read, so it is taken as
@@ -336,10 +356,7 @@ pub(crate) fn resolve(group: &str, kind: &str, custom: bool, target: Version) ->
     }
     let with_opts =
         group.is_empty() && kind == "ReplicationController" && target >= Version::new(1, 35);
-    match KINDS
-        .iter()
-        .find(|rule| rule.kind == kind && rule.group == group)
-    {
+    match rule_of(group, kind) {
         Some(rule) => Resolved {
             name: if with_opts {
                 NameRule::LongName

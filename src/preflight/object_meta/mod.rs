@@ -53,10 +53,10 @@ impl Kind<'_> {
 
 /// The metadata violations of `root`, a document of `kind`, on `target`;
 /// nothing for a kind that is not stored.
-pub(super) fn check(
+pub(super) fn check<'n>(
     tables: &GateTables,
     kind: &Kind,
-    root: &Node,
+    root: &'n Node,
     target: Version,
     gates: Option<&FeatureGates>,
 ) -> Vec<Violation> {
@@ -75,16 +75,17 @@ pub(super) fn check(
         // Not a mapping: the walk reports its type.
         Some(_) => return out,
     };
-    let text = |key: &str| {
-        find(entries, key).and_then(|entry| entry.value.as_str().map(|text| (entry, text)))
+    let fields = Fields::of(entries);
+    let text = |field: Option<&'n Entry>| {
+        field.and_then(|entry| entry.value.as_str().map(|text| (entry, text)))
     };
     let words = Words::of_labels(target);
-    let name = text("name").filter(|(_, text)| !text.is_empty());
-    let generate = text("generateName").filter(|(_, text)| !text.is_empty());
+    let name = text(fields.name).filter(|(_, text)| !text.is_empty());
+    let generate = text(fields.generate_name).filter(|(_, text)| !text.is_empty());
     name_rules(kind, &resolved, name, generate, root, entries, &mut out);
     if let (Some(Scope::Namespaced), Some((entry, namespace))) = (
         resolved.scope,
-        text("namespace").filter(|(_, text)| !text.is_empty()),
+        text(fields.namespace).filter(|(_, text)| !text.is_empty()),
     ) {
         for message in names::dns1123_label(namespace) {
             out.push(invalid(
@@ -95,7 +96,7 @@ pub(super) fn check(
             ));
         }
     }
-    let labels = match find(entries, "labels").map(|entry| &entry.value.value) {
+    let labels = match fields.labels.map(|entry| &entry.value.value) {
         Some(Value::Map(labels)) => labels.as_slice(),
         _ => &[],
     };
@@ -109,15 +110,15 @@ pub(super) fn check(
             }
         }
     }
-    if let Some(entry) = find(entries, "annotations") {
+    if let Some(entry) = fields.annotations {
         if let Value::Map(annotations) = &entry.value.value {
             annotations_errors(annotations, entry.line, target, words, &mut out);
         }
     }
-    if let Some(entry) = find(entries, "finalizers") {
+    if let Some(entry) = fields.finalizers {
         refs::finalizers(&entry.value, resolved.meta, kind.custom, words, &mut out);
     }
-    if let Some(entry) = find(entries, "ownerReferences") {
+    if let Some(entry) = fields.owner_references {
         refs::owner_references(&entry.value, &mut out);
     }
     if kind.is("", "Namespace") {
@@ -130,6 +131,39 @@ pub(super) fn check(
         }
     }
     out
+}
+
+/// The fields of `metadata` the checks read, each its first entry, found
+/// in one pass over the entries.
+#[derive(Default)]
+struct Fields<'n> {
+    name: Option<&'n Entry>,
+    generate_name: Option<&'n Entry>,
+    namespace: Option<&'n Entry>,
+    labels: Option<&'n Entry>,
+    annotations: Option<&'n Entry>,
+    finalizers: Option<&'n Entry>,
+    owner_references: Option<&'n Entry>,
+}
+
+impl<'n> Fields<'n> {
+    fn of(entries: &'n [Entry]) -> Fields<'n> {
+        let mut fields = Fields::default();
+        for entry in entries {
+            let slot = match entry.key.as_str() {
+                "name" => &mut fields.name,
+                "generateName" => &mut fields.generate_name,
+                "namespace" => &mut fields.namespace,
+                "labels" => &mut fields.labels,
+                "annotations" => &mut fields.annotations,
+                "finalizers" => &mut fields.finalizers,
+                "ownerReferences" => &mut fields.owner_references,
+                _ => continue,
+            };
+            slot.get_or_insert(entry);
+        }
+        fields
+    }
 }
 
 /// The name and `generateName` as the create path checks them: the
@@ -233,7 +267,15 @@ fn annotations_errors(
 ) {
     let mut total = 0usize;
     for annotation in annotations {
-        for message in names::qualified_name_in(&annotation.key.to_ascii_lowercase(), words) {
+        // Lowercased as the server does; most keys already are, and are
+        // read as they are.
+        let key = annotation.key.as_str();
+        let lowered = if key.bytes().any(|byte| byte.is_ascii_uppercase()) {
+            std::borrow::Cow::Owned(key.to_ascii_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(key)
+        };
+        for message in names::qualified_name_in(&lowered, words) {
             out.push(invalid(
                 "metadata.annotations",
                 annotation.line,

@@ -183,35 +183,39 @@ pub fn milli_value(text: &str) -> Result<i128, ParseQuantityError> {
     if exponent.unsigned_abs() > MAX_EXPONENT.unsigned_abs() {
         return Err(error("an exponent out of range"));
     }
-    let digits = format!("{whole}{fraction}");
-    let digits = digits.trim_start_matches('0');
-    if digits.len() > MAX_DIGITS {
-        return Err(error("more digits than can be held exactly"));
+    // The digits of both parts as one number, leading zeros aside, read
+    // in place (no string is built: `check` reads every quantity).
+    let mut mantissa: i128 = 0;
+    let mut significant = 0usize;
+    for byte in whole.bytes().chain(fraction.bytes()) {
+        if significant == 0 && byte == b'0' {
+            continue;
+        }
+        significant += 1;
+        if significant > MAX_DIGITS {
+            return Err(error("more digits than can be held exactly"));
+        }
+        // At most MAX_DIGITS digits: below 10^30, far within i128.
+        mantissa = mantissa * 10 + i128::from(byte - b'0');
     }
-    let mantissa: i128 = if digits.is_empty() {
-        0
-    } else {
-        digits.parse().map_err(|_| error("not a number"))?
-    };
     // number = mantissa / 10^scale
     let scale = i32::try_from(fraction.len()).map_err(|_| error("too many digits"))?;
     // thousandths = mantissa * 2^binary * 10^(exponent + 3 - scale)
     let too_large = || error("too large");
-    let mut numerator = mantissa
+    let numerator = mantissa
         .checked_mul(1i128 << binary)
         .ok_or_else(too_large)?;
-    let mut denominator: i128 = 1;
     let power = exponent + 3 - scale;
     let ten = |count: i32| 10i128.checked_pow(count.unsigned_abs());
-    if power >= 0 {
-        numerator = numerator
+    let magnitude = if power >= 0 {
+        numerator
             .checked_mul(ten(power).ok_or_else(too_large)?)
-            .ok_or_else(too_large)?;
+            .ok_or_else(too_large)?
     } else {
-        denominator = ten(power).ok_or_else(too_large)?;
-    }
-    // Rounded up (away from zero), as the API server rounds.
-    let magnitude = numerator / denominator + i128::from(numerator % denominator != 0);
+        let denominator = ten(power).ok_or_else(too_large)?;
+        // Rounded up (away from zero), as the API server rounds.
+        numerator / denominator + i128::from(numerator % denominator != 0)
+    };
     Ok(if negative { -magnitude } else { magnitude })
 }
 
@@ -317,6 +321,12 @@ mod tests {
             ("1500u", 2),
             ("0", 0),
             ("8Ei", 9_223_372_036_854_775_808_000),
+            // Leading zeros are no digits of the limit; the last digit is
+            // the 30th.
+            ("0000000000000000000000000000000001", 1_000),
+            ("0.000000000000000000000000000001", 1),
+            ("100000000000000000000000000000", 10i128.pow(32)),
+            ("-0.5m", -1),
         ] {
             assert_eq!(milli_value(text), Ok(milli), "{text}");
         }

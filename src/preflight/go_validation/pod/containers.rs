@@ -5,7 +5,7 @@
 use super::super::field_error::{
     duplicate, int_at, invalid_int, invalid_str, items_at, map_at, negative, push, required, str_at,
 };
-use super::super::read::{get, line_of};
+use super::super::read::{get, line_of, Set};
 use super::super::{Broken, Scope, Table};
 use crate::document::{Entry, Node, Value};
 
@@ -41,7 +41,9 @@ fn image_required(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>
 /// (`validateLivenessProbe`, `validateReadinessProbe`,
 /// `validateStartupProbe`). Unique port names are a declared refinement.
 fn container(scope: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
-    let mut paths: Vec<&str> = Vec::new();
+    // A set: a scan of the paths before each one was quadratic in a long
+    // list.
+    let mut paths = Set::default();
     for (index, mount) in items_at(entries, "volumeMounts").iter().enumerate() {
         let Some(mount) = mount.as_map() else {
             continue;
@@ -49,7 +51,7 @@ fn container(scope: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
         let Some(path) = str_at(mount, "mountPath") else {
             continue;
         };
-        if paths.contains(&path) {
+        if !paths.insert(path) {
             let line = line_of(mount, "mountPath", 0);
             let message = invalid_str(path, "must be unique");
             push(
@@ -58,8 +60,6 @@ fn container(scope: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
                 line,
                 message,
             );
-        } else {
-            paths.push(path);
         }
     }
     // InPlacePodVerticalScaling is alpha and off before 1.33: the server

@@ -71,14 +71,15 @@ fn toleration(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
 fn node_selector_term(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
     for (index, requirement) in items_at(entries, "matchExpressions").iter().enumerate() {
         if let Some(requirement) = requirement.as_map() {
-            let prefix = format!("matchExpressions[{index}].");
-            node_requirement(requirement, &prefix, out);
+            node_requirement(requirement, index, out);
         }
     }
 }
 
-/// `ValidateNodeSelectorRequirement`.
-fn node_requirement(entries: &[Entry], prefix: &str, out: &mut Vec<Broken>) {
+/// `ValidateNodeSelectorRequirement` (`at`: its index in
+/// `matchExpressions`, written into a path only for a finding).
+fn node_requirement(entries: &[Entry], at: usize, out: &mut Vec<Broken>) {
+    let prefix = format_args!("matchExpressions[{at}].");
     let values = items_at(entries, "values");
     let line = line_of(entries, "operator", 0);
     let values_line = line_of(entries, "values", line);

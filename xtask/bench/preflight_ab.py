@@ -1,0 +1,61 @@
+"""Two builds of `vergate check --strict -j 1` side by side; run by
+xtask/bench/preflight_ab.sh (see its header).
+
+Arguments: BEFORE AFTER FILE TARGET RUNS. Prints the instructions of one
+run of each (callgrind) and their ratio, the medians of CPU time (user +
+system) and wall time over RUNS runs each in turn (after one warm-up run
+each), and whether the two `--format json` reports are byte-identical.
+"""
+
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+before, after, path, target, runs = sys.argv[1:6]
+runs = int(runs)
+args = ["check", "--strict", "-j", "1", "--target", target, path]
+
+
+def instructions(binary):
+    run = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, *args],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    return int(found[1]) if found else float("nan")
+
+
+def timed(binary):
+    start_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    end_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (end_usage.ru_utime - start_usage.ru_utime) + (end_usage.ru_stime - start_usage.ru_stime)
+    return wall, cpu
+
+
+def report(binary):
+    return subprocess.run([binary, *args, "--format", "json"], capture_output=True).stdout
+
+
+counts = {name: instructions(binary) for name, binary in (("before", before), ("after", after))}
+print(f"instructions: before {counts['before']:,}  after {counts['after']:,}  "
+      f"ratio {counts['after'] / counts['before']:.3f}")
+times = {"before": [], "after": []}
+for binary in (before, after):
+    timed(binary)
+for _ in range(runs):
+    for name, binary in (("before", before), ("after", after)):
+        times[name].append(timed(binary))
+for name in ("before", "after"):
+    wall = statistics.median(t[0] for t in times[name])
+    cpu = statistics.median(t[1] for t in times[name])
+    print(f"{name:>6}: median CPU {cpu * 1000:.1f} ms, median wall {wall * 1000:.1f} ms ({runs} runs)")
+cpu_ratio = statistics.median(t[1] for t in times["after"]) / statistics.median(t[1] for t in times["before"])
+print(f"CPU ratio (medians): {cpu_ratio:.3f}")
+same = report(before) == report(after)
+# Expected only of builds that should find the same (a speed change).
+print(f"JSON reports byte-identical: {'yes' if same else 'no'}")
