@@ -17,6 +17,7 @@
 //! resource without one costs a scan and no allocation.
 
 use super::Key;
+use crate::cel::schema::defaults::node_of_json;
 use crate::document::{Entry, Node, Value};
 use serde_json::Value as Json;
 use std::collections::HashMap;
@@ -174,33 +175,6 @@ impl Tree {
         *budget = budget.checked_sub(*bytes)?;
         Some(node_of_json(default, null.line))
     }
-}
-
-/// A JSON value (a default) as a document node on `line`.
-fn node_of_json(json: &Json, line: u32) -> Node {
-    let value = match json {
-        Json::Null => Value::Null,
-        Json::Bool(flag) => Value::Bool(*flag),
-        Json::Number(number) => match number.as_i64() {
-            Some(integer) => Value::Int(integer),
-            None => Value::Float(number.to_string().into()),
-        },
-        Json::String(text) => Value::String(text.as_str().into()),
-        Json::Array(items) => {
-            Value::Seq(items.iter().map(|item| node_of_json(item, line)).collect())
-        }
-        Json::Object(members) => Value::Map(
-            members
-                .iter()
-                .map(|(key, value)| Entry {
-                    key: key.as_str().into(),
-                    line,
-                    value: node_of_json(value, line),
-                })
-                .collect(),
-        ),
-    };
-    Node { value, line }
 }
 
 /// True when `node` holds a `null` anywhere: the cheap test before a
