@@ -42,6 +42,14 @@ type MinorFloors = (&'static str, [(Mode, f64, f64); 3]);
 
 const FLOORS: &[MinorFloors] = &[
     (
+        "1.32",
+        [
+            (Mode::Default, 99.63, 99.72),
+            (Mode::Warn, 99.32, 99.64),
+            (Mode::Strict, 99.26, 99.72),
+        ],
+    ),
+    (
         "1.33",
         [
             (Mode::Default, 99.65, 99.72),
