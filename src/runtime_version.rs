@@ -50,7 +50,9 @@ impl Supported {
         Some(Supported::range(*min, *max))
     }
 
-    /// The minors of a gates index, with the deprecations api.toml recorded.
+    /// The minors of a gates index, with the deprecations api.toml recorded
+    /// (the `engine` feature, which reads the index).
+    #[cfg(feature = "engine")]
     pub fn of_index(index: &crate::gates::GatesIndex) -> Option<Supported> {
         let mut supported = Supported::of_versions(&index.versions)?;
         supported.deprecated = index.deprecated_versions.clone();
@@ -296,6 +298,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "engine")]
     #[test]
     fn deprecations_come_from_the_gates_index() {
         let text = r#"{"api": "demo", "versions": ["1.9", "1.10"], "deprecated_versions": {"1.9": "leaves support"}, "types": {}}"#;

@@ -2,10 +2,11 @@
 //! `vergate` with `default-features = false` (`tests/plugin-crate`). The
 //! check engine (the document reader, the gate tables, preflight, upgrade,
 //! CEL) sits behind the `engine` feature, so a plugin builds none of it and
-//! none of its dependencies.
+//! none of its dependencies, and without the `json` feature no serde_json.
 
 mod support;
 
+use std::path::Path;
 use std::process::Command;
 use support::root;
 
@@ -24,7 +25,12 @@ const ENGINE_ONLY: [&str; 11] = [
     "self_cell",
 ];
 
-/// The most lines of vergate's own sources a plugin compiles.
+/// The crates a plugin's own code must not link: serde_json (and its memchr)
+/// is the `json` feature's. The derive macro's build, which runs on the host
+/// and writes each type's JSON Schema text, has them; the plugin does not.
+const JSON_ONLY: [&str; 3] = ["serde_json", "memchr", "serde_ignored"];
+
+/// The most lines of vergate's and vergate-core's sources a plugin compiles.
 const RUNTIME_LINE_BUDGET: usize = 2_500;
 
 #[test]
@@ -66,52 +72,112 @@ fn a_plugin_crate_builds_none_of_the_engines_dependencies() {
     );
 }
 
-/// Counts the lines of every module `src/lib.rs` declares without a
-/// `#[cfg(feature = …)]` above it: what `default-features = false` compiles.
 #[test]
-fn a_plugin_crate_compiles_at_most_the_runtimes_lines() {
-    let lib = std::fs::read_to_string(root().join("src/lib.rs")).expect("src/lib.rs");
+fn a_plugin_crates_own_build_links_no_json_reader() {
+    let output = Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args([
+            "tree",
+            "--offline",
+            "--locked",
+            "-p",
+            "vergate-example-plugin",
+        ])
+        .args([
+            "-e",
+            "normal,no-proc-macro",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let tree = String::from_utf8(output.stdout).expect("cargo tree prints UTF-8");
+    let reached: Vec<&str> = tree
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| JSON_ONLY.contains(name))
+        .collect();
+    assert!(
+        tree.lines().any(|line| line.starts_with("vergate ")),
+        "the plugin depends on vergate:\n{tree}"
+    );
+    assert!(
+        reached.is_empty(),
+        "the plugin crate links {reached:?}; they belong behind vergate's `json` feature:\n{tree}"
+    );
+}
+
+/// The lines of a module file and of every module and `include!` it
+/// compiles without a `#[cfg(feature = …)]` above it (what
+/// `default-features = false` compiles), recursively; the modules' names
+/// are pushed on `modules`.
+fn compiled_lines(file: &Path, modules: &mut Vec<String>) -> usize {
+    let text = std::fs::read_to_string(file)
+        .unwrap_or_else(|err| panic!("cannot read {}: {err}", file.display()));
+    let dir = file.parent().expect("a source file has a folder");
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let children = if matches!(stem, "lib" | "mod") {
+        dir.to_path_buf()
+    } else {
+        dir.join(stem)
+    };
+    let mut lines = text.lines().count();
     let mut gated = false;
-    let mut lines = lib.lines().count();
-    let mut modules = Vec::new();
-    for line in lib.lines().map(str::trim) {
+    for line in text.lines().map(str::trim) {
         if line.starts_with("#[cfg(feature") {
             gated = true;
             continue;
         }
-        if let Some(name) = line
+        let module = line
             .strip_prefix("pub mod ")
+            .or_else(|| line.strip_prefix("pub(crate) mod "))
             .or_else(|| line.strip_prefix("mod "))
-            .and_then(|rest| rest.strip_suffix(';'))
-        {
-            if !gated {
+            .and_then(|rest| rest.strip_suffix(';'));
+        let included = line
+            .strip_prefix("include!(\"")
+            .and_then(|rest| rest.strip_suffix("\");"));
+        if !gated {
+            if let Some(name) = module {
                 modules.push(name.to_owned());
+                lines += compiled_lines(&children.join(format!("{name}.rs")), modules);
+            } else if let Some(path) = included {
+                lines += std::fs::read_to_string(dir.join(path))
+                    .expect("included source")
+                    .lines()
+                    .count();
             }
         }
         if !line.starts_with("#[") && !line.starts_with("//") {
             gated = false;
         }
     }
-    for module in &modules {
-        let file = root().join("src").join(format!("{module}.rs"));
-        assert!(
-            file.is_file(),
-            "the runtime module {module} is a single file ({})",
-            file.display()
-        );
-        lines += std::fs::read_to_string(&file)
-            .expect("module source")
-            .lines()
-            .count();
-    }
+    lines
+}
+
+/// Counts the lines of vergate and vergate-core that a plugin crate
+/// compiles: every module without a feature gate above it, tests included.
+#[test]
+fn a_plugin_crate_compiles_at_most_the_runtimes_lines() {
+    let mut modules = Vec::new();
+    let lines = compiled_lines(&root().join("src/lib.rs"), &mut modules)
+        + compiled_lines(&root().join("codegen/core/src/lib.rs"), &mut modules);
     assert!(
         modules.iter().any(|module| module == "versioned"),
         "the runtime holds the derive's support: {modules:?}"
     );
-    assert!(
-        !modules.iter().any(|module| module == "preflight"),
-        "preflight is the engine's: {modules:?}"
-    );
+    for engine in ["preflight", "document", "index", "resolve"] {
+        assert!(
+            !modules.iter().any(|module| module == engine),
+            "{engine} is not the runtime's: {modules:?}"
+        );
+    }
     assert!(
         lines <= RUNTIME_LINE_BUDGET,
         "a plugin crate compiles {lines} lines of vergate ({modules:?}); at most {RUNTIME_LINE_BUDGET}"

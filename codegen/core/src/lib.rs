@@ -5,14 +5,18 @@
 //! This crate's only required dependency is thiserror (a derive the proc
 //! macro's build has already), so that the proc macro and the runtime can
 //! both depend on it cheaply. Enable the `serde` feature for
-//! (de)serialization.
+//! (de)serialization, and `index` for the gates index and what reads it
+//! (the code generator and the check engine; the runtime needs neither).
 
+#[cfg(feature = "index")]
 pub mod alias;
+#[cfg(feature = "index")]
 pub mod dialect;
 mod version;
 mod version_set;
 
 pub mod gates;
+#[cfg(feature = "index")]
 pub mod json_pointer;
 pub mod pkl_text;
 pub mod support;

@@ -15,6 +15,7 @@ pub mod migrate {
 
 /// Kubernetes quantities as `resource.ParseQuantity` reads them: the one
 /// grammar of `check` and the generated crates' readers.
+#[cfg(feature = "index")]
 pub mod quantity;
 
 /// The text of [`migrate`], written into generated crates.
