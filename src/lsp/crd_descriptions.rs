@@ -62,7 +62,11 @@ impl CrdDescriptions {
     }
 
     fn schema(&self, api_version: &str, kind: &str) -> Option<Arc<Node>> {
-        let (group, version) = api_version.rsplit_once('/')?;
+        // A custom resource's apiVersion always has a group.
+        let (group, version) = crate::gates::GroupVersionKind::split_api_version(api_version);
+        if group.is_empty() {
+            return None;
+        }
         let key = (group.to_owned(), version.to_owned(), kind.to_owned());
         let mut schemas = self
             .schemas

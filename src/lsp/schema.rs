@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 /// The type a document's `apiVersion` and `kind` name, in the tables.
 pub fn root_type<'t>(tables: &'t GateTables, api_version: &str, kind: &str) -> Option<&'t str> {
-    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let (group, version) = crate::gates::GroupVersionKind::split_api_version(api_version);
     let served = tables
         .types_for_kind(kind)
         .iter()
