@@ -44,33 +44,33 @@ const FLOORS: &[MinorFloors] = &[
     (
         "1.32",
         [
-            (Mode::Default, 99.63, 99.72),
-            (Mode::Warn, 99.32, 99.64),
-            (Mode::Strict, 99.26, 99.72),
+            (Mode::Default, 99.64, 99.72),
+            (Mode::Warn, 99.34, 99.64),
+            (Mode::Strict, 99.27, 99.72),
         ],
     ),
     (
         "1.33",
         [
-            (Mode::Default, 99.65, 99.72),
-            (Mode::Warn, 99.56, 99.64),
-            (Mode::Strict, 99.19, 99.72),
+            (Mode::Default, 99.67, 99.72),
+            (Mode::Warn, 99.57, 99.64),
+            (Mode::Strict, 99.20, 99.72),
         ],
     ),
     (
         "1.34",
         [
-            (Mode::Default, 99.69, 99.70),
-            (Mode::Warn, 99.61, 99.62),
-            (Mode::Strict, 99.43, 99.70),
+            (Mode::Default, 99.71, 99.70),
+            (Mode::Warn, 99.63, 99.62),
+            (Mode::Strict, 99.45, 99.70),
         ],
     ),
     (
         "1.35",
         [
-            (Mode::Default, 99.72, 99.70),
-            (Mode::Warn, 99.64, 99.62),
-            (Mode::Strict, 99.46, 99.70),
+            (Mode::Default, 99.74, 99.70),
+            (Mode::Warn, 99.65, 99.62),
+            (Mode::Strict, 99.48, 99.70),
         ],
     ),
     (
@@ -94,46 +94,48 @@ const FLOORS: &[MinorFloors] = &[
 ];
 
 /// The held-out set's floors (`tests/server_reference/heldout/`), as
-/// `FLOORS`: the figures measured when they were last raised.
+/// `FLOORS`: the figures measured when they were last raised (2026-11-29,
+/// after the rules the set showed missing were ported; at first sight,
+/// before them, 98.84 / 98.81 / 99.07 by default at 1.32 / 1.33 / 1.36).
 const HELDOUT_FLOORS: &[MinorFloors] = &[
     (
         "1.32",
         [
-            (Mode::Default, 0.0, 0.0),
-            (Mode::Warn, 0.0, 0.0),
-            (Mode::Strict, 0.0, 0.0),
+            (Mode::Default, 99.35, 99.70),
+            (Mode::Warn, 98.67, 99.62),
+            (Mode::Strict, 98.74, 99.70),
         ],
     ),
     (
         "1.33",
         [
-            (Mode::Default, 0.0, 0.0),
-            (Mode::Warn, 0.0, 0.0),
-            (Mode::Strict, 0.0, 0.0),
+            (Mode::Default, 99.32, 99.70),
+            (Mode::Warn, 99.07, 99.62),
+            (Mode::Strict, 98.56, 99.70),
         ],
     ),
     (
         "1.34",
         [
-            (Mode::Default, 0.0, 0.0),
-            (Mode::Warn, 0.0, 0.0),
-            (Mode::Strict, 0.0, 0.0),
+            (Mode::Default, 99.39, 99.70),
+            (Mode::Warn, 99.18, 99.62),
+            (Mode::Strict, 99.09, 99.70),
         ],
     ),
     (
         "1.35",
         [
-            (Mode::Default, 0.0, 0.0),
-            (Mode::Warn, 0.0, 0.0),
-            (Mode::Strict, 0.0, 0.0),
+            (Mode::Default, 99.42, 99.73),
+            (Mode::Warn, 99.21, 99.66),
+            (Mode::Strict, 99.11, 99.73),
         ],
     ),
     (
         "1.36",
         [
-            (Mode::Default, 0.0, 0.0),
-            (Mode::Warn, 0.0, 0.0),
-            (Mode::Strict, 0.0, 0.0),
+            (Mode::Default, 99.44, 99.73),
+            (Mode::Warn, 99.23, 99.66),
+            (Mode::Strict, 99.14, 99.73),
         ],
     ),
 ];
