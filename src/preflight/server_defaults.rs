@@ -29,6 +29,8 @@ enum UnsetWhen {
     EmptyString,
     /// A Go `intstr.IntOrString`: `""` and `0`.
     EmptyOrZero,
+    /// A Go integer: `0`.
+    Zero,
     /// Absent and `null` only: a list, an integer or a struct whose zero
     /// value the validation accepts; written values are checked as usual.
     Absent,
@@ -146,6 +148,12 @@ const UNSET: &[Unset] = &[
         "core/v1 SetDefaults_Service: 0 or \"\" becomes the port",
     ),
     unset(
+        "io.k8s.api.core.v1.ContainerPort",
+        "hostPort",
+        UnsetWhen::Zero,
+        "core validateContainerPorts: a port number only when not 0 (SetDefaults_PodSpec gives a hostNetwork pod's the containerPort)",
+    ),
+    unset(
         "io.k8s.api.core.v1.EndpointPort",
         "protocol",
         UnsetWhen::EmptyString,
@@ -213,6 +221,7 @@ pub(super) fn taken_for_unset(definition: &str, field: &str, value: &Value) -> b
     entry(definition, field).is_some_and(|unset| match unset.zero {
         UnsetWhen::EmptyString => empty,
         UnsetWhen::EmptyOrZero => true,
+        UnsetWhen::Zero => zero,
         UnsetWhen::Absent => false,
     })
 }
@@ -237,6 +246,14 @@ mod tests {
         // A string's zero value is "", not 0; other values are values.
         assert!(!taken_for_unset(PORT, "name", &Value::Int(0)));
         assert!(!taken_for_unset(PORT, "targetPort", &Value::Int(-1)));
+        let container_port = "io.k8s.api.core.v1.ContainerPort";
+        assert!(taken_for_unset(container_port, "hostPort", &Value::Int(0)));
+        assert!(!taken_for_unset(container_port, "hostPort", &empty));
+        assert!(!taken_for_unset(
+            container_port,
+            "hostPort",
+            &Value::Int(-1)
+        ));
         assert!(!taken_for_unset(
             PORT,
             "targetPort",

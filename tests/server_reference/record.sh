@@ -2,8 +2,10 @@
 # Records the API server's verdicts on tests/server_reference/cases.jsonl.gz
 # into tests/server_reference/corpus.jsonl.gz, per minor (default: 1.28-1.37).
 #
-#   tests/server_reference/record.sh [MINOR...]
+#   tests/server_reference/record.sh [--set heldout] [MINOR...]
 #
+# --set heldout records the held-out set instead: heldout/cases.jsonl.gz
+# into heldout/corpus.jsonl.gz.
 # Each minor's vergate-apiserver is built (or reused) by
 # xtask/apiserver/build.sh, or by $VERGATE_APISERVER_BUILD when set (another
 # checkout's build.sh); it runs a default cluster of that minor on loopback
@@ -16,6 +18,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${VERGATE_APISERVER_BUILD:-$root/xtask/apiserver/build.sh}"
 crds="${VERGATE_CRDS:-$root/../shared/crds}"
+set_dir="$here"
+if [ "${1:-}" = "--set" ]; then
+    [ "${2:-}" = heldout ] || { echo "record.sh: --set takes heldout (got '${2:-}')" >&2; exit 1; }
+    set_dir="$here/heldout"
+    shift 2
+fi
 if [ ! -x "$build" ]; then
     echo "record.sh: no $build (set VERGATE_APISERVER_BUILD to a checkout's xtask/apiserver/build.sh)" >&2
     exit 1
@@ -26,7 +34,7 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python3 "$here/corpus.py" resolve "$here/cases.jsonl.gz" "$root" "$crds" "$work/input.jsonl"
+python3 "$here/corpus.py" resolve "$set_dir/cases.jsonl.gz" "$root" "$crds" "$work/input.jsonl"
 
 recorded=()
 for minor in "$@"; do
@@ -49,5 +57,5 @@ if [ ${#recorded[@]} -eq 0 ]; then
     echo "record.sh: nothing recorded" >&2
     exit 1
 fi
-python3 "$here/corpus.py" merge "$here/cases.jsonl.gz" "$here/corpus.jsonl.gz" "${recorded[@]}"
-echo "record.sh: wrote $here/corpus.jsonl.gz ($(wc -c <"$here/corpus.jsonl.gz") bytes)" >&2
+python3 "$here/corpus.py" merge "$set_dir/cases.jsonl.gz" "$set_dir/corpus.jsonl.gz" "${recorded[@]}"
+echo "record.sh: wrote $set_dir/corpus.jsonl.gz ($(wc -c <"$set_dir/corpus.jsonl.gz") bytes)" >&2

@@ -6,15 +6,82 @@
 //! unserved). A CRD given as a document to check is refused here, at the
 //! server's field path and the line of the refused value.
 
+use super::field_error::{invalid_str, items_at, push, required, str_at};
+use super::read::{entries_of, get};
 use super::{Broken, Scope, Table};
-use crate::document::{Entry, Node};
+use crate::document::{Entry, Node, Value};
 use crate::engine::crds::refused::schema_reasons;
+use crate::walk::go_quoted;
 
 /// The checks, by the definition of the object they read.
-pub(super) const CHECKS: Table = &[(
-    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
-    crd,
-)];
+pub(super) const CHECKS: Table = &[
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
+        crd,
+    ),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
+        conversion_review_versions,
+    ),
+];
+
+/// `validateConversionReviewVersions` of a `Webhook` conversion on create:
+/// at least one version, each once and a DNS-1035 label, one of them a
+/// version the server reads (`v1`, `v1beta1`). The server names the
+/// internal type's path, `spec.conversion.conversionReviewVersions`.
+fn conversion_review_versions(_: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let conversion = entries_of(entries_of(object, "spec"), "conversion");
+    if str_at(conversion, "strategy") != Some("Webhook") {
+        return;
+    }
+    let webhook = entries_of(conversion, "webhook");
+    let Some(list) = get(webhook, "conversionReviewVersions") else {
+        // Absent: the schema's `required`.
+        return;
+    };
+    let path = "spec.conversion.conversionReviewVersions";
+    let versions = items_at(webhook, "conversionReviewVersions");
+    if versions.is_empty() {
+        if matches!(list.value, Value::Seq(_)) {
+            push(out, path.to_owned(), list.line, required(""));
+        }
+        return;
+    }
+    let mut seen: Vec<&str> = Vec::with_capacity(versions.len());
+    let mut accepted = false;
+    for (index, version) in versions.iter().enumerate() {
+        let Some(text) = version.as_str() else {
+            return;
+        };
+        let last = format!("{path}[{index}]");
+        if seen.contains(&text) {
+            push(
+                out,
+                last,
+                version.line,
+                invalid_str(text, "duplicate version"),
+            );
+            continue;
+        }
+        seen.push(text);
+        for message in crate::preflight::names::dns1035_label(text) {
+            push(out, last.clone(), version.line, invalid_str(text, &message));
+        }
+        accepted |= matches!(text, "v1" | "v1beta1");
+    }
+    if !accepted {
+        let shown: Vec<String> = versions
+            .iter()
+            .filter_map(Node::as_str)
+            .map(go_quoted)
+            .collect();
+        let message = format!(
+            "Invalid value: []string{{{}}}: must include at least one of v1, v1beta1",
+            shown.join(", ")
+        );
+        push(out, path.to_owned(), list.line.max(line), message);
+    }
+}
 
 /// The schema part of `ValidateCustomResourceDefinition` on create.
 fn crd(_: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
@@ -99,5 +166,28 @@ mod tests {
             "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema: {type: object, properties: {a: {type: string, pattern: '^[a-z]+$'}}}\n",
         );
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn webhook_conversion_review_versions() {
+        let crd =
+            "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition";
+        let found = |versions: &str| {
+            let yaml = format!("spec:\n  conversion:\n    strategy: Webhook\n    webhook:\n      conversionReviewVersions: {versions}\n");
+            super::super::tests::messages(crd, &yaml)
+        };
+        assert!(found("[v1, v1beta1]").is_empty());
+        assert_eq!(
+            found("[v1, v1]"),
+            ["spec.conversion.conversionReviewVersions[1]@5: Invalid value: \"v1\": duplicate version"]
+        );
+        assert_eq!(
+            found("[v2]"),
+            ["spec.conversion.conversionReviewVersions@5: Invalid value: []string{\"v2\"}: must include at least one of v1, v1beta1"]
+        );
+        assert_eq!(
+            found("[]"),
+            ["spec.conversion.conversionReviewVersions@5: Required value"]
+        );
     }
 }

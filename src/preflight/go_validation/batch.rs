@@ -20,7 +20,27 @@ pub(super) const CHECKS: Table = &[
     ("io.k8s.api.batch.v1.Job", job_selector),
     ("io.k8s.api.batch.v1.JobTemplateSpec", job_template),
     ("io.k8s.api.batch.v1.CronJobSpec", cron_job_spec),
+    ("io.k8s.api.batch.v1.CronJob", cron_job_without_spec),
 ];
+
+/// A CronJob without `spec` (absent or `null`): `ValidateCronJobCreate`
+/// validates the empty spec, which has no schedule and a template without
+/// containers or restart policy.
+fn cron_job_without_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if has(entries, "spec") {
+        return;
+    }
+    let line = line_of(entries, "spec", line);
+    push(out, "spec.schedule".to_owned(), line, required(""));
+    let template = "spec.jobTemplate.spec.template.spec.";
+    push(out, format!("{template}containers"), line, required(""));
+    push(
+        out,
+        format!("{template}restartPolicy"),
+        line,
+        required(RESTART_VALUES),
+    );
+}
 
 /// `maxParallelismForIndexedJob`, `maxFailedIndexesForIndexedJob`.
 const MAX_INDEXED: i64 = 100_000;
@@ -111,6 +131,11 @@ fn job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             at("successPolicy"),
             message,
         );
+    } else if let Some(policy) = map_at(entries, "successPolicy") {
+        // A Job without either count gets 1 of each (SetDefaults_Job).
+        let defaulted = !has(entries, "completions") && !has(entries, "parallelism");
+        let completions = int_at(entries, "completions").or(defaulted.then_some(1));
+        success_policy(policy, completions, at("successPolicy"), out);
     }
     if let Some(replacement) = str_at(entries, "podReplacementPolicy") {
         if has(entries, "podFailurePolicy") && replacement != "Failed" {
@@ -195,13 +220,17 @@ fn pod_failure_policy(spec: &[Entry], policy: &[Entry], line: u32, out: &mut Vec
             let Some(pattern) = pattern.as_map() else {
                 continue;
             };
-            let last = format!("{prefix}onPodConditions[{j}].status");
-            match str_at(pattern, "status") {
-                Some("") => {
-                    let message = required("valid values: [\"False\" \"True\" \"Unknown\"]");
-                    push(out, last, line_of(pattern, "status", line), message);
+            if let Some(kind) = str_at(pattern, "type") {
+                let line = line_of(pattern, "type", line);
+                for message in crate::preflight::names::qualified_name(kind) {
+                    let last = format!("{prefix}onPodConditions[{j}].type");
+                    push(out, last, line, invalid_str(kind, &message));
                 }
-                Some(status) if !["False", "True", "Unknown"].contains(&status) => {
+            }
+            let last = format!("{prefix}onPodConditions[{j}].status");
+            // SetDefaults_Job sets an empty status to `True` first.
+            match str_at(pattern, "status") {
+                Some(status) if !["", "False", "True", "Unknown"].contains(&status) => {
                     let message = not_supported(status, &["False", "True", "Unknown"]);
                     push(out, last, line_of(pattern, "status", line), message);
                 }
@@ -219,6 +248,60 @@ fn pod_failure_policy(spec: &[Entry], policy: &[Entry], line: u32, out: &mut Vec
             push(out, rule_path, rule_line, message.to_owned());
         }
     }
+}
+
+/// `validateSuccessPolicy` of an `Indexed` Job: at least one rule, and
+/// each rule's `succeededCount` not negative nor above the completions
+/// (`succeededIndexes`' format is not read here).
+fn success_policy(policy: &[Entry], completions: Option<i64>, line: u32, out: &mut Vec<Broken>) {
+    let rules = items_at(policy, "rules");
+    if rules.is_empty() {
+        let message =
+            required("at least one rules must be specified when the successPolicy is specified");
+        push(
+            out,
+            "successPolicy.rules".to_owned(),
+            line_of(policy, "rules", line),
+            message,
+        );
+    }
+    for (index, rule) in rules.iter().enumerate() {
+        let Some(rule) = rule.as_map() else {
+            continue;
+        };
+        let prefix = format!("successPolicy.rules[{index}].");
+        if !has(rule, "succeededCount") && !has(rule, "succeededIndexes") {
+            let message =
+                required("at least one of succeededCount or succeededIndexes must be specified");
+            push(
+                out,
+                prefix.trim_end_matches('.').to_owned(),
+                rule_line(rule, line),
+                message,
+            );
+        }
+        let Some(count) = int_at(rule, "succeededCount") else {
+            continue;
+        };
+        nonnegative(rule, "succeededCount", &prefix, line, out);
+        if let Some(completions) = completions.filter(|completions| count > *completions) {
+            let detail = format!(
+                "must be less than or equal to {completions} (the number of specified completions)"
+            );
+            let line = line_of(rule, "succeededCount", line);
+            push(
+                out,
+                format!("{prefix}succeededCount"),
+                line,
+                invalid_int(count, &detail),
+            );
+        }
+    }
+}
+
+/// The line of a list item's first key, or `or`.
+fn rule_line(rule: &[Entry], or: u32) -> u32 {
+    rule.first().map_or(or, |entry| entry.line)
 }
 
 /// `validatePodFailurePolicyRuleOnExitCodes`.
@@ -354,6 +437,16 @@ fn job_template(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
 
 /// `validateCronJobSpec`.
 fn cron_job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    // An absent schedule is the schema's `required`; an empty one the Go
+    // validation's.
+    if str_at(entries, "schedule") == Some("") {
+        push(
+            out,
+            "schedule".to_owned(),
+            line_of(entries, "schedule", line),
+            required(""),
+        );
+    }
     if let Some(schedule) = str_at(entries, "schedule").filter(|s| !s.is_empty()) {
         let line = line_of(entries, "schedule", line);
         if let Some(error) = cron::parse_error(schedule) {
@@ -495,5 +588,35 @@ mod tests {
             ["timeZone@2: Invalid value: \"Bad Zone\": unknown time zone Bad Zone"]
         );
         assert!(messages(cron, "schedule: '*/5 * * * *'\ntimeZone: Europe/Paris\n").is_empty());
+    }
+
+    #[test]
+    fn success_policies_and_pod_condition_patterns() {
+        let indexed = format!("{TEMPLATE}completionMode: Indexed\ncompletions: 3\n");
+        assert_eq!(
+            messages(JOB, &format!("{indexed}successPolicy: {{rules: []}}\n")),
+            ["successPolicy.rules@7: Required value: at least one rules must be specified when the successPolicy is specified"]
+        );
+        let rules = format!("{indexed}successPolicy:\n  rules:\n  - succeededCount: -1\n  - succeededCount: 4\n  - {{}}\n");
+        assert_eq!(
+            messages(JOB, &rules),
+            [
+                "successPolicy.rules[0].succeededCount@9: Invalid value: -1: must be greater than or equal to 0",
+                "successPolicy.rules[1].succeededCount@10: Invalid value: 4: must be less than or equal to 3 (the number of specified completions)",
+                "successPolicy.rules[2]@7: Required value: at least one of succeededCount or succeededIndexes must be specified",
+            ]
+        );
+        let conditions = format!("{TEMPLATE}podFailurePolicy:\n  rules:\n  - action: Ignore\n    onPodConditions: [{{type: 'DisruptionTarget ', status: ''}}]\n");
+        assert_eq!(
+            messages(JOB, &conditions),
+            ["podFailurePolicy.rules[0].onPodConditions[0].type@8: Invalid value: \"DisruptionTarget \": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"]
+        );
+        assert_eq!(
+            messages(
+                "io.k8s.api.batch.v1.CronJobSpec",
+                "schedule: ''\njobTemplate: {}\n"
+            ),
+            ["schedule@1: Required value"]
+        );
     }
 }

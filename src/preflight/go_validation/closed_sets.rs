@@ -30,6 +30,7 @@ pub(super) const CHECKS: Table = &[
     ("io.k8s.api.core.v1.Toleration", toleration),
     ("io.k8s.api.core.v1.HostPathVolumeSource", host_path),
     ("io.k8s.api.core.v1.AppArmorProfile", app_armor),
+    ("io.k8s.api.core.v1.SeccompProfile", seccomp),
     ("io.k8s.api.core.v1.NodeSelectorRequirement", node_selector),
     ("io.k8s.api.core.v1.ServiceSpec", service_spec),
     ("io.k8s.api.core.v1.ServicePort", protocol),
@@ -196,13 +197,43 @@ fn host_path(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>)
     closed(entries, line, &[set("type", TYPES)], out);
 }
 
-/// core `ValidateAppArmorProfileField`'s type (the field is GA from 1.30;
-/// an empty type is its own `Required`, reported elsewhere).
+/// The profile types of AppArmor and seccomp, in the server's order.
+const PROFILE_TYPES: &[&str] = &["Localhost", "RuntimeDefault", "Unconfined"];
+
+/// core `ValidateAppArmorProfileField`'s type (the field is GA from 1.30):
+/// an empty type is `Required`.
 fn app_armor(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if applies(scope) {
-        let types = set("type", &["Localhost", "RuntimeDefault", "Unconfined"]);
-        closed(entries, line, &[types], out);
+        profile_type(
+            entries,
+            line,
+            "type is required when appArmorProfile is set",
+            out,
+        );
     }
+}
+
+/// core `validateSeccompProfileType`: an empty type is `Required`.
+fn seccomp(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if applies(scope) {
+        profile_type(
+            entries,
+            line,
+            "type is required when seccompProfile is set",
+            out,
+        );
+    }
+}
+
+/// A profile's type: one of [`PROFILE_TYPES`], `Required` with `detail`
+/// when empty.
+fn profile_type(entries: &[Entry], line: u32, detail: &str, out: &mut Vec<Broken>) {
+    if str_at(entries, "type") == Some("") {
+        let line = line_of(entries, "type", line);
+        push(out, "type".to_owned(), line, required(detail));
+        return;
+    }
+    closed(entries, line, &[set("type", PROFILE_TYPES)], out);
 }
 
 /// core `ValidateNodeSelectorRequirement`'s operator: `field.Invalid`, not
@@ -233,7 +264,8 @@ fn service_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broke
             &["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"],
         ),
         set("sessionAffinity", &["ClientIP", "None"]),
-        set("internalTrafficPolicy", &["Cluster", "Local"]),
+        // A pointer defaulted only when absent: `""` is refused.
+        strict_set("internalTrafficPolicy", &["Cluster", "Local"]),
         set(
             "ipFamilyPolicy",
             &["PreferDualStack", "RequireDualStack", "SingleStack"],
@@ -556,6 +588,32 @@ mod tests {
         assert_eq!(
             messages_at("io.k8s.api.discovery.v1.EndpointPort", "port: 80\nprotocol: tcp\n", OLD),
             ["protocol@2: Unsupported value: \"tcp\": supported values: \"SCTP\", \"TCP\", \"UDP\""]
+        );
+    }
+
+    #[test]
+    fn profiles_and_internal_traffic_policy() {
+        let (old, new) = both(
+            "io.k8s.api.core.v1.SeccompProfile",
+            "type: runtimedefault\n",
+        );
+        assert_eq!(
+            old,
+            ["type@1: Unsupported value: \"runtimedefault\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\""]
+        );
+        assert!(new.is_empty());
+        let (old, _) = both("io.k8s.api.core.v1.AppArmorProfile", "type: ''\n");
+        assert_eq!(
+            old,
+            ["type@1: Required value: type is required when appArmorProfile is set"]
+        );
+        let (old, _) = both(
+            "io.k8s.api.core.v1.ServiceSpec",
+            "internalTrafficPolicy: ''\nports: [{port: 80}]\n",
+        );
+        assert_eq!(
+            old,
+            ["internalTrafficPolicy@1: Unsupported value: \"\": supported values: \"Cluster\", \"Local\""]
         );
     }
 }

@@ -20,7 +20,7 @@ pub(super) const CHECKS: Table = &[
 ];
 
 /// `IsConfigMapKey`: a key of a ConfigMap's or Secret's data.
-fn config_key(key: &str) -> Vec<String> {
+pub(super) fn config_key(key: &str) -> Vec<String> {
     let mut errors = Vec::new();
     if key.len() > DNS1123_SUBDOMAIN_MAX {
         errors.push(format!(

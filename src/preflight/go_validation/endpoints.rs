@@ -16,7 +16,44 @@ use crate::preflight::names::{dns1123_label, dns1123_subdomain, qualified_name};
 pub(super) const CHECKS: Table = &[
     ("io.k8s.api.discovery.v1.EndpointSlice", slice),
     ("io.k8s.api.core.v1.Endpoints", endpoints),
+    ("io.k8s.api.discovery.v1.EndpointHints", hints),
 ];
+
+/// discovery `maxZoneHints`.
+const MAX_ZONE_HINTS: usize = 8;
+
+/// discovery `validateHints`' zones: at most eight, each name once and a
+/// label value (`forNodes`, behind a gate until 1.34, is not read here).
+fn hints(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let zones = items_at(entries, "forZones");
+    if zones.len() > MAX_ZONE_HINTS {
+        let message = format!(
+            "Too many: {}: must have at most {MAX_ZONE_HINTS} items",
+            zones.len()
+        );
+        out.push(at("forZones", line_of(entries, "forZones", line), message));
+        return;
+    }
+    let mut seen: Vec<&str> = Vec::with_capacity(zones.len());
+    for (index, zone) in zones.iter().enumerate() {
+        let Some(zone) = zone.as_map() else {
+            continue;
+        };
+        let Some(name) = go_text(zone, "name") else {
+            continue;
+        };
+        let last = format!("forZones[{index}].name");
+        let name_line = line_of(zone, "name", line);
+        if seen.contains(&name) {
+            out.push(at(last.clone(), name_line, duplicate(name)));
+        } else {
+            seen.push(name);
+        }
+        for message in crate::preflight::names::label_value(name) {
+            out.push(at(last.clone(), name_line, invalid(name, &message)));
+        }
+    }
+}
 
 /// core `validateEndpointSubsets` (the port names' presence and form are
 /// the refinements' `required_when_many` and the schema's).
@@ -275,6 +312,23 @@ mod tests {
                 "subsets[0].addresses[0].ip@2: Invalid value: \"127.0.0.1\": may not be in the loopback range (127.0.0.0/8, ::1/128)",
                 "subsets[0].ports[0].port@3: Invalid value: 0: must be between 1 and 65535, inclusive"
             ]
+        );
+    }
+
+    #[test]
+    fn zone_hints() {
+        let h = "io.k8s.api.discovery.v1.EndpointHints";
+        assert_eq!(
+            messages_at(h, "forZones: [{name: a}, {name: Bad_}, {name: a}]\n", Version::new(1, 35)),
+            [
+                "forZones[1].name@1: Invalid value: \"Bad_\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+                "forZones[2].name@1: Duplicate value: \"a\"",
+            ]
+        );
+        let nine = format!("forZones: [{}]\n", ["{name: z}"; 9].join(", "));
+        assert_eq!(
+            messages_at(h, &nine, Version::new(1, 35)),
+            ["forZones@1: Too many: 9: must have at most 8 items"]
         );
     }
 }

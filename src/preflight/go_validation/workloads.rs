@@ -46,6 +46,10 @@ pub(super) const CHECKS: Table = &[
     ),
     ("io.k8s.api.apps.v1.DeploymentSpec", deployment_spec),
     ("io.k8s.api.apps.v1.ReplicaSetSpec", replica_set_spec),
+    (
+        "io.k8s.api.apps.v1.ReplicaSetSpec",
+        replica_set_without_template,
+    ),
     ("io.k8s.api.apps.v1.StatefulSetSpec", stateful_set_spec),
     ("io.k8s.api.apps.v1.DaemonSetSpec", daemon_set_spec),
     (
@@ -188,6 +192,35 @@ fn selector_matches_template(_: &Scope, entries: &[Entry], line: u32, out: &mut 
             go_map(&labels)
         ),
     });
+}
+
+/// A ReplicaSet without `template` (absent or `null`; its schema does not
+/// require one, the Go type holds it by value):
+/// `ValidatePodTemplateSpecForReplicaSet` of the empty template, whose nil
+/// labels a selector does not match and which has no containers.
+fn replica_set_without_template(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if get(entries, "template").is_some_and(|node| !matches!(node.value, Value::Null)) {
+        return;
+    }
+    let line = line_of(entries, "template", line);
+    if let Some(Some(false)) =
+        get(entries, "selector").map(|selector| selector_matches(selector, &[]))
+    {
+        let message =
+            "Invalid value: map[string]string(nil): `selector` does not match template `labels`";
+        push(
+            out,
+            "template.metadata.labels".to_owned(),
+            line,
+            message.to_owned(),
+        );
+    }
+    push(
+        out,
+        "template.spec.containers".to_owned(),
+        line,
+        required(""),
+    );
 }
 
 /// A `Recreate` strategy has no `rollingUpdate`.
@@ -727,5 +760,17 @@ mod tests {
         // the controller sets the hostname.
         let claims = "selector: {matchLabels: {app: a}}\ntemplate:\n  metadata: {labels: {app: a}}\n  spec:\n    hostname: Bad_Name\n    containers:\n    - name: a\n      image: b\n      volumeMounts: [{name: data, mountPath: /d}]\nvolumeClaimTemplates:\n- metadata: {name: data}\n";
         assert!(messages(spec, claims).is_empty());
+    }
+
+    #[test]
+    fn a_replica_set_without_template() {
+        let spec = "io.k8s.api.apps.v1.ReplicaSetSpec";
+        assert_eq!(
+            messages(spec, "selector: {matchLabels: {app: a}}\ntemplate: null\n"),
+            [
+                "template.metadata.labels@2: Invalid value: map[string]string(nil): `selector` does not match template `labels`",
+                "template.spec.containers@2: Required value",
+            ]
+        );
     }
 }

@@ -43,7 +43,10 @@ type Case struct {
 }
 
 type generator struct {
-	rng   *rand.Rand
+	rng *rand.Rand
+	// vary adds the held-out set's other values to the generic mutations
+	// (-vary).
+	vary  bool
 	cases []Case
 	seen  map[string]bool
 	names map[string]bool
@@ -74,11 +77,19 @@ func main() {
 	seed := flag.Int64("seed", 40, "the seed of every random choice")
 	out := flag.String("o", "tests/server_reference/cases.jsonl.gz", "where to write the cases")
 	root := flag.String("root", ".", "the repository root")
+	vary := flag.Bool("vary", false, "more values per generic mutation (the held-out set)")
+	exclude := flag.String("exclude", "", "a cases file whose documents are left out (the held-out set leaves out cases.jsonl.gz's)")
 	flag.Parse()
-	g := &generator{rng: rand.New(rand.NewSource(*seed)), seen: map[string]bool{}, names: map[string]bool{}}
+	g := &generator{rng: rand.New(rand.NewSource(*seed)), vary: *vary, seen: map[string]bool{}, names: map[string]bool{}}
 	if err := g.run(*root); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
+	}
+	if *exclude != "" {
+		if err := g.leaveOut(*exclude); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
 	}
 	if err := write(*out, g.cases); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
@@ -159,4 +170,39 @@ func marshal(v any) ([]byte, error) {
 // stem is a file's name without its directory and extension.
 func stem(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+// leaveOut drops the cases whose document, with the same CRDs, is in the
+// cases file at path (gzip-compressed JSON lines, as write makes them).
+func (g *generator) leaveOut(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zipped, err := gzip.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	known := map[string]bool{}
+	lines := bufio.NewScanner(zipped)
+	lines.Buffer(make([]byte, 1<<20), 16<<20)
+	for lines.Scan() {
+		var c Case
+		if err := json.Unmarshal(lines.Bytes(), &c); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		known[strings.Join(c.CrdFiles, "\x00")+"\x01"+c.Document] = true
+	}
+	if err := lines.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	kept := g.cases[:0]
+	for _, c := range g.cases {
+		if !known[strings.Join(c.CrdFiles, "\x00")+"\x01"+c.Document] {
+			kept = append(kept, c)
+		}
+	}
+	g.cases = kept
+	return nil
 }

@@ -116,8 +116,10 @@ var freeForm = map[string]bool{"labels": true, "annotations": true, "data": true
 
 // mutations lists every generic mutation of a document: per mapping, an
 // unknown field; per key, a misspelling, a removal, null, a misnesting;
-// per value, wrong types and edge values of its type.
-func mutations(doc map[string]any) []mutation {
+// per value, wrong types and edge values of its type. With vary (the
+// held-out set's -vary), more values of the same kinds besides: see
+// variedNumbers, variedStrings and the list-item removal.
+func mutations(doc map[string]any, vary bool) []mutation {
 	var out []mutation
 	var walk func(v any, path []step)
 	walk = func(v any, path []step) {
@@ -187,6 +189,11 @@ func mutations(doc map[string]any) []mutation {
 		case []any:
 			out = append(out, mutation{"wrong-type", p + "={}", func(d map[string]any) { set(d, cp, map[string]any{}) }})
 			out = append(out, mutation{"empty-list", p + "=[]", func(d map[string]any) { set(d, cp, []any{}) }})
+			if vary && len(v) > 0 {
+				out = append(out, mutation{"removed-field", p + "[0]-", func(d map[string]any) {
+					set(d, cp, get(d, cp).([]any)[1:])
+				}})
+			}
 			if len(v) > 0 {
 				out = append(out, mutation{"duplicate-item", p + "[0]x2", func(d map[string]any) {
 					l := get(d, cp).([]any)
@@ -198,7 +205,11 @@ func mutations(doc map[string]any) []mutation {
 				walk(item, append(append([]step(nil), path...), i))
 			}
 		case json.Number:
-			for _, nv := range []string{"-1", "0", "65536", "2147483648", "1.5"} {
+			values := []string{"-1", "0", "65536", "2147483648", "1.5"}
+			if vary {
+				values = append(values, variedNumbers...)
+			}
+			for _, nv := range values {
 				if nv == string(v) {
 					continue
 				}
@@ -213,6 +224,9 @@ func mutations(doc map[string]any) []mutation {
 			out = append(out, mutation{"wrong-type", p + "=\"" + s + "\"", func(d map[string]any) { set(d, cp, s) }})
 			out = append(out, mutation{"wrong-type", p + "=true", func(d map[string]any) { set(d, cp, true) }})
 		case bool:
+			if vary {
+				out = append(out, mutation{"wrong-type", p + "=yes", func(d map[string]any) { set(d, cp, "yes") }})
+			}
 			out = append(out, mutation{"wrong-type", p + "=\"true\"", func(d map[string]any) { set(d, cp, "true") }})
 			out = append(out, mutation{"wrong-type", p + "=1", func(d map[string]any) { set(d, cp, json.Number("1")) }})
 		case string:
@@ -228,6 +242,9 @@ func mutations(doc map[string]any) []mutation {
 					struct{ cat, label, value string }{"enum-case", strings.ToLower(v), strings.ToLower(v)},
 					struct{ cat, label, value string }{"enum-case", strings.ToUpper(v), strings.ToUpper(v)},
 					struct{ cat, label, value string }{"enum-value", v + "x", v + "x"})
+			}
+			if vary {
+				edits = append(edits, variedStrings(v)...)
 			}
 			if quantityLike.MatchString(v) {
 				edits = append(edits,
@@ -304,14 +321,56 @@ func (g *generator) fromSource(s source) {
 	if n > 30 {
 		n = 30
 	}
+	if g.vary {
+		// The held-out set takes half as many again per source: its larger
+		// pool of values would otherwise be sampled as thinly.
+		n += n / 2
+	}
 	if str(s.value, "kind") == "CustomResourceDefinition" {
 		// A CRD among check's inputs is used as one: the test checks each
 		// alone, so few.
 		n = 6
 	}
-	for _, m := range g.pick(mutations(s.value), n) {
+	for _, m := range g.pick(mutations(s.value, g.vary), n) {
 		doc := clone(s.value)
 		m.apply(doc)
 		g.add(Case{Name: s.name + "/" + m.label, Category: m.category, CrdFiles: s.crdFiles, Document: render(doc)})
 	}
+}
+
+// variedNumbers are the held-out set's other numbers: each side of the
+// usual rule edges (1, 65535 the last port, 2^31-1 the last int32, a
+// negative large value, a typical bound such as 100 or 1000).
+var variedNumbers = []string{"1", "-2", "100", "1000", "65535", "2147483647", "-2147483649"}
+
+// variedStrings are the held-out set's other values of a string: other
+// invalid names (a leading dash, a trailing dot, upper case, a space, two
+// dots), the other side of the length edges (63 and 253 characters, the
+// last valid label and subdomain), other enum typos (truncated, a trailing
+// space, lower-cased first letter) and quantities (a wrong-case suffix, an
+// exponent, a bare zero).
+func variedStrings(v string) []struct{ cat, label, value string } {
+	type edit = struct{ cat, label, value string }
+	out := []edit{
+		{"string-chars", "-leading", "-leading"},
+		{"string-chars", "trailing.", "trailing."},
+		{"string-chars", "UPPER", "UPPER"},
+		{"string-chars", "a b", "a b"},
+		{"string-chars", "a..b", "a..b"},
+		{"string-length", "63xa", strings.Repeat("a", 63)},
+		{"string-length", "253xa", strings.Repeat("a", 253)},
+	}
+	if enumLike.MatchString(v) {
+		out = append(out,
+			edit{"enum-value", v[:len(v)-1], v[:len(v)-1]},
+			edit{"enum-value", v + " ", v + " "},
+			edit{"enum-case", strings.ToLower(v[:1]) + v[1:], strings.ToLower(v[:1]) + v[1:]})
+	}
+	if quantityLike.MatchString(v) {
+		out = append(out,
+			edit{"quantity", "1ki", "1ki"},
+			edit{"quantity", "1e3", "1e3"},
+			edit{"quantity", "0", "0"})
+	}
+	return out
 }

@@ -19,7 +19,44 @@ pub(in crate::preflight::go_validation) const CHECKS: Table = &[
     ("io.k8s.api.core.v1.EnvVar", env_var),
     // core validateProbe.
     ("io.k8s.api.core.v1.Probe", probe),
+    // core validateSecretKeySelector and validateConfigMapKeySelector.
+    ("io.k8s.api.core.v1.SecretKeySelector", key_selector),
+    ("io.k8s.api.core.v1.ConfigMapKeySelector", key_selector),
 ];
+
+/// `validateSecretKeySelector` / `validateConfigMapKeySelector`: the name
+/// a DNS subdomain (an absent or null name is `""`, refused as well: the
+/// schema calls it optional, the Go validation does not) and the key not
+/// empty, a config key.
+fn key_selector(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let name = match get(entries, "name").map(|node| &node.value) {
+        None | Some(Value::Null) => "",
+        Some(Value::String(name)) => name.as_str(),
+        // Another type is the walk's `wrong-type`.
+        Some(_) => return,
+    };
+    let name_line = line_of(entries, "name", line);
+    for message in crate::preflight::names::dns1123_subdomain(name) {
+        push(
+            out,
+            "name".to_owned(),
+            name_line,
+            invalid_str(name, &message),
+        );
+    }
+    // An absent or null key is the schema's `required`.
+    let Some(key) = str_at(entries, "key") else {
+        return;
+    };
+    let key_line = line_of(entries, "key", line);
+    if key.is_empty() {
+        push(out, "key".to_owned(), key_line, required(""));
+    } else {
+        for message in super::super::config::config_key(key) {
+            push(out, "key".to_owned(), key_line, invalid_str(key, &message));
+        }
+    }
+}
 
 /// A container names its image.
 fn image_required(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
@@ -48,9 +85,21 @@ fn container(scope: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
         let Some(mount) = mount.as_map() else {
             continue;
         };
+        if let Some(propagation) = str_at(mount, "mountPropagation") {
+            mount_propagation(entries, mount, propagation, out);
+        }
         let Some(path) = str_at(mount, "mountPath") else {
             continue;
         };
+        if path.is_empty() {
+            let line = line_of(mount, "mountPath", 0);
+            push(
+                out,
+                format!("volumeMounts[{index}].mountPath"),
+                line,
+                required(""),
+            );
+        }
         if !paths.insert(path) {
             let line = line_of(mount, "mountPath", 0);
             let message = invalid_str(path, "must be unique");
@@ -92,6 +141,32 @@ fn container(scope: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
                 format!("Invalid value: {value}: must not be set for readinessProbes"),
             );
         }
+    }
+}
+
+/// `validateMountPropagation`: one of the three modes, and
+/// `Bidirectional` only in a privileged container. The server names the
+/// list, not the item (`volumeMounts.mountPropagation`).
+fn mount_propagation(
+    container: &[Entry],
+    mount: &[Entry],
+    propagation: &str,
+    out: &mut Vec<Broken>,
+) {
+    const MODES: &[&str] = &["Bidirectional", "HostToContainer", "None"];
+    let line = line_of(mount, "mountPropagation", 0);
+    let last = "volumeMounts.mountPropagation";
+    if !MODES.contains(&propagation) {
+        let message = super::super::field_error::not_supported(propagation, MODES);
+        push(out, last.to_owned(), line, message);
+    }
+    let privileged = map_at(container, "securityContext")
+        .and_then(|context| get(context, "privileged"))
+        .is_some_and(|node| matches!(node.value, Value::Bool(true)));
+    if propagation == "Bidirectional" && !privileged {
+        let message =
+            "Forbidden: Bidirectional mount propagation is available only to privileged containers";
+        push(out, last.to_owned(), line, message.to_owned());
     }
 }
 
@@ -216,6 +291,14 @@ const ENV_SOURCES: &[&str] = &[
 /// `ValidateEnv` of one variable: its name (the relaxed rule, on by
 /// default from 1.32; before, `IsEnvVarName`) and `validateEnvVarValueFrom`.
 fn env_var(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if str_at(entries, "name") == Some("") {
+        push(
+            out,
+            "name".to_owned(),
+            line_of(entries, "name", line),
+            required(""),
+        );
+    }
     let name = str_at(entries, "name").filter(|name| !name.is_empty());
     if let Some(name) = name.filter(|_| scope.target < RELAXED_ENV_NAMES_FROM) {
         let line = line_of(entries, "name", line);
@@ -494,6 +577,41 @@ mod tests {
         assert_eq!(
             messages("io.k8s.api.core.v1.Pod", pod),
             ["spec.containers[0].image@3: Invalid value: \"nginx \": must not have leading or trailing whitespace"]
+        );
+    }
+
+    #[test]
+    fn mounts_env_names_and_key_selectors() {
+        let c = "io.k8s.api.core.v1.Container";
+        let mounts = "name: a\nimage: b\nvolumeMounts:\n- {name: a, mountPath: '', mountPropagation: HostToContaine}\n- {name: b, mountPath: /y, mountPropagation: Bidirectional}\n";
+        assert_eq!(
+            messages(c, mounts),
+            [
+                "volumeMounts.mountPropagation@4: Unsupported value: \"HostToContaine\": supported values: \"Bidirectional\", \"HostToContainer\", \"None\"",
+                "volumeMounts[0].mountPath@4: Required value",
+                "volumeMounts.mountPropagation@5: Forbidden: Bidirectional mount propagation is available only to privileged containers",
+            ]
+        );
+        let privileged = "name: a\nimage: b\nsecurityContext: {privileged: true}\nvolumeMounts:\n- {name: b, mountPath: /y, mountPropagation: Bidirectional}\n";
+        assert!(messages(c, privileged).is_empty());
+        let env = "io.k8s.api.core.v1.EnvVar";
+        assert_eq!(
+            messages(env, "name: ''\nvalue: x\n"),
+            ["name@1: Required value"]
+        );
+        let secret = "io.k8s.api.core.v1.SecretKeySelector";
+        assert!(messages(secret, "name: db\nkey: password\n").is_empty());
+        assert_eq!(
+            messages(secret, "name: null\nkey: a/b\n"),
+            [
+                "name@1: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                "key@2: Invalid value: \"a/b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+            ]
+        );
+        let config = "io.k8s.api.core.v1.ConfigMapKeySelector";
+        assert_eq!(
+            messages(config, "name: c\nkey: ''\n"),
+            ["key@2: Required value"]
         );
     }
 }

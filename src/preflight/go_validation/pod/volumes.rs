@@ -10,8 +10,24 @@ use crate::preflight::names;
 use vergate_core::support::quantity::milli_value;
 
 /// The checks, by the definition of the object they read.
-pub(in crate::preflight::go_validation) const CHECKS: Table =
-    &[("io.k8s.api.core.v1.Volume", volume)];
+pub(in crate::preflight::go_validation) const CHECKS: Table = &[
+    ("io.k8s.api.core.v1.Volume", volume),
+    // core validateHostPathVolumeSource (a pod's and a PersistentVolume's).
+    ("io.k8s.api.core.v1.HostPathVolumeSource", host_path),
+];
+
+/// `validateHostPathVolumeSource`: an empty path is `Required` (an absent
+/// one is the schema's).
+fn host_path(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    if str_at(entries, "path") == Some("") {
+        push(
+            out,
+            "path".to_owned(),
+            line_of(entries, "path", line),
+            required(""),
+        );
+    }
+}
 
 /// The volume sources, in the order `validateVolumeSource` counts them.
 const SOURCES: &[&str] = &[
@@ -215,5 +231,12 @@ mod tests {
         assert!(!super::is_valid(
             document.documents[0].root.as_map().unwrap()
         ));
+    }
+
+    #[test]
+    fn host_path_needs_a_path() {
+        let h = "io.k8s.api.core.v1.HostPathVolumeSource";
+        assert_eq!(messages(h, "path: ''\n"), ["path@1: Required value"]);
+        assert!(messages(h, "path: /x\n").is_empty());
     }
 }
