@@ -34,8 +34,8 @@ use std::sync::Mutex;
 /// figures); the goal is 99.5 and 95. 1.34-1.36's are from 2026-11-29,
 /// after the Go validation of ObjectMeta, pods, workloads, the core kinds
 /// and the other API groups, list keys and item constraints landed (before
-/// them, by default: 88.98 / 93.91 at 1.35); 1.37's from its first
-/// recording, before those. A recorded minor that
+/// them, by default: 88.98 / 93.91 at 1.35); 1.37's from a scratch regen
+/// with 1.37 added. A recorded minor that
 /// vergate knows and this table lacks fails the test: give it its figures.
 /// One minor's floors: per mode, verdict and field agreement in percent.
 type MinorFloors = (&'static str, [(Mode, f64, f64); 3]);
@@ -81,14 +81,15 @@ const FLOORS: &[MinorFloors] = &[
             (Mode::Strict, 99.46, 99.70),
         ],
     ),
-    // Measured in a regen with 1.37 added (the committed data stop at
+    // Measured in a scratch regen with 1.37 added, once the closed sets
+    // held where 1.37's spec lists no enum (the committed data stop at
     // 1.36, so this row is skipped until the mirror holds 1.37).
     (
         "1.37",
         [
-            (Mode::Default, 86.30, 94.56),
-            (Mode::Warn, 84.93, 93.58),
-            (Mode::Strict, 86.82, 94.26),
+            (Mode::Default, 99.72, 99.70),
+            (Mode::Warn, 99.64, 99.62),
+            (Mode::Strict, 99.49, 99.70),
         ],
     ),
 ];

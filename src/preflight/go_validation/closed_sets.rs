@@ -1,15 +1,17 @@
 //! The closed sets of values the API server's Go validation holds fields
 //! to (`field.NotSupported`, and the few `field.Invalid` of an enum), for
 //! the minors whose published OpenAPI has no `enum`: the specs of 1.33 and
-//! older list none at all, so the schema's check (`value-not-available`)
-//! can only carry a later minor's values back, as a warning, while the
-//! server refuses such a value at every minor. From 1.34 the spec lists
-//! these enums and the schema's check reports them, so these run before
-//! that only ([`SCHEMA_ENUMS_FROM`]).
+//! older list none at all, nor does 1.37's (the v1.37.0 tag's
+//! swagger.json, recorded byte-identical from its server), so the schema's
+//! check (`value-not-available`) can only carry another minor's values
+//! over, as a warning, while the server refuses such a value at every
+//! minor. 1.34–1.36's specs list these enums and the schema's check
+//! reports them, so these run outside that range only ([`applies`]).
 //!
 //! Each set is the one of k8s.io/kubernetes v1.33.0 `pkg/apis/*/validation`
-//! (unchanged from 1.28 unless a check says otherwise), in the order the
-//! server prints it: Go's `sets.List` sorts, a literal list does not.
+//! (unchanged from 1.28 to 1.37 unless a check says otherwise), in the
+//! order the server prints it: Go's `sets.List` sorts, a literal list does
+//! not.
 
 use super::field_error::{invalid_str, items_at, not_supported, push, required, str_at};
 use super::read::{get, line_of};
@@ -21,6 +23,11 @@ use crate::Version;
 /// The first minor whose published spec lists the enums these checks hold
 /// (upstream-specs: no `enum` in 1.28–1.33, 102 fields with one in 1.34).
 pub(super) const SCHEMA_ENUMS_FROM: Version = Version::new(1, 34);
+
+/// The last minor whose published spec lists them (1.37's swagger.json has
+/// no `enum` at all). A new minor's spec is to be checked for `enum` before
+/// this moves.
+pub(super) const SCHEMA_ENUMS_UNTIL: Version = Version::new(1, 36);
 
 /// The checks, by the definition of the object they read.
 pub(super) const CHECKS: Table = &[
@@ -60,7 +67,7 @@ enum Empty {
 /// Whether the target's server validates with these sets while the spec
 /// has no enum for them.
 fn applies(scope: &Scope) -> bool {
-    scope.target < SCHEMA_ENUMS_FROM
+    scope.target < SCHEMA_ENUMS_FROM || scope.target > SCHEMA_ENUMS_UNTIL
 }
 
 /// One closed set: the field, its values in the server's order, and what
@@ -139,6 +146,8 @@ fn protocol(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
 /// empty) and `validateInitContainerRestartPolicy`: an init container's
 /// restart policy may only be `Always` (from 1.29, when the
 /// SidecarContainers gate is on by default; off, 1.28 drops the field).
+/// From 1.35 (ContainerRestartRules on by default) any container's may be
+/// one of `validateContainerRestartPolicy`'s sorted set.
 fn pod_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if !applies(scope) {
         return;
@@ -154,14 +163,30 @@ fn pod_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
     if scope.target < Version::new(1, 29) {
         return;
     }
-    for (index, container) in items_at(entries, "initContainers").iter().enumerate() {
+    if scope.target >= CONTAINER_RESTART_RULES {
+        const POLICIES: &[&str] = &["Always", "Never", "OnFailure"];
+        container_policies(entries, "containers", POLICIES, out);
+        container_policies(entries, "initContainers", POLICIES, out);
+    } else {
+        container_policies(entries, "initContainers", &["Always"], out);
+    }
+}
+
+/// The first minor whose server validates every container's restart policy
+/// (the ContainerRestartRules gate, beta and on by default from 1.35).
+const CONTAINER_RESTART_RULES: Version = Version::new(1, 35);
+
+/// Pushes `field.NotSupported` for each container of the list at `key`
+/// whose `restartPolicy` is not one of `values`.
+fn container_policies(entries: &[Entry], key: &str, values: &[&str], out: &mut Vec<Broken>) {
+    for (index, container) in items_at(entries, key).iter().enumerate() {
         let Some(fields) = container.as_map() else {
             continue;
         };
-        if let Some(policy) = str_at(fields, "restartPolicy").filter(|p| *p != "Always") {
+        if let Some(policy) = str_at(fields, "restartPolicy").filter(|p| !values.contains(p)) {
             let line = line_of(fields, "restartPolicy", container.line);
-            let last = format!("initContainers[{index}].restartPolicy");
-            push(out, last, line, not_supported(policy, &["Always"]));
+            let last = format!("{key}[{index}].restartPolicy");
+            push(out, last, line, not_supported(policy, values));
         }
     }
 }
@@ -314,8 +339,10 @@ fn volume_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken
 }
 
 /// apps `ValidateDeploymentStrategy`'s other types: the server prints the
-/// whole strategy, Go's `%#v` of its internal type (a given `rollingUpdate`
-/// is a pointer, shown as the server's address would be, unknown here).
+/// whole strategy. Before 1.34 as Go's `%#v` of its internal type (a given
+/// `rollingUpdate` is a pointer, shown as the server's address would be,
+/// unknown here); from 1.34 apimachinery prints a struct as its JSON
+/// ([`strategy_json`]).
 fn deployment_strategy(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if !applies(scope) {
         return;
@@ -326,16 +353,76 @@ fn deployment_strategy(scope: &Scope, entries: &[Entry], line: u32, out: &mut Ve
     if matches!(kind, "Recreate" | "RollingUpdate") {
         return;
     }
-    let rolling = if get(entries, "rollingUpdate").is_some_and(|node| node.as_map().is_some()) {
-        "(*apps.RollingUpdateDeployment)(0x…)"
+    let rolling = get(entries, "rollingUpdate").and_then(|node| node.as_map());
+    let value = if scope.target >= Version::new(1, 34) {
+        let Some(json) = strategy_json(kind, rolling) else {
+            return;
+        };
+        json
     } else {
-        "(*apps.RollingUpdateDeployment)(nil)"
+        let pointer = if rolling.is_some() { "0x…" } else { "nil" };
+        format!(
+            "apps.DeploymentStrategy{{Type:{}, RollingUpdate:(*apps.RollingUpdateDeployment)({pointer})}}",
+            go_quoted(kind)
+        )
     };
-    let message = format!(
-        "Unsupported value: apps.DeploymentStrategy{{Type:{}, RollingUpdate:{rolling}}}: supported values: \"Recreate\", \"RollingUpdate\"",
-        go_quoted(kind)
-    );
+    let message =
+        format!("Unsupported value: {value}: supported values: \"Recreate\", \"RollingUpdate\"");
     push(out, String::new(), line_of(entries, "type", line), message);
+}
+
+/// The internal `apps.DeploymentStrategy` as Go's `json.Marshal` writes it
+/// (no JSON tags on internal types: Go's field names; an absent
+/// `maxUnavailable` or `maxSurge` is the zero `IntOrString`, `0`, since
+/// only a `RollingUpdate` strategy is defaulted). `None` when a count is
+/// neither an integer nor a string (decoding refuses it first).
+fn strategy_json(kind: &str, rolling: Option<&[Entry]>) -> Option<String> {
+    let mut out = format!("{{\"Type\":{},\"RollingUpdate\":", go_json_string(kind));
+    match rolling {
+        None => out.push_str("null"),
+        Some(fields) => {
+            out.push_str("{\"MaxUnavailable\":");
+            int_or_string_json(get(fields, "maxUnavailable"), &mut out)?;
+            out.push_str(",\"MaxSurge\":");
+            int_or_string_json(get(fields, "maxSurge"), &mut out)?;
+            out.push('}');
+        }
+    }
+    out.push('}');
+    Some(out)
+}
+
+/// An `IntOrString` as its `MarshalJSON` writes it (absent or `null`: 0).
+fn int_or_string_json(node: Option<&crate::document::Node>, out: &mut String) -> Option<()> {
+    use crate::document::Value;
+    match node.map(|node| &node.value) {
+        None | Some(Value::Null) => out.push('0'),
+        Some(Value::Int(value)) => out.push_str(&value.to_string()),
+        Some(Value::String(text)) => out.push_str(&go_json_string(text)),
+        Some(_) => return None,
+    }
+    Some(())
+}
+
+/// A string as Go's `json.Marshal` writes it: JSON's escapes, and `<`,
+/// `>`, `&`, U+2028 and U+2029 as `\u` escapes (Go's HTML-safe default).
+fn go_json_string(value: &str) -> String {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    if !json.contains(['<', '>', '&', '\u{2028}', '\u{2029}']) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// apps `ValidateStatefulSetSpec`'s pod management policy (defaulted when
@@ -444,6 +531,63 @@ mod tests {
             ["protocol@2: Unsupported value: \"tcp\": supported values: \"SCTP\", \"TCP\", \"UDP\""]
         );
         assert!(new.is_empty());
+    }
+
+    /// 1.37's spec lists no enum again: the sets hold there, as at 1.33.
+    #[test]
+    fn the_sets_hold_again_where_the_1_37_spec_lists_no_enum() {
+        const V137: Version = Version::new(1, 37);
+        let container = "name: web\nimage: nginx\nimagePullPolicy: always\n";
+        assert_eq!(
+            messages_at("io.k8s.api.core.v1.Container", container, V137),
+            ["imagePullPolicy@3: Unsupported value: \"always\": supported values: \"Always\", \"IfNotPresent\", \"Never\""]
+        );
+        let at_136 = messages_at(
+            "io.k8s.api.core.v1.Container",
+            container,
+            Version::new(1, 36),
+        );
+        assert!(
+            !at_136.iter().any(|m| m.contains("Unsupported")),
+            "{at_136:?}"
+        );
+        let slice = "addressType: IPv5\nendpoints: []\n";
+        assert_eq!(
+            messages_at("io.k8s.api.discovery.v1.EndpointSlice", slice, V137),
+            ["addressType@1: Unsupported value: \"IPv5\": supported values: \"FQDN\", \"IPv4\", \"IPv6\""]
+        );
+    }
+
+    /// From 1.34 the server prints a strategy as its JSON (Go's field
+    /// names, an absent count as the zero `IntOrString`).
+    #[test]
+    fn a_1_37_strategy_reads_as_its_json() {
+        const V137: Version = Version::new(1, 37);
+        let definition = "io.k8s.api.apps.v1.DeploymentStrategy";
+        assert_eq!(
+            messages_at(definition, "type: rollingupdate\n", V137),
+            ["@1: Unsupported value: {\"Type\":\"rollingupdate\",\"RollingUpdate\":null}: supported values: \"Recreate\", \"RollingUpdate\""]
+        );
+        let rolling = "type: rollingupdate\nrollingUpdate: {maxSurge: '25%'}\n";
+        assert_eq!(
+            messages_at(definition, rolling, V137),
+            ["@1: Unsupported value: {\"Type\":\"rollingupdate\",\"RollingUpdate\":{\"MaxUnavailable\":0,\"MaxSurge\":\"25%\"}}: supported values: \"Recreate\", \"RollingUpdate\""]
+        );
+        assert_eq!(super::go_json_string("a<b&"), "\"a\\u003cb\\u0026\"");
+    }
+
+    /// From 1.35 (ContainerRestartRules on) every container's restart
+    /// policy is one of three, in Go's sorted order.
+    #[test]
+    fn restart_policies_of_containers_at_1_37() {
+        let spec = "containers:\n- {name: a, image: b, restartPolicy: Sometimes}\ninitContainers:\n- {name: i, image: b, restartPolicy: OnFailure}\n- {name: j, image: b, restartPolicy: ''}\n";
+        assert_eq!(
+            messages_at("io.k8s.api.core.v1.PodSpec", spec, Version::new(1, 37)),
+            [
+                "containers[0].restartPolicy@2: Unsupported value: \"Sometimes\": supported values: \"Always\", \"Never\", \"OnFailure\"",
+                "initContainers[1].restartPolicy@5: Unsupported value: \"\": supported values: \"Always\", \"Never\", \"OnFailure\"",
+            ]
+        );
     }
 
     #[test]

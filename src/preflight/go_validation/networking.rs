@@ -430,7 +430,7 @@ fn domain_prefixed_path(value: &str, at: Path<'_>, line: u32, found: &mut Findin
 }
 
 /// `ValidateNetworkPolicySpec`.
-fn network_policy(_: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
+fn network_policy(scope: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let found = &mut Findings { out };
     let root = Path::Root;
     let spec_path = root.key("spec");
@@ -446,7 +446,7 @@ fn network_policy(_: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>)
             let fields = entries(Some(rule));
             let ports_path = at.key("ports");
             for (index, port) in items(get(fields, "ports")).iter().enumerate() {
-                policy_port(port, ports_path.index(index), found);
+                policy_port(scope, port, ports_path.index(index), found);
             }
             let peers_path = at.key(peers);
             for (index, peer) in items(get(fields, peers)).iter().enumerate() {
@@ -479,8 +479,9 @@ fn network_policy(_: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>)
     }
 }
 
-/// `ValidateNetworkPolicyPort`.
-fn policy_port(port: &Node, at: Path<'_>, found: &mut Findings<'_>) {
+/// `ValidateNetworkPolicyPort`. An `endPort` below `port` shows `port`'s
+/// value before 1.37 and its own from 1.37.
+fn policy_port(scope: &Scope, port: &Node, at: Path<'_>, found: &mut Findings<'_>) {
     let fields = entries(Some(port));
     let line_at = |key| line_of(fields, key, port.line);
     if let Some(protocol) = get(fields, "protocol").and_then(Node::as_str) {
@@ -506,10 +507,15 @@ fn policy_port(port: &Node, at: Path<'_>, found: &mut Findings<'_>) {
             }
             if let Some(end) = end_port {
                 if end < *number {
+                    let shown = if scope.target >= crate::Version::new(1, 37) {
+                        end
+                    } else {
+                        *number
+                    };
                     found.invalid(
                         at.key("endPort"),
                         line_at("endPort"),
-                        &number.to_string(),
+                        &shown.to_string(),
                         "must be greater than or equal to `port`",
                     );
                 }
@@ -710,6 +716,12 @@ mod tests {
                 "spec.ingress[0].from[1].ipBlock.cidr@5: Invalid value: \"10.0.0.0/33\": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)",
                 "spec.ingress[0].from[2]@5: Required value: must specify a peer",
             ]
+        );
+        // From 1.37 the server shows the end port's own value.
+        let below = "spec:\n  podSelector: {}\n  ingress:\n  - ports: [{port: 90, endPort: 80}]\n";
+        assert_eq!(
+            found_at(POLICY, 37, below),
+            ["spec.ingress[0].ports[0].endPort@4: Invalid value: 80: must be greater than or equal to `port`"]
         );
     }
 }

@@ -25,6 +25,7 @@ use crate::walk::go_quoted;
 pub(super) const CHECKS: Table = &[
     // core ValidatePodSpec.
     ("io.k8s.api.core.v1.PodSpec", pod_spec),
+    ("io.k8s.api.core.v1.PodSpec", share_process_namespace),
     // core ValidatePodTemplateSpec: a template without a spec has no
     // containers.
     ("io.k8s.api.core.v1.PodTemplateSpec", template_has_spec),
@@ -44,6 +45,30 @@ const MAX_SEARCH_CHARS: usize = 2048;
 
 /// The grace period the server defaults (`terminationGracePeriodSeconds`).
 const DEFAULT_GRACE: i64 = 30;
+
+/// core `ValidatePodSecurityContext` (before 1.37) and
+/// `validateShareProcessNamespace` (from 1.37): a shared process namespace
+/// with the host's PID namespace. Before 1.37 the internal type keeps both
+/// in the security context, so the path is there; from 1.37 in the spec.
+fn share_process_namespace(scope: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
+    let on = |key| {
+        matches!(
+            get(entries, key).map(|node| &node.value),
+            Some(crate::document::Value::Bool(true))
+        )
+    };
+    if !(on("shareProcessNamespace") && on("hostPID")) {
+        return;
+    }
+    let last = if scope.target >= crate::Version::new(1, 37) {
+        "shareProcessNamespace"
+    } else {
+        "securityContext.shareProcessNamespace"
+    };
+    let line = line_of(entries, "shareProcessNamespace", 0);
+    let message = "Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled";
+    push(out, last.to_owned(), line, message.to_owned());
+}
 
 /// `ValidatePodSpec`'s own rules.
 fn pod_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
@@ -539,6 +564,24 @@ mod tests {
     use super::super::tests::messages;
 
     const SPEC: &str = "io.k8s.api.core.v1.PodSpec";
+
+    #[test]
+    fn a_shared_process_namespace_with_the_hosts_pids() {
+        use super::super::tests::messages_at;
+        let spec =
+            "containers: [{name: a, image: b}]\nhostPID: true\nshareProcessNamespace: true\n";
+        assert_eq!(
+            messages(SPEC, spec),
+            ["securityContext.shareProcessNamespace@3: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled"]
+        );
+        assert_eq!(
+            messages_at(SPEC, spec, crate::Version::new(1, 37)),
+            ["shareProcessNamespace@3: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled"]
+        );
+        let apart =
+            "containers: [{name: a, image: b}]\nhostPID: true\nshareProcessNamespace: false\n";
+        assert!(messages(SPEC, apart).is_empty());
+    }
 
     #[test]
     fn pod_spec_rules() {
