@@ -3,8 +3,8 @@
 //! what each concern reads hung on its nodes as annotations, read in the
 //! same pass: the node's type (`self`'s CEL type, [`Shape`]), its
 //! `x-kubernetes-validations` rules (compiled), its junctors (`allOf`,
-//! `anyOf`, `oneOf`, `not`, as the CRD reader moved them), its `default`,
-//! and whether any rule, junctor or default lies below (so a walk skips
+//! `anyOf`, `oneOf`, `not`, as the CRD reader moved them), its `default`
+//! and `nullable`, and whether any rule, junctor or default lies below (so a walk skips
 //! the rest).
 //!
 //! Its readers: [`defaults`] defaults a custom resource as the API server
@@ -14,10 +14,20 @@
 //! (`defaults::apply_at`); the bytes laid are counted first, and past the
 //! bound the resource is defaulted ahead up to it and neither judges it.
 //! `cel::evaluate` runs the rules, `junctors` validates the value where
-//! junctors are. `cel::gates` builds the same tree from an
-//! API's own gates (without defaults).
+//! junctors are, `engine::crds::nulls` drops and defaults `null`s by the
+//! nodes' `nullable` and `default`, and `engine::crds` reads the
+//! version's `status` subresource here ([`ServedSchema::status_reset`]).
+//! `cel::gates` builds the same tree from an API's own gates (without
+//! defaults).
+//!
+//! The CRD's own checks (what the server refuses on create, in every
+//! version, served or not) read the schemas as written, before the CRD
+//! reader rewrites them: [`written`] is their one walk, with the same
+//! depth bound.
 
 pub mod defaults;
+pub mod line;
+pub mod written;
 
 use super::passed::Passed;
 use super::rule::CompiledRule;
@@ -92,6 +102,9 @@ pub struct SchemaNode {
     /// Values of a map (`additionalProperties` with a schema).
     pub values: Option<Box<SchemaNode>>,
     pub default: Option<Json>,
+    /// `nullable: true`: a `null` here is a value, which the API server
+    /// neither drops nor defaults (`engine::crds::nulls`).
+    pub nullable: bool,
     /// The size of `default` as JSON text, what laying it costs
     /// ([`defaults::MAX_DEFAULT_BYTES`]).
     pub default_bytes: usize,
@@ -121,6 +134,9 @@ pub struct ServedSchema {
     /// The schema path below which junctors were not read: the schema
     /// nests deeper than [`MAX_DEPTH`] there.
     pub junctors_cut: Option<String>,
+    /// The version has the `status` subresource: the API server resets a
+    /// resource's `status` on create (the tree leaves it out).
+    pub status_reset: bool,
 }
 
 impl ServedSchema {
@@ -149,6 +165,7 @@ impl ServedSchema {
             tree,
             crd,
             junctors_cut: reading.junctors_cut,
+            status_reset: schema.get(STATUS_SUBRESOURCE) == Some(&Json::Bool(true)),
         }
     }
 
@@ -170,6 +187,7 @@ impl SchemaNode {
             items: None,
             values: None,
             default: None,
+            nullable: false,
             default_bytes: 0,
             laid_bytes: 0,
             rules_below: false,
@@ -243,6 +261,7 @@ impl<'s> Reading<'s> {
             _ => Shape::Any,
         };
         let mut node = SchemaNode::leaf(shape);
+        node.nullable = flag("nullable");
         if let Some(Json::Array(entries)) = schema.get("x-kubernetes-validations") {
             node.rules = entries
                 .iter()
