@@ -25,9 +25,12 @@
 //! reader rewrites them: [`written`] is their one walk, with the same
 //! depth bound.
 
+mod bound;
 pub mod defaults;
 pub mod line;
 pub mod written;
+
+pub use bound::MAX_DEPTH;
 
 use super::passed::Passed;
 use super::rule::CompiledRule;
@@ -35,18 +38,6 @@ use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use vergate_codegen::load::{STATUS_SUBRESOURCE, VALUE_VALIDATIONS};
-
-/// The deepest schema level read (of `properties`, `items` and
-/// `additionalProperties`; the root is level 0), for every concern alike:
-/// rules, junctors and defaults below it are not read. The API server has
-/// no schema depth of its own (its JSON and YAML decoders stop at 10,000
-/// levels of nesting, its 3 MiB request bounds the rest), so this is
-/// vergate's: far past real CRDs (the deepest in `../shared/crds` and
-/// Gateway API nests 16 levels), and the bound docs/cli.md states for a
-/// schema's junctors, whose cut is a warning naming the schema path
-/// ([`ServedSchema::junctors_cut`]). `cel::gates` follows definitions no
-/// deeper.
-pub const MAX_DEPTH: usize = 64;
 
 /// The type of a schema node, as the API server's CEL types read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 //! here, with the tree's depth bound ([`MAX_DEPTH`]), over a document's
 //! nodes (with their lines) or its JSON alike ([`Written`]).
 
-use super::MAX_DEPTH;
+use super::bound::MAX_DEPTH;
 use crate::document::{Node, Value as Doc};
 use serde_json::Value as Json;
 

@@ -16,8 +16,9 @@
 //! - `copies`: which CRD documents among the inputs are copies of another;
 //! - `index`: the gates of the CRDs that can be used together;
 //! - `refused`: the CRDs the API server refuses on create (a pattern Go
-//!   does not compile, rules over the cost limits), whose custom
-//!   resources cannot be created;
+//!   does not compile, a type OpenAPI lacks), whose custom resources
+//!   cannot be created; `cost`: a CRD among the inputs refused for its
+//!   rules' estimated cost too;
 //! - `rules`: the schema tree of each served version, read once: its
 //!   rules, junctors, defaults, `nullable`s and `status` subresource;
 //! - `status`: which findings the reset of `status` on create drops;
@@ -26,6 +27,7 @@
 //! - `load`: [`CrdLoader`], which gathers the texts and builds all of it.
 
 mod copies;
+mod cost;
 mod index;
 mod load;
 mod nulls;

@@ -82,7 +82,7 @@ fn read_parts(path: &Path, parts: &[document::Part<'_>], first_index: usize) -> 
     let has_rules = parts.iter().any(|part| names_rules(part.text()));
     let refusals = documents
         .iter()
-        .filter_map(|(_, doc)| refused::on_create(doc, has_rules))
+        .filter_map(|(_, doc)| super::cost::on_create(doc, has_rules))
         .collect();
     let read = crds_from_documents(path, documents).map_err(|err| err.to_string())?;
     Ok((read, refusals))

@@ -11,13 +11,12 @@
 //!   syntax is RE2's). A pattern that compiles but exceeds the `regex`
 //!   crate's size limit is not a refusal: Go has no such limit.
 //!
-//! - CEL rules over the estimated cost limits ([`by_cost`]), for a CRD
+//! - CEL rules over the estimated cost limits (`super::cost`), for a CRD
 //!   among the inputs only: it is created with them. A CRD given with
 //!   `--crd` is on the cluster already (the server ratchets the cost of a
 //!   CRD it holds), so its cost is a warning (`crd_cost`) and its custom
 //!   resources are served.
 
-use crate::cel::cost::Step as CostStep;
 use crate::cel::schema::written::{self, Written};
 use crate::document::Node;
 use crate::walk::constraints::REGEX_SIZE_LIMIT as SIZE_LIMIT;
@@ -87,53 +86,6 @@ impl RefusedCrd {
 pub(crate) fn by_schema(root: &Value) -> Option<RefusedCrd> {
     let reasons = root.get("spec").map(schema_reasons).unwrap_or_default();
     (!reasons.is_empty()).then(|| refused(root, reasons))?
-}
-
-/// The CRD document `root` (as JSON), created with the inputs, when the
-/// API server refuses it on create: for [`by_schema`]'s reasons and, when
-/// `has_rules` (its text names `x-kubernetes-validations`), for its rules'
-/// estimated cost ([`by_cost`], estimated in full only when over a limit).
-pub(crate) fn on_create(root: &Value, has_rules: bool) -> Option<RefusedCrd> {
-    let mut reasons = root.get("spec").map(schema_reasons).unwrap_or_default();
-    if has_rules && crate::cel::crd_cost::over_limits(root) {
-        reasons.extend(by_cost(root));
-    }
-    (!reasons.is_empty()).then(|| refused(root, reasons))?
-}
-
-/// What the API server refuses in the CEL rules' estimated cost of every
-/// version's schema (`cel::cost`), in its words: the whole schema's total
-/// first, then the rules over their own limit and those that contributed
-/// most. Identical schemas are estimated once, as the top-level
-/// `spec.validation`, as the server does.
-pub(crate) fn by_cost(root: &Value) -> Vec<Reason> {
-    let mut out = Vec::new();
-    let Some(spec) = root.get("spec") else {
-        return Vec::new();
-    };
-    for (at, schema) in written::versions(spec, true) {
-        let mut findings = crate::cel::cost::check(schema);
-        // The total first, as the server lists it.
-        findings.sort_by_key(|finding| !finding.at.is_empty());
-        out.extend(findings.into_iter().map(|finding| {
-            let mut pointer = at.pointer.clone();
-            for step in &finding.at {
-                pointer.push('/');
-                match step {
-                    CostStep::Key(key) => {
-                        pointer.push_str(&key.replace('~', "~0").replace('/', "~1"))
-                    }
-                    CostStep::Index(index) => pointer.push_str(&index.to_string()),
-                }
-            }
-            Reason {
-                field: format!("{}{}", at.field, finding.field),
-                message: finding.error,
-                pointer,
-            }
-        }));
-    }
-    out
 }
 
 /// The CRD document `root` refused for `reasons`; `None` when it is no
