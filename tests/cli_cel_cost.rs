@@ -71,6 +71,33 @@ fn a_crd_given_with_crd_over_the_limits_is_a_warning() {
     assert!(code(&output) <= 1, "{err}");
 }
 
+/// A CRD among the inputs is created with them: the API server refuses
+/// it for its rules' cost, so its custom resources in the same run are
+/// refused too, in the server's words; given with `--crd` (on the cluster
+/// already, its cost ratcheted), they are served.
+#[test]
+fn a_crd_input_over_the_limits_leaves_its_resources_unserved() {
+    let dir = tempfile::tempdir().unwrap();
+    let widget = dir.path().join("widget.yaml");
+    std::fs::write(
+        &widget,
+        "apiVersion: cost.example.com/v1\nkind: Widget\nmetadata: {name: w}\n",
+    )
+    .unwrap();
+    let widget = widget.to_str().unwrap();
+    let refused: Vec<String> = findings(&[OVER_RULE, widget])
+        .into_iter()
+        .filter(|found| found.starts_with("1 error"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{refused:#?}");
+    assert!(
+        refused[0].contains("cost.example.com/v1 Widget: not served, as the API server refuses its CRD widgets.cost.example.com on create: spec.validation.openAPIV3Schema.properties[spec].properties[tags].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of 1.258300x"),
+        "{refused:#?}"
+    );
+    let served = findings(&["--crd", OVER_RULE, widget]);
+    assert!(served.is_empty(), "{served:#?}");
+}
+
 /// Gateway API's CRDs of two releases, as inputs and with `--crd`: no
 /// cost finding (the API server accepts them).
 #[test]

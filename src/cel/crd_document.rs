@@ -12,11 +12,14 @@
 //! holds, unchanged, compiles in the second (and custom resources are
 //! validated against stored CRDs, so they are checked with the target's
 //! own libraries). A library from a later minor is refused by both.
+//!
+//! Its schemas are read as written (every version), by the one walk of
+//! [`written`].
 
 use super::library;
 use super::rule::CompiledRule;
-use super::schema::MAX_DEPTH;
-use crate::document::{Node, Value as Doc};
+use super::schema::written::{self, Written};
+use crate::document::Node;
 use crate::preflight::{Rule, Violation};
 use crate::Version;
 
@@ -33,60 +36,25 @@ pub fn check(root: &Node, target: Version) -> Vec<Violation> {
     if !is_crd {
         return found;
     }
-    let Some(Doc::Seq(versions)) = root
-        .get("spec")
-        .and_then(|spec| spec.get("versions"))
-        .map(|versions| &versions.value)
-    else {
+    let Some(spec) = root.get("spec") else {
         return found;
     };
-    for (index, version) in versions.iter().enumerate() {
-        if let Some(schema) = version
-            .get("schema")
-            .and_then(|schema| schema.get("openAPIV3Schema"))
-        {
-            let path = format!("spec.versions[{index}].schema.openAPIV3Schema");
-            walk(schema, path, target, 0, &mut found);
-        }
+    for (at, schema) in written::versions(spec, false) {
+        written::walk(schema, &mut |schema, steps| {
+            let rules = schema
+                .get("x-kubernetes-validations")
+                .map_or(&[][..], Written::items);
+            for (index, rule) in rules.iter().enumerate() {
+                let path = format!(
+                    "{}.x-kubernetes-validations[{index}].rule",
+                    written::dotted(&at.field, steps)
+                );
+                rule_at(rule, path, target, &mut found);
+            }
+        });
     }
     found.extend(super::crd_cost::of_crd(root));
     found
-}
-
-/// Visits `node` (a schema at `path`) and every schema inside it.
-fn walk(node: &Node, path: String, target: Version, depth: usize, found: &mut Vec<Violation>) {
-    let Doc::Map(entries) = &node.value else {
-        return;
-    };
-    if depth > MAX_DEPTH {
-        return;
-    }
-    for entry in entries {
-        let here = format!("{path}.{}", entry.key);
-        match (entry.key.as_str(), &entry.value.value) {
-            ("x-kubernetes-validations", Doc::Seq(rules)) => {
-                for (index, rule) in rules.iter().enumerate() {
-                    rule_at(rule, format!("{here}[{index}].rule"), target, found);
-                }
-            }
-            ("properties" | "patternProperties" | "definitions", Doc::Map(members)) => {
-                for member in members {
-                    let inner = format!("{here}.{}", member.key);
-                    walk(&member.value, inner, target, depth + 1, found);
-                }
-            }
-            ("items" | "additionalProperties" | "not", Doc::Map(_)) => {
-                walk(&entry.value, here, target, depth + 1, found)
-            }
-            ("allOf" | "anyOf" | "oneOf" | "items", Doc::Seq(schemas)) => {
-                for (index, schema) in schemas.iter().enumerate() {
-                    let inner = format!("{here}[{index}]");
-                    walk(schema, inner, target, depth + 1, found);
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 /// Reports the rule `entry` (one item of `x-kubernetes-validations`) when

@@ -20,6 +20,7 @@
 
 mod validate;
 
+use crate::cel::schema::line::line_of;
 use crate::cel::schema::{defaults, SchemaNode, ServedSchema, MAX_DEPTH};
 use crate::document::{Node, Value};
 use crate::preflight::{Deviation, Rule, Violation};
@@ -186,29 +187,6 @@ impl<'j> Walk<'j> {
             ));
         }
     }
-}
-
-/// The line of the value at path `at` below `node` (at path `base`), when
-/// the document has it.
-pub(crate) fn line_of(node: &Node, base: &str, at: &str) -> Option<u32> {
-    let mut rest = at.strip_prefix(base)?;
-    let mut here = node;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('[') {
-            let (index, tail) = after.split_once(']')?;
-            let Value::Seq(items) = &here.value else {
-                return None;
-            };
-            here = items.get(index.parse::<usize>().ok()?)?;
-            rest = tail;
-        } else {
-            let after = rest.strip_prefix('.').unwrap_or(rest);
-            let end = after.find(['.', '[']).unwrap_or(after.len());
-            here = here.get(&after[..end])?;
-            rest = &after[end..];
-        }
-    }
-    Some(here.line)
 }
 
 #[cfg(test)]

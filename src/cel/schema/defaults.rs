@@ -49,7 +49,7 @@ impl Cut {
             MAX_DEFAULT_BYTES >> 20,
             self.schema
         );
-        let line = crate::junctors::line_of(root, "", &self.path).unwrap_or(root.line);
+        let line = super::line::line_of(root, "", &self.path).unwrap_or(root.line);
         Violation::new(rule, self.path.clone(), line, message).deviating(Deviation::NotChecked)
     }
 }

@@ -3,8 +3,8 @@
 //! what each concern reads hung on its nodes as annotations, read in the
 //! same pass: the node's type (`self`'s CEL type, [`Shape`]), its
 //! `x-kubernetes-validations` rules (compiled), its junctors (`allOf`,
-//! `anyOf`, `oneOf`, `not`, as the CRD reader moved them), its `default`,
-//! and whether any rule, junctor or default lies below (so a walk skips
+//! `anyOf`, `oneOf`, `not`, as the CRD reader moved them), its `default`
+//! and `nullable`, and whether any rule, junctor or default lies below (so a walk skips
 //! the rest).
 //!
 //! Its readers: [`defaults`] defaults a custom resource as the API server
@@ -14,10 +14,23 @@
 //! (`defaults::apply_at`); the bytes laid are counted first, and past the
 //! bound the resource is defaulted ahead up to it and neither judges it.
 //! `cel::evaluate` runs the rules, `junctors` validates the value where
-//! junctors are. `cel::gates` builds the same tree from an
-//! API's own gates (without defaults).
+//! junctors are, `engine::crds::nulls` drops and defaults `null`s by the
+//! nodes' `nullable` and `default`, and `engine::crds` reads the
+//! version's `status` subresource here ([`ServedSchema::status_reset`]).
+//! `cel::gates` builds the same tree from an API's own gates (without
+//! defaults).
+//!
+//! The CRD's own checks (what the server refuses on create, in every
+//! version, served or not) read the schemas as written, before the CRD
+//! reader rewrites them: [`written`] is their one walk, with the same
+//! depth bound.
 
+mod bound;
 pub mod defaults;
+pub mod line;
+pub mod written;
+
+pub use bound::MAX_DEPTH;
 
 use super::passed::Passed;
 use super::rule::CompiledRule;
@@ -25,18 +38,6 @@ use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use vergate_codegen::load::{STATUS_SUBRESOURCE, VALUE_VALIDATIONS};
-
-/// The deepest schema level read (of `properties`, `items` and
-/// `additionalProperties`; the root is level 0), for every concern alike:
-/// rules, junctors and defaults below it are not read. The API server has
-/// no schema depth of its own (its JSON and YAML decoders stop at 10,000
-/// levels of nesting, its 3 MiB request bounds the rest), so this is
-/// vergate's: far past real CRDs (the deepest in `../shared/crds` and
-/// Gateway API nests 16 levels), and the bound docs/cli.md states for a
-/// schema's junctors, whose cut is a warning naming the schema path
-/// ([`ServedSchema::junctors_cut`]). `cel::gates` follows definitions no
-/// deeper.
-pub const MAX_DEPTH: usize = 64;
 
 /// The type of a schema node, as the API server's CEL types read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +93,9 @@ pub struct SchemaNode {
     /// Values of a map (`additionalProperties` with a schema).
     pub values: Option<Box<SchemaNode>>,
     pub default: Option<Json>,
+    /// `nullable: true`: a `null` here is a value, which the API server
+    /// neither drops nor defaults (`engine::crds::nulls`).
+    pub nullable: bool,
     /// The size of `default` as JSON text, what laying it costs
     /// ([`defaults::MAX_DEFAULT_BYTES`]).
     pub default_bytes: usize,
@@ -121,6 +125,9 @@ pub struct ServedSchema {
     /// The schema path below which junctors were not read: the schema
     /// nests deeper than [`MAX_DEPTH`] there.
     pub junctors_cut: Option<String>,
+    /// The version has the `status` subresource: the API server resets a
+    /// resource's `status` on create (the tree leaves it out).
+    pub status_reset: bool,
 }
 
 impl ServedSchema {
@@ -149,6 +156,7 @@ impl ServedSchema {
             tree,
             crd,
             junctors_cut: reading.junctors_cut,
+            status_reset: schema.get(STATUS_SUBRESOURCE) == Some(&Json::Bool(true)),
         }
     }
 
@@ -170,6 +178,7 @@ impl SchemaNode {
             items: None,
             values: None,
             default: None,
+            nullable: false,
             default_bytes: 0,
             laid_bytes: 0,
             rules_below: false,
@@ -243,6 +252,7 @@ impl<'s> Reading<'s> {
             _ => Shape::Any,
         };
         let mut node = SchemaNode::leaf(shape);
+        node.nullable = flag("nullable");
         if let Some(Json::Array(entries)) = schema.get("x-kubernetes-validations") {
             node.rules = entries
                 .iter()

@@ -183,11 +183,7 @@ impl<'a> CrdLoader<'a> {
             used.iter()
                 .flat_map(|(_, document)| document.crds.iter().cloned()),
         );
-        custom
-            .status_reset
-            .extend(super::status::status_reset(&used));
-        custom.nulls.extend(super::nulls::trees(&used));
-        custom.schemas.extend(served_schemas(&used));
+        custom.extend_schemas(served_schemas(&used));
         if let Some(index) = index {
             for (name, ty) in index.types {
                 // The built-in ObjectMeta gives way to the API's own.

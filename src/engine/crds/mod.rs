@@ -16,14 +16,18 @@
 //! - `copies`: which CRD documents among the inputs are copies of another;
 //! - `index`: the gates of the CRDs that can be used together;
 //! - `refused`: the CRDs the API server refuses on create (a pattern Go
-//!   does not compile, rules over the cost limits), whose custom
-//!   resources cannot be created;
-//! - `rules`: the schema tree of each served version with rules or junctors;
-//! - `status`: the served versions whose `status` is reset on create;
-//! - `nulls`: the `null`s the API server drops from a custom resource;
+//!   does not compile, a type OpenAPI lacks), whose custom resources
+//!   cannot be created; `cost`: a CRD among the inputs refused for its
+//!   rules' estimated cost too;
+//! - `rules`: the schema tree of each served version, read once: its
+//!   rules, junctors, defaults, `nullable`s and `status` subresource;
+//! - `status`: which findings the reset of `status` on create drops;
+//! - `nulls`: the `null`s the API server drops from a custom resource,
+//!   as the tree's `nullable`s and defaults say;
 //! - `load`: [`CrdLoader`], which gathers the texts and builds all of it.
 
 mod copies;
+mod cost;
 mod index;
 mod load;
 mod nulls;
@@ -51,9 +55,15 @@ type Key = (String, String, String);
 #[derive(Default)]
 pub(crate) struct CustomResources {
     crds: Vec<CrdVersions>,
-    /// The schema of each served version with CEL rules or logical
-    /// junctors (`allOf`, `anyOf`, `oneOf`, `not`), read once.
+    /// The schema tree of each served version, read once: what its CEL
+    /// rules, logical junctors (`allOf`, `anyOf`, `oneOf`, `not`),
+    /// defaults and `null`s read.
     schemas: HashMap<Key, ServedSchema>,
+    /// True when a schema of `schemas` has rules or junctors
+    /// ([`ServedSchema::is_checked`]): most runs have none.
+    any_checked: bool,
+    /// True when a schema of `schemas` has the `status` subresource.
+    any_status_reset: bool,
     /// The rules of the API's own gates (a regen of CRDs), built per type
     /// and minor as documents ask for them.
     gate_rules: crate::cel::GateRules,
@@ -62,11 +72,6 @@ pub(crate) struct CustomResources {
     unused: Vec<Unused>,
     /// CRDs read that the API server refuses on create.
     refused: Vec<refused::RefusedCrd>,
-    /// The served versions whose CRD has the `status` subresource.
-    status_reset: Vec<Key>,
-    /// What decides which `null`s of each served version's resources the
-    /// API server drops.
-    nulls: HashMap<Key, nulls::Tree>,
 }
 
 /// A CRD among the inputs that is not used.
@@ -101,6 +106,15 @@ impl Unused {
 }
 
 impl CustomResources {
+    /// Adds the served versions' schema trees, each read once.
+    fn extend_schemas(&mut self, schemas: HashMap<Key, ServedSchema>) {
+        for schema in schemas.values() {
+            self.any_checked |= schema.is_checked();
+            self.any_status_reset |= schema.status_reset;
+        }
+        self.schemas.extend(schemas);
+    }
+
     /// Why the CRD document at `line` of input `file` is not used, when it
     /// is one that is left out.
     pub fn not_used(&self, file: &str, line: u32) -> Option<&str> {
@@ -114,10 +128,12 @@ impl CustomResources {
     /// has CEL rules or junctors.
     pub fn schema_for(&self, root: &Node) -> Option<&ServedSchema> {
         // Most runs have no CRD with rules: no key built for every document.
-        if self.schemas.is_empty() {
+        if !self.any_checked {
             return None;
         }
-        self.schemas.get(&owned(group_version_kind(root)?))
+        self.schemas
+            .get(&owned(group_version_kind(root)?))
+            .filter(|schema| schema.is_checked())
     }
 
     /// The CEL rules of the API's own type of `root` in `minor`, when its
@@ -140,15 +156,15 @@ impl CustomResources {
     /// differs: without the `null`s its CRD's schema does not allow and
     /// does not default (see `nulls`).
     pub fn without_nulls(&self, root: &Node) -> Option<Node> {
-        if self.nulls.is_empty() {
+        if self.schemas.is_empty() {
             return None;
         }
         // A scan first: the key is built only for a resource with a null.
         if !nulls::holds_null(root) {
             return None;
         }
-        let tree = self.nulls.get(&owned(group_version_kind(root)?))?;
-        nulls::pruned(tree, root)
+        let schema = self.schemas.get(&owned(group_version_kind(root)?))?;
+        nulls::pruned(&schema.tree, root)
     }
 
     /// True when a finding at `path` (of `rule`) of the custom resource
@@ -156,16 +172,14 @@ impl CustomResources {
     /// (its CRD has the `status` subresource): only an unknown field there
     /// is refused, by the request's decoding.
     pub fn status_ignored(&self, root: &Node, path: &str, rule: crate::preflight::Rule) -> bool {
-        if self.status_reset.is_empty()
+        if !self.any_status_reset
             || !status::reset_on_create(path, rule == crate::preflight::Rule::UnknownField)
         {
             return false;
         }
-        group_version_kind(root).is_some_and(|(group, version, kind)| {
-            self.status_reset
-                .iter()
-                .any(|(g, v, k)| g == group && v == version && k == kind)
-        })
+        group_version_kind(root)
+            .and_then(|gvk| self.schemas.get(&owned(gvk)))
+            .is_some_and(|schema| schema.status_reset)
     }
 
     /// When `root` is a custom resource of a CRD the API server refuses on

@@ -69,18 +69,20 @@ pub(super) fn given(
     crds_from_documents(path, documents).map_err(|err| err.to_string())
 }
 
-/// A CRD document read: its CRDs with those the API server refuses by
-/// their schemas, or why it does not read.
+/// A CRD document read: its CRDs with those the API server refuses on
+/// create (by their schemas or their rules' cost), or why it does not read.
 pub(super) type Read = Result<(Document, Vec<RefusedCrd>), String>;
 
-/// The CRDs of `parts` (of the file at `path`), in parallel, with those
-/// the API server refuses by their schemas. A YAML error in a part is the
-/// error.
+/// The CRDs of `parts` (of the file at `path`, among the inputs), in
+/// parallel, with those the API server refuses on create (by their
+/// schemas or their rules' cost). A YAML error in a part is the error.
 fn read_parts(path: &Path, parts: &[document::Part<'_>], first_index: usize) -> Read {
     let documents = read_json(path, parts, first_index)?;
+    // Created with the run: its rules' cost refuses it too.
+    let has_rules = parts.iter().any(|part| names_rules(part.text()));
     let refusals = documents
         .iter()
-        .filter_map(|(_, doc)| refused::by_schema(doc))
+        .filter_map(|(_, doc)| super::cost::on_create(doc, has_rules))
         .collect();
     let read = crds_from_documents(path, documents).map_err(|err| err.to_string())?;
     Ok((read, refusals))

@@ -11,10 +11,13 @@
 //!   syntax is RE2's). A pattern that compiles but exceeds the `regex`
 //!   crate's size limit is not a refusal: Go has no such limit.
 //!
-//! CEL rules over the estimated cost limits are not a refusal here: a CRD
-//! given with `--crd` is on the cluster already (the server ratchets the
-//! cost of a CRD it holds), so its cost is a warning (`crd_cost`).
+//! - CEL rules over the estimated cost limits (`super::cost`), for a CRD
+//!   among the inputs only: it is created with them. A CRD given with
+//!   `--crd` is on the cluster already (the server ratchets the cost of a
+//!   CRD it holds), so its cost is a warning (`crd_cost`) and its custom
+//!   resources are served.
 
+use crate::cel::schema::written::{self, Written};
 use crate::document::Node;
 use crate::walk::constraints::REGEX_SIZE_LIMIT as SIZE_LIMIT;
 use crate::walk::go_quoted;
@@ -27,11 +30,6 @@ const SHOWN: usize = 1;
 /// The schema types apiextensions takes, in the order its message lists
 /// them (`openapiV3Types.List()`, sorted).
 const OPENAPI_TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
-
-/// The schemas nested deeper than this are not looked into: the reader
-/// bounds a document's nesting already; this keeps the recursion bounded
-/// on its own.
-const MAX_DEPTH: usize = 256;
 
 /// A CRD the API server refuses on create: its group and kind (the
 /// custom resources it would serve), its name and why, in the server's
@@ -86,7 +84,7 @@ impl RefusedCrd {
 /// The CRD document `root` (as JSON), when the API server refuses it for
 /// one of the reasons above that its schemas alone show (not cost).
 pub(crate) fn by_schema(root: &Value) -> Option<RefusedCrd> {
-    let reasons = schema_reasons(root);
+    let reasons = root.get("spec").map(schema_reasons).unwrap_or_default();
     (!reasons.is_empty()).then(|| refused(root, reasons))?
 }
 
@@ -123,136 +121,48 @@ pub(crate) fn is_of(crd: &RefusedCrd, root: &Node) -> bool {
 }
 
 /// What the API server refuses in every version's schema (types and
-/// patterns), in its words. When every version has the same schema, the
-/// server validates it once, as the top-level `spec.validation`.
-pub(crate) fn schema_reasons(root: &Value) -> Vec<Reason> {
-    let Some(versions) = root.pointer("/spec/versions").and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    let schemas: Vec<Option<&Value>> = versions
-        .iter()
-        .map(|version| version.pointer("/schema/openAPIV3Schema"))
-        .collect();
+/// patterns), in its words, as it walks them: each schema of
+/// [`written::walk`], with identical versions' once
+/// ([`written::versions`]). `spec` is the CRD's, as JSON or as the
+/// document read.
+pub(crate) fn schema_reasons<V: Written>(spec: &V) -> Vec<Reason> {
     let mut out = Vec::new();
-    let identical = match schemas.split_first() {
-        Some((Some(first), rest)) => rest.iter().all(|other| *other == Some(*first)),
-        _ => false,
-    };
-    if identical {
-        if let Some(Some(schema)) = schemas.first() {
-            let at = Place {
-                field: "spec.validation.openAPIV3Schema".to_owned(),
-                pointer: "/spec/versions/0/schema/openAPIV3Schema".to_owned(),
+    for (at, schema) in written::versions(spec, true) {
+        written::walk(schema, &mut |schema, steps| {
+            let reason = |key: &str, message: String| Reason {
+                field: format!("{}.{key}", written::server_field(&at.field, steps)),
+                message,
+                pointer: format!("{}/{key}", written::pointer(&at.pointer, steps)),
             };
-            walk_schema(schema, &at, 0, &mut out);
-        }
-        return out;
-    }
-    for (index, schema) in schemas.iter().enumerate() {
-        if let Some(schema) = schema {
-            let at = Place {
-                field: format!("spec.versions[{index}].schema.openAPIV3Schema"),
-                pointer: format!("/spec/versions/{index}/schema/openAPIV3Schema"),
-            };
-            walk_schema(schema, &at, 0, &mut out);
-        }
+            if let Some(kind) = schema.get("type").and_then(Written::text) {
+                if !kind.is_empty() && !OPENAPI_TYPES.contains(&kind) {
+                    let supported: Vec<String> =
+                        OPENAPI_TYPES.iter().map(|t| format!("{t:?}")).collect();
+                    out.push(reason(
+                        "type",
+                        format!(
+                            "Unsupported value: {}: supported values: {}",
+                            go_quoted(kind),
+                            supported.join(", ")
+                        ),
+                    ));
+                }
+                if kind == "null" {
+                    out.push(reason(
+                        "type",
+                        "Forbidden: type cannot be set to null, use nullable as an alternative"
+                            .to_owned(),
+                    ));
+                }
+            }
+            if let Some(pattern) = schema.get("pattern").and_then(Written::text) {
+                if let Some(why) = go_refuses(pattern) {
+                    out.push(reason("pattern", format!("Invalid value: {}: must be a valid regular expression, but isn't: error parsing regexp: {why}", go_quoted(pattern))));
+                }
+            }
+        });
     }
     out
-}
-
-/// A schema's place in a CRD: the server's field path and the JSON pointer.
-struct Place {
-    field: String,
-    pointer: String,
-}
-
-impl Place {
-    /// The place of `key` in this schema (`.type`), or of its member
-    /// `name` (`.properties[spec]`) when given.
-    fn child(&self, key: &str, name: Option<&str>) -> Place {
-        match name {
-            Some(name) => Place {
-                field: format!("{}.{key}[{name}]", self.field),
-                pointer: format!(
-                    "{}/{key}/{}",
-                    self.pointer,
-                    name.replace('~', "~0").replace('/', "~1")
-                ),
-            },
-            None => Place {
-                field: format!("{}.{key}", self.field),
-                pointer: format!("{}/{key}", self.pointer),
-            },
-        }
-    }
-
-    fn reason(&self, key: &str, message: String) -> Reason {
-        let Place { field, pointer } = self.child(key, None);
-        Reason {
-            field,
-            message,
-            pointer,
-        }
-    }
-}
-
-/// Adds what is refused in `schema` (at `at`) and in the schemas inside
-/// it, as apiextensions walks them.
-fn walk_schema(schema: &Value, at: &Place, depth: usize, out: &mut Vec<Reason>) {
-    let Value::Object(object) = schema else {
-        return;
-    };
-    if depth > MAX_DEPTH {
-        return;
-    }
-    if let Some(Value::String(kind)) = object.get("type") {
-        if !kind.is_empty() && !OPENAPI_TYPES.contains(&kind.as_str()) {
-            let supported: Vec<String> = OPENAPI_TYPES.iter().map(|t| format!("{t:?}")).collect();
-            out.push(at.reason(
-                "type",
-                format!(
-                    "Unsupported value: {}: supported values: {}",
-                    go_quoted(kind),
-                    supported.join(", ")
-                ),
-            ));
-        }
-        if kind == "null" {
-            out.push(at.reason(
-                "type",
-                "Forbidden: type cannot be set to null, use nullable as an alternative".to_owned(),
-            ));
-        }
-    }
-    if let Some(Value::String(pattern)) = object.get("pattern") {
-        if let Some(why) = go_refuses(pattern) {
-            out.push(at.reason("pattern", format!("Invalid value: {}: must be a valid regular expression, but isn't: error parsing regexp: {why}", go_quoted(pattern))));
-        }
-    }
-    for key in ["properties", "patternProperties"] {
-        if let Some(Value::Object(members)) = object.get(key) {
-            for (name, member) in members {
-                walk_schema(member, &at.child(key, Some(name)), depth + 1, out);
-            }
-        }
-    }
-    for key in ["items", "additionalProperties", "not"] {
-        if let Some(member @ Value::Object(_)) = object.get(key) {
-            walk_schema(member, &at.child(key, None), depth + 1, out);
-        }
-    }
-    for key in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(members)) = object.get(key) {
-            for (index, member) in members.iter().enumerate() {
-                let place = at.child(key, None);
-                let place = Place {
-                    field: format!("{}[{index}]", place.field),
-                    pointer: format!("{}/{index}", place.pointer),
-                };
-                walk_schema(member, &place, depth + 1, out);
-            }
-        }
-    }
 }
 
 /// Why Go's `regexp.Compile` refuses `pattern`, as near its words as

@@ -1,5 +1,7 @@
-//! The schema tree of each served version of the CRDs in use, with its
-//! CEL rules and junctors, read once.
+//! The schema tree of each served version of the CRDs in use, read once:
+//! the one reader of their schemas (`cel::schema`), whose nodes carry
+//! what every check of a custom resource reads (rules, junctors,
+//! defaults, `nullable`, the `status` subresource).
 
 use super::Key;
 use crate::cel::ServedSchema;
@@ -9,8 +11,7 @@ use vergate_codegen::load::Document;
 
 /// The schema of every served version of the CRDs in `used` (as the CRD
 /// reader rewrote it: it keeps `x-kubernetes-validations` and moves the
-/// junctors under `x-vergate-value-validations`) that has rules or
-/// junctors, read into one tree each, each distinct rule compiled once
+/// junctors under `x-vergate-value-validations`), read into one tree each, each distinct rule compiled once
 /// (spread over the threads); keyed by its group, version and kind, and
 /// named in messages by its file, name and version.
 pub(super) fn served_schemas(used: &[(PathBuf, Document)]) -> HashMap<Key, ServedSchema> {
@@ -32,10 +33,7 @@ pub(super) fn served_schemas(used: &[(PathBuf, Document)]) -> HashMap<Key, Serve
             (key, schema, named)
         })
         .collect();
-    ServedSchema::read_all(schemas)
-        .into_iter()
-        .filter(|(_, schema)| schema.is_checked())
-        .collect()
+    ServedSchema::read_all(schemas).into_iter().collect()
 }
 
 /// The CRD of `key` as messages name it: the first of `used` that

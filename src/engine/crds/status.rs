@@ -1,40 +1,9 @@
-//! The served versions whose CRD has the `status` subresource: the API
-//! server resets a custom resource's `status` on create there
+//! What the `status` subresource of a served version (read on its schema
+//! tree, `cel::schema::ServedSchema::status_reset`) means for findings:
+//! the API server resets a custom resource's `status` on create there
 //! (apiextensions' strategy drops it before validating), so nothing
 //! under it is refused then, but what the request's decoding refuses
 //! (an unknown field, with `fieldValidation=Strict`).
-
-use super::Key;
-use std::path::PathBuf;
-use vergate_codegen::load::{Document, STATUS_SUBRESOURCE};
-
-/// The group, version and kind of every definition of `used` that the CRD
-/// reader marked with the `status` subresource.
-pub(super) fn status_reset(used: &[(PathBuf, Document)]) -> Vec<Key> {
-    let mut keys = Vec::new();
-    for (_, document) in used {
-        let Some(serde_json::Value::Object(definitions)) = document.root.get("definitions") else {
-            continue;
-        };
-        for definition in definitions.values() {
-            if definition.get(STATUS_SUBRESOURCE) != Some(&serde_json::Value::Bool(true)) {
-                continue;
-            }
-            let served = definition
-                .get("x-kubernetes-group-version-kind")
-                .and_then(serde_json::Value::as_array);
-            for gvk in served.into_iter().flatten() {
-                let text = |key: &str| gvk.get(key).and_then(serde_json::Value::as_str);
-                if let (Some(group), Some(version), Some(kind)) =
-                    (text("group"), text("version"), text("kind"))
-                {
-                    keys.push((group.to_owned(), version.to_owned(), kind.to_owned()));
-                }
-            }
-        }
-    }
-    keys
-}
 
 /// True when a finding at `path` lies under a custom resource's `status`
 /// that the API server resets on create, and is none its decoding makes

@@ -1,17 +1,28 @@
 //! apiextensions' checks of a CustomResourceDefinition
 //! (apiextensions-apiserver `pkg/apis/apiextensions/validation`
-//! `ValidateCustomResourceDefinition`), as far as the CRD reader knows
-//! them: the schema types and patterns the server refuses on create
-//! (`engine::crds::refused`, which also makes such a CRD's resources
-//! unserved). A CRD given as a document to check is refused here, at the
-//! server's field path and the line of the refused value.
+//! `ValidateCustomResourceDefinition`), as far as vergate knows them: an
+//! unknown `spec.scope`, versions that repeat a name or do not mark
+//! exactly one as the storage version, and the schema types and patterns
+//! the server refuses on create (`engine::crds::refused`, which also makes
+//! such a CRD's resources unserved). A CRD given as a document to check is
+//! refused here, at the server's field path and the line of the refused
+//! value.
 
-use super::field_error::{invalid_str, items_at, push, required, str_at};
-use super::read::{entries_of, get};
+use super::field_error::{invalid_str, items_at, push, str_at};
+use super::field_errors::{at, invalid_raw, not_supported, required};
+use super::read::{entries_of, get, line_of as line_of_key};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node, Value};
 use crate::engine::crds::refused::schema_reasons;
 use crate::walk::go_quoted;
+
+/// The scopes a CRD takes (`apiextensions.ClusterScoped`,
+/// `NamespaceScoped`), in the order the server lists them.
+const SCOPES: [&str; 2] = ["Cluster", "Namespaced"];
+
+/// How the server shows `spec.versions` in its `Invalid value` (Go's `%#v`
+/// of the whole list, which vergate does not reproduce).
+const VERSIONS_SHOWN: &str = "[]apiextensions.CustomResourceDefinitionVersion{…}";
 
 /// The checks, by the definition of the object they read.
 pub(super) const CHECKS: Table = &[
@@ -83,20 +94,75 @@ fn conversion_review_versions(_: &Scope, object: &[Entry], line: u32, out: &mut 
     }
 }
 
-/// The schema part of `ValidateCustomResourceDefinition` on create.
+/// `ValidateCustomResourceDefinition` on create, the parts above.
 fn crd(_: &Scope, object: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    let root = serde_json::Value::Object(
-        object
-            .iter()
-            .map(|entry| (entry.key.to_string(), entry.value.to_json()))
-            .collect(),
-    );
-    for reason in schema_reasons(&root) {
+    if let Some(fields) = get(object, "spec").and_then(Node::as_map) {
+        let spec_line = line_of_key(object, "spec", line);
+        scope(fields, spec_line, out);
+        versions(fields, spec_line, out);
+    }
+    // The schemas as read, with their lines (no JSON copy of the CRD).
+    let Some(spec) = get(object, "spec") else {
+        return;
+    };
+    for reason in schema_reasons(spec) {
         out.push(Broken {
             line: line_at(object, &reason.pointer).unwrap_or(line),
             last: reason.field,
             message: reason.message,
         });
+    }
+}
+
+/// `spec.scope`: `Cluster` or `Namespaced` (`validateEnumStrings`,
+/// required). An absent scope is the schema's `required` finding.
+fn scope(spec: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let Some(Value::String(scope)) = get(spec, "scope").map(|node| &node.value) else {
+        return;
+    };
+    let line = line_of_key(spec, "scope", line);
+    if scope.is_empty() {
+        out.push(at("spec.scope", line, required("")));
+    } else if !SCOPES.contains(&scope.as_str()) {
+        out.push(at("spec.scope", line, not_supported(scope, &SCOPES)));
+    }
+}
+
+/// `spec.versions`: each name once, and exactly one version with
+/// `storage: true`; reported at the version that breaks it (the second of
+/// a name, the second storage version), or at `versions`.
+fn versions(spec: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let Some(Value::Seq(versions)) = get(spec, "versions").map(|node| &node.value) else {
+        return;
+    };
+    let line = line_of_key(spec, "versions", line);
+    let mut names = std::collections::HashSet::new();
+    let mut repeated = None;
+    let mut storage = Vec::new();
+    for version in versions {
+        let Some(fields) = version.as_map() else {
+            continue;
+        };
+        if let Some(name) = get(fields, "name").and_then(Node::as_str) {
+            if !names.insert(name) && repeated.is_none() {
+                repeated = Some(line_of_key(fields, "name", version.line));
+            }
+        }
+        if get(fields, "storage").is_some_and(|node| node.value == Value::Bool(true)) {
+            storage.push(line_of_key(fields, "storage", version.line));
+        }
+    }
+    if let Some(at_line) = repeated {
+        let message = invalid_raw(VERSIONS_SHOWN, "must contain unique version names");
+        out.push(at("spec.versions", at_line, message));
+    }
+    if storage.len() != 1 {
+        let at_line = storage.get(1).copied().unwrap_or(line);
+        let message = invalid_raw(
+            VERSIONS_SHOWN,
+            "must have exactly one version marked as storage version",
+        );
+        out.push(at("spec.versions", at_line, message));
     }
 }
 
@@ -160,10 +226,54 @@ mod tests {
         );
     }
 
+    /// The corpus's cases: `scope: Namespacedx`, and a version listed
+    /// twice (both marked as storage).
+    #[test]
+    fn an_unknown_scope_and_a_repeated_version_are_refused() {
+        let head = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  group: example.com\n";
+        let found = broken(&format!(
+            "{head}  scope: Namespacedx\n  versions:\n  - {{name: v1, served: true, storage: true}}\n"
+        ));
+        assert_eq!(
+            found,
+            [(
+                "spec.scope".to_owned(),
+                5,
+                "Unsupported value: \"Namespacedx\": supported values: \"Cluster\", \"Namespaced\""
+                    .to_owned()
+            )]
+        );
+        let found = broken(&format!(
+            "{head}  scope: Cluster\n  versions:\n  - name: v1\n    storage: true\n  - name: v1\n    storage: true\n"
+        ));
+        let shown: Vec<(u32, &str)> = found
+            .iter()
+            .map(|(last, line, message)| {
+                assert_eq!(last, "spec.versions");
+                (*line, message.rsplit(": ").next().unwrap())
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (9, "must contain unique version names"),
+                (
+                    10,
+                    "must have exactly one version marked as storage version"
+                )
+            ]
+        );
+        assert!(broken(&format!(
+            "{head}  scope: \"\"\n  versions: [{{name: v1, storage: true}}]\n"
+        ))[0]
+            .2
+            .starts_with("Required value"));
+    }
+
     #[test]
     fn a_valid_crd_passes() {
         let found = broken(
-            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions:\n  - name: v1\n    schema:\n      openAPIV3Schema: {type: object, properties: {a: {type: string, pattern: '^[a-z]+$'}}}\n",
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  scope: Cluster\n  versions:\n  - name: v1\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, properties: {a: {type: string, pattern: '^[a-z]+$'}}}\n",
         );
         assert!(found.is_empty(), "{found:?}");
     }
