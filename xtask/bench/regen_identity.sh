@@ -10,10 +10,7 @@
 #
 # BASE=<dir> also compares the cold regen of the minors before NEW with a
 # tree made by another build (say main's generated/kubernetes, before this
-# work), without its .regen-cache and .regen-stamp.json. A cold regen too
-# formats the Rust parts with their `#[cfg]` set aside and spliced back
-# (emit/rust/cfg_slots.rs), so BASE from a build before the slots (main at
-# 770b4ca) is what shows the splice equals prettyplease's own output. BASE must come
+# work), without its .regen-cache and .regen-stamp.json. BASE must come
 # from the same api.toml: NEW's fact tables (feature-gate and lifecycle
 # recordings) date stages of older minors too, so with NEW's entries in
 # api.toml the older minors' files legitimately differ from a tree made
