@@ -64,8 +64,7 @@ pub fn slotted(tokens: &TokenStream) -> TokenStream {
         while let Some(token) = iter.next() {
             match token {
                 TokenTree::Punct(pound) if pound.as_char() == '#' => {
-                    let cfg =
-                        matches!(iter.peek(), Some(TokenTree::Group(bracket)) if is_cfg(bracket));
+                    let cfg = matches!(iter.peek(), Some(TokenTree::Group(bracket)) if is_cfg(bracket));
                     out.push(TokenTree::Punct(pound));
                     if cfg {
                         iter.next();
@@ -142,9 +141,7 @@ impl Splicer {
             };
             let index: usize = slot.parse().ok()?;
             let indent = body.len() - trimmed.len();
-            if !line.ends_with('\n')
-                || indent % 4 != 0
-                || std::mem::replace(seen.get_mut(index)?, true)
+            if !line.ends_with('\n') || indent % 4 != 0 || std::mem::replace(seen.get_mut(index)?, true)
             {
                 return None;
             }
@@ -176,9 +173,7 @@ fn render_attr(depth: usize, args: &Group) -> Option<String> {
         TokenTree::Punct(Punct::new('#', Spacing::Alone)),
         TokenTree::Group(Group::new(Delimiter::Bracket, quote!(cfg #args))),
     ]);
-    tokens.extend(quote!(
-        struct __VgSlotted;
-    ));
+    tokens.extend(quote!(struct __VgSlotted;));
     for _ in 0..depth {
         tokens = quote!(mod m { #tokens });
     }
@@ -189,9 +184,9 @@ fn render_attr(depth: usize, args: &Group) -> Option<String> {
     let start = lines
         .iter()
         .position(|line| line.trim_start().starts_with("#[cfg"))?;
-    let end = lines.iter().position(|line| {
-        line.strip_suffix('\n') == Some(&format!("{indent}struct __VgSlotted;"))
-    })?;
+    let end = lines
+        .iter()
+        .position(|line| line.strip_suffix('\n') == Some(&format!("{indent}struct __VgSlotted;")))?;
     let first = lines[start].strip_prefix(indent.as_str())?;
     (start < end && first.starts_with('#')).then(|| lines[start..end].concat())
 }
@@ -246,18 +241,7 @@ mod tests {
 
     #[test]
     fn tokens_using_the_prefix_are_not_slotted() {
-        assert!(attrs(&quote!(
-            struct __vgslot_0;
-        ))
-        .is_none());
-        assert_eq!(
-            attrs(&quote!(
-                #[cfg(x)]
-                struct A;
-            ))
-            .unwrap()
-            .len(),
-            1
-        );
+        assert!(attrs(&quote!(struct __vgslot_0;)).is_none());
+        assert_eq!(attrs(&quote!(#[cfg(x)] struct A;)).unwrap().len(), 1);
     }
 }
