@@ -16,7 +16,6 @@
 
 mod boxes;
 mod builder;
-mod cfg_slots;
 mod doc_text;
 mod lists;
 mod manifest;
@@ -36,7 +35,6 @@ use crate::model::GatedModel;
 use crate::output::{FileTree, RenderCache};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use cfg_slots::Splicer;
 use render::Plan;
 use std::collections::BTreeMap;
 use vergate_core::Version;
@@ -225,7 +223,6 @@ fn render_all(
 ) -> Result<Vec<(String, String)>> {
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|index| std::cmp::Reverse(jobs[*index].weight()));
-    let splicer = Splicer::default();
     let rendered =
         crate::parallel::try_map_each(&order, |&index| -> Result<(usize, String, String)> {
             let job = &jobs[index];
@@ -237,7 +234,7 @@ fn render_all(
             };
             let text = format!(
                 "{inner_doc}{}",
-                format_cached(cache, &splicer, &path, job.tokens(plan))?
+                format_cached(cache, &path, job.tokens(plan))?
             );
             Ok((index, path, text))
         })?;
@@ -282,62 +279,29 @@ fn crate_doc(model: &GatedModel, config: &ApiConfig, shapes: usize) -> String {
     doc
 }
 
-/// [`format`], from `cache` when it holds the same tokens but for the
-/// `#[cfg(…)]` attributes (the key: [`token_key`] with slots), which are
-/// spliced back in ([`cfg_slots`]): adding a minor changes the `cfg` of most
-/// shapes and little else. Where a splice is refused, the tokens themselves
-/// are formatted (from `cache` under their own key).
-fn format_cached(
-    cache: &RenderCache,
-    splicer: &Splicer,
-    path: &str,
-    tokens: TokenStream,
-) -> Result<String> {
-    if let Some(attrs) = cfg_slots::attrs(&tokens) {
-        let key = ("rust file, cfg slots", token_key(&tokens, Keyed::Slots));
-        let text = cache.text(&key, || format(path, cfg_slots::slotted(&tokens)))?;
-        if let Some(spliced) = splicer.splice(&text, &attrs) {
-            return Ok(spliced);
-        }
-    }
-    let key = ("rust file", token_key(&tokens, Keyed::Tokens));
+/// [`format`], from `cache` when it holds the same tokens (the key:
+/// [`token_key`]).
+fn format_cached(cache: &RenderCache, path: &str, tokens: TokenStream) -> Result<String> {
+    let key = ("rust file", token_key(&tokens));
     let text = cache.text(&key, || format(path, tokens))?;
     Ok(text.as_ref().to_owned())
-}
-
-/// What [`token_key`] writes for an outer `#[cfg(…)]` attribute.
-#[derive(Clone, Copy, PartialEq)]
-enum Keyed {
-    /// Its tokens, as every other token.
-    Tokens,
-    /// A slot marker, as [`cfg_slots::slotted`] makes it a slot.
-    Slots,
 }
 
 /// Every token of `tokens` with its kind, in order: each identifier and
 /// literal as written, each punctuation with its spacing, each group with
 /// its delimiter (the invisible one too) around its tokens. That is all
 /// syn reads, and so all that decides what prettyplease prints; spans, left
-/// out, are not printed. With [`Keyed::Slots`], each outer `#[cfg(…)]` is
-/// one marker, as [`cfg_slots::slotted`] makes it one slot.
-fn token_key(tokens: &TokenStream, keyed: Keyed) -> String {
-    fn push(out: &mut String, tokens: &TokenStream, keyed: Keyed) {
+/// out, are not printed.
+fn token_key(tokens: &TokenStream) -> String {
+    fn push(out: &mut String, tokens: &TokenStream) {
         use proc_macro2::{Delimiter, Spacing, TokenTree};
         use std::fmt::Write;
-        let mut iter = tokens.clone().into_iter().peekable();
-        while let Some(token) = iter.next() {
+        for token in tokens.clone() {
             let _ = match token {
                 TokenTree::Ident(ident) => write!(out, "i{ident}\0"),
                 TokenTree::Literal(literal) => write!(out, "l{literal}\0"),
                 TokenTree::Punct(punct) => {
                     let joint = punct.spacing() == Spacing::Joint;
-                    if keyed == Keyed::Slots
-                        && punct.as_char() == '#'
-                        && matches!(iter.peek(), Some(TokenTree::Group(group)) if cfg_slots::is_cfg(group))
-                    {
-                        iter.next();
-                        out.push_str("s\0");
-                    }
                     write!(out, "p{}{}", punct.as_char(), u8::from(joint))
                 }
                 TokenTree::Group(group) => {
@@ -349,7 +313,7 @@ fn token_key(tokens: &TokenStream, keyed: Keyed) -> String {
                     };
                     out.push('g');
                     out.push(open);
-                    push(out, &group.stream(), keyed);
+                    push(out, &group.stream());
                     out.push_str("e\0");
                     Ok(())
                 }
@@ -357,7 +321,7 @@ fn token_key(tokens: &TokenStream, keyed: Keyed) -> String {
         }
     }
     let mut out = String::new();
-    push(&mut out, tokens, keyed);
+    push(&mut out, tokens);
     out
 }
 
@@ -377,9 +341,7 @@ mod tests {
 
     #[test]
     fn token_keys_tell_apart_what_syn_reads_differently() {
-        let same = |a: TokenStream, b: TokenStream| {
-            token_key(&a, Keyed::Tokens) == token_key(&b, Keyed::Tokens)
-        };
+        let same = |a: TokenStream, b: TokenStream| token_key(&a) == token_key(&b);
         assert!(same(
             quote!(
                 pub struct A;
@@ -431,46 +393,12 @@ mod tests {
             }
         );
         let cache = RenderCache::open(dir.path(), "rust");
-        let splicer = Splicer::default();
-        let formatted = format_cached(&cache, &splicer, "a.rs", tokens.clone()).unwrap();
+        let formatted = format_cached(&cache, "a.rs", tokens.clone()).unwrap();
         assert_eq!(formatted, format("a.rs", tokens.clone()).unwrap());
         cache.save().unwrap();
         let again = RenderCache::open(dir.path(), "rust");
-        let key = ("rust file, cfg slots", token_key(&tokens, Keyed::Slots));
+        let key = ("rust file", token_key(&tokens));
         let cached = again.text(&key, || panic!("formatted again")).unwrap();
         assert_eq!(cached.as_ref(), formatted);
-    }
-
-    #[test]
-    fn a_file_whose_cfg_alone_changed_is_served_from_the_cache() {
-        let shape = |minors: &[&str]| {
-            quote!(
-                pub mod core {
-                    #[cfg(any(#(feature = #minors),*))]
-                    pub struct A {
-                        pub b: u8,
-                    }
-                }
-            )
-        };
-        let before = shape(&["v1_35", "v1_36"]);
-        let after = shape(&["v1_35", "v1_36", "v1_37"]);
-        assert_eq!(
-            token_key(&before, Keyed::Slots),
-            token_key(&after, Keyed::Slots)
-        );
-        assert_ne!(
-            token_key(&before, Keyed::Tokens),
-            token_key(&after, Keyed::Tokens)
-        );
-        let dir = tempfile::tempdir().unwrap();
-        let cache = RenderCache::open(dir.path(), "rust");
-        format_cached(&cache, &Splicer::default(), "a.rs", before).unwrap();
-        cache.save().unwrap();
-        let again = RenderCache::open(dir.path(), "rust");
-        let key = ("rust file, cfg slots", token_key(&after, Keyed::Slots));
-        again.text(&key, || panic!("formatted again")).unwrap();
-        let served = format_cached(&again, &Splicer::default(), "a.rs", after.clone()).unwrap();
-        assert_eq!(served, format("a.rs", after).unwrap());
     }
 }
