@@ -69,23 +69,9 @@ impl Quantity {
             digits += 1;
         }
         exp10 += (count - kept) as i64;
-        // Most quantities' digits fit 64 bits, where a division is one
-        // instruction (an `i128`'s is a call): `check` reads a quantity
-        // of every LimitRange and ResourceQuota entry.
-        match u64::try_from(digits) {
-            Ok(mut small) => {
-                while small != 0 && small % 10 == 0 {
-                    small /= 10;
-                    exp10 += 1;
-                }
-                digits = small.into();
-            }
-            Err(_) => {
-                while digits != 0 && digits % 10 == 0 {
-                    digits /= 10;
-                    exp10 += 1;
-                }
-            }
+        while digits != 0 && digits % 10 == 0 {
+            digits /= 10;
+            exp10 += 1;
         }
         if parts.negative {
             digits = -digits;
@@ -133,12 +119,6 @@ impl Quantity {
 
     /// A binary quantity past 2^63 - 1 is that (`maxAllowed`), signed.
     fn cap_binary(&mut self) {
-        // No more than `digits × 2^exp2` (`exp10` not above 0) and that
-        // below 2^63: within the cap, no comparison needed.
-        let below = |bits: u32| self.digits.unsigned_abs() < 1u128 << bits;
-        if self.exp10 <= 0 && self.exp2 < 63 && below(63 - self.exp2) {
-            return;
-        }
         let max = Quantity::from_i64(i64::MAX);
         if self.magnitude().compare(&max) == Ordering::Greater {
             *self = if self.digits < 0 { max.negated() } else { max };
