@@ -8,8 +8,8 @@
 //! refused here, at the server's field path and the line of the refused
 //! value.
 
+use super::field_error::{at, invalid_raw, not_supported, required};
 use super::field_error::{invalid_str, items_at, push, str_at};
-use super::field_errors::{at, invalid_raw, not_supported, required};
 use super::read::{entries_of, get, line_of as line_of_key};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node, Value};

@@ -4,7 +4,7 @@
 //! Namespace's `pod-security.kubernetes.io/*` labels): data keys, the keys
 //! a Secret's type requires, finalizer names, an event's namespace.
 
-use super::field_errors::{at, invalid, required};
+use super::field_error::{at, invalid_str, required};
 use super::read::{entries_of, get, go_text, has_slash, items_at, line_of};
 use super::{Broken, Scope, Table};
 use crate::document::{Entry, Node};
@@ -47,7 +47,7 @@ fn keys(path: &str, list: &[Entry], out: &mut Vec<Broken>) {
             out.push(at(
                 format!("{path}[{}]", entry.key),
                 entry.line,
-                invalid(&entry.key, &message),
+                invalid_str(&entry.key, &message),
             ));
         }
     }
@@ -64,7 +64,7 @@ fn config_map(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             out.push(at(
                 format!("data[{}]", entry.key),
                 entry.line,
-                invalid(&entry.key, "duplicate of key present in binaryData"),
+                invalid_str(&entry.key, "duplicate of key present in binaryData"),
             ));
         }
     }
@@ -158,7 +158,7 @@ fn namespace(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
             out.push(at(
                 "spec.finalizers",
                 finalizer.line,
-                invalid(name, &message),
+                invalid_str(name, &message),
             ));
         }
     }
@@ -196,7 +196,7 @@ fn namespace(_: &Scope, entries: &[Entry], _: u32, out: &mut Vec<Broken>) {
                 out.push(at(
                     format!("metadata.labels[{key}]"),
                     entry.line,
-                    invalid(value, message),
+                    invalid_str(value, message),
                 ));
             }
         }
@@ -236,7 +236,7 @@ fn event(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         "namespace",
         line_of(entries, "involvedObject", line),
     );
-    let mismatch = || invalid(involved_namespace, "does not match event.namespace");
+    let mismatch = || invalid_str(involved_namespace, "does not match event.namespace");
     if get(entries, "eventTime").is_none() {
         let wrong = if involved_namespace.is_empty() {
             !namespace.is_empty() && namespace != "default"
@@ -259,7 +259,7 @@ fn event(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             out.push(at(
                 "reportingComponent",
                 controller_line,
-                invalid(controller, &message),
+                invalid_str(controller, &message),
             ));
         }
         for (key, limit) in [
@@ -277,7 +277,7 @@ fn event(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
                 out.push(at(
                     key,
                     key_line,
-                    invalid("", &format!("can have at most {limit} characters")),
+                    invalid_str("", &format!("can have at most {limit} characters")),
                 ));
             }
         }
@@ -286,7 +286,7 @@ fn event(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         out.push(at(
             "metadata.namespace",
             line_of(metadata, "namespace", line),
-            invalid(namespace, &message),
+            invalid_str(namespace, &message),
         ));
     }
 }

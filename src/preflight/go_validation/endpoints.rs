@@ -5,7 +5,7 @@
 //! each an IP outside the special ranges, ports in range.
 
 use super::addresses::{endpoint_ip, legacy_ip, parse_sloppy, strict};
-use super::field_errors::{at, duplicate, invalid, invalid_raw, required};
+use super::field_error::{at, duplicate, invalid_raw, invalid_str, required};
 use super::read::{get, go_text, items_at, line_of, Set};
 use super::{Broken, Scope, Table};
 use crate::document::Value;
@@ -50,7 +50,7 @@ fn hints(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             seen.push(name);
         }
         for message in crate::preflight::names::label_value(name) {
-            out.push(at(last.clone(), name_line, invalid(name, &message)));
+            out.push(at(last.clone(), name_line, invalid_str(name, &message)));
         }
     }
 }
@@ -100,7 +100,7 @@ fn endpoints(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>)
                     out.push(at(
                         format!("{at_path}.appProtocol"),
                         line_of(port, "appProtocol", line),
-                        invalid(protocol, &message),
+                        invalid_str(protocol, &message),
                     ));
                 }
             }
@@ -119,7 +119,7 @@ fn endpoint_address(scope: &Scope, path: &str, address: &Node, out: &mut Vec<Bro
     let ip_line = line_of(entries, "ip", address.line);
     let ip_path = format!("{path}.ip");
     for message in legacy_ip(ip, strict(scope.target)) {
-        out.push(at(ip_path.clone(), ip_line, invalid(ip, message)));
+        out.push(at(ip_path.clone(), ip_line, invalid_str(ip, message)));
     }
     if let Some(hostname) = get(entries, "hostname")
         .and_then(Node::as_str)
@@ -129,7 +129,7 @@ fn endpoint_address(scope: &Scope, path: &str, address: &Node, out: &mut Vec<Bro
             out.push(at(
                 format!("{path}.hostname"),
                 line_of(entries, "hostname", address.line),
-                invalid(hostname, &message),
+                invalid_str(hostname, &message),
             ));
         }
     }
@@ -138,12 +138,12 @@ fn endpoint_address(scope: &Scope, path: &str, address: &Node, out: &mut Vec<Bro
             out.push(at(
                 format!("{path}.nodeName"),
                 line_of(entries, "nodeName", address.line),
-                invalid(node, &message),
+                invalid_str(node, &message),
             ));
         }
     }
     for message in endpoint_ip(ip) {
-        out.push(at(ip_path.clone(), ip_line, invalid(ip, &message)));
+        out.push(at(ip_path.clone(), ip_line, invalid_str(ip, &message)));
     }
 }
 
@@ -179,7 +179,7 @@ fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
                 out.push(at(
                     format!("endpoints[{index}].hostname"),
                     line_of(endpoint, "hostname", line),
-                    invalid(hostname, &message),
+                    invalid_str(hostname, &message),
                 ));
             }
         }
@@ -198,7 +198,7 @@ fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         let path = || format!("ports[{index}].name");
         if !name.is_empty() {
             for message in dns1123_label(name) {
-                out.push(at(path(), name_line, invalid(name, &message)));
+                out.push(at(path(), name_line, invalid_str(name, &message)));
             }
         }
         if !names.insert(name) {
@@ -209,7 +209,7 @@ fn slice(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
                 out.push(at(
                     format!("ports[{index}].appProtocol"),
                     line_of(port, "appProtocol", port_line),
-                    invalid(protocol, &message),
+                    invalid_str(protocol, &message),
                 ));
             }
         }
@@ -237,7 +237,7 @@ fn check_address(
     };
     if !family.is_empty() {
         for message in family {
-            out.push(at(indexed(), line, invalid(address, message)));
+            out.push(at(indexed(), line, invalid_str(address, message)));
         }
         return;
     }
@@ -246,18 +246,18 @@ fn check_address(
         out.push(at(
             path(),
             line,
-            invalid(address, "must be an IPv4 address"),
+            invalid_str(address, "must be an IPv4 address"),
         ));
     }
     if kind == "IPv6" && !v6 {
         out.push(at(
             path(),
             line,
-            invalid(address, "must be an IPv6 address"),
+            invalid_str(address, "must be an IPv6 address"),
         ));
     }
     for message in endpoint_ip(address) {
-        out.push(at(indexed(), line, invalid(address, &message)));
+        out.push(at(indexed(), line, invalid_str(address, &message)));
     }
 }
 

@@ -129,6 +129,25 @@ pub(super) fn nonnegative(
     }
 }
 
+/// A finding at `last`, on `line`.
+pub(super) fn at(last: impl Into<String>, line: u32, message: String) -> Broken {
+    Broken {
+        last: last.into(),
+        line,
+        message,
+    }
+}
+
+/// `field.Invalid` of a value already rendered (a number, a list).
+pub(super) fn invalid_raw(value: &str, detail: &str) -> String {
+    format!("Invalid value: {value}: {detail}")
+}
+
+/// A string list as `field.Invalid` prints one (JSON: `["a","b"]`).
+pub(super) fn json_list(values: &[&str]) -> String {
+    serde_json::to_string(values).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,7 +21,6 @@ mod coordination;
 mod cron;
 mod endpoints;
 mod field_error;
-mod field_errors;
 mod networking;
 mod pod;
 mod policy;

@@ -5,7 +5,7 @@
 //! defaults of a `Container` limit), quotas not negative, scopes that
 //! apply to the quota's resources.
 
-use super::field_errors::{at, duplicate, forbidden, invalid, invalid_raw, required};
+use super::field_error::{at, duplicate, forbidden, invalid_raw, invalid_str, required};
 use super::read::{entries_of, get, go_text, has_slash, items_at, line_of, scalar_text, Set};
 use super::resource_names::{
     container_resource_name, is_integer, is_quota_huge_pages, overcommit_allowed, resource_name,
@@ -88,7 +88,7 @@ fn limit_range(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             out.push(at(
                 format!("{path}.type"),
                 type_line,
-                invalid(kind, &message),
+                invalid_str(kind, &message),
             ));
         }
         if !types.insert(kind) {
@@ -164,7 +164,7 @@ fn limit_item(path: &str, kind: &str, limit: &[Entry], line: u32, out: &mut Vec<
                 out.push(at(
                     format!("{path}.{key}[{name}]"),
                     line,
-                    invalid(name, &message),
+                    invalid_str(name, &message),
                 ));
             }
         }
@@ -203,7 +203,7 @@ fn limit_item(path: &str, kind: &str, limit: &[Entry], line: u32, out: &mut Vec<
                 out.push(at(
                     format!("{path}.{list}[{key}]"),
                     shown.line,
-                    invalid(&shown.written, &message),
+                    invalid_str(&shown.written, &message),
                 ));
             }
         };
@@ -321,7 +321,7 @@ fn quota_list(path: &str, list: &[Entry], out: &mut Vec<Broken>) {
             errors.push("must be a standard resource for quota".to_owned());
         }
         for message in errors {
-            out.push(at(path(), entry.line, invalid(name, &message)));
+            out.push(at(path(), entry.line, invalid_str(name, &message)));
         }
         let Some(written) = scalar_text(&entry.value) else {
             continue;
@@ -333,14 +333,14 @@ fn quota_list(path: &str, list: &[Entry], out: &mut Vec<Broken>) {
             out.push(at(
                 path(),
                 entry.line,
-                invalid(&written, "must be greater than or equal to 0"),
+                invalid_str(&written, "must be greater than or equal to 0"),
             ));
         }
         if is_integer(name) && !value.is_integer() {
             out.push(at(
                 path(),
                 entry.line,
-                invalid(&written, "must be an integer"),
+                invalid_str(&written, "must be an integer"),
             ));
         }
     }
@@ -402,7 +402,7 @@ fn scopes(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Vec<Broken
         return;
     }
     let line = line_of(spec, "scopes", line);
-    let shown = super::field_errors::json_list(&scopes);
+    let shown = super::field_error::json_list(&scopes);
     let mut push = |message: &str| out.push(at("spec.scopes", line, invalid_raw(&shown, message)));
     // Go repeats each message per scope (and per resource), each with the
     // whole list: once each says the same and keeps the findings linear in
@@ -446,7 +446,7 @@ fn scope_selector(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Ve
             out.push(at(
                 format!("{path}.scopeName"),
                 line,
-                invalid(scope, "unsupported scope"),
+                invalid_str(scope, "unsupported scope"),
             ));
         }
         // Go says this per expression and resource, each with the whole
@@ -471,7 +471,7 @@ fn scope_selector(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Ve
                 | "CrossNamespacePodAffinity"
         ) && operator != "Exists"
         {
-            out.push(at(format!("{path}.operator"), line, invalid(operator, "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity")));
+            out.push(at(format!("{path}.operator"), line, invalid_str(operator, "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity")));
         }
         match operator {
             "In" | "NotIn" if values.is_empty() => out.push(at(
@@ -484,11 +484,11 @@ fn scope_selector(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Ve
                 out.push(at(
                     format!("{path}.values"),
                     line,
-                    invalid_raw(&super::field_errors::json_list(&values), "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"),
+                    invalid_raw(&super::field_error::json_list(&values), "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"),
                 ));
             }
             "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-            _ => out.push(at(format!("{path}.operator"), line, invalid(operator, "not a valid selector operator"))),
+            _ => out.push(at(format!("{path}.operator"), line, invalid_str(operator, "not a valid selector operator"))),
         }
         scopes.insert(scope);
     }
@@ -501,7 +501,7 @@ fn scope_selector(spec: &[Entry], line: u32, hard: &BTreeSet<&str>, out: &mut Ve
         let shown = if listed.is_empty() {
             "null".to_owned()
         } else {
-            super::field_errors::json_list(&listed)
+            super::field_error::json_list(&listed)
         };
         out.push(at(
             path,
@@ -527,7 +527,7 @@ fn selector_json(expressions: &[Node]) -> String {
                 "{{\"ScopeName\":{},\"Operator\":{},\"Values\":{}}}",
                 serde_json::Value::from(go_text(expression, "scopeName").unwrap_or("")),
                 serde_json::Value::from(go_text(expression, "operator").unwrap_or("")),
-                values.map_or("null".to_owned(), |values| super::field_errors::json_list(
+                values.map_or("null".to_owned(), |values| super::field_error::json_list(
                     &values
                 )),
             )

@@ -9,8 +9,8 @@
 //! values, port numbers and names, unique port names) is left to them.
 
 use super::addresses::{endpoint_ip, legacy_cidr, legacy_ip, strict};
-use super::field_errors::{
-    at, duplicate, forbidden, invalid, invalid_raw, json_list, not_supported, required,
+use super::field_error::{
+    at, duplicate, forbidden, invalid_raw, invalid_str, json_list, not_supported, required,
 };
 use super::read::{entries_of, get, go_text, items_at, line_of, string_map, Set};
 use super::{Broken, Scope, Table};
@@ -131,7 +131,7 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             out.push(at(
                 "spec.loadBalancerClass",
                 spec.line("loadBalancerClass"),
-                invalid(class, &message),
+                invalid_str(class, &message),
             ));
         }
     }
@@ -157,7 +157,7 @@ fn kind_rules(spec: &Spec, out: &mut Vec<Broken>) {
             out.push(at(
                 "spec.clusterIPs[0]",
                 spec.cluster_ips_line,
-                invalid("None", &detail),
+                invalid_str("None", &detail),
             ));
         }
         "ExternalName" => {
@@ -192,7 +192,7 @@ fn kind_rules(spec: &Spec, out: &mut Vec<Broken>) {
                 return;
             }
             for message in dns1123_subdomain(name) {
-                out.push(at("spec.externalName", line, invalid(name, &message)));
+                out.push(at("spec.externalName", line, invalid_str(name, &message)));
             }
         }
         _ => {}
@@ -208,7 +208,7 @@ fn port_rules(index: usize, port: &[Entry], out: &mut Vec<Broken>) {
             out.push(at(
                 format!("spec.ports[{index}].appProtocol"),
                 line,
-                invalid(protocol, &message),
+                invalid_str(protocol, &message),
             ));
         }
     }
@@ -220,10 +220,10 @@ fn selector(spec: &Spec, out: &mut Vec<Broken>) {
     let line = spec.line("selector");
     for (key, value) in string_map(get(spec.entries, "selector")) {
         for message in qualified_name(key) {
-            out.push(at("spec.selector", line, invalid(key, &message)));
+            out.push(at("spec.selector", line, invalid_str(key, &message)));
         }
         for message in label_value(value) {
-            out.push(at("spec.selector", line, invalid(value, &message)));
+            out.push(at("spec.selector", line, invalid_str(value, &message)));
         }
     }
 }
@@ -311,7 +311,7 @@ fn cluster_ips_rules(scope: &Scope, spec: &Spec, cluster_ip: &str, out: &mut Vec
             out.push(at(
                 format!("spec.clusterIPs[{index}]"),
                 line,
-                invalid(ip, message),
+                invalid_str(ip, message),
             ));
         }
     }
@@ -348,7 +348,7 @@ fn cluster_ips_rules(scope: &Scope, spec: &Spec, cluster_ip: &str, out: &mut Vec
         out.push(at(
             format!("spec.clusterIPs[{index}]"),
             line,
-            invalid(
+            invalid_str(
                 ip,
                 &format!("expected an {expected} value as indicated by `ipFamilies[{index}]`"),
             ),
@@ -367,11 +367,11 @@ fn external_ips(scope: &Scope, spec: &Spec, out: &mut Vec<Broken>) {
         let errors = legacy_ip(text, strict(scope.target));
         if errors.is_empty() {
             for message in endpoint_ip(text) {
-                out.push(at(path(), ip.line, invalid(text, &message)));
+                out.push(at(path(), ip.line, invalid_str(text, &message)));
             }
         }
         for message in errors {
-            out.push(at(path(), ip.line, invalid(text, message)));
+            out.push(at(path(), ip.line, invalid_str(text, message)));
         }
     }
 }
@@ -435,7 +435,7 @@ fn source_ranges(scope: &Scope, spec: &Spec, object: &[Entry], out: &mut Vec<Bro
                 out.push(at(
                     format!("{path}[{index}]"),
                     range.line,
-                    invalid(value, message),
+                    invalid_str(value, message),
                 ));
             }
         }
@@ -460,7 +460,7 @@ fn source_ranges(scope: &Scope, spec: &Spec, object: &[Entry], out: &mut Vec<Bro
     }
     for cidr in value.split(',').map(str::trim) {
         for message in legacy_cidr(cidr, strict) {
-            out.push(at(path.clone(), line, invalid(cidr, message)));
+            out.push(at(path.clone(), line, invalid_str(cidr, message)));
         }
     }
 }
@@ -476,7 +476,7 @@ fn traffic_policies(scope: &Scope, spec: &Spec, out: &mut Vec<Broken>) {
         out.push(at(
             "spec.externalTrafficPolicy",
             spec.line("externalTrafficPolicy"),
-            invalid(policy, "may only be set for externally-accessible services"),
+            invalid_str(policy, "may only be set for externally-accessible services"),
         ));
     }
     let health = int(spec.entries, "healthCheckNodePort").unwrap_or(0);

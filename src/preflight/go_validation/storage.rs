@@ -3,7 +3,7 @@
 //! access modes, the requested storage and capacity, class names, one
 //! volume source.
 
-use super::field_errors::{at, forbidden, invalid, not_supported, required};
+use super::field_error::{at, forbidden, invalid_str, not_supported, required};
 use super::read::{entries_of, get, go_text, items_at, line_of, scalar_text};
 use super::{Broken, Scope, Table};
 use crate::cel::library::quantity::Quantity;
@@ -96,7 +96,7 @@ fn positive(node: &Node, path: impl FnOnce() -> String, out: &mut Vec<Broken>) {
         out.push(at(
             path(),
             node.line,
-            invalid(&written, "must be greater than zero"),
+            invalid_str(&written, "must be greater than zero"),
         ));
     }
 }
@@ -113,7 +113,7 @@ fn class_name(spec: &[Entry], key: &str, line: u32, out: &mut Vec<Broken>) {
         out.push(at(
             format!("spec.{key}"),
             line_of(spec, key, line),
-            invalid(name, &message),
+            invalid_str(name, &message),
         ));
     }
 }
@@ -288,7 +288,7 @@ fn node_requirement(path: &str, entries: &[Entry], line: u32, fields: bool, out:
         out.push(at(
             format!("{path}.operator"),
             operator_line,
-            invalid(operator, "not a valid selector operator"),
+            invalid_str(operator, "not a valid selector operator"),
         ));
     }
     let key_line = line_of(entries, "key", line);
@@ -297,7 +297,7 @@ fn node_requirement(path: &str, entries: &[Entry], line: u32, fields: bool, out:
             out.push(at(
                 format!("{path}.key"),
                 key_line,
-                invalid(key, "not a valid field selector key"),
+                invalid_str(key, "not a valid field selector key"),
             ));
             return;
         }
@@ -306,21 +306,25 @@ fn node_requirement(path: &str, entries: &[Entry], line: u32, fields: bool, out:
                 out.push(at(
                     format!("{values_path}[{index}]"),
                     *value_line,
-                    invalid(value, &message),
+                    invalid_str(value, &message),
                 ));
             }
         }
         return;
     }
     for message in qualified_name(key) {
-        out.push(at(format!("{path}.key"), key_line, invalid(key, &message)));
+        out.push(at(
+            format!("{path}.key"),
+            key_line,
+            invalid_str(key, &message),
+        ));
     }
     for (index, (value, value_line)) in values.iter().enumerate() {
         for message in label_value(value) {
             out.push(at(
                 format!("{values_path}[{index}]"),
                 *value_line,
-                invalid(value, &message),
+                invalid_str(value, &message),
             ));
         }
     }
@@ -347,7 +351,7 @@ fn nfs(source: &[Entry], line: u32, out: &mut Vec<Broken>) {
         out.push(at(
             "spec.nfs.path",
             path_line,
-            invalid(path, "must be an absolute path"),
+            invalid_str(path, "must be an absolute path"),
         ));
     }
 }
