@@ -114,26 +114,24 @@ pub enum Step<'s> {
 /// The API server's field path of `steps` after `root`
 /// (`.properties[spec].items`).
 pub fn server_field(root: &str, steps: &[Step]) -> String {
-    let mut out = String::from(root);
-    for step in steps {
-        match step {
-            Step::Key(key) => {
-                out.push('.');
-                out.push_str(key);
-            }
-            Step::Member(name) => {
-                out.push('[');
-                out.push_str(name);
-                out.push(']');
-            }
-            Step::Index(index) => out.push_str(&format!("[{index}]")),
-        }
-    }
-    out
+    joined(root, steps, |out, name| {
+        out.push('[');
+        out.push_str(name);
+        out.push(']');
+    })
 }
 
 /// vergate's dotted path of `steps` after `root` (`.properties.spec.items`).
 pub fn dotted(root: &str, steps: &[Step]) -> String {
+    joined(root, steps, |out, name| {
+        out.push('.');
+        out.push_str(name);
+    })
+}
+
+/// `root` and `steps` as a field path, keywords after a dot and indices in
+/// brackets; `member` writes a member's name, in the path's style.
+fn joined(root: &str, steps: &[Step], member: impl Fn(&mut String, &str)) -> String {
     let mut out = String::from(root);
     for step in steps {
         match step {
@@ -141,11 +139,12 @@ pub fn dotted(root: &str, steps: &[Step]) -> String {
                 out.push('.');
                 out.push_str(key);
             }
-            Step::Member(name) => {
-                out.push('.');
-                out.push_str(name);
+            Step::Member(name) => member(&mut out, name),
+            Step::Index(index) => {
+                out.push('[');
+                out.push_str(&index.to_string());
+                out.push(']');
             }
-            Step::Index(index) => out.push_str(&format!("[{index}]")),
         }
     }
     out

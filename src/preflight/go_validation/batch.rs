@@ -7,7 +7,7 @@
 use super::cron;
 use super::field_error::{
     has, int_at, invalid_int, invalid_str, items_at, map_at, nonnegative, not_supported, push,
-    required, str_at,
+    required, required_when_empty, str_at,
 };
 use super::pod::template_in_context;
 use super::read::{get, line_of};
@@ -439,14 +439,7 @@ fn job_template(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) 
 fn cron_job_spec(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     // An absent schedule is the schema's `required`; an empty one the Go
     // validation's.
-    if str_at(entries, "schedule") == Some("") {
-        push(
-            out,
-            "schedule".to_owned(),
-            line_of(entries, "schedule", line),
-            required(""),
-        );
-    }
+    required_when_empty(entries, "schedule", "", line, out);
     if let Some(schedule) = str_at(entries, "schedule").filter(|s| !s.is_empty()) {
         let line = line_of(entries, "schedule", line);
         if let Some(error) = cron::parse_error(schedule) {

@@ -13,7 +13,9 @@
 //! order the server prints it: Go's `sets.List` sorts, a literal list does
 //! not.
 
-use super::field_error::{invalid_str, items_at, not_supported, push, required, str_at};
+use super::field_error::{
+    invalid_str, items_at, not_supported, push, required, required_when_empty, str_at,
+};
 use super::read::{get, line_of};
 use super::{Broken, Scope, Table};
 use crate::document::Entry;
@@ -253,9 +255,7 @@ fn seccomp(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
 /// A profile's type: one of [`PROFILE_TYPES`], `Required` with `detail`
 /// when empty.
 fn profile_type(entries: &[Entry], line: u32, detail: &str, out: &mut Vec<Broken>) {
-    if str_at(entries, "type") == Some("") {
-        let line = line_of(entries, "type", line);
-        push(out, "type".to_owned(), line, required(detail));
+    if required_when_empty(entries, "type", detail, line, out) {
         return;
     }
     closed(entries, line, &[set("type", PROFILE_TYPES)], out);

@@ -114,6 +114,23 @@ pub(super) fn not_supported(value: &str, supported: &[&str]) -> String {
     out
 }
 
+/// Pushes `field.Required` with `detail` at `key` when the string there is
+/// empty (an absent key is the schema's `required`); says whether it did.
+pub(super) fn required_when_empty(
+    entries: &[Entry],
+    key: &str,
+    detail: &str,
+    line: u32,
+    out: &mut Vec<Broken>,
+) -> bool {
+    if str_at(entries, key) != Some("") {
+        return false;
+    }
+    let line = super::read::line_of(entries, key, line);
+    push(out, key.to_owned(), line, required(detail));
+    true
+}
+
 /// Pushes `ValidateNonnegativeField` for the integer at `key`, reported at
 /// `prefix` + `key`.
 pub(super) fn nonnegative(

@@ -3,7 +3,8 @@
 //! probes and lifecycle handlers, `validateContainerOnlyForPod`).
 
 use super::super::field_error::{
-    duplicate, int_at, invalid_int, invalid_str, items_at, map_at, negative, push, required, str_at,
+    duplicate, int_at, invalid_int, invalid_str, items_at, map_at, negative, push, required,
+    required_when_empty, str_at,
 };
 use super::super::read::{get, line_of, Set};
 use super::super::{Broken, Scope, Table};
@@ -291,14 +292,7 @@ const ENV_SOURCES: &[&str] = &[
 /// `ValidateEnv` of one variable: its name (the relaxed rule, on by
 /// default from 1.32; before, `IsEnvVarName`) and `validateEnvVarValueFrom`.
 fn env_var(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    if str_at(entries, "name") == Some("") {
-        push(
-            out,
-            "name".to_owned(),
-            line_of(entries, "name", line),
-            required(""),
-        );
-    }
+    required_when_empty(entries, "name", "", line, out);
     let name = str_at(entries, "name").filter(|name| !name.is_empty());
     if let Some(name) = name.filter(|_| scope.target < RELAXED_ENV_NAMES_FROM) {
         let line = line_of(entries, "name", line);

@@ -4,7 +4,8 @@
 //! (`ValidateHostAliases`).
 
 use super::super::field_error::{
-    forbidden, int_at, invalid_int, invalid_str, items_at, push, required, str_at,
+    forbidden, int_at, invalid_int, invalid_str, items_at, push, required, required_when_empty,
+    str_at,
 };
 use super::super::read::{get, line_of};
 use super::super::{Broken, Scope, Table};
@@ -133,15 +134,7 @@ fn topology_spread(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken
             invalid_int(skew, "must be greater than zero"),
         );
     }
-    if str_at(entries, "topologyKey") == Some("") {
-        let line = line_of(entries, "topologyKey", line);
-        push(
-            out,
-            "topologyKey".to_owned(),
-            line,
-            required("can not be empty"),
-        );
-    }
+    required_when_empty(entries, "topologyKey", "can not be empty", line, out);
     if let Some(domains) = int_at(entries, "minDomains") {
         let line = line_of(entries, "minDomains", line);
         if domains <= 0 {

@@ -2,7 +2,9 @@
 //! sources' own checks that no schema states: one source, an `emptyDir`
 //! size not negative, file modes within 0777, the names a source needs).
 
-use super::super::field_error::{forbidden, int_at, invalid_int, push, required, str_at};
+use super::super::field_error::{
+    forbidden, int_at, invalid_int, push, required, required_when_empty, str_at,
+};
 use super::super::read::{get, line_of};
 use super::super::{Broken, Scope, Table};
 use crate::document::Entry;
@@ -19,14 +21,7 @@ pub(in crate::preflight::go_validation) const CHECKS: Table = &[
 /// `validateHostPathVolumeSource`: an empty path is `Required` (an absent
 /// one is the schema's).
 fn host_path(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    if str_at(entries, "path") == Some("") {
-        push(
-            out,
-            "path".to_owned(),
-            line_of(entries, "path", line),
-            required(""),
-        );
-    }
+    required_when_empty(entries, "path", "", line, out);
 }
 
 /// The volume sources, in the order `validateVolumeSource` counts them.
@@ -88,14 +83,7 @@ fn errors(entries: &[Entry], line: u32, name_form: bool, out: &mut Vec<Broken>) 
     match str_at(entries, "name") {
         Some("") | None => {
             // An absent name is the schema's `required`.
-            if str_at(entries, "name") == Some("") {
-                push(
-                    out,
-                    "name".to_owned(),
-                    line_of(entries, "name", line),
-                    required(""),
-                );
-            }
+            required_when_empty(entries, "name", "", line, out);
         }
         Some(name) if name_form => {
             for message in names::dns1123_label(name) {
