@@ -213,8 +213,9 @@ pub struct Document {
     pub duplicate_keys: Vec<DuplicateKey>,
 }
 
-/// A key written twice in one mapping. Kubernetes keeps the last value
-/// (kubectl) or refuses the document (strict decoding on the API server).
+/// A key written twice in one mapping. kubectl keeps the last value and
+/// sends it alone, so the API server accepts the document; a YAML body sent
+/// to the server as it is written is refused by its strict decoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DuplicateKey {
     /// The path of the key (`spec.template.spec.containers[0].image`).
@@ -226,13 +227,19 @@ pub struct DuplicateKey {
     pub first_line: u32,
 }
 
+impl DuplicateKey {
+    /// What is wrong, without the path: the key, both lines, the fix.
+    pub fn message(&self) -> String {
+        format!(
+            "duplicate key {:?}, first written on line {}; kubectl keeps only this last value and sends it alone: remove one of the two",
+            self.key, self.first_line
+        )
+    }
+}
+
 impl fmt::Display for DuplicateKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: duplicate key {:?}, first written on line {}; kubectl keeps only this last value and the API server's strict decoding refuses the document: remove one of the two",
-            self.path, self.key, self.first_line
-        )
+        write!(f, "{}: {}", self.path, self.message())
     }
 }
 

@@ -220,32 +220,57 @@ fn standard_input_is_read_when_no_path_is_given() {
 }
 
 #[test]
-fn duplicate_keys_are_errors_naming_both_lines_and_the_last_value_is_checked() {
+fn duplicate_keys_warn_naming_both_lines_and_the_last_value_is_checked() {
     let dir = tempfile::tempdir().unwrap();
     // The first runtime is accepted in 1.10, the last is not: the last is
     // what kubectl sends, so it is the one checked.
     let doc = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata:\n  name: x\nspec:\n  steps:\n    - name: a\n      runtime: docker\n      runtime: wasm\n";
     let path = write(dir.path(), "dup.yaml", doc);
     let path = path.to_str().unwrap();
-    for strict in [false, true] {
-        let mut args = vec!["check", "--api", DEMO, path];
-        if strict {
-            args.insert(1, "--strict");
-        }
+    let out = vergate(&["check", "--api", DEMO, path]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains(&format!(
+            "{path}:9: Pipeline x: warning: spec.steps[0].runtime: duplicate key \"runtime\", first written on line 8"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "{path}:9: Pipeline x: spec.steps[0].runtime: value \"wasm\" is not available in 1.10"
+        )),
+        "{said}"
+    );
+}
+
+/// kubectl sends a duplicate key's last value alone and the API server
+/// accepts the document: a warning, so `check` passes; `--strict` and
+/// `--rule duplicate-key=error` refuse it.
+#[test]
+fn a_duplicate_key_alone_passes_with_a_warning_and_fails_with_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = "apiVersion: \"1.10\"\nkind: Pipeline\nmetadata:\n  name: x\nspec:\n  steps:\n    - name: a\n      runtime: wasm\n      runtime: docker\n";
+    let path = write(dir.path(), "dup.yaml", doc);
+    let path = path.to_str().unwrap();
+    let out = vergate(&["check", "--api", DEMO, path]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stdout(&out).contains("warning: spec.steps[0].runtime: duplicate key"),
+        "{}",
+        stdout(&out)
+    );
+    for refusing in [&["--strict"][..], &["--rule", "duplicate-key=error"]] {
+        let mut args = vec!["check", "--api", DEMO];
+        args.extend_from_slice(refusing);
+        args.push(path);
         let out = vergate(&args);
-        assert_eq!(code(&out), 2, "{}", stderr(&out));
-        assert!(
-            stderr(&out).contains(&format!(
-                "{path}:9: error: spec.steps[0].runtime: duplicate key \"runtime\", first written on line 8"
-            )),
-            "{}",
-            stderr(&out)
-        );
+        assert_eq!(code(&out), 1, "{refusing:?}: {}", stderr(&out));
         assert!(
             stdout(&out).contains(&format!(
-                "{path}:9: Pipeline x: spec.steps[0].runtime: value \"wasm\" is not available in 1.10"
+                "{path}:9: Pipeline x: spec.steps[0].runtime: duplicate key \"runtime\", first written on line 8"
             )),
-            "{}",
+            "{refusing:?}: {}",
             stdout(&out)
         );
     }

@@ -4,7 +4,7 @@ use super::results::Results;
 use serde_json::{json, Value};
 use vergate::preflight::{Rule, Severity};
 
-/// The rule id of an input error (invalid YAML, a duplicate key, a file
+/// The rule id of an input error (invalid YAML, too many duplicate keys, a file
 /// that cannot be read) in SARIF: code scanning shows results, not the
 /// run's notifications.
 pub const INPUT_ERROR: &str = "input-error";
@@ -23,7 +23,7 @@ pub fn report(results: &Results) -> Value {
         .collect();
     rules.push(json!({
         "id": INPUT_ERROR,
-        "shortDescription": { "text": "The input cannot be read as Kubernetes reads it (invalid YAML or JSON, a duplicate key, a limit, an unreadable file)." },
+        "shortDescription": { "text": "The input cannot be read as Kubernetes reads it (invalid YAML or JSON, more than 100 duplicate keys, a limit, an unreadable file)." },
     }));
     let mut sarif_results: Vec<Value> = results
         .violations

@@ -7,7 +7,7 @@ use super::resource::Resource;
 use super::Validator;
 use crate::document::{Document, Node};
 use crate::findings::Findings;
-use crate::preflight::{self, Options, Rule, Violation};
+use crate::preflight::{self, Deviation, Options, Rule, Violation};
 
 impl Validator {
     /// Checks one document of the file `file` (its name in errors and in
@@ -51,13 +51,6 @@ impl Validator {
             });
             return;
         }
-        report
-            .errors
-            .extend(doc.duplicate_keys.iter().map(|duplicate| InputError {
-                file: file.to_owned(),
-                line: duplicate.line,
-                message: duplicate.to_string(),
-            }));
         // What only a CRD knows: the document is a CRD left out, or a
         // custom resource of a CRD the API server refuses, or of a version
         // its CRD does not serve.
@@ -71,6 +64,25 @@ impl Validator {
             item: None,
             span: None,
         };
+        // kubectl sends a duplicate key's last value alone, and the server
+        // accepts it: a warning that the first was written in vain, an
+        // error with `--strict`. The document is checked with the last.
+        let duplicate = Deviation::AcceptedWithWarning {
+            strict: options.strict,
+        };
+        report
+            .findings
+            .extend(doc.duplicate_keys.iter().map(|duplicate_key| {
+                found(
+                    Violation::new(
+                        Rule::DuplicateKey,
+                        duplicate_key.path.clone(),
+                        duplicate_key.line,
+                        duplicate_key.message(),
+                    )
+                    .deviating(duplicate),
+                )
+            }));
         if let Some(message) = self.custom.not_used(file, doc.line) {
             report.findings.push(found(Violation::new(
                 Rule::CrdNotUsed,

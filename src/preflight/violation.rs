@@ -113,6 +113,10 @@ rules! {
     /// A field the type does not have in any minor.
     UnknownField = "unknown-field", Error,
         "The type has no such field in any minor (a warning with --validate=warn, as the API server's default).";
+    /// A key written twice in one mapping: kubectl sends the last value
+    /// alone, so the API server accepts what the first one said in vain.
+    DuplicateKey = "duplicate-key", Warning,
+        "A key is written twice in one mapping: kubectl sends only the last value (an error with --strict).";
     /// A value of the wrong shape (a list where a mapping is expected, …).
     WrongType = "wrong-type", Error,
         "The value has the wrong shape for the field's type.";

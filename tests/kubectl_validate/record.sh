@@ -3,7 +3,7 @@
 # test documents into tests/kubectl_validate/verdicts.jsonl (facts only: the
 # documents stay in the Go module cache).
 #
-#   tests/kubectl_validate/record.sh [MINOR...]     # default: 1.33 1.34 1.35 1.36 1.37
+#   tests/kubectl_validate/record.sh [MINOR...]     # default: 1.28-1.37; minors not named are kept
 #
 # Each minor's vergate-apiserver is built (or reused) by
 # xtask/apiserver/build.sh, or by $VERGATE_APISERVER_BUILD when set.
@@ -12,7 +12,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${VERGATE_APISERVER_BUILD:-$root/xtask/apiserver/build.sh}"
 testcases="${VERGATE_KUBECTL_VALIDATE_TESTCASES:-$("$here/fetch.sh")}"
-[ $# -gt 0 ] || set -- 1.33 1.34 1.35 1.36 1.37
+[ $# -gt 0 ] || set -- 1.28 1.29 1.30 1.31 1.32 1.33 1.34 1.35 1.36 1.37
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 "$here/suite.py" input "$testcases" "$work/input.jsonl"

@@ -86,6 +86,16 @@ def main(argv):
                         "fields": sorted({c["field"] for c in strict.get("causes") or [] if c.get("field")}),
                         "message": strict.get("message", "")[:300],
                     }
+        # Minors recorded before and not recorded now are kept.
+        kept = {}
+        if os.path.exists(verdicts):
+            with open(verdicts) as f:
+                for line in f:
+                    record = json.loads(line)
+                    kept[f"{record['file']}#{record['index']}"] = record["server"]
+        for name, server in kept.items():
+            for minor, answer in server.items():
+                answers.setdefault(name, {}).setdefault(minor, answer)
         with open(verdicts, "w") as dst:
             for name, index, doc in cases(testcases):
                 record = {

@@ -46,6 +46,10 @@ pub(super) const CHECKS: Table = &[
     ("io.k8s.api.core.v1.PersistentVolumeClaimSpec", volume_mode),
     ("io.k8s.api.core.v1.PersistentVolumeSpec", volume_spec),
     ("io.k8s.api.apps.v1.DeploymentStrategy", deployment_strategy),
+    (
+        "io.k8s.api.apps.v1.DaemonSetUpdateStrategy",
+        daemon_set_strategy,
+    ),
     ("io.k8s.api.apps.v1.StatefulSetSpec", pod_management),
     ("io.k8s.api.batch.v1.JobSpec", completion_mode),
     ("io.k8s.api.batch.v1.CronJobSpec", concurrency),
@@ -344,13 +348,49 @@ fn volume_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken
 /// unknown here); from 1.34 apimachinery prints a struct as its JSON
 /// ([`strategy_json`]).
 fn deployment_strategy(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let types = StrategyTypes {
+        supported: &["Recreate", "RollingUpdate"],
+        go_type: "apps.DeploymentStrategy",
+        rolling_type: "apps.RollingUpdateDeployment",
+    };
+    strategy(scope, entries, line, &types, out);
+}
+
+/// `ValidateDaemonSetUpdateStrategy`: a type other than its two is
+/// refused with the whole strategy as the value.
+fn daemon_set_strategy(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let types = StrategyTypes {
+        supported: &["RollingUpdate", "OnDelete"],
+        go_type: "apps.DaemonSetUpdateStrategy",
+        rolling_type: "apps.RollingUpdateDaemonSet",
+    };
+    strategy(scope, entries, line, &types, out);
+}
+
+/// A workload's strategy: its types in the server's order, and the
+/// internal Go types its message prints before 1.34.
+struct StrategyTypes {
+    supported: &'static [&'static str],
+    go_type: &'static str,
+    rolling_type: &'static str,
+}
+
+/// `field.NotSupported(fldPath, strategy, validValues)` for a strategy
+/// whose `type` is none of `types.supported` (`""` is defaulted before).
+fn strategy(
+    scope: &Scope,
+    entries: &[Entry],
+    line: u32,
+    types: &StrategyTypes,
+    out: &mut Vec<Broken>,
+) {
     if !applies(scope) {
         return;
     }
     let Some(kind) = str_at(entries, "type").filter(|kind| !kind.is_empty()) else {
         return;
     };
-    if matches!(kind, "Recreate" | "RollingUpdate") {
+    if types.supported.contains(&kind) {
         return;
     }
     let rolling = get(entries, "rollingUpdate").and_then(|node| node.as_map());
@@ -362,12 +402,21 @@ fn deployment_strategy(scope: &Scope, entries: &[Entry], line: u32, out: &mut Ve
     } else {
         let pointer = if rolling.is_some() { "0x…" } else { "nil" };
         format!(
-            "apps.DeploymentStrategy{{Type:{}, RollingUpdate:(*apps.RollingUpdateDeployment)({pointer})}}",
-            go_quoted(kind)
+            "{}{{Type:{}, RollingUpdate:(*{})({pointer})}}",
+            types.go_type,
+            go_quoted(kind),
+            types.rolling_type
         )
     };
-    let message =
-        format!("Unsupported value: {value}: supported values: \"Recreate\", \"RollingUpdate\"");
+    let supported: Vec<String> = types
+        .supported
+        .iter()
+        .map(|value| go_quoted(value))
+        .collect();
+    let message = format!(
+        "Unsupported value: {value}: supported values: {}",
+        supported.join(", ")
+    );
     push(out, String::new(), line_of(entries, "type", line), message);
 }
 
@@ -697,6 +746,21 @@ mod tests {
             ["@1: Unsupported value: apps.DeploymentStrategy{Type:\"rollingupdate\", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: \"Recreate\", \"RollingUpdate\""]
         );
         assert!(new.is_empty());
+        let (old, new) = both(
+            "io.k8s.api.apps.v1.DaemonSetUpdateStrategy",
+            "type: Bad_Value\nrollingUpdate: {maxUnavailable: 1}\n",
+        );
+        assert_eq!(
+            old,
+            ["@1: Unsupported value: apps.DaemonSetUpdateStrategy{Type:\"Bad_Value\", RollingUpdate:(*apps.RollingUpdateDaemonSet)(0x…)}: supported values: \"RollingUpdate\", \"OnDelete\""]
+        );
+        assert!(new.is_empty());
+        assert!(both(
+            "io.k8s.api.apps.v1.DaemonSetUpdateStrategy",
+            "type: OnDelete\n"
+        )
+        .0
+        .is_empty());
         assert_eq!(
             messages_at("io.k8s.api.apps.v1.StatefulSetSpec", "podManagementPolicy: Sequential\n", OLD)
                 .iter()

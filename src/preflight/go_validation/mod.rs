@@ -15,6 +15,7 @@ mod admission;
 mod apiextensions;
 mod autoscaling;
 mod batch;
+mod claim_sources;
 mod closed_sets;
 mod config;
 mod coordination;
@@ -31,6 +32,7 @@ mod resource_names;
 mod scheduling;
 mod selector;
 mod service;
+mod service_families;
 mod storage;
 mod storage_classes;
 mod unvalidated;
@@ -84,7 +86,9 @@ const TABLES: &[Table] = &[
     pod::scheduling::CHECKS,
     batch::CHECKS,
     service::CHECKS,
+    service_families::CHECKS,
     storage::CHECKS,
+    claim_sources::CHECKS,
     quota::CHECKS,
     config::CHECKS,
     endpoints::CHECKS,
