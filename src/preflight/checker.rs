@@ -64,7 +64,18 @@ impl<'a> Checker<'a> {
     /// its feature gate is off by default there (alpha, or beta and off in
     /// the feature-gate table), unless set on with `--feature-gates`, or it
     /// is set off.
+    #[inline]
     pub(super) fn gate_off(&self, gate: &Gate) -> Option<String> {
+        // Most fields have no stage, so no gate to be off: asked of every
+        // field the walk steps into, this answers them without a call.
+        if gate.stage.is_empty() {
+            return None;
+        }
+        self.staged_gate_off(gate)
+    }
+
+    /// [`Checker::gate_off`] of a field with stages.
+    fn staged_gate_off(&self, gate: &Gate) -> Option<String> {
         let stage = gate.stage_in(self.target)?;
         let name = gate.feature_gate.as_deref();
         let target = self.target;
