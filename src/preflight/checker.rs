@@ -64,10 +64,25 @@ impl<'a> Checker<'a> {
     /// its feature gate is off by default there (alpha, or beta and off in
     /// the feature-gate table), unless set on with `--feature-gates`, or it
     /// is set off.
+    #[inline]
     pub(super) fn gate_off(&self, gate: &Gate) -> Option<String> {
+        // Most fields have no stage, so no gate to be off: asked of every
+        // field the walk steps into, this answers them without a call.
+        if gate.stage.is_empty() {
+            return None;
+        }
+        self.staged_gate_off(gate)
+    }
+
+    /// [`Checker::gate_off`] of a field with stages.
+    fn staged_gate_off(&self, gate: &Gate) -> Option<String> {
         let stage = gate.stage_in(self.target)?;
         let name = gate.feature_gate.as_deref();
-        let default = self.tables.enabled_by_default(gate, self.target);
+        let target = self.target;
+        // `GateTables::enabled_by_default` with the stage read once: the
+        // table's state where it knows the gate, else the stage's default.
+        let published = name.and_then(|name| self.tables.feature_gate_in(name, target));
+        let default = published.map_or(stage != Stage::Alpha, |state| state.default);
         let defaults = FeatureGates::default();
         let gates = self.feature_gates.unwrap_or(&defaults);
         if gates.is_enabled(name, stage, default) {
@@ -78,8 +93,6 @@ impl<'a> Checker<'a> {
             Stage::Beta => "beta",
             Stage::Ga => "GA",
         };
-        let target = self.target;
-        let published = name.and_then(|name| self.tables.feature_gate_in(name, target));
         let why_off = match (published, stage) {
             (Some(_), _) => {
                 format!("off by default in {target}, per Kubernetes' feature-gate table")

@@ -8,8 +8,9 @@
 //!   apiextensions' `requireValidPropertyType`, always on for a create);
 //! - a `pattern` Go's `regexp` does not compile (look-around,
 //!   backreferences: RE2 syntax, read here by the `regex` crate, whose
-//!   syntax is RE2's). A pattern that compiles but exceeds the `regex`
-//!   crate's size limit is not a refusal: Go has no such limit.
+//!   syntax is RE2's: its syntax is parsed, no automaton built). A
+//!   pattern too big for the `regex` crate's size limit is no refusal: Go
+//!   has no such limit.
 //!
 //! - CEL rules over the estimated cost limits (`super::cost`), for a CRD
 //!   among the inputs only: it is created with them. A CRD given with
@@ -19,7 +20,6 @@
 
 use crate::cel::schema::written::{self, Written};
 use crate::document::Node;
-use crate::walk::constraints::REGEX_SIZE_LIMIT as SIZE_LIMIT;
 use crate::walk::go_quoted;
 use serde_json::Value;
 use vergate_core::gates::{is_crd, GroupVersionKind};
@@ -167,17 +167,16 @@ pub(crate) fn schema_reasons<V: Written>(spec: &V) -> Vec<Reason> {
 
 /// Why Go's `regexp.Compile` refuses `pattern`, as near its words as
 /// known (`invalid or unsupported Perl syntax: `(?!``); `None` when RE2
-/// syntax takes it.
+/// syntax takes it. Only the syntax is read (`regex_syntax`'s parser, with
+/// the settings the `regex` crate parses with: its syntax errors are the
+/// parser's), no automaton built: the check asks whether the pattern is
+/// valid, and a pattern too big to compile is no refusal (Go has no such
+/// limit). The parser's nesting limit bounds its work.
 fn go_refuses(pattern: &str) -> Option<String> {
-    let error = regex::RegexBuilder::new(pattern)
-        .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(SIZE_LIMIT)
+    let error = regex_syntax::ParserBuilder::new()
         .build()
+        .parse(pattern)
         .err()?;
-    let regex::Error::Syntax(text) = error else {
-        // Too big for the regex crate's limit; Go's has none so low.
-        return None;
-    };
     // Go names the group opener of a look-around it does not take.
     for opener in ["(?=", "(?!", "(?<=", "(?<!"] {
         if pattern.contains(opener) {
@@ -187,6 +186,7 @@ fn go_refuses(pattern: &str) -> Option<String> {
             ));
         }
     }
+    let text = error.to_string();
     let last = text.lines().last().unwrap_or_default().trim();
     Some(last.strip_prefix("error: ").unwrap_or(last).to_owned())
 }
@@ -262,5 +262,58 @@ mod tests {
                 "spec.validation.openAPIV3Schema.properties[spec].properties[message].type: Unsupported value: \"strign\": supported values: \"array\", \"boolean\", \"integer\", \"number\", \"object\", \"string\"",
             ]
         );
+    }
+
+    /// The parser's verdict and words are those of the `regex` crate's
+    /// build (which `pattern` constraints use), for valid patterns,
+    /// syntax errors of the parser and of the translation, and a pattern
+    /// nested past the limit; only a pattern too big to compile differs,
+    /// refused by neither.
+    #[test]
+    fn the_syntax_parser_refuses_what_the_regex_crate_refuses() {
+        let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
+        let patterns = [
+            "^[a-z]([-a-z0-9]*[a-z0-9])?$",
+            r"^\d+(\.\d+)?(Mi|Gi)$",
+            r"\p{Greek}+\w\b",
+            "(?P<name>x)(?i:y)",
+            "(a",
+            "a)",
+            "[z-a]",
+            "x{2,1}",
+            r"\p{NoSuchClass}",
+            r"(?-u)\xFF",
+            r"\1",
+            "^(?!kube-).*$",
+            "(?<=a)b",
+            "*a",
+            "a**",
+            r"\Q",
+            deep.as_str(),
+        ];
+        for pattern in patterns {
+            let by_regex = match regex::RegexBuilder::new(pattern)
+                .size_limit(1 << 20)
+                .build()
+            {
+                Err(regex::Error::Syntax(text)) => {
+                    let last = text.lines().last().unwrap_or_default().trim().to_owned();
+                    Some(last.strip_prefix("error: ").unwrap_or(&last).to_owned())
+                }
+                _ => None,
+            };
+            let by_regex = by_regex.map(|why| {
+                ["(?=", "(?!", "(?<=", "(?<!"]
+                    .iter()
+                    .find(|opener| pattern.contains(**opener))
+                    .map_or(why, |opener| {
+                        format!("invalid or unsupported Perl syntax: `{}`", &opener[..3])
+                    })
+            });
+            assert_eq!(go_refuses(pattern), by_regex, "{pattern}");
+        }
+        assert!(go_refuses("(a").is_some() && go_refuses(&deep).is_some());
+        // Compiles past the size limit: no refusal, as before.
+        assert_eq!(go_refuses(r"\w{1000}\w{1000}"), None);
     }
 }
