@@ -172,14 +172,12 @@ fn reference(
         return;
     };
     let api_version = text(fields, "apiVersion");
-    // schema.ParseGroupVersion.
     // schema.ParseGroupVersion: `group/version`, a bare version, or
-    // nothing (`""`, `/`); more slashes do not parse.
-    let group = match api_version.split_once('/') {
-        _ if api_version == "/" => Some(""),
-        Some((_, version)) if version.contains('/') => None,
-        Some((group, _)) => Some(group),
-        None => Some(""),
+    // nothing (`""`, `/`), split by the one apiVersion split; more
+    // slashes do not parse.
+    let group = match api_version.matches('/').count() {
+        0 | 1 => Some(crate::gates::GroupVersionKind::split_api_version(api_version).0),
+        _ => None,
     };
     let problem = match group {
         None => Some(format!("unexpected GroupVersion string: {api_version}")),

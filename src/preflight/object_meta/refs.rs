@@ -132,13 +132,13 @@ impl<'n> Owner<'n> {
     }
 
     /// `schema.FromAPIVersionAndKind`'s version: empty for `""`, `"/"`,
-    /// `"group/"` and more than one slash.
+    /// `"group/"` and more than one slash (which does not parse); else
+    /// the one apiVersion split's.
     fn version(&self) -> &str {
-        match self.api_version.matches('/').count() {
-            0 if self.api_version != "/" => self.api_version,
-            1 => self.api_version.split_once('/').map_or("", |(_, v)| v),
-            _ => "",
+        if self.api_version.matches('/').count() > 1 {
+            return "";
         }
+        crate::gates::GroupVersionKind::split_api_version(self.api_version).1
     }
 }
 
