@@ -183,3 +183,31 @@ pub fn required(schema: &Json) -> Vec<&str> {
         .map(|names| names.iter().filter_map(Json::as_str).collect())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Bound, Sizes};
+    use serde_json::json;
+
+    #[test]
+    fn bounds_as_written_and_what_is_unbounded() {
+        let list = Sizes::read(&json!({"type": "array", "maxItems": -3}));
+        assert_eq!((list.max_items, list.unbounded), (Bound::Count(0), false));
+        assert!(Sizes::read(&json!({"type": "array"})).unbounded);
+        let odd = Sizes::read(&json!({"type": "string", "maxLength": "ten"}));
+        assert_eq!((odd.max_length.count(), odd.unbounded), (None, false));
+        assert!(!Sizes::read(&json!({"type": "string", "enum": ["a"]})).unbounded);
+        assert!(!Sizes::read(&json!({"type": "string", "format": "date"})).unbounded);
+        assert!(Sizes::read(&json!({"x-kubernetes-int-or-string": true})).unbounded);
+        let map = json!({"type": "object", "additionalProperties": {"type": "string"}});
+        assert!(Sizes::read(&map).unbounded);
+        // `additionalProperties: false` bounds the children by
+        // `maxProperties` too (`extractMaxElements`), unbounded here.
+        let closed = Sizes::read(&json!({"type": "object", "additionalProperties": false}));
+        assert_eq!((closed.max_elements(), closed.unbounded), (None, false));
+        assert_eq!(
+            Sizes::read(&json!({"type": "object"})).max_elements(),
+            Some(1)
+        );
+    }
+}

@@ -575,3 +575,29 @@ mod tests {
         assert_eq!(twice, ["spec.metrics[0].type@4: Unsupported value: \"resource\": supported values: \"ContainerResource\", \"External\", \"Object\", \"Pods\", \"Resource\""]);
     }
 }
+
+#[cfg(test)]
+mod api_version_tests {
+    use super::super::read::found;
+
+    /// `schema.ParseGroupVersion`: the one apiVersion split for none or one
+    /// slash (`/` has no group), more slashes do not parse.
+    #[test]
+    fn the_target_api_version_parses_as_go_parses_it() {
+        let hpa = |api_version: &str| {
+            found(
+                "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
+                &format!("spec:\n  scaleTargetRef: {{apiVersion: '{api_version}', kind: D, name: w}}\n  maxReplicas: 2\n"),
+            )
+        };
+        assert!(hpa("apps/v1").is_empty());
+        assert_eq!(
+            hpa("a/b/v1"),
+            ["spec.scaleTargetRef.apiVersion@2: Invalid value: \"a/b/v1\": unexpected GroupVersion string: a/b/v1"]
+        );
+        assert_eq!(
+            hpa("/"),
+            ["spec.scaleTargetRef.apiVersion@2: Invalid value: \"/\": apiVersion must specify API group"]
+        );
+    }
+}

@@ -215,3 +215,32 @@ pub(super) fn owner_references(list: &Node, out: &mut Vec<Violation>) {
 fn find<'n>(entries: &'n [Entry], key: &str) -> Option<&'n Entry> {
     entries.iter().find(|entry| entry.key == key)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Owner;
+
+    /// `schema.ParseGroupVersion` as `FromAPIVersionAndKind` reads it: the
+    /// one split for none or one slash, no version past that.
+    #[test]
+    fn an_owners_version_is_the_one_splits_up_to_one_slash() {
+        let version = |api_version| {
+            let owner = Owner {
+                api_version,
+                kind: "",
+                name: "",
+                uid: "",
+                controller: None,
+                block: None,
+                line: 1,
+            };
+            owner.version().to_owned()
+        };
+        assert_eq!(version("apps/v1"), "v1");
+        assert_eq!(version("v1"), "v1");
+        assert_eq!(version("apps/"), "");
+        assert_eq!(version("/"), "");
+        assert_eq!(version(""), "");
+        assert_eq!(version("a/b/v1"), "");
+    }
+}
