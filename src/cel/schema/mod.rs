@@ -180,7 +180,8 @@ impl SchemaNode {
     /// not, before the CRD reader rewrites it), into the same tree with
     /// the same pass and bound as [`ServedSchema::read`], `status`
     /// included: what the static cost estimate reads (`cel::cost`), as
-    /// the API server estimates every version on create.
+    /// the API server estimates every version on create. Its rules are
+    /// never run, so their passes are not kept ([`SchemaNode::passed`]).
     pub fn read_written(schema: &Json) -> SchemaNode {
         let mut reading = Reading {
             trail: Vec::new(),
@@ -215,7 +216,13 @@ impl SchemaNode {
 
     /// Sets what follows from the node's own annotations and its children:
     /// the passes of its rules and the `*_below` flags.
-    pub fn finish(mut self) -> SchemaNode {
+    pub fn finish(self) -> SchemaNode {
+        self.finish_with(true)
+    }
+
+    /// [`SchemaNode::finish`]; without the passes (`passes` false) for a
+    /// tree whose rules are estimated, never run ([`SchemaNode::read_written`]).
+    fn finish_with(mut self, passes: bool) -> SchemaNode {
         let children = || {
             self.properties
                 .values()
@@ -228,7 +235,9 @@ impl SchemaNode {
         self.rules_below = rules_below;
         self.junctors_below = junctors_below;
         self.defaults_below = defaults_below;
-        self.passed = Passed::for_rules(&self.rules);
+        if passes {
+            self.passed = Passed::for_rules(&self.rules);
+        }
         if let Some(default) = &self.default {
             let laid = defaults::node_of_json(default, 0);
             let inside = defaults::bytes_to_lay(&self, &laid, false);
@@ -329,7 +338,7 @@ impl<'s> Reading<'s> {
                 _ => node.values = child,
             }
         }
-        node.finish()
+        node.finish_with(self.served)
     }
 
     /// The node `schema` one level below `depth`; `None` past
