@@ -3,8 +3,12 @@
 //! the most elements a value can hold (characters of a string, items of a
 //! list, entries of a map), and the fewest bytes a value takes in JSON, from
 //! which an unbounded list or map gets its worst case in a 3 MiB request.
+//! Built from the one schema tree (`cel::schema`), whose nodes carry the
+//! size facts as written ([`crate::cel::schema::Sizes`]).
 
 use super::super::value::escape;
+use crate::cel::schema::sizes::{Format, Written};
+use crate::cel::schema::SchemaNode;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 
@@ -21,9 +25,6 @@ const DATE_SIZE: u64 = 12;
 
 /// A metadata name's longest length (a DNS-1123 subdomain).
 const NAME_MAX_LENGTH: u64 = 253;
-
-/// How deep a schema is read: the one bound of the schema tree.
-use crate::cel::schema::MAX_DEPTH;
 
 /// What kind of CEL value a schema node holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,57 +72,63 @@ impl Decl {
     /// none (no `type`, an array without `items`): rules cannot reach it.
     /// `resource_root` is true at a CRD's root and at an embedded resource,
     /// which get `apiVersion`, `kind` and `metadata.name`/`generateName`.
+    /// Reads the schema into the one tree first ([`SchemaNode::read_written`]).
     pub fn of(schema: &Json, resource_root: bool) -> Option<Decl> {
-        Decl::read(schema, resource_root, 0)
+        Decl::of_node(&SchemaNode::read_written(schema), resource_root)
     }
 
-    fn read(schema: &Json, resource_root: bool, depth: usize) -> Option<Decl> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        let flag = |key: &str| schema.get(key) == Some(&Json::Bool(true));
-        let count = |key: &str| {
-            schema
-                .get(key)
-                .and_then(Json::as_i64)
-                .map(|n| n.max(0) as u64)
-        };
-        let child = |inner: &Json| Decl::read(inner, embedded(inner), depth + 1);
-        if flag("x-kubernetes-int-or-string") {
-            let max = count("maxLength").map_or(MAX_STRING, |n| n.saturating_mul(4));
+    /// [`Decl::of`] of a node of the tree, from its size facts
+    /// ([`SchemaNode::sizes`]); the tree's depth bound is the model's.
+    pub fn of_node(node: &SchemaNode, resource_root: bool) -> Option<Decl> {
+        let sizes = &node.sizes;
+        let child = |inner: &SchemaNode| Decl::of_node(inner, inner.sizes.embedded);
+        if sizes.int_or_string {
+            let max = sizes
+                .max_length
+                .count()
+                .map_or(MAX_STRING, |n| n.saturating_mul(4));
             return Some(Decl {
                 kind: Kind::Dyn,
                 max_elements: max,
                 min_size: 1,
             });
         }
-        match schema.get("type").and_then(Json::as_str)? {
-            "array" => {
-                let items = child(schema.get("items")?)?;
-                let max = count("maxItems").unwrap_or(MAX_STRING / (items.min_size + 1));
+        match sizes.ty? {
+            Written::Array => {
+                let items = child(node.items.as_deref()?)?;
+                let max = sizes
+                    .max_items
+                    .count()
+                    .unwrap_or(MAX_STRING / (items.min_size + 1));
                 Some(Decl {
                     kind: Kind::List(Box::new(items)),
                     max_elements: max,
                     min_size: 2,
                 })
             }
-            "object" => {
-                if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
-                    let values = child(values)?;
-                    let max = count("maxProperties").unwrap_or(MAX_STRING / (values.min_size + 6));
+            Written::Object => {
+                if sizes.additional_schema {
+                    let values = child(node.values.as_deref()?)?;
+                    let max = sizes
+                        .max_properties
+                        .count()
+                        .unwrap_or(MAX_STRING / (values.min_size + 6));
                     return Some(Decl {
                         kind: Kind::Map(Box::new(values)),
                         max_elements: max,
                         min_size: 2,
                     });
                 }
-                Some(object(schema, resource_root, depth))
+                Some(object(node, resource_root))
             }
-            "string" => Some(string(schema, count("maxLength"))),
-            "boolean" => Some(Decl::simple(Kind::Bool, 4)),
-            "number" => Some(Decl::simple(Kind::Double, 1)),
-            "integer" => Some(Decl::simple(Kind::Int, 1)),
-            _ => None,
+            Written::String => Some(string(
+                sizes.format,
+                sizes.enum_max,
+                sizes.max_length.count(),
+            )),
+            Written::Boolean => Some(Decl::simple(Kind::Bool, 4)),
+            Written::Number => Some(Decl::simple(Kind::Double, 1)),
+            Written::Integer => Some(Decl::simple(Kind::Int, 1)),
         }
     }
 
@@ -148,31 +155,18 @@ impl Decl {
     }
 }
 
-fn embedded(schema: &Json) -> bool {
-    schema.get("x-kubernetes-embedded-resource") == Some(&Json::Bool(true))
-}
-
-fn string(schema: &Json, max_length: Option<u64>) -> Decl {
-    let (kind, min_size, max) = match schema.get("format").and_then(Json::as_str) {
-        Some("byte") => (Kind::Bytes, 2, max_length.unwrap_or(MAX_STRING)),
-        Some("duration") => (Kind::Duration, 3, MAX_DURATION_OR_DATETIME),
-        Some("date") => (Kind::Timestamp, DATE_SIZE, DATE_SIZE),
-        Some("date-time") => (Kind::Timestamp, 21, MAX_DURATION_OR_DATETIME),
-        _ => {
-            let enum_max = || {
-                let values = schema.get("enum").and_then(Json::as_array)?;
-                (!values.is_empty()).then(|| {
-                    values
-                        .iter()
-                        .filter_map(Json::as_str)
-                        .map(|value| value.len() as u64)
-                        .max()
-                        .unwrap_or(0)
-                })
-            };
+/// A string of `format` (with the longest of its `enum`, if any, and its
+/// `maxLength`).
+fn string(format: Format, enum_max: Option<u64>, max_length: Option<u64>) -> Decl {
+    let (kind, min_size, max) = match format {
+        Format::Byte => (Kind::Bytes, 2, max_length.unwrap_or(MAX_STRING)),
+        Format::Duration => (Kind::Duration, 3, MAX_DURATION_OR_DATETIME),
+        Format::Date => (Kind::Timestamp, DATE_SIZE, DATE_SIZE),
+        Format::DateTime => (Kind::Timestamp, 21, MAX_DURATION_OR_DATETIME),
+        Format::Other => {
             let max = match max_length {
                 Some(n) => n.saturating_mul(4),
-                None => enum_max().unwrap_or(MAX_STRING),
+                None => enum_max.unwrap_or(MAX_STRING),
             };
             (Kind::String, 2, max)
         }
@@ -184,41 +178,37 @@ fn string(schema: &Json, max_length: Option<u64>) -> Decl {
     }
 }
 
-fn object(schema: &Json, resource_root: bool, depth: usize) -> Decl {
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Json::as_array)
-        .map(|names| names.iter().filter_map(Json::as_str).collect())
-        .unwrap_or_default();
+/// An object with properties: the fewest bytes counts its required
+/// properties without a default.
+fn object(node: &SchemaNode, resource_root: bool) -> Decl {
     let mut fields = BTreeMap::new();
     let mut min_size = 2u64;
-    if let Some(Json::Object(properties)) = schema.get("properties") {
-        for (name, property) in properties {
-            let Some(field) = Decl::read(property, embedded(property), depth + 1) else {
-                continue;
-            };
-            if required.contains(&name.as_str()) && property.get("default").is_none() {
-                min_size = min_size
-                    .saturating_add(name.len() as u64)
-                    .saturating_add(field.min_size)
-                    .saturating_add(4);
-            }
-            fields.insert(escape(name).into_owned(), field);
+    for (name, property) in &node.properties {
+        let Some(field) = Decl::of_node(property, property.sizes.embedded) else {
+            continue;
+        };
+        if property.sizes.required && property.default.is_none() {
+            min_size = min_size
+                .saturating_add(name.len() as u64)
+                .saturating_add(field.min_size)
+                .saturating_add(4);
         }
+        fields.insert(escape(name).into_owned(), field);
     }
-    if resource_root && !has_type_and_object_meta(schema) {
-        let plain = || string(&Json::Null, None);
+    if resource_root && !has_type_and_object_meta(node) {
+        let plain = || string(Format::Other, None, None);
         fields.insert("kind".into(), plain());
         fields.insert("apiVersion".into(), plain());
-        let metadata = schema.get("properties").and_then(|p| p.get("metadata"));
+        let metadata = node.properties.get("metadata");
         let capped = |name: &str, cap: u64| {
             let own = metadata
-                .and_then(|m| m.get("properties"))
-                .and_then(|p| p.get(name))
-                .and_then(|s| s.get("maxLength"))
-                .and_then(Json::as_i64)
-                .map(|n| n.max(0) as u64);
-            string(&Json::Null, Some(own.map_or(cap, |own| own.min(cap))))
+                .and_then(|m| m.properties.get(name))
+                .and_then(|s| s.sizes.max_length.count());
+            string(
+                Format::Other,
+                None,
+                Some(own.map_or(cap, |own| own.min(cap))),
+            )
         };
         let meta_fields = BTreeMap::from([
             ("name".to_owned(), capped("name", NAME_MAX_LENGTH)),
@@ -235,20 +225,18 @@ fn object(schema: &Json, resource_root: bool, depth: usize) -> Decl {
     Decl::simple(Kind::Object(fields), min_size)
 }
 
-/// True when `schema` already declares `apiVersion`, `kind` and
+/// True when `node` already declares `apiVersion`, `kind` and
 /// `metadata.name`/`generateName` as strings (the API server then leaves it).
-fn has_type_and_object_meta(schema: &Json) -> bool {
-    let ty = |s: Option<&Json>, want: &str| {
-        s.and_then(|s| s.get("type")).and_then(Json::as_str) == Some(want)
-    };
-    let props = schema.get("properties");
-    let metadata = props.and_then(|p| p.get("metadata"));
-    let meta_props = metadata.and_then(|m| m.get("properties"));
-    ty(props.and_then(|p| p.get("kind")), "string")
-        && ty(props.and_then(|p| p.get("apiVersion")), "string")
-        && ty(metadata, "object")
-        && ty(meta_props.and_then(|p| p.get("name")), "string")
-        && ty(meta_props.and_then(|p| p.get("generateName")), "string")
+fn has_type_and_object_meta(node: &SchemaNode) -> bool {
+    let ty = |s: Option<&SchemaNode>, want: Written| s.and_then(|s| s.sizes.ty) == Some(want);
+    let props = &node.properties;
+    let metadata = props.get("metadata");
+    let meta_prop = |name: &str| metadata.and_then(|m| m.properties.get(name));
+    ty(props.get("kind"), Written::String)
+        && ty(props.get("apiVersion"), Written::String)
+        && ty(metadata, Written::Object)
+        && ty(meta_prop("name"), Written::String)
+        && ty(meta_prop("generateName"), Written::String)
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 use super::decl::{Decl, Kind, MAX_REQUEST_SIZE};
 use super::estimate::max_cost;
 use crate::cel::rule::CompiledRule;
+use crate::cel::schema::sizes::Written;
+use crate::cel::schema::SchemaNode;
 use crate::cel::value::escape;
 use serde_json::Value as Json;
 
@@ -22,9 +24,6 @@ const MOST_EXPENSIVE: usize = 4;
 
 /// How many unbounded lists, maps and strings a finding names.
 const MAX_NAMED: usize = 6;
-
-/// How deep the schema is walked: the one bound of the schema tree.
-use crate::cel::schema::MAX_DEPTH;
 
 /// One step into the schema: a key, or an index of a list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,8 +104,15 @@ pub fn check(schema: &Json) -> Vec<Finding> {
     report(schema).findings
 }
 
-/// [`check`], with the figures behind it.
+/// [`check`], with the figures behind it: the schema read into the one
+/// tree ([`SchemaNode::read_written`]), then [`report_tree`].
 pub fn report(schema: &Json) -> Report {
+    report_tree(&SchemaNode::read_written(schema))
+}
+
+/// [`report`] over a schema already read into the tree (as written, every
+/// version's, `status` included).
+pub fn report_tree(tree: &SchemaNode) -> Report {
     let mut walk = Walk::default();
     let root = Place {
         at: Vec::new(),
@@ -115,8 +121,8 @@ pub fn report(schema: &Json) -> Report {
         cardinality: Some(1),
         unbounded_above: Vec::new(),
     };
-    let decl = Decl::of(schema, true);
-    visit(schema, decl.as_ref(), &root, 0, &mut walk);
+    let decl = Decl::of_node(tree, true);
+    visit(tree, decl.as_ref(), &root, &mut walk);
     if walk.total > CRD_LIMIT {
         for expensive in &walk.most_expensive {
             walk.findings.push(Finding {
@@ -164,31 +170,29 @@ pub fn budget_message(what: &str, cost: u64, limit: u64) -> String {
     format!("{what} exceeds budget by factor of {factor} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)")
 }
 
-/// Visits `schema` (of type `decl`, read once at the root and descended
+/// Visits `node` (of type `decl`, read once at the root and descended
 /// with the walk, as the API server derives a node's type from its
-/// parent's) and the schemas below it.
-fn visit(schema: &Json, decl: Option<&Decl>, place: &Place, depth: usize, walk: &mut Walk) {
-    if depth > MAX_DEPTH || !schema.is_object() {
-        return;
-    }
-    if let (Some(Json::Array(rules)), Some(decl)) = (schema.get("x-kubernetes-validations"), decl) {
+/// parent's) and the nodes below it (as deep as the tree goes: its
+/// depth bound).
+fn visit(node: &SchemaNode, decl: Option<&Decl>, place: &Place, walk: &mut Walk) {
+    if let (false, Some(decl)) = (node.rules.is_empty(), decl) {
         // Named only for a rule reported: walking the subtree for each rule
         // would cost more than estimating it.
         let unbounded = || {
             let mut unbounded = place.unbounded_above.clone();
-            unbounded_below(schema, &place.readable, depth, &mut unbounded);
+            unbounded_below(node, &place.readable, &mut unbounded);
             unbounded.truncate(MAX_NAMED);
             unbounded
         };
-        for (index, entry) in rules.iter().enumerate() {
-            rule_costs(entry, index, decl, place, &unbounded, walk);
+        for (rule, &index) in node.rules.iter().zip(&node.rule_indexes) {
+            rule_costs(rule, index, decl, place, &unbounded, walk);
         }
     }
-    let ty = schema.get("type").and_then(Json::as_str);
+    let max_elements = node.sizes.max_elements();
     let child_cardinality = place
         .cardinality
-        .and_then(|c| max_elements(schema).map(|n| c.saturating_mul(n)));
-    let mut child = |key: &str, name: Option<&str>, inner: &Json| {
+        .and_then(|c| max_elements.map(|n| c.saturating_mul(n)));
+    let mut child = |key: &str, name: Option<&str>, inner: &SchemaNode| {
         let inner_decl = decl.and_then(|decl| match (&decl.kind, name) {
             (Kind::Object(fields), Some(name)) => fields.get(&*escape(name)),
             (Kind::List(items), None) if key == "items" => Some(&**items),
@@ -215,7 +219,7 @@ fn visit(schema: &Json, decl: Option<&Decl>, place: &Place, depth: usize, walk: 
             ),
         };
         let mut unbounded_above = place.unbounded_above.clone();
-        if max_elements(schema).is_none() {
+        if max_elements.is_none() {
             unbounded_above.push(readable_or_root(&place.readable));
         }
         let next = Place {
@@ -225,19 +229,17 @@ fn visit(schema: &Json, decl: Option<&Decl>, place: &Place, depth: usize, walk: 
             cardinality: child_cardinality,
             unbounded_above,
         };
-        visit(inner, inner_decl, &next, depth + 1, walk);
+        visit(inner, inner_decl, &next, walk);
     };
-    if let Some(Json::Object(properties)) = schema.get("properties") {
-        for (name, inner) in properties {
-            child("properties", Some(name), inner);
-        }
+    for (name, inner) in &node.properties {
+        child("properties", Some(name), inner);
     }
-    if ty == Some("array") {
-        if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
+    if node.sizes.ty == Some(Written::Array) {
+        if let Some(items) = node.items.as_deref() {
             child("items", None, items);
         }
     }
-    if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
+    if let Some(values) = node.values.as_deref() {
         child("additionalProperties", None, values);
     }
 }
@@ -245,16 +247,13 @@ fn visit(schema: &Json, decl: Option<&Decl>, place: &Place, depth: usize, walk: 
 /// Costs one entry of `x-kubernetes-validations`: its rule, and its
 /// message expression (limited alike).
 fn rule_costs(
-    entry: &Json,
+    rule: &CompiledRule,
     index: usize,
     decl: &Decl,
     place: &Place,
     unbounded: &dyn Fn() -> Vec<String>,
     walk: &mut Walk,
 ) {
-    let Some(rule) = CompiledRule::compile_shared(entry) else {
-        return;
-    };
     if rule.source.trim().is_empty() {
         return;
     }
@@ -320,62 +319,20 @@ fn rule_costs(
     }
 }
 
-/// How many values each child of `schema` can have (`extractMaxElements`):
-/// `maxItems` of an array, `maxProperties` of a map, 1 for an object's
-/// property; `None` when unbounded.
-fn max_elements(schema: &Json) -> Option<u64> {
-    let count = |key: &str| {
-        schema
-            .get(key)
-            .and_then(Json::as_i64)
-            .map(|n| n.max(0) as u64)
-    };
-    match schema.get("type").and_then(Json::as_str) {
-        Some("object") if schema.get("additionalProperties").is_some() => count("maxProperties"),
-        Some("array") => count("maxItems"),
-        _ => Some(1),
-    }
-}
-
-/// The lists, maps and strings at or below `schema` (at `readable`)
-/// declared without a bound.
-fn unbounded_below(schema: &Json, readable: &str, depth: usize, found: &mut Vec<String>) {
-    if depth > MAX_DEPTH || found.len() >= MAX_NAMED {
+/// The lists, maps and strings at or below `node` (at `readable`)
+/// declared without a bound ([`crate::cel::schema::Sizes::unbounded`]).
+fn unbounded_below(node: &SchemaNode, readable: &str, found: &mut Vec<String>) {
+    if found.len() >= MAX_NAMED {
         return;
     }
-    let has = |key: &str| schema.get(key).is_some();
-    let unbounded = match schema.get("type").and_then(Json::as_str) {
-        Some("array") => !has("maxItems"),
-        Some("object") => {
-            schema
-                .get("additionalProperties")
-                .is_some_and(Json::is_object)
-                && !has("maxProperties")
-        }
-        Some("string") => {
-            !has("maxLength")
-                && !has("enum")
-                && !matches!(
-                    schema.get("format").and_then(Json::as_str),
-                    Some("date" | "date-time" | "duration")
-                )
-        }
-        _ => {
-            schema.get("x-kubernetes-int-or-string") == Some(&Json::Bool(true)) && !has("maxLength")
-        }
-    };
-    if unbounded {
+    if node.sizes.unbounded {
         found.push(readable_or_root(readable));
     }
-    if let Some(Json::Object(properties)) = schema.get("properties") {
-        for (name, inner) in properties {
-            unbounded_below(inner, &join(readable, name), depth + 1, found);
-        }
+    for (name, inner) in &node.properties {
+        unbounded_below(inner, &join(readable, name), found);
     }
-    for key in ["items", "additionalProperties"] {
-        if let Some(inner) = schema.get(key).filter(|i| i.is_object()) {
-            unbounded_below(inner, &format!("{readable}[*]"), depth + 1, found);
-        }
+    for inner in node.items.iter().chain(&node.values) {
+        unbounded_below(inner, &format!("{readable}[*]"), found);
     }
 }
 

@@ -28,9 +28,11 @@
 mod bound;
 pub mod defaults;
 pub mod line;
+pub mod sizes;
 pub mod written;
 
 pub use bound::MAX_DEPTH;
+pub use sizes::Sizes;
 
 use super::passed::Passed;
 use super::rule::CompiledRule;
@@ -86,6 +88,11 @@ pub struct Junctors {
 pub struct SchemaNode {
     pub shape: Shape,
     pub rules: Vec<Arc<CompiledRule>>,
+    /// Each rule's index in the node's `x-kubernetes-validations` (an
+    /// entry without a `rule` has none), for the API server's field paths.
+    pub rule_indexes: Vec<usize>,
+    /// The size facts the static cost estimate reads (`cel::cost`).
+    pub sizes: Sizes,
     pub junctors: Option<Junctors>,
     pub properties: BTreeMap<String, SchemaNode>,
     /// Items of an array.
@@ -150,6 +157,7 @@ impl ServedSchema {
         let mut reading = Reading {
             trail: Vec::new(),
             junctors_cut: None,
+            served: true,
         };
         let tree = reading.node(schema, 0, true);
         ServedSchema {
@@ -168,11 +176,28 @@ impl ServedSchema {
 }
 
 impl SchemaNode {
+    /// Reads `schema`, a version's `openAPIV3Schema` as written (served or
+    /// not, before the CRD reader rewrites it), into the same tree with
+    /// the same pass and bound as [`ServedSchema::read`], `status`
+    /// included: what the static cost estimate reads (`cel::cost`), as
+    /// the API server estimates every version on create. Its rules are
+    /// never run, so their passes are not kept ([`SchemaNode::passed`]).
+    pub fn read_written(schema: &Json) -> SchemaNode {
+        let mut reading = Reading {
+            trail: Vec::new(),
+            junctors_cut: None,
+            served: false,
+        };
+        reading.node(schema, 0, true)
+    }
+
     /// A node of `shape` with nothing on it and nothing below.
     pub fn leaf(shape: Shape) -> SchemaNode {
         SchemaNode {
             shape,
             rules: Vec::new(),
+            rule_indexes: Vec::new(),
+            sizes: Sizes::default(),
             junctors: None,
             properties: BTreeMap::new(),
             items: None,
@@ -191,7 +216,13 @@ impl SchemaNode {
 
     /// Sets what follows from the node's own annotations and its children:
     /// the passes of its rules and the `*_below` flags.
-    pub fn finish(mut self) -> SchemaNode {
+    pub fn finish(self) -> SchemaNode {
+        self.finish_with(true)
+    }
+
+    /// [`SchemaNode::finish`]; without the passes (`passes` false) for a
+    /// tree whose rules are estimated, never run ([`SchemaNode::read_written`]).
+    fn finish_with(mut self, passes: bool) -> SchemaNode {
         let children = || {
             self.properties
                 .values()
@@ -204,7 +235,9 @@ impl SchemaNode {
         self.rules_below = rules_below;
         self.junctors_below = junctors_below;
         self.defaults_below = defaults_below;
-        self.passed = Passed::for_rules(&self.rules);
+        if passes {
+            self.passed = Passed::for_rules(&self.rules);
+        }
         if let Some(default) = &self.default {
             let laid = defaults::node_of_json(default, 0);
             let inside = defaults::bytes_to_lay(&self, &laid, false);
@@ -219,6 +252,9 @@ impl SchemaNode {
 struct Reading<'s> {
     trail: Vec<&'s str>,
     junctors_cut: Option<String>,
+    /// A served version as the CRD reader rewrote it (its `status`
+    /// subresource marked), not a schema as written.
+    served: bool,
 }
 
 impl<'s> Reading<'s> {
@@ -253,11 +289,14 @@ impl<'s> Reading<'s> {
         };
         let mut node = SchemaNode::leaf(shape);
         node.nullable = flag("nullable");
+        node.sizes = Sizes::read(schema);
         if let Some(Json::Array(entries)) = schema.get("x-kubernetes-validations") {
-            node.rules = entries
-                .iter()
-                .filter_map(CompiledRule::compile_shared)
-                .collect();
+            for (index, entry) in entries.iter().enumerate() {
+                if let Some(rule) = CompiledRule::compile_shared(entry) {
+                    node.rules.push(rule);
+                    node.rule_indexes.push(index);
+                }
+            }
         }
         if let Some(junctors) = schema.get(VALUE_VALIDATIONS).filter(|_| junctors_counted) {
             node.junctors = Some(Junctors {
@@ -271,15 +310,17 @@ impl<'s> Reading<'s> {
         }
         // The API server resets `status` on create (the status
         // subresource): its rules run on status updates only.
-        let status_reset = depth == 0 && flag(STATUS_SUBRESOURCE);
+        let status_reset = self.served && depth == 0 && flag(STATUS_SUBRESOURCE);
         if let Some(Json::Object(members)) = schema.get("properties") {
+            let required = sizes::required(schema);
             for (name, member) in members {
                 if !member.is_object() || (status_reset && name == "status") {
                     continue;
                 }
                 let counted = junctors_counted && !(depth == 0 && name == "metadata");
                 self.trail.extend(["properties", name.as_str()]);
-                if let Some(child) = self.child(member, depth, counted) {
+                if let Some(mut child) = self.child(member, depth, counted) {
+                    child.sizes.required = required.contains(&name.as_str());
                     node.properties.insert(name.clone(), child);
                 }
                 self.trail.truncate(self.trail.len() - 2);
@@ -297,7 +338,7 @@ impl<'s> Reading<'s> {
                 _ => node.values = child,
             }
         }
-        node.finish()
+        node.finish_with(self.served)
     }
 
     /// The node `schema` one level below `depth`; `None` past

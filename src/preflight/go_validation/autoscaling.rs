@@ -172,14 +172,12 @@ fn reference(
         return;
     };
     let api_version = text(fields, "apiVersion");
-    // schema.ParseGroupVersion.
     // schema.ParseGroupVersion: `group/version`, a bare version, or
-    // nothing (`""`, `/`); more slashes do not parse.
-    let group = match api_version.split_once('/') {
-        _ if api_version == "/" => Some(""),
-        Some((_, version)) if version.contains('/') => None,
-        Some((group, _)) => Some(group),
-        None => Some(""),
+    // nothing (`""`, `/`), split by the one apiVersion split; more
+    // slashes do not parse.
+    let group = match api_version.matches('/').count() {
+        0 | 1 => Some(crate::gates::GroupVersionKind::split_api_version(api_version).0),
+        _ => None,
     };
     let problem = match group {
         None => Some(format!("unexpected GroupVersion string: {api_version}")),
@@ -575,5 +573,31 @@ mod tests {
         let mut twice = found(HPA, &GOOD.replace("type: Resource", "type: resource"));
         twice.dedup();
         assert_eq!(twice, ["spec.metrics[0].type@4: Unsupported value: \"resource\": supported values: \"ContainerResource\", \"External\", \"Object\", \"Pods\", \"Resource\""]);
+    }
+}
+
+#[cfg(test)]
+mod api_version_tests {
+    use super::super::read::found;
+
+    /// `schema.ParseGroupVersion`: the one apiVersion split for none or one
+    /// slash (`/` has no group), more slashes do not parse.
+    #[test]
+    fn the_target_api_version_parses_as_go_parses_it() {
+        let hpa = |api_version: &str| {
+            found(
+                "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
+                &format!("spec:\n  scaleTargetRef: {{apiVersion: '{api_version}', kind: D, name: w}}\n  maxReplicas: 2\n"),
+            )
+        };
+        assert!(hpa("apps/v1").is_empty());
+        assert_eq!(
+            hpa("a/b/v1"),
+            ["spec.scaleTargetRef.apiVersion@2: Invalid value: \"a/b/v1\": unexpected GroupVersion string: a/b/v1"]
+        );
+        assert_eq!(
+            hpa("/"),
+            ["spec.scaleTargetRef.apiVersion@2: Invalid value: \"/\": apiVersion must specify API group"]
+        );
     }
 }

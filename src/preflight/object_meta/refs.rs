@@ -132,13 +132,13 @@ impl<'n> Owner<'n> {
     }
 
     /// `schema.FromAPIVersionAndKind`'s version: empty for `""`, `"/"`,
-    /// `"group/"` and more than one slash.
+    /// `"group/"` and more than one slash (which does not parse); else
+    /// the one apiVersion split's.
     fn version(&self) -> &str {
-        match self.api_version.matches('/').count() {
-            0 if self.api_version != "/" => self.api_version,
-            1 => self.api_version.split_once('/').map_or("", |(_, v)| v),
-            _ => "",
+        if self.api_version.matches('/').count() > 1 {
+            return "";
         }
+        crate::gates::GroupVersionKind::split_api_version(self.api_version).1
     }
 }
 
@@ -214,4 +214,33 @@ pub(super) fn owner_references(list: &Node, out: &mut Vec<Violation>) {
 
 fn find<'n>(entries: &'n [Entry], key: &str) -> Option<&'n Entry> {
     entries.iter().find(|entry| entry.key == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Owner;
+
+    /// `schema.ParseGroupVersion` as `FromAPIVersionAndKind` reads it: the
+    /// one split for none or one slash, no version past that.
+    #[test]
+    fn an_owners_version_is_the_one_splits_up_to_one_slash() {
+        let version = |api_version| {
+            let owner = Owner {
+                api_version,
+                kind: "",
+                name: "",
+                uid: "",
+                controller: None,
+                block: None,
+                line: 1,
+            };
+            owner.version().to_owned()
+        };
+        assert_eq!(version("apps/v1"), "v1");
+        assert_eq!(version("v1"), "v1");
+        assert_eq!(version("apps/"), "");
+        assert_eq!(version("/"), "");
+        assert_eq!(version(""), "");
+        assert_eq!(version("a/b/v1"), "");
+    }
 }
