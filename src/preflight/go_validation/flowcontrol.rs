@@ -502,7 +502,10 @@ mod tests {
             found_at(V1BETA3, 31, &schema(&spec)),
             ["spec.rules[0].subjects[0].serviceAccount.namespace@16: Required value: must specify namespace for service account"]
         );
-        let spec = VALID.replace("      serviceAccount:\n        name: runner\n        namespace: ci\n", "      user:\n        name: x\n");
+        let spec = VALID.replace(
+            "      serviceAccount:\n        name: runner\n        namespace: ci\n",
+            "      user:\n        name: x\n",
+        );
         assert_eq!(
             found_at(V1BETA3, 31, &schema(&spec)),
             [
