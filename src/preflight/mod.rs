@@ -266,7 +266,6 @@ pub fn check(tables: &GateTables, root: &Node, options: Options) -> Result<Repor
                 && identity.own_minor.is_none()
                 && tables.dialect().is_kubernetes_api_server()
             {
-                prepare::drop_gated_off(&mut walker.violations);
                 let dropped = prepare::Dropped::of(identity.group(), identity.kind, root, &walker);
                 if !dropped.is_empty() {
                     walker

@@ -17,14 +17,9 @@
 //!   `EnforceDataSourceBackwardsCompatibility` drops a `dataSource` that is
 //!   neither a claim (`PersistentVolumeClaim` of the core group) nor a
 //!   `VolumeSnapshot` of `snapshot.storage.k8s.io`, silently.
-//! - A field whose feature gate is off at the target ([`drop_gated_off`]):
-//!   the strategies' `DropDisabledFields` set it to nil before validating
-//!   (a Job's `successPolicy` while `JobSuccessPolicy` is alpha, a
-//!   Service's `trafficDistribution` while `ServiceTrafficDistribution` is);
-//!   the walk's `feature-gate-off` warning stays, and what decoding refuses.
 
 use super::checker::Checker;
-use super::violation::{Rule, Violation};
+use super::violation::Rule;
 use crate::document::{Node, Value};
 
 /// `(group, kind)` of the kinds whose strategy resets `status` on create,
@@ -87,7 +82,16 @@ impl Dropped {
     /// and is none the request's decoding makes (nor the warning that a
     /// feature gate drops it).
     pub fn covers(self, path: &str, rule: Rule) -> bool {
-        !is_decoding(rule)
+        let decoding = matches!(
+            rule,
+            Rule::UnknownField
+                | Rule::WrongType
+                | Rule::Removed
+                | Rule::NotYetIntroduced
+                | Rule::NotInMinor
+                | Rule::FeatureGateOff
+        );
+        !decoding
             && (self.status && below(path, "status")
                 || self.data_source_ref && below(path, "spec.dataSourceRef")
                 || self.data_source && below(path, "spec.dataSource"))
@@ -127,37 +131,6 @@ impl Dropped {
     }
 }
 
-/// Drops the findings about what a feature gate that is off drops: the
-/// fields of the walk's `feature-gate-off` findings, and below them (but
-/// what decoding refuses). Allocates only when a gate is off.
-pub(super) fn drop_gated_off(violations: &mut Vec<Violation>) {
-    let off: Vec<String> = violations
-        .iter()
-        .filter(|found| found.rule == Rule::FeatureGateOff && !found.path.is_empty())
-        .map(|found| found.path.clone())
-        .collect();
-    if off.is_empty() {
-        return;
-    }
-    violations.retain(|found| {
-        is_decoding(found.rule) || !off.iter().any(|path| below(&found.path, path))
-    });
-}
-
-/// True for the findings of the request's decoding (and the warning that
-/// a feature gate drops a field), which a drop keeps.
-fn is_decoding(rule: Rule) -> bool {
-    matches!(
-        rule,
-        Rule::UnknownField
-            | Rule::WrongType
-            | Rule::Removed
-            | Rule::NotYetIntroduced
-            | Rule::NotInMinor
-            | Rule::FeatureGateOff
-    )
-}
-
 /// True when `path` is `prefix` or below it.
 fn below(path: &str, prefix: &str) -> bool {
     path.strip_prefix(prefix)
@@ -186,29 +159,6 @@ mod tests {
         };
         assert!(source.covers("spec.dataSource.kind", Rule::MissingRequired));
         assert!(!source.covers("spec.dataSourceRef.kind", Rule::MissingRequired));
-    }
-
-    #[test]
-    fn a_gated_off_field_keeps_only_its_warning_and_decoding() {
-        let found = |rule, path: &str| Violation::new(rule, path, 1, String::new());
-        let mut violations = vec![
-            found(Rule::FeatureGateOff, "spec.successPolicy"),
-            found(Rule::ServerValidation, "spec.successPolicy.rules"),
-            found(Rule::WrongType, "spec.successPolicy.rules[0]"),
-            found(Rule::ServerValidation, "spec.successPolicyx"),
-            found(Rule::MissingRequired, "spec.template"),
-        ];
-        drop_gated_off(&mut violations);
-        let left: Vec<&str> = violations.iter().map(|v| v.path.as_str()).collect();
-        assert_eq!(
-            left,
-            [
-                "spec.successPolicy",
-                "spec.successPolicy.rules[0]",
-                "spec.successPolicyx",
-                "spec.template"
-            ]
-        );
     }
 
     #[test]
