@@ -22,6 +22,7 @@ mod coordination;
 mod cron;
 mod endpoints;
 mod field_error;
+mod flowcontrol;
 mod networking;
 mod pod;
 mod policy;
@@ -79,6 +80,7 @@ const TABLES: &[Table] = &[
     policy::CHECKS,
     scheduling::CHECKS,
     coordination::CHECKS,
+    flowcontrol::CHECKS,
     pod::containers::CHECKS,
     pod::resources::CHECKS,
     pod::volumes::CHECKS,
