@@ -232,7 +232,7 @@ fn duplicate_keys_warn_naming_both_lines_and_the_last_value_is_checked() {
     let said = stdout(&out);
     assert!(
         said.contains(&format!(
-            "{path}:9: Pipeline x: warning: spec.steps[0].runtime: duplicate key \"runtime\", first written on line 8"
+            "{path}:9: warning: Pipeline x: spec.steps[0].runtime: duplicate key \"runtime\", first written on line 8"
         )),
         "{said}"
     );
@@ -256,7 +256,7 @@ fn a_duplicate_key_alone_passes_with_a_warning_and_fails_with_strict() {
     let out = vergate(&["check", "--api", DEMO, path]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     assert!(
-        stdout(&out).contains("warning: spec.steps[0].runtime: duplicate key"),
+        stdout(&out).contains("warning: Pipeline x: spec.steps[0].runtime: duplicate key"),
         "{}",
         stdout(&out)
     );

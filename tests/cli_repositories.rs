@@ -265,7 +265,7 @@ fn rules_are_chosen_one_by_one_and_sarif_shows_input_errors() {
     let bad = write(
         dir.path(),
         "bad.yaml",
-        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nmetadata: {name: b}\n",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n  data: x\n",
     );
     let out = vergate(&["check", "--target", "1.34", "--format", "sarif", &bad]);
     let sarif: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The minors vergate holds that the recording has.
-const MINORS: [&str; 8] = [
-    "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36",
+const MINORS: [&str; 9] = [
+    "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36",
 ];
 
 /// One document's record.

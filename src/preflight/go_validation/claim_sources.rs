@@ -1,6 +1,8 @@
 //! A PersistentVolumeClaim's data sources (core
 //! `ValidatePersistentVolumeClaimSpec` → `validateDataSource`,
 //! `validateDataSourceRef`), read after the create strategy's
+//! `EnforceDataSourceBackwardsCompatibility` (without a `dataSourceRef`, a
+//! `dataSource` other than a claim or a snapshot is dropped) and
 //! `NormalizeDataSources` (`AnyVolumeDataSource`, on by default in every
 //! minor vergate holds): a `dataSource` alone is copied to `dataSourceRef`,
 //! a `dataSourceRef` without a namespace to `dataSource`, so one empty name
@@ -48,6 +50,15 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// What `dataSource` has always taken: a claim of the core group, or
+    /// a VolumeSnapshot of `snapshot.storage.k8s.io`.
+    fn is_claim_or_snapshot(&self) -> bool {
+        matches!(
+            (self.kind, self.api_group.unwrap_or("")),
+            ("PersistentVolumeClaim", "") | ("VolumeSnapshot", "snapshot.storage.k8s.io")
+        )
+    }
+
     fn has_namespace(&self) -> bool {
         self.namespace
             .is_some_and(|namespace| !namespace.is_empty())
@@ -59,8 +70,11 @@ impl<'a> Source<'a> {
 fn data_sources(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     let spec_line = line_of(entries, "spec", line);
     let spec = entries_of(entries, "spec");
-    let written = Source::read(spec, "dataSource", spec_line);
     let written_ref = Source::read(spec, "dataSourceRef", spec_line);
+    // `EnforceDataSourceBackwardsCompatibility`: without a `dataSourceRef`,
+    // a `dataSource` that is no claim nor snapshot is dropped unread.
+    let written = Source::read(spec, "dataSource", spec_line)
+        .filter(|source| written_ref.is_some() || source.is_claim_or_snapshot());
     let (source, reference) = match (written, written_ref) {
         (Some(source), None) => (Some(source), Some(source.copied())),
         (None, Some(reference)) if !reference.has_namespace() => {
@@ -169,11 +183,14 @@ mod tests {
 
     #[test]
     fn the_default_group_is_for_claims_and_both_sources_must_match() {
+        // Alone, a dataSource of another kind or group is dropped, not
+        // refused; beside a dataSourceRef it is validated.
+        assert!(sources("  dataSource: {kind: VolumeSnapshot, name: a}\n").is_empty());
         assert_eq!(
-            sources("  dataSource: {kind: VolumeSnapshot, name: a}\n"),
+            sources("  dataSource: {kind: VolumeSnapshot, name: a}\n  dataSourceRef: {kind: VolumeSnapshot, name: a}\n"),
             [
                 "spec.dataSource@4: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup",
-                "spec.dataSourceRef@4: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"
+                "spec.dataSourceRef@5: Invalid value: \"VolumeSnapshot\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"
             ]
         );
         assert_eq!(

@@ -295,7 +295,9 @@ fn service_spec(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broke
         set("sessionAffinity", &["ClientIP", "None"]),
         // A pointer defaulted only when absent: `""` is refused.
         strict_set("internalTrafficPolicy", &["Cluster", "Local"]),
-        set(
+        // A pointer never defaulted on create before validation: `""` is
+        // refused (`ValidateServiceClusterIPsRelatedFields`).
+        strict_set(
             "ipFamilyPolicy",
             &["PreferDualStack", "RequireDualStack", "SingleStack"],
         ),
