@@ -67,14 +67,7 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
         return;
     };
     let kind = if kind.is_empty() { "ClusterIP" } else { kind };
-    let cluster_ip = go_text(spec_entries, "clusterIP").unwrap_or("");
-    let mut cluster_ips: Vec<&str> = items_at(spec_entries, "clusterIPs")
-        .iter()
-        .filter_map(Node::as_str)
-        .collect();
-    if !cluster_ip.is_empty() && cluster_ips.is_empty() {
-        cluster_ips.push(cluster_ip);
-    }
+    let (cluster_ip, cluster_ips) = cluster_ips(spec_entries);
     let spec = Spec {
         entries: spec_entries,
         line: spec_line,
@@ -139,6 +132,20 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if kind == "LoadBalancer" && scope.target < Version::new(1, 33) {
         kubelet_port(ports, spec.line, out);
     }
+}
+
+/// `clusterIP` and `clusterIPs` as the create strategy leaves them
+/// (`normalizeClusterIPs`: `clusterIP` alone fills an empty `clusterIPs`).
+pub(super) fn cluster_ips(spec: &[Entry]) -> (&str, Vec<&str>) {
+    let cluster_ip = go_text(spec, "clusterIP").unwrap_or("");
+    let mut cluster_ips: Vec<&str> = items_at(spec, "clusterIPs")
+        .iter()
+        .filter_map(Node::as_str)
+        .collect();
+    if !cluster_ip.is_empty() && cluster_ips.is_empty() {
+        cluster_ips.push(cluster_ip);
+    }
+    (cluster_ip, cluster_ips)
 }
 
 /// An integer field, when it is one.

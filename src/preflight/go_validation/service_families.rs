@@ -39,15 +39,7 @@ fn families_on_cluster(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Br
     if go_text(spec, "type") == Some("ExternalName") {
         return;
     }
-    let cluster_ip = go_text(spec, "clusterIP").unwrap_or("");
-    let mut cluster_ips: Vec<&str> = items_at(spec, "clusterIPs")
-        .iter()
-        .filter_map(Node::as_str)
-        .collect();
-    // `normalizeClusterIPs`: `clusterIP` alone fills `clusterIPs`.
-    if !cluster_ip.is_empty() && cluster_ips.is_empty() {
-        cluster_ips.push(cluster_ip);
-    }
+    let (cluster_ip, cluster_ips) = super::service::cluster_ips(spec);
     let ips_line = line_of(spec, "clusterIPs", line_of(spec, "clusterIP", spec_line));
     let families = items_at(spec, "ipFamilies");
     let headless_selectorless = cluster_ip == "None" && entries_of(spec, "selector").is_empty();
