@@ -50,6 +50,20 @@ fn families_on_cluster(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Br
     } else {
         "SingleStack"
     });
+    // The pre-validation also refuses a family or a policy outside its
+    // set (there the schema's enum or the closed sets say so).
+    let families_known = families.iter().all(|family| {
+        family
+            .as_str()
+            .is_none_or(|name| matches!(name, "IPv4" | "IPv6"))
+    });
+    let policy_known = matches!(
+        policy,
+        "SingleStack" | "PreferDualStack" | "RequireDualStack"
+    );
+    if !families_known || !policy_known {
+        return;
+    }
     let policy_line = line_of(spec, "ipFamilyPolicy", spec_line);
     let before = out.len();
     if policy == "SingleStack" {
@@ -108,8 +122,7 @@ fn families_on_cluster(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Br
         let Some(name) = family.as_str() else {
             continue;
         };
-        // `""` and other values are the strategy's and the schema's.
-        if matches!(name, "IPv4" | "IPv6") && !CLUSTER_FAMILIES.contains(&name) {
+        if !CLUSTER_FAMILIES.contains(&name) {
             out.push(at(
                 format!("spec.ipFamilies[{index}]"),
                 family.line,
@@ -173,6 +186,9 @@ mod tests {
         )
         .iter()
         .all(|m| !m.contains("dual-stack services")));
+        // A family or policy outside its set stops the server before.
+        assert!(families("  ipFamilies: [IPv4, IPv5]\n").is_empty());
+        assert!(families("  ipFamilyPolicy: Dual\n  ipFamilies: [IPv6]\n").is_empty());
         // Headless without a selector: any family, dual-stack by default.
         assert!(families("  clusterIP: None\n  ipFamilies: [IPv6]\n").is_empty());
     }
