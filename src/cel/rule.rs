@@ -141,6 +141,15 @@ impl CompiledRule {
                     })
                     .map(str::to_owned)
                     .collect();
+                // The references come from a hash set: their order changes
+                // from run to run. Where each first appears in the source
+                // orders them (ties, a name inside another, by name).
+                functions.sort_by_cached_key(|name| {
+                    (
+                        source.find(name.as_str()).unwrap_or(usize::MAX),
+                        name.clone(),
+                    )
+                });
                 functions.extend(library::two_var::used(program.expression()));
                 (references.has_variable("oldSelf"), functions)
             }
@@ -289,6 +298,27 @@ mod tests {
             .expect("an entry with a rule")
             .program
             .map(|_| ())
+    }
+
+    /// The library functions a rule calls are listed in source order,
+    /// the same on every run (the CRD document's messages name the first).
+    #[test]
+    fn a_rules_library_functions_come_in_source_order() {
+        let rule = "isURL(self.a) && quantity(self.b).isLessThan(quantity('1')) && self.c.matches('x') && url(self.a).getHost() == 'h'";
+        for _ in 0..8 {
+            let compiled = CompiledRule::compile(&serde_json::json!({ "rule": rule })).unwrap();
+            let positions: Vec<usize> = compiled
+                .functions
+                .iter()
+                .map(|name| rule.find(name.as_str()).unwrap())
+                .collect();
+            assert!(compiled.functions.len() >= 3, "{:?}", compiled.functions);
+            assert!(
+                positions.windows(2).all(|pair| pair[0] <= pair[1]),
+                "{:?}",
+                compiled.functions
+            );
+        }
     }
 
     #[test]
