@@ -143,6 +143,7 @@ impl Node {
     }
 
     /// The node as JSON (floats that JSON cannot hold become strings).
+    /// Its strings are copied as they are (`to_string` would format them).
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
         match &self.value {
@@ -153,13 +154,13 @@ impl Node {
                 .parse::<f64>()
                 .ok()
                 .and_then(serde_json::Number::from_f64)
-                .map_or_else(|| J::String(text.to_string()), J::Number),
-            Value::String(s) => J::String(s.to_string()),
+                .map_or_else(|| J::String(text.as_str().to_owned()), J::Number),
+            Value::String(s) => J::String(s.as_str().to_owned()),
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
             Value::Map(entries) => J::Object(
                 entries
                     .iter()
-                    .map(|entry| (entry.key.to_string(), entry.value.to_json()))
+                    .map(|entry| (entry.key.as_str().to_owned(), entry.value.to_json()))
                     .collect(),
             ),
         }

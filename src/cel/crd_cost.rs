@@ -51,14 +51,14 @@ pub fn over_limits(root: &serde_json::Value) -> bool {
     super::schema::precompile(schemas.iter().copied());
     schemas
         .par_iter()
-        .any(|schema| !cost::check(schema).is_empty())
+        .any(|schema| !cost::check(*schema).is_empty())
 }
 
 /// The cost findings of the CRD version schema `schema`, at
 /// `spec.versions[index].schema.openAPIV3Schema`.
 pub fn violations(schema: &Node, index: usize) -> Vec<Violation> {
     let prefix = format!("spec.versions[{index}].schema.openAPIV3Schema");
-    cost::check(&schema.to_json())
+    cost::check(schema)
         .into_iter()
         .map(|finding| {
             Violation::new(

@@ -9,10 +9,10 @@
 use super::decl::{Decl, Kind, MAX_REQUEST_SIZE};
 use super::estimate::max_cost;
 use crate::cel::rule::CompiledRule;
-use crate::cel::schema::sizes::Written;
+use crate::cel::schema::sizes::Written as Type;
+use crate::cel::schema::written::Written;
 use crate::cel::schema::SchemaNode;
 use crate::cel::value::escape;
-use serde_json::Value as Json;
 
 /// `StaticEstimatedCostLimit`: one rule, times its cardinality.
 pub const RULE_LIMIT: u64 = 10_000_000;
@@ -100,13 +100,13 @@ struct Place {
 /// API server reports them when the CRD is created: each rule over its
 /// limit, then, when the total is over, its largest contributors and the
 /// schema itself.
-pub fn check(schema: &Json) -> Vec<Finding> {
+pub fn check<W: Written>(schema: &W) -> Vec<Finding> {
     report(schema).findings
 }
 
 /// [`check`], with the figures behind it: the schema read into the one
 /// tree ([`SchemaNode::read_written`]), then [`report_tree`].
-pub fn report(schema: &Json) -> Report {
+pub fn report<W: Written>(schema: &W) -> Report {
     report_tree(&SchemaNode::read_written(schema))
 }
 
@@ -172,8 +172,8 @@ pub fn budget_message(what: &str, cost: u64, limit: u64) -> String {
 
 /// Visits `node` (of type `decl`, read once at the root and descended
 /// with the walk, as the API server derives a node's type from its
-/// parent's) and the nodes below it (as deep as the tree goes: its
-/// depth bound).
+/// parent's) and the nodes below it that hold rules (as deep as the tree
+/// goes: its depth bound).
 fn visit(node: &SchemaNode, decl: Option<&Decl>, place: &Place, walk: &mut Walk) {
     if let (false, Some(decl)) = (node.rules.is_empty(), decl) {
         // Named only for a rule reported: walking the subtree for each rule
@@ -193,6 +193,10 @@ fn visit(node: &SchemaNode, decl: Option<&Decl>, place: &Place, walk: &mut Walk)
         .cardinality
         .and_then(|c| max_elements.map(|n| c.saturating_mul(n)));
     let mut child = |key: &str, name: Option<&str>, inner: &SchemaNode| {
+        // Nothing below to estimate: its places are not built either.
+        if !inner.rules_below {
+            return;
+        }
         let inner_decl = decl.and_then(|decl| match (&decl.kind, name) {
             (Kind::Object(fields), Some(name)) => fields.get(&*escape(name)),
             (Kind::List(items), None) if key == "items" => Some(&**items),
@@ -234,7 +238,7 @@ fn visit(node: &SchemaNode, decl: Option<&Decl>, place: &Place, walk: &mut Walk)
     for (name, inner) in &node.properties {
         child("properties", Some(name), inner);
     }
-    if node.sizes.ty == Some(Written::Array) {
+    if node.sizes.ty == Some(Type::Array) {
         if let Some(items) = node.items.as_deref() {
             child("items", None, items);
         }

@@ -40,6 +40,7 @@ use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use vergate_codegen::load::{STATUS_SUBRESOURCE, VALUE_VALIDATIONS};
+use written::Written;
 
 /// The type of a schema node, as the API server's CEL types read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,7 +183,7 @@ impl SchemaNode {
     /// included: what the static cost estimate reads (`cel::cost`), as
     /// the API server estimates every version on create. Its rules are
     /// never run, so their passes are not kept ([`SchemaNode::passed`]).
-    pub fn read_written(schema: &Json) -> SchemaNode {
+    pub fn read_written<W: Written>(schema: &W) -> SchemaNode {
         let mut reading = Reading {
             trail: Vec::new(),
             junctors_cut: None,
@@ -271,13 +272,18 @@ impl<'s> Reading<'s> {
     /// Reads the node `schema` at `depth`; `junctors_counted` is false
     /// under the root's `metadata` (ObjectMeta's, never validated by the
     /// CRD's junctors).
-    fn node(&mut self, schema: &'s Json, depth: usize, junctors_counted: bool) -> SchemaNode {
-        let flag = |key: &str| schema.get(key) == Some(&Json::Bool(true));
-        let shape = match schema.get("type").and_then(Json::as_str) {
+    fn node<W: Written>(
+        &mut self,
+        schema: &'s W,
+        depth: usize,
+        junctors_counted: bool,
+    ) -> SchemaNode {
+        let flag = |key: &str| schema.get(key).is_some_and(W::is_true);
+        let shape = match schema.get("type").and_then(W::text) {
             _ if flag("x-kubernetes-int-or-string") => Shape::Any,
             Some("object") => Shape::Object,
             Some("array") => Shape::Array,
-            Some("string") => match schema.get("format").and_then(Json::as_str) {
+            Some("string") => match schema.get("format").and_then(W::text) {
                 Some("date-time") => Shape::Timestamp,
                 Some("duration") => Shape::Duration,
                 _ => Shape::String,
@@ -290,9 +296,9 @@ impl<'s> Reading<'s> {
         let mut node = SchemaNode::leaf(shape);
         node.nullable = flag("nullable");
         node.sizes = Sizes::read(schema);
-        if let Some(Json::Array(entries)) = schema.get("x-kubernetes-validations") {
-            for (index, entry) in entries.iter().enumerate() {
-                if let Some(rule) = CompiledRule::compile_shared(entry) {
+        if let Some(entries) = schema.get("x-kubernetes-validations") {
+            for (index, entry) in entries.items().iter().enumerate() {
+                if let Some(rule) = CompiledRule::compile_shared(&entry.json()) {
                     node.rules.push(rule);
                     node.rule_indexes.push(index);
                 }
@@ -300,34 +306,35 @@ impl<'s> Reading<'s> {
         }
         if let Some(junctors) = schema.get(VALUE_VALIDATIONS).filter(|_| junctors_counted) {
             node.junctors = Some(Junctors {
-                validations: serde_json::json!({ VALUE_VALIDATIONS: junctors }),
+                validations: serde_json::json!({ VALUE_VALIDATIONS: junctors.json() }),
                 schema: self.path(),
             });
         }
         if let Some(default) = schema.get("default") {
+            let default = default.json();
             node.default_bytes = default.to_string().len();
-            node.default = Some(default.clone());
+            node.default = Some(default);
         }
         // The API server resets `status` on create (the status
         // subresource): its rules run on status updates only.
         let status_reset = self.served && depth == 0 && flag(STATUS_SUBRESOURCE);
-        if let Some(Json::Object(members)) = schema.get("properties") {
+        if let Some(properties) = schema.get("properties").filter(|p| p.is_map()) {
             let required = sizes::required(schema);
-            for (name, member) in members {
-                if !member.is_object() || (status_reset && name == "status") {
+            for (name, member) in properties.members() {
+                if !member.is_map() || (status_reset && name == "status") {
                     continue;
                 }
                 let counted = junctors_counted && !(depth == 0 && name == "metadata");
-                self.trail.extend(["properties", name.as_str()]);
+                self.trail.extend(["properties", name]);
                 if let Some(mut child) = self.child(member, depth, counted) {
-                    child.sizes.required = required.contains(&name.as_str());
-                    node.properties.insert(name.clone(), child);
+                    child.sizes.required = required.contains(&name);
+                    node.properties.insert(name.to_owned(), child);
                 }
                 self.trail.truncate(self.trail.len() - 2);
             }
         }
         for key in ["items", "additionalProperties"] {
-            let Some(inner) = schema.get(key).filter(|inner| inner.is_object()) else {
+            let Some(inner) = schema.get(key).filter(|inner| inner.is_map()) else {
                 continue;
             };
             self.trail.push(key);
@@ -343,7 +350,12 @@ impl<'s> Reading<'s> {
 
     /// The node `schema` one level below `depth`; `None` past
     /// [`MAX_DEPTH`] (the first junctors cut off so are remembered).
-    fn child(&mut self, schema: &'s Json, depth: usize, counted: bool) -> Option<SchemaNode> {
+    fn child<W: Written>(
+        &mut self,
+        schema: &'s W,
+        depth: usize,
+        counted: bool,
+    ) -> Option<SchemaNode> {
         if depth < MAX_DEPTH {
             return Some(self.node(schema, depth + 1, counted));
         }
@@ -357,18 +369,16 @@ impl<'s> Reading<'s> {
 /// True when junctors are anywhere in `schema`: looked for with a stack,
 /// not by recursion, as a schema past [`MAX_DEPTH`] may nest as deep as
 /// its reader allowed.
-fn holds_junctors(schema: &Json) -> bool {
+fn holds_junctors<W: Written>(schema: &W) -> bool {
     let mut stack = vec![schema];
     while let Some(value) = stack.pop() {
-        match value {
-            Json::Object(entries) => {
-                if entries.contains_key(VALUE_VALIDATIONS) {
-                    return true;
-                }
-                stack.extend(entries.values());
+        if value.is_map() {
+            if value.get(VALUE_VALIDATIONS).is_some() {
+                return true;
             }
-            Json::Array(items) => stack.extend(items),
-            _ => {}
+            stack.extend(value.members().into_iter().map(|(_, member)| member));
+        } else {
+            stack.extend(value.items());
         }
     }
     false

@@ -5,7 +5,7 @@
 //! whether the node is `required` by its parent, an embedded resource, and
 //! declared without a bound.
 
-use serde_json::Value as Json;
+use super::written::Written as Value;
 
 /// `type` as written, when it is one the API server knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,11 +41,11 @@ pub enum Bound {
 }
 
 impl Bound {
-    fn read(schema: &Json, key: &str) -> Bound {
+    fn read<V: Value>(schema: &V, key: &str) -> Bound {
         match schema.get(key) {
             None => Bound::Absent,
             Some(value) => value
-                .as_i64()
+                .integer()
                 .map_or(Bound::Unreadable, |n| Bound::Count(n.max(0) as u64)),
         }
     }
@@ -94,9 +94,9 @@ pub struct Sizes {
 
 impl Sizes {
     /// The facts of `schema` (a mapping); `required` is set by the parent.
-    pub fn read(schema: &Json) -> Sizes {
-        let flag = |key: &str| schema.get(key) == Some(&Json::Bool(true));
-        let ty = match schema.get("type").and_then(Json::as_str) {
+    pub fn read<V: Value>(schema: &V) -> Sizes {
+        let flag = |key: &str| schema.get(key).is_some_and(V::is_true);
+        let ty = match schema.get("type").and_then(V::text) {
             Some("object") => Some(Written::Object),
             Some("array") => Some(Written::Array),
             Some("string") => Some(Written::String),
@@ -105,7 +105,7 @@ impl Sizes {
             Some("boolean") => Some(Written::Boolean),
             _ => None,
         };
-        let format = match schema.get("format").and_then(Json::as_str) {
+        let format = match schema.get("format").and_then(V::text) {
             Some("byte") => Format::Byte,
             Some("date") => Format::Date,
             Some("date-time") => Format::DateTime,
@@ -114,12 +114,12 @@ impl Sizes {
         };
         let enum_max = schema
             .get("enum")
-            .and_then(Json::as_array)
+            .map(V::items)
             .filter(|values| !values.is_empty())
             .map(|values| {
                 values
                     .iter()
-                    .filter_map(Json::as_str)
+                    .filter_map(V::text)
                     .map(|value| value.len() as u64)
                     .max()
                     .unwrap_or(0)
@@ -136,7 +136,7 @@ impl Sizes {
             enum_max,
             has_enum: schema.get("enum").is_some(),
             additional_written: additional.is_some(),
-            additional_schema: additional.is_some_and(Json::is_object),
+            additional_schema: additional.is_some_and(V::is_map),
             required: false,
             unbounded: false,
         };
@@ -176,11 +176,10 @@ impl Sizes {
 }
 
 /// The names in `schema`'s `required`.
-pub fn required(schema: &Json) -> Vec<&str> {
+pub fn required<V: Value>(schema: &V) -> Vec<&str> {
     schema
         .get("required")
-        .and_then(Json::as_array)
-        .map(|names| names.iter().filter_map(Json::as_str).collect())
+        .map(|names| names.items().iter().filter_map(V::text).collect())
         .unwrap_or_default()
 }
 

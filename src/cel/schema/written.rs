@@ -27,6 +27,13 @@ pub trait Written: Sized {
     /// order of a mapping's keys (the API server compares decoded
     /// structs).
     fn same(&self, other: &Self) -> bool;
+    /// True when this is the boolean `true`.
+    fn is_true(&self) -> bool;
+    /// The number when this is an integer.
+    fn integer(&self) -> Option<i64>;
+    /// The value as JSON (what a rule entry, a default or junctors are
+    /// kept as).
+    fn json(&self) -> Json;
 }
 
 impl Written for Json {
@@ -53,6 +60,15 @@ impl Written for Json {
     }
     fn same(&self, other: &Json) -> bool {
         self == other
+    }
+    fn is_true(&self) -> bool {
+        *self == Json::Bool(true)
+    }
+    fn integer(&self) -> Option<i64> {
+        self.as_i64()
+    }
+    fn json(&self) -> Json {
+        self.clone()
     }
 }
 
@@ -97,6 +113,18 @@ impl Written for Node {
             }
             (a, b) => a == b,
         }
+    }
+    fn is_true(&self) -> bool {
+        self.value == Doc::Bool(true)
+    }
+    fn integer(&self) -> Option<i64> {
+        match self.value {
+            Doc::Int(value) => Some(value),
+            _ => None,
+        }
+    }
+    fn json(&self) -> Json {
+        self.to_json()
     }
 }
 

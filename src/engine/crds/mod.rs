@@ -42,7 +42,7 @@ use crate::cel::{SchemaNode, ServedSchema};
 use crate::document::Node;
 use crate::tables::GateTables;
 use crate::Version;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use vergate_codegen::load::CrdVersions;
 use vergate_core::gates::GroupVersionKind;
@@ -59,6 +59,9 @@ pub(crate) struct CustomResources {
     /// rules, logical junctors (`allOf`, `anyOf`, `oneOf`, `not`),
     /// defaults and `null`s read.
     schemas: HashMap<Key, ServedSchema>,
+    /// The kinds of `schemas`: most documents of a run are no custom
+    /// resource, and build no key.
+    kinds: HashSet<String>,
     /// True when a schema of `schemas` has rules or junctors
     /// ([`ServedSchema::is_checked`]): most runs have none.
     any_checked: bool,
@@ -108,7 +111,8 @@ impl Unused {
 impl CustomResources {
     /// Adds the served versions' schema trees, each read once.
     fn extend_schemas(&mut self, schemas: HashMap<Key, ServedSchema>) {
-        for schema in schemas.values() {
+        for ((_, _, kind), schema) in &schemas {
+            self.kinds.insert(kind.clone());
             self.any_checked |= schema.is_checked();
             self.any_status_reset |= schema.status_reset;
         }
@@ -132,7 +136,7 @@ impl CustomResources {
             return None;
         }
         self.schemas
-            .get(&owned(group_version_kind(root)?))
+            .get(&self.key_of(root)?)
             .filter(|schema| schema.is_checked())
     }
 
@@ -159,11 +163,11 @@ impl CustomResources {
         if self.schemas.is_empty() {
             return None;
         }
-        // A scan first: the key is built only for a resource with a null.
+        let key = self.key_of(root)?;
         if !nulls::holds_null(root) {
             return None;
         }
-        let schema = self.schemas.get(&owned(group_version_kind(root)?))?;
+        let schema = self.schemas.get(&key)?;
         nulls::pruned(&schema.tree, root)
     }
 
@@ -177,8 +181,8 @@ impl CustomResources {
         {
             return false;
         }
-        group_version_kind(root)
-            .and_then(|gvk| self.schemas.get(&owned(gvk)))
+        self.key_of(root)
+            .and_then(|key| self.schemas.get(&key))
             .is_some_and(|schema| schema.status_reset)
     }
 
@@ -240,6 +244,15 @@ fn group_version_kind(root: &Node) -> Option<(&str, &str, &str)> {
     match GroupVersionKind::split_api_version(api_version) {
         ("", _) => None,
         (group, version) => Some((group, version, kind)),
+    }
+}
+
+impl CustomResources {
+    /// The key of the custom resource `root`'s served version, when a
+    /// schema of its kind was read.
+    fn key_of(&self, root: &Node) -> Option<Key> {
+        let gvk = group_version_kind(root)?;
+        self.kinds.contains(gvk.2).then(|| owned(gvk))
     }
 }
 

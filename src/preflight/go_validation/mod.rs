@@ -88,7 +88,6 @@ const TABLES: &[Table] = &[
     pod::scheduling::CHECKS,
     batch::CHECKS,
     service::CHECKS,
-    service_families::CHECKS,
     storage::CHECKS,
     claim_sources::CHECKS,
     quota::CHECKS,

@@ -60,6 +60,7 @@ impl Spec<'_> {
 
 /// core `validateService` on create.
 fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
+    let start = out.len();
     let spec_line = line_of(entries, "spec", line);
     let spec_entries = entries_of(entries, "spec");
     // Another type is the walk's `wrong-type`.
@@ -132,11 +133,23 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     if kind == "LoadBalancer" && scope.target < Version::new(1, 33) {
         kubelet_port(ports, spec.line, out);
     }
+    // On create the REST layer settles the IP families first, and only
+    // when the cluster IP fields pass their pre-validation
+    // (`ValidateServiceClusterIPsRelatedFields`, the findings above).
+    let prevalidated = ["spec.clusterIPs", "spec.ipFamilies", "spec.ipFamilyPolicy"];
+    let prevalidation_failed = out[start..].iter().any(|broken| {
+        prevalidated
+            .iter()
+            .any(|path| broken.last.starts_with(path))
+    });
+    if !prevalidation_failed && kind != "ExternalName" {
+        super::service_families::on_cluster(&spec.cluster_ips, spec_entries, spec_line, out);
+    }
 }
 
 /// `clusterIP` and `clusterIPs` as the create strategy leaves them
 /// (`normalizeClusterIPs`: `clusterIP` alone fills an empty `clusterIPs`).
-pub(super) fn cluster_ips(spec: &[Entry]) -> (&str, Vec<&str>) {
+fn cluster_ips(spec: &[Entry]) -> (&str, Vec<&str>) {
     let cluster_ip = go_text(spec, "clusterIP").unwrap_or("");
     let mut cluster_ips: Vec<&str> = items_at(spec, "clusterIPs")
         .iter()

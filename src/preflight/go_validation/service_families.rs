@@ -10,36 +10,22 @@
 
 use super::field_error::{at, invalid_raw, invalid_str, json_list};
 use super::read::{entries_of, get, go_text, items_at, line_of};
-use super::{Broken, Scope, Table};
+use super::Broken;
 use crate::document::{Entry, Node};
-
-/// The checks, by the definition of the object they read.
-pub(super) const CHECKS: Table = &[("io.k8s.api.core.v1.Service", families_on_cluster)];
 
 /// The families a default cluster's service range serves.
 const CLUSTER_FAMILIES: &[&str] = &["IPv4"];
 
-/// `initIPFamilyFields` on create, for a default cluster.
-fn families_on_cluster(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
-    // The server pre-validates the cluster IP fields
-    // (`ValidateServiceClusterIPsRelatedFields`, service.rs, which runs
-    // first) and stops there when they fail.
-    let prevalidated = ["spec.clusterIPs", "spec.ipFamilies", "spec.ipFamilyPolicy"];
-    if out.iter().any(|broken| {
-        prevalidated
-            .iter()
-            .any(|path| broken.last.starts_with(path))
-    }) {
-        return;
-    }
-    let spec_line = line_of(entries, "spec", line);
-    let spec = entries_of(entries, "spec");
-    // The type is defaulted to ClusterIP before; another shape is the
-    // walk's `wrong-type`.
-    if go_text(spec, "type") == Some("ExternalName") {
-        return;
-    }
-    let (cluster_ip, cluster_ips) = super::service::cluster_ips(spec);
+/// `initIPFamilyFields` on create, for a default cluster, of a Service
+/// whose `spec` (at `spec_line`) is no `ExternalName` and passed the
+/// cluster IP fields' pre-validation (`service.rs` calls it then).
+pub(super) fn on_cluster(
+    cluster_ips: &[&str],
+    spec: &[Entry],
+    spec_line: u32,
+    out: &mut Vec<Broken>,
+) {
+    let cluster_ip = go_text(spec, "clusterIP").unwrap_or("");
     let ips_line = line_of(spec, "clusterIPs", line_of(spec, "clusterIP", spec_line));
     let families = items_at(spec, "ipFamilies");
     let headless_selectorless = cluster_ip == "None" && entries_of(spec, "selector").is_empty();
@@ -97,7 +83,7 @@ fn families_on_cluster(_: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Br
                 format!("spec.clusterIPs[{index}]"),
                 ips_line,
                 invalid_raw(
-                    &json_list(&cluster_ips),
+                    &json_list(cluster_ips),
                     &format!("{family} is not configured on this cluster"),
                 ),
             ));
