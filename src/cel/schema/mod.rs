@@ -376,7 +376,7 @@ fn holds_junctors<W: Written>(schema: &W) -> bool {
             if value.get(VALUE_VALIDATIONS).is_some() {
                 return true;
             }
-            stack.extend(value.members().into_iter().map(|(_, member)| member));
+            stack.extend(value.members().map(|(_, member)| member));
         } else {
             stack.extend(value.items());
         }

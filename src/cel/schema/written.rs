@@ -20,7 +20,7 @@ pub trait Written: Sized {
     /// True when this is a mapping.
     fn is_map(&self) -> bool;
     /// The members of a mapping, in order (none for another value).
-    fn members(&self) -> Vec<(&str, &Self)>;
+    fn members(&self) -> impl Iterator<Item = (&str, &Self)>;
     /// The items of a list (none for another value).
     fn items(&self) -> &[Self];
     /// True when `other` holds the same value, whatever its lines and the
@@ -46,11 +46,11 @@ impl Written for Json {
     fn is_map(&self) -> bool {
         self.is_object()
     }
-    fn members(&self) -> Vec<(&str, &Json)> {
-        match self {
-            Json::Object(members) => members.iter().map(|(k, v)| (k.as_str(), v)).collect(),
-            _ => Vec::new(),
-        }
+    fn members(&self) -> impl Iterator<Item = (&str, &Json)> {
+        self.as_object()
+            .into_iter()
+            .flatten()
+            .map(|(key, value)| (key.as_str(), value))
     }
     fn items(&self) -> &[Json] {
         match self {
@@ -82,14 +82,11 @@ impl Written for Node {
     fn is_map(&self) -> bool {
         matches!(self.value, Doc::Map(_))
     }
-    fn members(&self) -> Vec<(&str, &Node)> {
-        match &self.value {
-            Doc::Map(entries) => entries
-                .iter()
-                .map(|entry| (entry.key.as_str(), &entry.value))
-                .collect(),
-            _ => Vec::new(),
-        }
+    fn members(&self) -> impl Iterator<Item = (&str, &Node)> {
+        self.as_map()
+            .unwrap_or_default()
+            .iter()
+            .map(|entry| (entry.key.as_str(), &entry.value))
     }
     fn items(&self) -> &[Node] {
         match &self.value {
@@ -264,31 +261,64 @@ fn walk_at<'v, V: Written>(
         return;
     }
     visit(schema, steps);
-    for key in ["properties", "patternProperties", "definitions"] {
-        for (name, member) in schema.get(key).map(Written::members).unwrap_or_default() {
+    // The keywords below, read in one pass over the schema's members (the
+    // first of a key written twice, as `get` reads it).
+    let mut nested: [Option<&'v V>; NESTED.len()] = [None; NESTED.len()];
+    for (key, value) in schema.members() {
+        if let Some(slot) = NESTED.iter().position(|nested| *nested == key) {
+            nested[slot].get_or_insert(value);
+        }
+    }
+    let [properties, pattern_properties, definitions, items, additional, not, all_of, any_of, one_of] =
+        nested;
+    for (key, members) in [
+        ("properties", properties),
+        ("patternProperties", pattern_properties),
+        ("definitions", definitions),
+    ] {
+        for (name, member) in members.into_iter().flat_map(Written::members) {
             steps.extend([Step::Key(key), Step::Member(name)]);
             walk_at(member, steps, depth + 1, visit);
             steps.truncate(steps.len() - 2);
         }
     }
-    for key in ["items", "additionalProperties", "not"] {
-        if let Some(inner) = schema.get(key).filter(|inner| inner.is_map()) {
+    for (key, inner) in [
+        ("items", items),
+        ("additionalProperties", additional),
+        ("not", not),
+    ] {
+        if let Some(inner) = inner.filter(|inner| inner.is_map()) {
             steps.push(Step::Key(key));
             walk_at(inner, steps, depth + 1, visit);
             steps.pop();
         }
     }
-    for key in ["allOf", "anyOf", "oneOf", "items"] {
-        let Some(list) = schema.get(key) else {
-            continue;
-        };
-        for (index, inner) in list.items().iter().enumerate() {
+    for (key, list) in [
+        ("allOf", all_of),
+        ("anyOf", any_of),
+        ("oneOf", one_of),
+        ("items", items),
+    ] {
+        for (index, inner) in list.map_or(&[][..], Written::items).iter().enumerate() {
             steps.extend([Step::Key(key), Step::Index(index)]);
             walk_at(inner, steps, depth + 1, visit);
             steps.truncate(steps.len() - 2);
         }
     }
 }
+
+/// The keywords holding schemas that [`walk`] descends into.
+const NESTED: [&str; 9] = [
+    "properties",
+    "patternProperties",
+    "definitions",
+    "items",
+    "additionalProperties",
+    "not",
+    "allOf",
+    "anyOf",
+    "oneOf",
+];
 
 #[cfg(test)]
 mod tests {

@@ -22,6 +22,8 @@ use crate::cel::schema::written::{self, Written};
 use crate::document::Node;
 use crate::walk::go_quoted;
 use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use vergate_core::gates::{is_crd, GroupVersionKind};
 
 /// How many reasons a refused CRD's message gives (the rest are counted).
@@ -156,13 +158,41 @@ pub(crate) fn schema_reasons<V: Written>(spec: &V) -> Vec<Reason> {
                 }
             }
             if let Some(pattern) = schema.get("pattern").and_then(Written::text) {
-                if let Some(why) = go_refuses(pattern) {
+                if let Some(why) = go_refuses_remembered(pattern) {
                     out.push(reason("pattern", format!("Invalid value: {}: must be a valid regular expression, but isn't: error parsing regexp: {why}", go_quoted(pattern))));
                 }
             }
         });
     }
     out
+}
+
+/// The most patterns [`go_refuses_remembered`] keeps per thread, and the
+/// longest it keeps: 4,096 of 1 KiB at most, 4 MiB a thread.
+const REMEMBERED: usize = 4096;
+const REMEMBERED_LEN: usize = 1024;
+
+/// [`go_refuses`], each pattern parsed once per thread: CRDs repeat their
+/// patterns (a hostname's or a name's in many fields, the same field in
+/// every version, the same CRD in several inputs).
+fn go_refuses_remembered(pattern: &str) -> Option<String> {
+    thread_local! {
+        static VERDICTS: RefCell<HashMap<Box<str>, Option<String>>> = RefCell::default();
+    }
+    if pattern.len() > REMEMBERED_LEN {
+        return go_refuses(pattern);
+    }
+    VERDICTS.with(|verdicts| {
+        if let Some(verdict) = verdicts.borrow().get(pattern) {
+            return verdict.clone();
+        }
+        let verdict = go_refuses(pattern);
+        let mut verdicts = verdicts.borrow_mut();
+        if verdicts.len() < REMEMBERED {
+            verdicts.insert(pattern.into(), verdict.clone());
+        }
+        verdict
+    })
 }
 
 /// Why Go's `regexp.Compile` refuses `pattern`, as near its words as
@@ -269,6 +299,17 @@ mod tests {
     /// syntax errors of the parser and of the translation, and a pattern
     /// nested past the limit; only a pattern too big to compile differs,
     /// refused by neither.
+    #[test]
+    fn a_remembered_verdict_is_the_parsers() {
+        let long = format!("({}", "a".repeat(REMEMBERED_LEN));
+        for pattern in ["(a", "^[a-z]+$", long.as_str()] {
+            for _ in 0..2 {
+                assert_eq!(go_refuses_remembered(pattern), go_refuses(pattern));
+            }
+        }
+        assert!(go_refuses_remembered(&long).is_some());
+    }
+
     #[test]
     fn the_syntax_parser_refuses_what_the_regex_crate_refuses() {
         let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
