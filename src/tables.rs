@@ -114,6 +114,24 @@ pub struct IndexedField<'t> {
     /// True when the field has value constraints in some minor (most have
     /// none, and a check need not look at them field by field).
     pub constrained: bool,
+    /// The minor a field with a plain gate arrived in: one never removed,
+    /// deprecated or staged (most fields). A check answers such a field
+    /// from here, in the table's own slot, without reading its gate: a
+    /// field gate is several cache lines, and reading them for every field
+    /// of every document cost more time than the comparisons themselves.
+    pub plain_since: Option<Version>,
+    /// True when the field has no enum values (of its own or of its
+    /// elements) and keeps one type in every minor: the walk reads its
+    /// type alone.
+    pub plain_value: bool,
+}
+
+impl IndexedField<'_> {
+    /// True when the field's gate is plain and admits `target`: present,
+    /// not deprecated, no stage to be off.
+    pub fn plainly_in(&self, target: Version) -> bool {
+        self.plain_since.is_some_and(|since| target >= since)
+    }
 }
 
 self_cell::self_cell!(
@@ -133,9 +151,18 @@ impl Typed {
                 .fields
                 .iter()
                 .map(|(name, field)| {
+                    let gate = &field.gate;
+                    let plain = gate.removed_in.is_none()
+                        && gate.present_in.is_none()
+                        && gate.deprecated_in.is_none()
+                        && gate.stage.is_empty();
                     let indexed = IndexedField {
                         gate: field,
                         constrained: field.is_constrained(),
+                        plain_since: plain.then_some(gate.introduced_in),
+                        plain_value: field.values.is_empty()
+                            && field.element_values.is_empty()
+                            && field.type_history.is_empty(),
                     };
                     (name.as_str(), indexed)
                 })

@@ -419,30 +419,36 @@ impl<'a> Visitor<'a> for Checker<'a> {
             return FieldStep::Keep(());
         };
         let field = indexed.gate;
-        if !field.gate.is_present_in(target) {
-            let (rule, message) = absent_message(&field.gate, target, renamed_to(def, key, target));
-            self.report(walk, rule, Some(key), entry.line, message);
-            return FieldStep::Drop;
-        }
-        if field.gate.is_deprecated_in(target) {
-            let mut message = format!("deprecated{}", self.since(&field.gate, Some(object.name)));
-            if field.gate.inferred.contains(&Inferred::DeprecatedIn) {
-                message.push_str(" (inferred from its description)");
+        // Most fields: present, not deprecated, no stage (answered without
+        // reading the gate).
+        if !indexed.plainly_in(target) {
+            if !field.gate.is_present_in(target) {
+                let (rule, message) =
+                    absent_message(&field.gate, target, renamed_to(def, key, target));
+                self.report(walk, rule, Some(key), entry.line, message);
+                return FieldStep::Drop;
             }
-            if let Some((new_name, since)) = renamed_to(def, key, Version::new(u32::MAX, 0)) {
-                let _ = write!(message, "; renamed to {new_name} in {since}");
+            if field.gate.is_deprecated_in(target) {
+                let mut message =
+                    format!("deprecated{}", self.since(&field.gate, Some(object.name)));
+                if field.gate.inferred.contains(&Inferred::DeprecatedIn) {
+                    message.push_str(" (inferred from its description)");
+                }
+                if let Some((new_name, since)) = renamed_to(def, key, Version::new(u32::MAX, 0)) {
+                    let _ = write!(message, "; renamed to {new_name} in {since}");
+                }
+                self.report(walk, Rule::Deprecated, Some(key), entry.line, message);
             }
-            self.report(walk, Rule::Deprecated, Some(key), entry.line, message);
-        }
-        if let Some(message) = self.gate_off(&field.gate) {
-            self.report_as(
-                walk,
-                Some(self.accepted_with_warning()),
-                Rule::FeatureGateOff,
-                Some(key),
-                entry.line,
-                message,
-            );
+            if let Some(message) = self.gate_off(&field.gate) {
+                self.report_as(
+                    walk,
+                    Some(self.accepted_with_warning()),
+                    Rule::FeatureGateOff,
+                    Some(key),
+                    entry.line,
+                    message,
+                );
+            }
         }
         // A zero value the API server fills in before it validates (a
         // Service port's `targetPort: 0`): the schema's checks do not see it.
@@ -454,6 +460,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
             from: field,
             to: field,
             constrained: indexed.constrained,
+            plain: indexed.plain_value,
         }
     }
 

@@ -301,6 +301,7 @@ impl<'a> Visitor<'a> for Converter {
             from: field,
             to: to_field,
             constrained: true,
+            plain: false,
         }
     }
 

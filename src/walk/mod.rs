@@ -73,12 +73,15 @@ pub(crate) enum FieldStep<'a, Out> {
     Keep(Out),
     /// Walked under `key` (its name in `to`, after a rename), with the
     /// field's gate in `from` and in `to`; `constrained` is false when the
-    /// field is known to have no value constraints in any minor.
+    /// field is known to have no value constraints in any minor, `plain`
+    /// true when `to` is `from` and has no enum values and one type
+    /// ([`crate::tables::IndexedField::plain_value`]).
     Walk {
         key: &'a str,
         from: &'a FieldGate,
         to: &'a FieldGate,
         constrained: bool,
+        plain: bool,
     },
 }
 
@@ -354,9 +357,10 @@ impl<'a> Walk<'a> {
                     from,
                     to,
                     constrained,
+                    plain,
                 } => (
                     key,
-                    self.field(visitor, entry, key, (from, to), constrained),
+                    self.field(visitor, entry, key, (from, to), constrained, plain),
                 ),
             };
             if V::GATHERS_ENTRIES {
@@ -402,8 +406,17 @@ impl<'a> Walk<'a> {
         key: &'a str,
         gates: (&'a FieldGate, &'a FieldGate),
         constrained: bool,
+        plain: bool,
     ) -> V::Out {
         let (from, to) = gates;
+        // Most fields: no enum values, one type (the gate's other parts
+        // are not read: they lie in other cache lines).
+        if plain && !constrained {
+            self.path.push(Step::Key(key));
+            let out = self.value(visitor, &entry.value, entry.line, &to.ty, &to.ty);
+            self.path.pop();
+            return out;
+        }
         let text = if to.values.is_empty() {
             None
         } else {
