@@ -102,7 +102,7 @@ impl Slot {
 pub struct FieldIndex<'t> {
     pub by_name: HashMap<&'t str, IndexedField<'t>, Hasher>,
     /// In name order.
-    pub required: Vec<(&'t str, &'t FieldGate)>,
+    pub required: Vec<RequiredField<'t>>,
     /// True when the type's own value has constraints in some minor.
     pub constrained: bool,
 }
@@ -126,11 +126,64 @@ pub struct IndexedField<'t> {
     pub plain_value: bool,
 }
 
-impl IndexedField<'_> {
+impl<'t> IndexedField<'t> {
+    fn new(field: &'t FieldGate) -> IndexedField<'t> {
+        let gate = &field.gate;
+        let plain = gate.removed_in.is_none()
+            && gate.present_in.is_none()
+            && gate.deprecated_in.is_none()
+            && gate.stage.is_empty();
+        IndexedField {
+            gate: field,
+            constrained: field.is_constrained(),
+            plain_since: plain.then_some(gate.introduced_in),
+            plain_value: field.values.is_empty()
+                && field.element_values.is_empty()
+                && field.type_history.is_empty(),
+        }
+    }
+
     /// True when the field's gate is plain and admits `target`: present,
     /// not deprecated, no stage to be off.
     pub fn plainly_in(&self, target: Version) -> bool {
         self.plain_since.is_some_and(|since| target >= since)
+    }
+}
+
+/// A field required in some minor, as a check looks for it.
+#[derive(Clone, Copy, Debug)]
+pub struct RequiredField<'t> {
+    pub name: &'t str,
+    pub gate: &'t FieldGate,
+    /// The first and the last minor the field is required in, when it is
+    /// required in every minor between them (of one major), as most are:
+    /// answered without reading the gate's list.
+    span: Option<(Version, Version)>,
+}
+
+impl<'t> RequiredField<'t> {
+    fn new(name: &'t str, gate: &'t FieldGate) -> RequiredField<'t> {
+        let minors = &gate.required_in;
+        let span = match (minors.first(), minors.last()) {
+            (Some(&first), Some(&last))
+                if first.major() == last.major()
+                    && minors.windows(2).all(|pair| {
+                        pair[0].major() == pair[1].major() && pair[1].minor() == pair[0].minor() + 1
+                    }) =>
+            {
+                Some((first, last))
+            }
+            _ => None,
+        };
+        RequiredField { name, gate, span }
+    }
+
+    /// True when the field is required in `target`.
+    pub fn is_required_in(&self, target: Version) -> bool {
+        match self.span {
+            Some((first, last)) => first <= target && target <= last,
+            None => self.gate.is_required_in(target),
+        }
     }
 }
 
@@ -150,28 +203,13 @@ impl Typed {
             by_name: gate
                 .fields
                 .iter()
-                .map(|(name, field)| {
-                    let gate = &field.gate;
-                    let plain = gate.removed_in.is_none()
-                        && gate.present_in.is_none()
-                        && gate.deprecated_in.is_none()
-                        && gate.stage.is_empty();
-                    let indexed = IndexedField {
-                        gate: field,
-                        constrained: field.is_constrained(),
-                        plain_since: plain.then_some(gate.introduced_in),
-                        plain_value: field.values.is_empty()
-                            && field.element_values.is_empty()
-                            && field.type_history.is_empty(),
-                    };
-                    (name.as_str(), indexed)
-                })
+                .map(|(name, field)| (name.as_str(), IndexedField::new(field)))
                 .collect(),
             required: gate
                 .fields
                 .iter()
                 .filter(|(_, field)| !field.required_in.is_empty())
-                .map(|(name, field)| (name.as_str(), field))
+                .map(|(name, field)| RequiredField::new(name, field))
                 .collect(),
             constrained: gate.is_constrained(),
         }))
@@ -570,6 +608,83 @@ impl std::error::Error for TablesError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_gate_is_present_undeprecated_and_unstaged() {
+        let v = |minor| Version::new(1, minor);
+        let plain = Gate {
+            introduced_in: v(30),
+            ..Gate::default()
+        };
+        let gates = [
+            plain.clone(),
+            Gate {
+                removed_in: Some(v(33)),
+                ..plain.clone()
+            },
+            Gate {
+                deprecated_in: Some(v(32)),
+                ..plain.clone()
+            },
+            Gate {
+                present_in: Some(vec![v(30), v(32)]),
+                ..plain.clone()
+            },
+            Gate {
+                stage: [(v(30), crate::gates::Stage::Beta)].into(),
+                ..plain
+            },
+        ];
+        for gate in gates {
+            let field = FieldGate {
+                gate,
+                ..FieldGate::default()
+            };
+            let indexed = IndexedField::new(&field);
+            for target in (26..40).map(v) {
+                let gate = &field.gate;
+                let plainly = gate.is_present_in(target)
+                    && !gate.is_deprecated_in(target)
+                    && gate.stage.is_empty();
+                if indexed.plainly_in(target) {
+                    assert!(plainly, "{gate:?} at {target}");
+                }
+            }
+        }
+        assert!(IndexedField::new(&FieldGate {
+            gate: Gate {
+                introduced_in: v(30),
+                ..Gate::default()
+            },
+            ..FieldGate::default()
+        })
+        .plainly_in(v(30)));
+    }
+
+    #[test]
+    fn a_required_span_answers_as_the_gates_list() {
+        let v = |minor| Version::new(1, minor);
+        for required_in in [
+            vec![v(30), v(31), v(32)],
+            vec![v(30), v(32)],
+            vec![v(28)],
+            vec![Version::new(1, 36), Version::new(2, 0)],
+        ] {
+            let gate = FieldGate {
+                required_in,
+                ..FieldGate::default()
+            };
+            let field = RequiredField::new("a", &gate);
+            for target in (26..40).map(v).chain([Version::new(2, 0)]) {
+                assert_eq!(
+                    field.is_required_in(target),
+                    gate.is_required_in(target),
+                    "{:?} at {target}",
+                    gate.required_in
+                );
+            }
+        }
+    }
 
     #[test]
     fn api_versions_rank_by_stability() {

@@ -204,10 +204,11 @@ impl<'a> Checker<'a> {
     /// Reports each field `object` requires in the target that `entries`
     /// lack or hold as null; `line` is the line of the object's key.
     fn required(&mut self, walk: &Walk<'_>, object: &Object<'_>, entries: &[Entry], line: u32) {
-        for &(field_name, field) in &object.fields.required {
-            if !field.is_required_in(self.target) {
+        for required in &object.fields.required {
+            if !required.is_required_in(self.target) {
                 continue;
             }
+            let field_name = required.name;
             // `null` means unset, so a required field set to null is missing.
             let present = entries
                 .iter()
