@@ -1253,3 +1253,51 @@ fn kubernetes_refinements_refuse_bad_ports_and_names() {
         assert!(text.contains(expected), "{expected}\n{text}");
     }
 }
+
+/// `check` runs a file's documents grouped by kind (for the caches), and
+/// reports them in the file's order all the same, with any number of
+/// threads: a stream of two kinds in turn gives its findings line by line.
+#[test]
+fn findings_come_in_the_files_order_whatever_the_kinds() {
+    let pipeline = std::fs::read_to_string(root().join("tests/cli/demo/pipeline.yaml")).unwrap();
+    let releases = std::fs::read_to_string(root().join("tests/cli/demo/release.yaml")).unwrap();
+    let release = releases.split("---").next().unwrap().trim_end();
+    let mut stream = String::new();
+    for _ in 0..30 {
+        stream.push_str(pipeline.trim_end());
+        stream.push_str("\n---\n");
+        stream.push_str(release);
+        stream.push_str("\n---\n");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("interleaved.yaml");
+    std::fs::write(&file, &stream).unwrap();
+    let file = file.to_str().unwrap();
+    let run = |threads: &str| {
+        let out = vergate(&[
+            "check", "--api", DEMO, "--format", "json", "-j", threads, file,
+        ]);
+        serde_json::from_str::<Value>(&stdout(&out)).unwrap()
+    };
+    let one = run("1");
+    assert_eq!(one["documents"], 60);
+    let found: Vec<(u64, String)> = one["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["line"].as_u64().unwrap(),
+                v["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(found.len(), 30 * 4, "{found:?}");
+    assert!(
+        found.windows(2).all(|pair| pair[0].0 <= pair[1].0),
+        "{found:?}"
+    );
+    let kinds: Vec<&str> = found.iter().map(|(_, kind)| kind.as_str()).collect();
+    assert_eq!(kinds[..4], ["Pipeline", "Pipeline", "Release", "Release"]);
+    assert_eq!(run("4"), one);
+}
