@@ -121,14 +121,13 @@ fn check_source(
                 .collect()
         })
         .collect();
-    // Back in the input's order: `at[index]` is where part `index` was
-    // checked, each taken once.
-    let mut checked: Vec<Option<Part>> = checked.into_iter().flatten().map(Some).collect();
-    let mut at = vec![0; order.len()];
-    for (k, &index) in order.iter().enumerate() {
-        at[index] = k;
+    // Back in the input's order: the part checked `k`-th is part `order[k]`.
+    let mut in_order: Vec<Option<Part>> =
+        std::iter::repeat_with(|| None).take(order.len()).collect();
+    for (part, &index) in checked.into_iter().flatten().zip(&order) {
+        in_order[index] = Some(part);
     }
-    let parts: Vec<Part> = at.into_iter().filter_map(|k| checked[k].take()).collect();
+    let parts: Vec<Part> = in_order.into_iter().flatten().collect();
     // Documents are numbered across the file; a part read after a YAML
     // error is not used (one reader stops at the error).
     results.reserve(parts.iter().map(|part| &part.results));
