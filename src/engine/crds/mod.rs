@@ -109,6 +109,13 @@ impl Unused {
 }
 
 impl CustomResources {
+    /// The key of the custom resource `root`'s served version, when a
+    /// schema of its kind was read.
+    fn key_of(&self, root: &Node) -> Option<Key> {
+        let gvk = group_version_kind(root)?;
+        self.kinds.contains(gvk.2).then(|| owned(gvk))
+    }
+
     /// Adds the served versions' schema trees, each read once.
     fn extend_schemas(&mut self, schemas: HashMap<Key, ServedSchema>) {
         for ((_, _, kind), schema) in &schemas {
@@ -244,15 +251,6 @@ fn group_version_kind(root: &Node) -> Option<(&str, &str, &str)> {
     match GroupVersionKind::split_api_version(api_version) {
         ("", _) => None,
         (group, version) => Some((group, version, kind)),
-    }
-}
-
-impl CustomResources {
-    /// The key of the custom resource `root`'s served version, when a
-    /// schema of its kind was read.
-    fn key_of(&self, root: &Node) -> Option<Key> {
-        let gvk = group_version_kind(root)?;
-        self.kinds.contains(gvk.2).then(|| owned(gvk))
     }
 }
 
