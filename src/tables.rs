@@ -168,7 +168,8 @@ impl<'t> RequiredField<'t> {
             (Some(&first), Some(&last))
                 if first.major() == last.major()
                     && minors.windows(2).all(|pair| {
-                        pair[0].major() == pair[1].major() && pair[1].minor() == pair[0].minor() + 1
+                        pair[0].major() == pair[1].major()
+                            && pair[0].minor().checked_add(1) == Some(pair[1].minor())
                     }) =>
             {
                 Some((first, last))
@@ -669,6 +670,7 @@ mod tests {
             vec![v(30), v(32)],
             vec![v(28)],
             vec![Version::new(1, 36), Version::new(2, 0)],
+            vec![Version::new(1, u32::MAX), Version::new(1, 0)],
         ] {
             let gate = FieldGate {
                 required_in,
