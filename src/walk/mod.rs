@@ -411,12 +411,27 @@ impl<'a> Walk<'a> {
         let (from, to) = gates;
         // Most fields: no enum values, one type (the gate's other parts
         // are not read: they lie in other cache lines).
-        if plain && !constrained {
-            self.path.push(Step::Key(key));
-            let out = self.value(visitor, &entry.value, entry.line, &to.ty, &to.ty);
-            self.path.pop();
-            return out;
-        }
+        let (from_type, to_type) = if plain && !constrained {
+            (&to.ty, &to.ty)
+        } else {
+            self.field_values(visitor, entry, to, constrained);
+            (from.type_in(self.from), to.type_in(self.to))
+        };
+        self.path.push(Step::Key(key));
+        let out = self.value(visitor, &entry.value, entry.line, from_type, to_type);
+        self.path.pop();
+        out
+    }
+
+    /// The checks of a field's value before its type's: its enum, its
+    /// constraints (unless it has none: `constrained`), its elements' enum.
+    fn field_values<V: Visitor<'a>>(
+        &mut self,
+        visitor: &mut V,
+        entry: &'a Entry,
+        to: &'a FieldGate,
+        constrained: bool,
+    ) {
         let text = if to.values.is_empty() {
             None
         } else {
@@ -464,16 +479,6 @@ impl<'a> Walk<'a> {
             }
             self.path.pop();
         }
-        self.path.push(Step::Key(key));
-        let out = self.value(
-            visitor,
-            &entry.value,
-            entry.line,
-            from.type_in(self.from),
-            to.type_in(self.to),
-        );
-        self.path.pop();
-        out
     }
 
     /// Hands the visitor each constraint of `constraints` that `node`
