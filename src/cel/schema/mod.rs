@@ -306,12 +306,12 @@ impl<'s> Reading<'s> {
         }
         if let Some(junctors) = schema.get(VALUE_VALIDATIONS).filter(|_| junctors_counted) {
             node.junctors = Some(Junctors {
-                validations: serde_json::json!({ VALUE_VALIDATIONS: junctors.json() }),
+                validations: serde_json::json!({ VALUE_VALIDATIONS: &*junctors.json() }),
                 schema: self.path(),
             });
         }
         if let Some(default) = schema.get("default") {
-            let default = default.json();
+            let default = default.json().into_owned();
             node.default_bytes = default.to_string().len();
             node.default = Some(default);
         }

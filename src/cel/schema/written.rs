@@ -10,6 +10,7 @@
 use super::bound::MAX_DEPTH;
 use crate::document::{Node, Value as Doc};
 use serde_json::Value as Json;
+use std::borrow::Cow;
 
 /// A schema value as written: a document's node or JSON.
 pub trait Written: Sized {
@@ -32,8 +33,8 @@ pub trait Written: Sized {
     /// The number when this is an integer.
     fn integer(&self) -> Option<i64>;
     /// The value as JSON (what a rule entry, a default or junctors are
-    /// kept as).
-    fn json(&self) -> Json;
+    /// kept as): JSON itself borrowed, a document's node converted.
+    fn json(&self) -> Cow<'_, Json>;
 }
 
 impl Written for Json {
@@ -67,8 +68,8 @@ impl Written for Json {
     fn integer(&self) -> Option<i64> {
         self.as_i64()
     }
-    fn json(&self) -> Json {
-        self.clone()
+    fn json(&self) -> Cow<'_, Json> {
+        Cow::Borrowed(self)
     }
 }
 
@@ -120,8 +121,8 @@ impl Written for Node {
             _ => None,
         }
     }
-    fn json(&self) -> Json {
-        self.to_json()
+    fn json(&self) -> Cow<'_, Json> {
+        Cow::Owned(self.to_json())
     }
 }
 
