@@ -40,12 +40,14 @@ const KUBELET_PORT: i64 = 10_250;
 const SOURCE_RANGES_ANNOTATION: &str = "service.beta.kubernetes.io/load-balancer-source-ranges";
 
 /// The Service's spec as the server validates it, after its defaults.
-struct Spec<'a> {
-    entries: &'a [Entry],
-    line: u32,
+pub(super) struct Spec<'a> {
+    pub(super) entries: &'a [Entry],
+    pub(super) line: u32,
     kind: &'a str,
-    cluster_ips: Vec<&'a str>,
-    cluster_ips_line: u32,
+    /// `clusterIP` as written (`""` when absent).
+    pub(super) cluster_ip: &'a str,
+    pub(super) cluster_ips: Vec<&'a str>,
+    pub(super) cluster_ips_line: u32,
 }
 
 impl Spec<'_> {
@@ -53,7 +55,8 @@ impl Spec<'_> {
         self.cluster_ips == ["None"]
     }
 
-    fn line(&self, key: &str) -> u32 {
+    /// The line of `key` in the spec, or the spec's.
+    pub(super) fn line(&self, key: &str) -> u32 {
         line_of(self.entries, key, self.line)
     }
 }
@@ -78,6 +81,7 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             "clusterIPs",
             line_of(spec_entries, "clusterIP", spec_line),
         ),
+        cluster_ip,
         cluster_ips,
     };
     let ports = items_at(spec_entries, "ports");
@@ -93,7 +97,7 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
     selector(&spec, out);
     session_affinity(&spec, out);
     if kind != "ExternalName" {
-        cluster_ips_rules(scope, &spec, cluster_ip, out);
+        cluster_ips_rules(scope, &spec, out);
     }
     external_ips(scope, &spec, out);
     if kind == "ClusterIP" {
@@ -143,7 +147,7 @@ fn service(scope: &Scope, entries: &[Entry], line: u32, out: &mut Vec<Broken>) {
             .any(|path| broken.last.starts_with(path))
     });
     if !prevalidation_failed && kind != "ExternalName" {
-        super::service_families::on_cluster(&spec.cluster_ips, spec_entries, spec_line, out);
+        super::service_families::on_cluster(&spec, out);
     }
 }
 
@@ -272,7 +276,8 @@ fn session_affinity(spec: &Spec, out: &mut Vec<Broken>) {
 }
 
 /// `ValidateServiceClusterIPsRelatedFields` on create.
-fn cluster_ips_rules(scope: &Scope, spec: &Spec, cluster_ip: &str, out: &mut Vec<Broken>) {
+fn cluster_ips_rules(scope: &Scope, spec: &Spec, out: &mut Vec<Broken>) {
+    let cluster_ip = spec.cluster_ip;
     let ips = &spec.cluster_ips;
     let line = spec.cluster_ips_line;
     if !cluster_ip.is_empty() && ips.first() != Some(&cluster_ip) {

@@ -9,24 +9,21 @@
 //! dual-stack is refused; `PreferDualStack` with one family is not.
 
 use super::field_error::{at, invalid_raw, invalid_str, json_list};
-use super::read::{entries_of, get, go_text, items_at, line_of};
+use super::read::{entries_of, get, items_at};
+use super::service::Spec;
 use super::Broken;
-use crate::document::{Entry, Node};
+use crate::document::Node;
 
 /// The families a default cluster's service range serves.
 const CLUSTER_FAMILIES: &[&str] = &["IPv4"];
 
 /// `initIPFamilyFields` on create, for a default cluster, of a Service
-/// whose `spec` (at `spec_line`) is no `ExternalName` and passed the
-/// cluster IP fields' pre-validation (`service.rs` calls it then).
-pub(super) fn on_cluster(
-    cluster_ips: &[&str],
-    spec: &[Entry],
-    spec_line: u32,
-    out: &mut Vec<Broken>,
-) {
-    let cluster_ip = go_text(spec, "clusterIP").unwrap_or("");
-    let ips_line = line_of(spec, "clusterIPs", line_of(spec, "clusterIP", spec_line));
+/// whose spec is no `ExternalName` and passed the cluster IP fields'
+/// pre-validation (`service.rs` calls it then).
+pub(super) fn on_cluster(service: &Spec, out: &mut Vec<Broken>) {
+    let spec = service.entries;
+    let (cluster_ip, cluster_ips) = (service.cluster_ip, service.cluster_ips.as_slice());
+    let ips_line = service.cluster_ips_line;
     let families = items_at(spec, "ipFamilies");
     let headless_selectorless = cluster_ip == "None" && entries_of(spec, "selector").is_empty();
     // A pointer in Go: absent or `null` is nil, defaulted here.
@@ -50,7 +47,7 @@ pub(super) fn on_cluster(
     if !families_known || !policy_known {
         return;
     }
-    let policy_line = line_of(spec, "ipFamilyPolicy", spec_line);
+    let policy_line = service.line("ipFamilyPolicy");
     let before = out.len();
     if policy == "SingleStack" {
         for (count, what) in [
