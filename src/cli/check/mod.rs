@@ -180,6 +180,8 @@ pub fn run(args: &CheckArgs) -> Outcome {
             json["summary"] =
                 serde_json::to_value(results.summary()).expect("a summary serializes");
             print_json(&json);
+            // Freed by the process's end, as the results below.
+            std::mem::forget(json);
         }
         ReportFormat::Sarif => print_json(&sarif::report(&results)),
         ReportFormat::Junit => write_out(&junit::report(&results, validator.tables().api())),
