@@ -935,7 +935,10 @@ enum Stop {
 /// Where the plain text at the start of `content` stops (see [`Stop`]).
 fn plain_stop(content: &[u8]) -> Stop {
     let mut at = 0;
-    while let Some(found) = memchr::memchr2(b':', b'#', &content[at..]) {
+    while let Some(found) = content[at..]
+        .iter()
+        .position(|byte| matches!(byte, b':' | b'#'))
+    {
         let index = at + found;
         if content[index] == b'#' {
             if index > 0 && content[index - 1] == b' ' {
