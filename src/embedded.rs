@@ -139,7 +139,24 @@ pub fn kubernetes() -> GateTables {
 /// the kinds it is served as.
 fn lazy(text: &'static str) -> Result<GateTables, String> {
     let (header, body) = text.split_once('\n').ok_or("empty index")?;
-    let header = read_header(header)?;
+    // The header (the feature-gate table, most of its bytes) is read while
+    // the types are listed: both are on the path of every command's start.
+    let (header, types) = rayon::join(|| read_header(header), || unread_types(body));
+    let header = header?;
+    Ok(GateTables::lazy(
+        header.api,
+        header.versions,
+        header.deprecated_versions,
+        types?,
+    )
+    .with_dialect(header.dialect)
+    .with_feature_gates(header.feature_gates)
+    .with_retired_kinds(header.retired_kinds))
+}
+
+/// The types of the index's `body` (its lines after the header), each left
+/// unread but for the kinds it is served as.
+fn unread_types(body: &'static str) -> Result<Vec<UnreadType>, String> {
     let mut types: Vec<UnreadType> = Vec::new();
     let mut start = 0;
     let mut current: Option<(&str, Vec<GroupVersionKind>)> = None;
@@ -178,15 +195,7 @@ fn lazy(text: &'static str) -> Result<GateTables, String> {
     if let Some((name, kinds)) = current {
         types.push(unread(name, kinds, &body[start..]));
     }
-    Ok(GateTables::lazy(
-        header.api,
-        header.versions,
-        header.deprecated_versions,
-        types,
-    )
-    .with_dialect(header.dialect)
-    .with_feature_gates(header.feature_gates)
-    .with_retired_kinds(header.retired_kinds))
+    Ok(types)
 }
 
 fn unread(name: &str, kinds: Vec<GroupVersionKind>, text: &'static str) -> UnreadType {

@@ -68,11 +68,19 @@ pub fn known_minor(tables: &GateTables, flag: &str, version: Version) -> Result<
     Err(Outcome::InputError)
 }
 
-/// Prints JSON to stdout.
+/// Prints JSON to stdout as it is written: a report of thousands of
+/// documents is not held as one text first (its growing copies were a
+/// tenth of a large check's fresh memory).
 pub fn print_json(value: &serde_json::Value) {
-    let mut text = serde_json::to_string_pretty(value).expect("JSON values always serialize");
-    text.push('\n');
-    write_out(&text);
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
+    let written = serde_json::to_writer_pretty(&mut out, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    if let Err(err) = written {
+        unwritten(&err);
+    }
 }
 
 /// Writes to stdout; a closed pipe (`vergate diff … | head`) ends quietly.
@@ -90,8 +98,13 @@ pub fn write_out_with(out: impl std::io::Write, text: &str) {
 /// own encoding).
 pub fn write_bytes_out(mut out: impl std::io::Write, bytes: &[u8]) {
     if let Err(err) = out.write_all(bytes).and_then(|()| out.flush()) {
-        if err.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write to standard output: {err}");
-        }
+        unwritten(&err);
+    }
+}
+
+/// Says why stdout could not be written, unless it was a closed pipe.
+fn unwritten(err: &std::io::Error) {
+    if err.kind() != std::io::ErrorKind::BrokenPipe {
+        eprintln!("error: cannot write to standard output: {err}");
     }
 }

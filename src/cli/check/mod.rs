@@ -88,16 +88,26 @@ pub fn run(args: &CheckArgs) -> Outcome {
     {
         eprintln!("warning: -j {} not applied: {err}", args.jobs);
     }
-    // The inputs are read while the tables load (a large file in two halves
-    // at once, its second half taken up by the thread loading the tables
-    // when it is done): the CRD scan and the check both need every input.
-    let (tables, texts) = rayon::join(
+    // The inputs are read and cut into parts (`document::split`, once, for
+    // the CRD scan and the check) while the tables load (a large file in
+    // two halves at once, its second half taken up by the thread loading
+    // the tables when it is done). Their texts are kept to the process's
+    // end, as everything the check holds (see below), so the parts can
+    // borrow them from here on.
+    let (tables, (texts, parts)) = rayon::join(
         || load_tables(config.api.as_deref()),
         || {
-            sources
+            let texts: &'static [Result<inputs::Text, inputs::ReadError>] = Vec::leak(
+                sources
+                    .par_iter()
+                    .map(inputs::Source::read)
+                    .collect::<Vec<_>>(),
+            );
+            let parts: Vec<Vec<document::Part<'static>>> = texts
                 .par_iter()
-                .map(inputs::Source::read)
-                .collect::<Vec<_>>()
+                .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
+                .collect();
+            (texts, parts)
         },
     );
     let tables = match tables {
@@ -139,7 +149,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     // A file's modeline sets its target unless --target is given; each
     // other target a modeline names gets its validator (CRDs are built for
     // one minor), loaded again from the same API.
-    let modelines = modeline::read(&texts, &tables, !resolved.target_from_flag);
+    let modelines = modeline::read(texts, &tables, !resolved.target_from_flag);
     let mut validators = Vec::new();
     for target in modelines.targets(config.target) {
         match load_tables(config.api.as_deref()) {
@@ -154,22 +164,17 @@ pub fn run(args: &CheckArgs) -> Outcome {
     let validator = Validator::new(tables)
         .target(config.target)
         .options(options);
-    // Each input is cut into parts once, for the CRD scan and the check.
-    let parts: Vec<Vec<document::Part<'_>>> = texts
-        .par_iter()
-        .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
-        .collect();
     let (validator, crd_errors) =
-        crd_inputs::load(validator, &config.crds, &sources, &texts, &parts);
+        crd_inputs::load(validator, &config.crds, &sources, texts, &parts);
     // The same CRDs for the modelines' targets; their errors are the ones
     // already reported.
     let moded: Vec<Validator> = validators
         .into_iter()
-        .map(|moded| crd_inputs::load(moded, &config.crds, &sources, &texts, &parts).0)
+        .map(|moded| crd_inputs::load(moded, &config.crds, &sources, texts, &parts).0)
         .collect();
     let mut results = Results::default();
     results.errors.extend(crd_errors);
-    let checked = source::check_all(&validator, &moded, &modelines, &sources, &texts, &parts);
+    let checked = source::check_all(&validator, &moded, &modelines, &sources, texts, &parts);
     for file in checked {
         results.append(file);
     }
@@ -180,6 +185,8 @@ pub fn run(args: &CheckArgs) -> Outcome {
             json["summary"] =
                 serde_json::to_value(results.summary()).expect("a summary serializes");
             print_json(&json);
+            // Freed by the process's end, as the results below.
+            std::mem::forget(json);
         }
         ReportFormat::Sarif => print_json(&sarif::report(&results)),
         ReportFormat::Junit => write_out(&junit::report(&results, validator.tables().api())),
@@ -193,6 +200,5 @@ pub fn run(args: &CheckArgs) -> Outcome {
     std::mem::forget(validator);
     std::mem::forget(moded);
     std::mem::forget(parts);
-    std::mem::forget(texts);
     outcome
 }

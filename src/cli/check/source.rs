@@ -106,33 +106,30 @@ fn check_source(
         file: source.name.as_str().into(),
         lenient,
     };
-    // Parts are checked a run at a time: enough runs to keep every
-    // thread busy, few enough that merging them costs nothing. They are
-    // checked grouped by kind (a file of forty kinds in turn otherwise
-    // runs each kind's checks, and reads its gates, cold from the caches
-    // every time), and merged back in the input's order.
+    // Parts are checked grouped by kind (a file of forty kinds in turn
+    // otherwise runs each kind's checks, and reads its gates, cold from
+    // the caches every time), a run of them at a time per thread: enough
+    // runs to keep every thread busy. What they give is collected in the
+    // order checked, then taken out in the input's order: the parts'
+    // results are moved once, not copied into a list per order.
     let run = (parts.len() / (rayon::current_num_threads() * 32)).clamp(1, 16);
     let order = grouped_by_kind(parts);
-    let checked: Vec<Vec<Part>> = order
-        .par_chunks(run)
-        .map(|run| {
-            run.iter()
-                .map(|&index| check.parts(&parts[index..=index]))
-                .collect()
-        })
+    let mut checked: Vec<Part> = order
+        .par_iter()
+        .with_min_len(run)
+        .map(|&index| check.parts(&parts[index..=index]))
         .collect();
-    // Back in the input's order: the part checked `k`-th is part `order[k]`.
-    let mut in_order: Vec<Option<Part>> =
-        std::iter::repeat_with(|| None).take(order.len()).collect();
-    for (part, &index) in checked.into_iter().flatten().zip(&order) {
-        in_order[index] = Some(part);
+    // Where each part of the input was checked: part `order[k]`, `k`-th.
+    let mut checked_at = vec![0; order.len()];
+    for (k, &index) in order.iter().enumerate() {
+        checked_at[index] = k;
     }
-    let parts: Vec<Part> = in_order.into_iter().flatten().collect();
     // Documents are numbered across the file; a part read after a YAML
     // error is not used (one reader stops at the error).
-    results.reserve(parts.iter().map(|part| &part.results));
+    results.reserve(checked.iter().map(|part| &part.results));
     let mut documents_before = 0;
-    for mut part in parts {
+    for k in checked_at {
+        let mut part = std::mem::take(&mut checked[k]);
         for found in &mut part.results.violations {
             found.document += documents_before;
         }
@@ -172,6 +169,7 @@ fn kind_of(text: &str) -> &str {
 }
 
 /// What a run of consecutive parts of an input gave.
+#[derive(Default)]
 struct Part {
     results: Results,
     /// Documents read (each numbered within the run from 0).
