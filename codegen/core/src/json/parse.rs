@@ -412,12 +412,56 @@ mod tests {
     }
 
     #[test]
+    fn random_texts_are_read_or_refused_as_serde_json_does() {
+        const PIECES: [&str; 27] = [
+            "[", "]", "{", "}", ",", ":", "\"", "\"a\"", "\\", "\\u", "D83D", "DE00", "00e9", "0",
+            "7", "-", ".", "e", "E+", "true", "null", "fals", " ", "\n", "é", "\u{1}", "x",
+        ];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut read = 0;
+        for _ in 0..20_000 {
+            let length = next() % 24;
+            let text: String = (0..length)
+                .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                .collect();
+            let ours = parse(&text);
+            let theirs = serde_json::from_str::<serde_json::Value>(&text).ok();
+            assert_eq!(ours.is_some(), theirs.is_some(), "{text:?}");
+            read += usize::from(ours.is_some());
+            // Floats, and integers past 64 bits, may be read one unit in the
+            // last place apart (see the module doc): the tests above compare
+            // their values where serde_json's default reader is exact.
+            let longest_digits = text
+                .split(|c: char| !c.is_ascii_digit())
+                .map(str::len)
+                .max();
+            if !text.contains(['.', 'e', 'E']) && longest_digits <= Some(19) {
+                assert_eq!(
+                    ours.map(|value| value.to_string()),
+                    theirs.map(|value| value.to_string()),
+                    "{text:?}"
+                );
+            }
+        }
+        assert!(read > 100, "the random texts include JSON: {read}");
+    }
+
+    #[test]
     fn floats_are_read_correctly_rounded() {
+        // serde_json's default reader gives 7.0000000000000005e99 for
+        // `700e97`.
         for text in [
             "0.1",
             "2.2250738585072011e-308",
             "9007199254740993.0",
             "1e23",
+            "700e97",
         ] {
             let read = parse(text).and_then(|value| match value {
                 Value::Number(number) => Some(number.as_f64()),
