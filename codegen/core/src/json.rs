@@ -29,6 +29,7 @@
 //! more than 15 significant digits or a power of ten past 1e22 (the specs'
 //! bounds, shortest forms such as `0.5`, read the same either way).
 
+mod map_key;
 mod number;
 mod parse;
 mod to_value;
