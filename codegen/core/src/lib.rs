@@ -5,8 +5,9 @@
 //! This crate's only required dependency is thiserror (a derive the proc
 //! macro's build has already), so that the proc macro and the runtime can
 //! both depend on it cheaply. Enable the `serde` feature for
-//! (de)serialization, and `index` for the gates index and what reads it
-//! (the code generator and the check engine; the runtime needs neither).
+//! (de)serialization, `index` for the gates index and what reads it
+//! (the code generator and the check engine; the runtime needs neither),
+//! and `json` for the code generator's JSON value ([`json`]).
 
 #[cfg(feature = "index")]
 pub mod alias;
@@ -16,6 +17,8 @@ mod version;
 mod version_set;
 
 pub mod gates;
+#[cfg(feature = "json")]
+pub mod json;
 #[cfg(feature = "index")]
 pub mod json_pointer;
 pub mod pkl_text;

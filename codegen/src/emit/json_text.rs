@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use std::cmp::Ordering;
+use vergate_core::json::push_string;
 use vergate_core::Version;
 
 /// Pretty-prints `value` with sorted keys.
@@ -82,66 +83,6 @@ fn maybe_version(key: &str) -> bool {
     body.as_bytes().first().is_some_and(u8::is_ascii_digit)
 }
 
-/// Appends `text` as a JSON string, escaped exactly as serde_json escapes
-/// it: `"`, `\\` and control characters only.
-pub fn push_string(out: &mut String, text: &str) {
-    out.push('"');
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut index = 0;
-    while index < bytes.len() {
-        // Eight bytes at a time while none needs escaping: most text is plain.
-        if let Some(word) = bytes.get(index..index + 8) {
-            let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-            if !needs_escape(word) {
-                index += 8;
-                continue;
-            }
-        }
-        let byte = bytes[index];
-        let escape: &str = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => {
-                index += 1;
-                continue;
-            }
-        };
-        out.push_str(&text[start..index]);
-        if escape.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(byte >> 4)] as char);
-            out.push(HEX[usize::from(byte & 0xf)] as char);
-        } else {
-            out.push_str(escape);
-        }
-        index += 1;
-        start = index;
-    }
-    out.push_str(&text[start..]);
-    out.push('"');
-}
-
-/// True when one of the eight bytes of `word` is a control character, `"`
-/// or `\\` (the usual SWAR tests; they may flag a clean word next to a hit,
-/// never miss one, and a flagged word is then checked byte by byte).
-fn needs_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    let quote = has_zero(word ^ (ONES * u64::from(b'"')));
-    let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
-    below_space | quote | backslash != 0
-}
-
 fn newline(out: &mut String, depth: usize) {
     out.push('\n');
     for _ in 0..depth {
@@ -163,24 +104,6 @@ mod tests {
         );
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back, value);
-    }
-
-    #[test]
-    fn strings_escape_as_serde_json_does() {
-        let mut every: String = (0u32..0x300).filter_map(char::from_u32).collect();
-        every.push_str("\u{2028}\u{ffff}\u{10ffff}é\"\\/");
-        let mut texts = vec![every, String::new(), "\u{0}".into(), "end\\".into()];
-        for offset in 0..20 {
-            for special in ["\"", "\\", "\u{1f}", "\u{7f}", "é", " "] {
-                let plain = "abcdefghijklmnopqrstuvwxyz";
-                texts.push(format!("{}{special}{}", &plain[..offset], &plain[offset..]));
-            }
-        }
-        for text in &texts {
-            let mut out = String::new();
-            push_string(&mut out, text);
-            assert_eq!(out, Value::String(text.clone()).to_string());
-        }
     }
 
     #[test]

@@ -439,7 +439,7 @@ fn additional_properties_false_true_and_schema_are_kept_apart() {
     let additional = |name: &str, strict| {
         let schema =
             crate::to_json_schema::definition(&minor.model.definitions[name], &style(strict));
-        let serde_json::Value::Object(members) = schema else {
+        let vergate_core::json::Value::Object(members) = schema else {
             panic!("{name} is an object schema")
         };
         members

@@ -5,9 +5,9 @@
 //! Schema converter writes the keywords themselves.
 
 use super::Property;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use vergate_core::gates::{Constraints, Number, ValidationRule};
+use vergate_core::json::{self, Value};
 
 /// The constraints the `keywords` state. OpenAPI 3.0's boolean
 /// `exclusiveMinimum: true` moves `minimum` to `exclusiveMinimum` (as
@@ -15,23 +15,18 @@ use vergate_core::gates::{Constraints, Number, ValidationRule};
 /// type (a negative `maxLength`, a `pattern` that is no string) is left
 /// out, as the loader keeps keywords verbatim.
 pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
-    let json = |key: &str| {
-        keywords
-            .get(key)
-            .and_then(|text| serde_json::from_str::<Value>(text).ok())
-    };
-    let number = |key: &str| match json(key) {
-        Some(Value::Number(number)) => number.as_f64().filter(|n| n.is_finite()).map(Number),
+    let keyword = |key: &str| keywords.get(key).and_then(|text| json::parse(text));
+    let number = |key: &str| match keyword(key) {
+        Some(Value::Number(number)) => Some(Number(number.as_f64())),
         _ => None,
     };
-    let count = |key: &str| match json(key) {
-        Some(Value::Number(number)) => number
-            .as_f64()
+    let count = |key: &str| match keyword(key) {
+        Some(Value::Number(number)) => Some(number.as_f64())
             .filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= u64::MAX as f64)
             .map(|n| n as u64),
         _ => None,
     };
-    let flag = |key: &str| json(key) == Some(Value::Bool(true));
+    let flag = |key: &str| keyword(key) == Some(Value::Bool(true));
     let (mut minimum, mut maximum) = (number("minimum"), number("maximum"));
     let mut exclusive_minimum = number("exclusiveMinimum");
     let mut exclusive_maximum = number("exclusiveMaximum");
@@ -42,7 +37,7 @@ pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
         exclusive_maximum = maximum.take();
     }
     Constraints {
-        pattern: match json("pattern") {
+        pattern: match keyword("pattern") {
             Some(Value::String(pattern)) => Some(pattern),
             _ => None,
         },
@@ -58,7 +53,7 @@ pub fn constraints_of(keywords: &BTreeMap<String, String>) -> Constraints {
         unique_items: flag("uniqueItems"),
         min_properties: count("minProperties"),
         max_properties: count("maxProperties"),
-        rules: match json("x-kubernetes-validations") {
+        rules: match keyword("x-kubernetes-validations") {
             Some(Value::Array(entries)) => entries.iter().filter_map(validation_rule).collect(),
             _ => Vec::new(),
         },

@@ -7,8 +7,8 @@ use super::shape::{shape, type_union};
 pub use super::style::Style;
 use crate::model::{Convention, Definition, ObjectSchema, Property, Schema};
 use crate::to_json_schema::Object;
-use serde_json::Value;
 use std::collections::BTreeSet;
+use vergate_core::json::{self, Value};
 
 /// The schema of `definition` in `style`.
 pub fn definition(definition: &Definition, style: &Style) -> Value {
@@ -148,11 +148,7 @@ fn property_schema(
         }
     };
     describe(&mut out, property.description.as_deref());
-    if let Some(default) = property
-        .default
-        .as_deref()
-        .and_then(|text| serde_json::from_str::<Value>(text).ok())
-    {
+    if let Some(default) = property.default.as_deref().and_then(json::parse) {
         out.insert("default".into(), default);
     }
     insert_keywords(&mut out, &property.keywords);
@@ -268,7 +264,7 @@ mod tests {
     }
 
     fn json(text: &str) -> Value {
-        serde_json::from_str(text).unwrap()
+        json::parse(text).unwrap()
     }
 
     #[test]

@@ -28,8 +28,8 @@ use super::style::Style;
 use crate::model::wording;
 use crate::model::{FieldLifecycle, Lifecycle, Property};
 use crate::to_json_schema::Object;
-use serde_json::Value;
 use std::collections::BTreeMap;
+use vergate_core::json::Value;
 use vergate_core::{Version, VersionSet};
 
 /// Adds a present property's editor keywords to its schema `out`.

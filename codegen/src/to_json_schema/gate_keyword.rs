@@ -8,9 +8,9 @@
 
 use crate::model::{FieldLifecycle, GatedModel, Lifecycle};
 use crate::to_json_schema::Object;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use vergate_core::gates::{Gate, TypeExpr};
+use vergate_core::json::{self, Value};
 use vergate_core::Version;
 
 /// The name of the keyword.
@@ -182,8 +182,136 @@ fn gate_json(gate: &Gate) -> Value {
 
 /// The members of a gate's serialization (every gate is a struct).
 fn to_object(gate: &impl serde::Serialize) -> Object {
-    match serde_json::to_value(gate) {
+    match json::to_value(gate) {
         Ok(Value::Object(members)) => members,
         other => unreachable!("a gate serializes as an object, not {other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vergate_core::gates::{
+        Constraints, FieldGate, Inferred, ListType, Number, Rename, Stage, TypeGate, ValidationRule,
+    };
+
+    /// Asserts that the keyword's members for `gate` are serde_json's
+    /// serialization of it: the same compact text, the same value.
+    fn as_serde_json_serializes(gate: &impl serde::Serialize) {
+        let ours = Value::Object(to_object(gate));
+        let theirs = serde_json::to_value(gate).unwrap();
+        assert_eq!(ours.to_string(), theirs.to_string());
+        assert_eq!(serde_json::to_value(&ours).unwrap(), theirs);
+    }
+
+    fn v(minor: u32) -> Version {
+        Version::new(1, minor)
+    }
+
+    /// A gate with every optional key.
+    fn full_gate() -> Gate {
+        Gate {
+            introduced_in: v(28),
+            removed_in: Some(v(33)),
+            present_in: Some(vec![v(28), v(29), v(31), v(32)]),
+            deprecated_in: Some(v(31)),
+            stage: BTreeMap::from([
+                (v(28), Stage::Alpha),
+                (v(29), Stage::Beta),
+                (v(31), Stage::Ga),
+            ]),
+            feature_gate: Some("SidecarContainers".into()),
+            related_feature_gates: vec!["PodLevelResources".into(), "Other \"quoted\"".into()],
+            reference: Some("https://github.com/kubernetes/enhancements/issues/753".into()),
+            inferred: vec![
+                Inferred::DeprecatedIn,
+                Inferred::FeatureGate,
+                Inferred::IntroducedIn,
+            ],
+        }
+    }
+
+    #[test]
+    fn gates_are_serialized_as_serde_json_serializes_them() {
+        let introduced = Gate {
+            introduced_in: v(30),
+            ..Gate::default()
+        };
+        let deprecated = Gate {
+            deprecated_in: Some(v(31)),
+            ..introduced.clone()
+        };
+        let removed = Gate {
+            removed_in: Some(v(32)),
+            ..introduced.clone()
+        };
+        let staged = Gate {
+            stage: BTreeMap::from([(v(30), Stage::Alpha), (v(32), Stage::Beta)]),
+            feature_gate: Some("InPlacePodVerticalScaling".into()),
+            ..introduced.clone()
+        };
+        for gate in [introduced, deprecated, removed, staged, full_gate()] {
+            as_serde_json_serializes(&gate);
+        }
+        let constraints = Constraints {
+            pattern: Some(r"^[a-z]\d+$".into()),
+            minimum: Some(Number(0.0)),
+            maximum: Some(Number(65535.0)),
+            exclusive_minimum: Some(Number(-1.5)),
+            exclusive_maximum: Some(Number(1e300)),
+            multiple_of: Some(Number(0.1)),
+            min_length: Some(1),
+            max_length: Some(u64::MAX),
+            min_items: Some(0),
+            max_items: Some(16),
+            unique_items: true,
+            min_properties: Some(1),
+            max_properties: Some(2),
+            rules: vec![ValidationRule {
+                rule: "self.x <= self.y".into(),
+                message: Some("x must not exceed y".into()),
+                message_expression: Some("'x is ' + string(self.x)".into()),
+                field_path: Some(".x".into()),
+                reason: Some("FieldValueInvalid".into()),
+            }],
+            list_type: Some(ListType::Map),
+            list_map_keys: vec!["name".into()],
+            list_map_defaults: BTreeMap::from([("protocol".into(), "\"TCP\"".into())]),
+            element: Some(Box::new(Constraints {
+                max_length: Some(253),
+                ..Constraints::default()
+            })),
+        };
+        let field = FieldGate {
+            gate: full_gate(),
+            ty: "[]string(date-time)".parse().unwrap(),
+            required_in: vec![v(29), v(31)],
+            type_changed_in: vec![v(31)],
+            type_history: BTreeMap::from([(v(28), "string".parse().unwrap())]),
+            renamed_from: Some(Rename {
+                from: "oldName".into(),
+                in_version: v(29),
+            }),
+            values: BTreeMap::from([("Always".into(), full_gate())]),
+            element_values: BTreeMap::from([("TCP".into(), Gate::default())]),
+            values_known_from: Some(v(30)),
+            constraints: constraints.clone(),
+            constraints_history: BTreeMap::from([
+                (v(28), Constraints::default()),
+                (v(30), constraints),
+            ]),
+        };
+        as_serde_json_serializes(&field);
+        as_serde_json_serializes(&FieldGate::default());
+        let type_gate = TypeGate {
+            gate: full_gate(),
+            ty: Some("int-or-string".parse().unwrap()),
+            fields: BTreeMap::from([("field".into(), field)]),
+            values: BTreeMap::from([("A".into(), full_gate())]),
+            open: true,
+            deprecation_warning: Some("use v2".into()),
+            ..TypeGate::default()
+        };
+        as_serde_json_serializes(&type_gate);
     }
 }

@@ -4,15 +4,15 @@
 
 use crate::model::Schema;
 use crate::to_json_schema::Object;
-use serde_json::Value;
 use std::collections::BTreeMap;
+use vergate_core::json::{self, Value};
 
 /// Adds the kept keywords to `target`. OpenAPI 3.0's boolean
 /// `exclusiveMinimum`/`exclusiveMaximum` become 2020-12's numeric ones,
 /// `example` becomes `examples`, and `nullable` is left to [`is_nullable`].
 /// A keyword whose text is not JSON is left out.
 pub fn insert_keywords(target: &mut Object, keywords: &BTreeMap<String, String>) {
-    let parsed = |text: &String| serde_json::from_str::<Value>(text).ok();
+    let parsed = |text: &String| json::parse(text);
     for (key, text) in keywords {
         let Some(value) = parsed(text) else { continue };
         match key.as_str() {
@@ -117,9 +117,7 @@ pub fn typed_enum(values: &[String], schema: &Schema) -> Value {
                 if textual {
                     return super::string(value);
                 }
-                serde_json::from_str::<Value>(value)
-                    .ok()
-                    .unwrap_or_else(|| super::string(value))
+                json::parse(value).unwrap_or_else(|| super::string(value))
             })
             .collect(),
     )
@@ -137,7 +135,7 @@ mod tests {
     }
 
     fn json(text: &str) -> Value {
-        serde_json::from_str(text).unwrap()
+        json::parse(text).unwrap()
     }
 
     fn object(text: &str) -> Object {

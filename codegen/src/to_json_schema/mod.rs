@@ -4,11 +4,15 @@
 //! (`emit::json_schema`, which lays the converted definitions out as files).
 //! Both therefore give the same schema for the same type.
 //!
-//! It builds serde_json values, the one JSON value of the codegen (the proc
-//! macro builds with serde_json too, as kube-derive does); the gates in
-//! `x-vergate` are serde's serialization of `vergate_core::gates`, as in
-//! gates.json. The emitter writes the values with its deterministic writer
-//! (`emit::json_text`).
+//! It builds [`vergate_core::json`] values, whose compact text is
+//! serde_json's byte for byte: the proc macro runs this converter, and
+//! serde_json would bring memchr into every plugin crate's build. Keywords,
+//! defaults and enum values, which the model keeps as JSON text, are read
+//! back with `vergate_core::json::parse`; the gates in `x-vergate` are
+//! serde's serialization of `vergate_core::gates` (`json::to_value`), as in
+//! gates.json. The emitter takes the values over as serde_json values in
+//! one place (`emit::json_schema::convert`) and writes them with its
+//! deterministic writer (`emit::json_text`).
 
 mod convert;
 mod editor;
@@ -25,10 +29,9 @@ pub use gate_keyword::{GateKeywords, KEYWORD as GATE_KEYWORD};
 pub use keywords::typed_enum;
 pub use standalone::{standalone, DRAFT_2020_12};
 
-/// A JSON string value.
-pub fn string(text: impl Into<String>) -> serde_json::Value {
-    serde_json::Value::String(text.into())
-}
+pub use vergate_core::json::Object;
 
-/// A JSON object's members (serde_json's map: sorted by key).
-pub type Object = serde_json::Map<String, serde_json::Value>;
+/// A JSON string value.
+pub fn string(text: impl Into<String>) -> vergate_core::json::Value {
+    vergate_core::json::Value::String(text.into())
+}

@@ -5,7 +5,7 @@
 use super::style::Style;
 use super::Object;
 use crate::model::Schema;
-use serde_json::Value;
+use vergate_core::json::Value;
 
 /// The type keywords of `schema`.
 pub fn shape(schema: &Schema, style: &Style) -> Object {

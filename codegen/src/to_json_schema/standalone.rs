@@ -4,8 +4,8 @@
 use super::convert::{self, Style};
 use crate::model::MinorModel;
 use crate::to_json_schema::Object;
-use serde_json::Value;
 use std::collections::BTreeSet;
+use vergate_core::json::Value;
 
 /// The `$schema` of every schema vergate writes.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";

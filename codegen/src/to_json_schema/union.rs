@@ -12,7 +12,7 @@ use super::shape::shape;
 use super::style::Style;
 use crate::model::{Schema, UnionSchema};
 use crate::to_json_schema::Object;
-use serde_json::Value;
+use vergate_core::json::Value;
 
 /// The `oneOf` / `anyOf` keyword of the union `union`, named `name`.
 pub fn union_keywords(name: &str, union: &UnionSchema, style: &Style) -> Object {

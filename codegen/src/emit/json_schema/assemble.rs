@@ -8,13 +8,14 @@
 //! (checked by this module's tests and by the integration tests).
 
 use super::convert;
-use crate::emit::json_text::{compare_keys, push_string, write_value};
+use crate::emit::json_text::{compare_keys, write_value};
 use crate::model::MinorModel;
 use crate::output::{Contents, Piece};
 use crate::to_json_schema::{self, Style};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
+use vergate_core::json::push_string;
 
 /// The key definitions live under.
 pub const DEFS: &str = "$defs";

@@ -1,6 +1,7 @@
-//! The one rewrite of converted schemas only the emitter needs: the OpenAPI
-//! export's references. The conversion itself is
-//! [`crate::to_json_schema`], shared with the derive.
+//! The emitter's side of the conversion, which is [`crate::to_json_schema`]
+//! (shared with the derive): the converted schemas taken over as the
+//! serde_json values the emitter writes, in this one place, and the one
+//! rewrite only the emitter needs, the OpenAPI export's references.
 
 use crate::model::Definition;
 use crate::to_json_schema::{self, Style};
@@ -8,9 +9,10 @@ use serde_json::Value;
 
 pub use crate::to_json_schema::{is_closable, references};
 
-/// The schema of `definition` in `style`.
+/// The schema of `definition` in `style`, as a serde_json value.
 pub fn definition(definition: &Definition, style: &Style) -> Value {
-    to_json_schema::definition(definition, style)
+    serde_json::to_value(to_json_schema::definition(definition, style))
+        .expect("a JSON value always serializes")
 }
 
 /// Points the references of a schema converted with the ref base `from` at

@@ -20,8 +20,8 @@ use crate::to_json_schema::typed_enum;
 use crate::to_json_schema::Object;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use serde_json::Value;
 use std::collections::BTreeMap;
+use vergate_core::json::{self, Value};
 use vergate_core::Version;
 
 /// The cargo feature.
@@ -191,7 +191,7 @@ impl Refs {
             self.names.push(name.to_owned());
             next
         });
-        object([("$subschema", Value::from(index))])
+        object([("$subschema", Value::Number((index as u64).into()))])
     }
 }
 
@@ -279,7 +279,7 @@ fn property_schema(property: &Property, refs: &mut Refs) -> Value {
         if let Some(value) = property
             .keywords
             .get(*key)
-            .and_then(|text| serde_json::from_str::<Value>(text).ok())
+            .and_then(|text| json::parse(text))
         {
             out.insert((*key).to_owned(), value);
         }
