@@ -1,0 +1,48 @@
+"""kubectl-validate and vergate build(s) in turn on one file; run by
+xtask/bench/kubectl_validate.sh (see its header).
+
+Arguments: FILE RUNS PEER_RUNS FORMAT KUBECTL_VALIDATE VERGATE...
+"""
+
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+path, runs, peer_runs, form, peer, *builds = sys.argv[1:]
+runs, peer_runs = int(runs), int(peer_runs)
+json = form == "json"
+
+
+def timed(command):
+    """Wall and CPU (user + system) milliseconds of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall * 1000, cpu * 1000
+
+
+commands = {peer: [peer, path, "--version", "1.30"] + (["-o", "json"] if json else [])}
+for build in builds:
+    commands[build] = [build, "check", "--target", "1.30", "--format", form, path]
+times = {name: [] for name in commands}
+for command in commands.values():
+    timed(command)  # warm-up
+for turn in range(max(runs, peer_runs)):
+    for name, command in commands.items():
+        if turn < (peer_runs if name == peer else runs):
+            times[name].append(timed(command))
+
+peer_wall = statistics.median(wall for wall, _ in times[peer])
+print(f"2,200 built-in documents at 1.30, --format {form}; medians")
+print("| tool | runs | wall | CPU | kubectl-validate's wall / this |")
+print("|---|---:|---:|---:|---:|")
+for name, runs_of in times.items():
+    wall = statistics.median(w for w, _ in runs_of)
+    cpu = statistics.median(c for _, c in runs_of)
+    ratio = "" if name == peer else f"{peer_wall / wall:.0f}x"
+    print(f"| {name} | {len(runs_of)} | {wall:,.1f} ms | {cpu:,.1f} ms | {ratio} |")
