@@ -248,22 +248,23 @@ impl Check<'_> {
                 resource: Resource::of(&doc.root),
             }),
             Disposition::Checked | Disposition::Failed => {
+                let resources = Resource::all(&doc.root);
+                // A part's lists hold what its one document gave, kept to
+                // the end of the run: exactly that, not room for four.
+                results.resources.reserve_exact(resources.len());
                 results
                     .resources
-                    .extend(
-                        Resource::all(&doc.root)
-                            .into_iter()
-                            .map(|(line, resource)| Checked {
-                                file: self.file.clone(),
-                                line,
-                                resource,
-                            }),
-                    )
+                    .extend(resources.into_iter().map(|(line, resource)| Checked {
+                        file: self.file.clone(),
+                        line,
+                        resource,
+                    }))
             }
         }
         results.documents += 1;
         results.errors.extend(report.errors);
         results.cel.add(report.cel);
+        results.violations.reserve_exact(report.findings.len());
         results
             .violations
             .extend(report.findings.into_iter().map(|finding| Found {
