@@ -143,17 +143,10 @@ done
 # hits both alike; medians of wall time and of CPU (user + system). At
 # 30-100 ms a single hyperfine run moves by ±25 %.
 python3 - "$vergate" "$TARGET" "$work" "${ALTERNATE:-41}" <<'PY'
-import resource, statistics, subprocess, sys, time
+import statistics, sys
+sys.path.insert(0, "xtask/bench")
+from timing import timed as run
 vergate, target, work, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-
-def run(command):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
 
 for style in ("resources", "resources-block"):
     commands = {

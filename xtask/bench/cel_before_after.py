@@ -10,14 +10,16 @@ over ROUNDS runs in turn, and whether the two reports are byte-identical.
 
 import copy
 import glob
+import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
-import time
 
 import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import timed  # noqa: E402
 
 before, after, work, target, rounds = sys.argv[1:6]
 rounds = int(rounds)
@@ -50,7 +52,6 @@ def preflight_file(n, minor, path):
 
 # PLAIN names a 5,004-resource file of its own (checked at PLAIN_TARGET,
 # one thread); otherwise the preflight bench's is written.
-import os
 plain = os.environ.get("PLAIN")
 plain_target = os.environ.get("PLAIN_TARGET", "1.34")
 if not plain:
@@ -72,16 +73,6 @@ def instructions(binary, args):
     return int(found[1]) if found else float("nan")
 
 
-def timed(binary, args):
-    start_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    end_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (end_usage.ru_utime - start_usage.ru_utime) + (end_usage.ru_stime - start_usage.ru_stime)
-    return wall, cpu
-
-
 def report(binary, args):
     run = subprocess.run([binary, *args, "--format", "json"], capture_output=True)
     return run.returncode, run.stdout
@@ -92,11 +83,11 @@ for label, args in inputs.items():
     ir = {name: instructions(binary, args) for name, binary in (("before", before), ("after", after))}
     times = {"before": [], "after": []}
     for binary in (before, after):
-        timed(binary, args)
+        timed([binary, *args])
     for i in range(rounds):
         order = ("before", "after") if i % 2 == 0 else ("after", "before")
         for name in order:
-            times[name].append(timed(before if name == "before" else after, args))
+            times[name].append(timed([before if name == "before" else after, *args]))
     wall = {name: statistics.median(t[0] for t in ts) * 1000 for name, ts in times.items()}
     cpu = {name: statistics.median(t[1] for t in ts) * 1000 for name, ts in times.items()}
     print(f"{label}:")

@@ -4,25 +4,21 @@ xtask/bench/kubectl_validate.sh (see its header).
 Arguments: FILE RUNS PEER_RUNS FORMAT KUBECTL_VALIDATE VERGATE...
 """
 
-import resource
+import os
 import statistics
-import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import timed  # noqa: E402
 
 path, runs, peer_runs, form, peer, *builds = sys.argv[1:]
 runs, peer_runs = int(runs), int(peer_runs)
 json = form == "json"
 
 
-def timed(command):
-    """Wall and CPU (user + system) milliseconds of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def timed_ms(command):
+    """Wall and CPU milliseconds of one run."""
+    wall, cpu = timed(command)
     return wall * 1000, cpu * 1000
 
 
@@ -31,11 +27,11 @@ for build in builds:
     commands[build] = [build, "check", "--target", "1.30", "--format", form, path]
 times = {name: [] for name in commands}
 for command in commands.values():
-    timed(command)  # warm-up
+    timed_ms(command)  # warm-up
 for turn in range(max(runs, peer_runs)):
     for name, command in commands.items():
         if turn < (peer_runs if name == peer else runs):
-            times[name].append(timed(command))
+            times[name].append(timed_ms(command))
 
 peer_wall = statistics.median(wall for wall, _ in times[peer])
 print(f"2,200 built-in documents at 1.30, --format {form}; medians")

@@ -7,12 +7,14 @@ system) and wall time over RUNS runs each in turn (after one warm-up run
 each), and whether the two `--format json` reports are byte-identical.
 """
 
+import os
 import re
-import resource
 import statistics
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from timing import timed  # noqa: E402
 
 before, after, path, target, runs = sys.argv[1:6]
 runs = int(runs)
@@ -27,16 +29,6 @@ def instructions(binary):
     return int(found[1]) if found else float("nan")
 
 
-def timed(binary):
-    start_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([binary, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    end_usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (end_usage.ru_utime - start_usage.ru_utime) + (end_usage.ru_stime - start_usage.ru_stime)
-    return wall, cpu
-
-
 def report(binary):
     return subprocess.run([binary, *args, "--format", "json"], capture_output=True).stdout
 
@@ -46,10 +38,10 @@ print(f"instructions: before {counts['before']:,}  after {counts['after']:,}  "
       f"ratio {counts['after'] / counts['before']:.3f}")
 times = {"before": [], "after": []}
 for binary in (before, after):
-    timed(binary)
+    timed([binary, *args])
 for _ in range(runs):
     for name, binary in (("before", before), ("after", after)):
-        times[name].append(timed(binary))
+        times[name].append(timed([binary, *args]))
 for name in ("before", "after"):
     wall = statistics.median(t[0] for t in times[name])
     cpu = statistics.median(t[1] for t in times[name])
