@@ -117,7 +117,7 @@ fn check_source(
     let mut checked: Vec<Part> = order
         .par_iter()
         .with_min_len(run)
-        .map(|&index| check.parts(&parts[index..=index]))
+        .map(|&index| check.part(&parts[index]))
         .collect();
     // Where each part of the input was checked: part `order[k]`, `k`-th.
     let mut checked_at = vec![0; order.len()];
@@ -168,13 +168,13 @@ fn kind_of(text: &str) -> &str {
         .map_or("", str::trim)
 }
 
-/// What a run of consecutive parts of an input gave.
+/// What one part of an input gave.
 #[derive(Default)]
 struct Part {
     results: Results,
-    /// Documents read (each numbered within the run from 0).
+    /// Documents read (each numbered within the part from 0).
     documents: usize,
-    /// The run ended in a YAML error.
+    /// The part ended in a YAML error.
     stopped: bool,
 }
 
@@ -188,37 +188,28 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
-    /// Checks the documents of consecutive `parts`, one at a time, up to
-    /// the first YAML error (where one reader of the whole input stops).
-    fn parts(&self, parts: &[document::Part<'_>]) -> Part {
-        let mut run = Part {
-            results: Results::default(),
-            documents: 0,
-            stopped: false,
-        };
-        for part in parts {
-            for read in part.reader() {
-                match read {
-                    Ok(mut doc) => {
-                        doc.index += run.documents;
-                        run.documents += 1;
-                        self.document(&doc, &mut run.results);
-                    }
-                    Err(err) => {
-                        run.results.errors.push(InputError {
-                            file: self.source.name.clone(),
-                            line: err.line,
-                            message: err.message,
-                        });
-                        run.stopped = true;
-                    }
+    /// Checks the documents of one part of the input, up to a YAML error
+    /// (where one reader of the whole input stops).
+    fn part(&self, part: &document::Part<'_>) -> Part {
+        let mut checked = Part::default();
+        for read in part.reader() {
+            match read {
+                Ok(mut doc) => {
+                    doc.index += checked.documents;
+                    checked.documents += 1;
+                    self.document(&doc, &mut checked.results);
+                }
+                Err(err) => {
+                    checked.results.errors.push(InputError {
+                        file: self.source.name.clone(),
+                        line: err.line,
+                        message: err.message,
+                    });
+                    checked.stopped = true;
                 }
             }
-            if run.stopped {
-                break;
-            }
         }
-        run
+        checked
     }
 
     /// Checks one document into `results`: the engine's verdict, with the
