@@ -36,24 +36,10 @@ fi
 file=target/bench-kubectl-validate/builtin-2200.yaml
 mkdir -p "$(dirname "$file")"
 python3 - "$file" <<'PY'
-import copy, glob, sys, types
-import yaml
+import sys, types
 sys.modules["kubernetes_validate"] = types.ModuleType("kubernetes_validate")
 sys.path.insert(0, "xtask/bench")
-from preflight_compare import minors_of
-docs = []
-for path in sorted(glob.glob("tests/manifests/kubernetes/*.yaml")):
-    if "1.30" in minors_of(path):
-        docs += [d for d in yaml.safe_load_all(open(path))
-                 if d and d.get("kind") != "CustomResourceDefinition"]
-out, copy_index = [], 0
-while len(out) < 2200:
-    for doc in docs:
-        doc = copy.deepcopy(doc)
-        doc["metadata"]["name"] = f"{doc['metadata']['name']}-{copy_index}"
-        out.append(doc)
-    copy_index += 1
-with open(sys.argv[1], "w") as f:
-    yaml.safe_dump_all(out[:2200], f, sort_keys=False)
+from preflight_compare import make_resources
+make_resources(2200, "1.30", sys.argv[1], keep=lambda doc: doc.get("kind") != "CustomResourceDefinition")
 PY
 exec python3 xtask/bench/kubectl_validate.py "$file" "${RUNS:-41}" "${PEER_RUNS:-7}" "${FORMAT:-json}" "$peer" "${builds[@]}"

@@ -33,11 +33,14 @@ def minors_of(path):
     return {v.strip() for v in header.split(":", 1)[1].split(",")}
 
 
-def make_resources(n, target, path):
+def make_resources(n, target, path, keep=lambda doc: True):
+    """Writes `n` resources to `path`: the documents of the files for
+    `target` that `keep` keeps, replicated with varied names. Returns how
+    many distinct documents there were."""
     docs = []
     for file in sorted(glob.glob("tests/manifests/kubernetes/*.yaml")):
         if target in minors_of(file):
-            docs += [d for d in yaml.safe_load_all(open(file)) if d]
+            docs += [d for d in yaml.safe_load_all(open(file)) if d and keep(d)]
     out = []
     copy_index = 0
     while len(out) < n:
