@@ -13,13 +13,12 @@
 //!
 //! [`regen`] runs the whole flow for one API.
 
+#[cfg(feature = "derive")]
 pub mod derive;
 pub mod error;
 pub mod model;
 pub mod to_json_schema;
 
-#[cfg(feature = "load")]
-pub mod annotations;
 #[cfg(feature = "load")]
 pub mod api;
 #[cfg(feature = "load")]
@@ -37,6 +36,8 @@ pub mod refinements;
 #[cfg(feature = "load")]
 pub mod review;
 
+#[cfg(feature = "emit")]
+pub mod annotations;
 #[cfg(feature = "emit")]
 pub mod emit;
 #[cfg(feature = "emit")]
