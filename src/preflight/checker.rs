@@ -242,6 +242,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
 
     fn leaf(&mut self, _: &Walk<'a>, _: &'a Node) {}
 
+    #[inline]
     fn scalar(&mut self, walk: &Walk<'a>, node: &'a Node, line: u32, scalar: &Scalar) {
         // apiextensions strips the formats it does not validate from a
         // CRD's schema: a custom resource's `int32` or `int64` integer is
@@ -374,6 +375,7 @@ impl<'a> Visitor<'a> for Checker<'a> {
         self.check_union(walk, node, line, name, union);
     }
 
+    #[inline]
     fn field(
         &mut self,
         walk: &Walk<'a>,
