@@ -25,6 +25,8 @@ mod constraints;
 mod cross_field;
 #[cfg(feature = "index")]
 mod facts;
+#[cfg(all(feature = "index", feature = "serde"))]
+mod flat;
 #[cfg(feature = "index")]
 mod type_expr;
 #[cfg(feature = "index")]

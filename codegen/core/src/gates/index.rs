@@ -217,6 +217,7 @@ pub fn in_force<T>(history: &BTreeMap<Version, T>, version: Version) -> Option<&
 /// A type's gate, its fields' gates and its enum values' gates.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "super::flat::FlatTypeGate"))]
 pub struct TypeGate {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
@@ -360,6 +361,7 @@ fn any_constraints(newest: &Constraints, history: &BTreeMap<Version, Constraints
 /// A field's gate plus what changes about it from minor to minor.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "super::flat::FlatFieldGate"))]
 pub struct FieldGate {
     #[cfg_attr(feature = "serde", serde(flatten))]
     pub gate: Gate,
