@@ -162,6 +162,7 @@ type Checks = HashMap<&'static str, Vec<Check>, foldhash::fast::RandomState>;
 /// The checks of `definition` that the object (its `entries`, at `line`)
 /// breaks, checked against `target` (nothing allocated for a definition
 /// no check reads).
+#[inline]
 pub(super) fn check(
     definition: &str,
     target: Version,
