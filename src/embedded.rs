@@ -160,7 +160,7 @@ fn unread_types(body: &'static str) -> Result<Vec<UnreadType>, String> {
     let mut types: Vec<UnreadType> = Vec::new();
     let mut start = 0;
     let mut current: Option<(&str, Vec<GroupVersionKind>)> = None;
-    let kinds_key = memchr::memmem::Finder::new(b"\"kinds\"");
+    let kinds_key = memchr::memmem::Finder::new(KINDS_KEY);
     // Lines are cut with memchr: the index is read at every start-up. A
     // last line without its newline ends at the end.
     let unterminated = !body.is_empty() && !body.ends_with('\n');
@@ -171,19 +171,26 @@ fn unread_types(body: &'static str) -> Result<Vec<UnreadType>, String> {
     let mut offset = 0;
     for (number, line_end) in (2..).zip(ends) {
         let line = &body[offset..line_end];
+        // Most lines are fields of the type before them: told by their start.
+        if current
+            .as_ref()
+            .is_some_and(|(current, _)| is_field_of(line, current))
+        {
+            offset = line_end;
+            continue;
+        }
         let (name, is_type) =
             line_name(line).ok_or_else(|| format!("line {number}: not an index line"))?;
         if is_type {
             if let Some((name, kinds)) = current.take() {
                 types.push(unread(name, kinds, &body[start..offset]));
             }
-            // Most types are no kind: their lines are not parsed here.
-            let kinds = if kinds_key.find(line.as_bytes()).is_some() {
-                let (_, kinds): (de::IgnoredAny, Kinds) =
-                    serde_json::from_str(line).map_err(|err| format!("line {number}: {err}"))?;
-                kinds.kinds
-            } else {
-                Vec::new()
+            // Most types are no kind: their lines are not parsed here, and
+            // a kind's line only from its `kinds` on.
+            let kinds = match kinds_key.find(line.as_bytes()) {
+                Some(at) => read_kinds(&line[at + KINDS_KEY.len()..])
+                    .map_err(|err| format!("line {number}: `kinds`: {err}"))?,
+                None => Vec::new(),
             };
             current = Some((name, kinds));
             start = offset;
@@ -207,11 +214,25 @@ fn unread(name: &str, kinds: Vec<GroupVersionKind>, text: &'static str) -> Unrea
     }
 }
 
-/// The kinds of a type line, the rest of it skipped.
-#[derive(Deserialize)]
-struct Kinds {
-    #[serde(default)]
-    kinds: Vec<GroupVersionKind>,
+/// A type line's `kinds` key. Only a key can match it: a quote inside a
+/// JSON string is escaped (`\"`), and no gate below a type has a key of
+/// that name (`every_embedded_type_reads_lazily_as_the_whole_index_does`
+/// compares every type's kinds with the whole index's).
+const KINDS_KEY: &[u8] = b"\"kinds\":";
+
+/// The kinds of a type line from the text after its `"kinds":`: the array
+/// there, the rest of the line left unread.
+fn read_kinds(text: &str) -> Result<Vec<GroupVersionKind>, serde_json::Error> {
+    Vec::deserialize(&mut serde_json::Deserializer::from_str(text))
+}
+
+/// True when `line` is a field line of type `name` (`["<name>","`).
+fn is_field_of(line: &str, name: &str) -> bool {
+    let line = line.as_bytes();
+    line.len() > name.len() + 5
+        && line.starts_with(b"[\"")
+        && line[2..].starts_with(name.as_bytes())
+        && line[2 + name.len()..].starts_with(b"\",\"")
 }
 
 /// The type name a line starts with, and whether the line is the type's
@@ -390,6 +411,24 @@ mod tests {
                     [\"T\",\"f\",{\"introduced_in\":\"1.1\",\"removed_in\":null,\"type\":\"string\"}]\n";
         let err = parse(text).unwrap_err();
         assert!(err.starts_with("line 2: field f of T"), "{err}");
+    }
+
+    #[test]
+    fn a_type_line_reads_its_kinds_alone_and_refuses_bad_ones_naming_the_line() {
+        let header = "{\"generated_by\":\"x\",\"api\":\"a\",\"versions\":[\"1.1\"]}";
+        let ty = |kinds: &str| {
+            format!(
+                "{header}\n[\"T\",{{\"introduced_in\":\"1.1\",\"kinds\":{kinds},\"removed_in\":null}}]\n"
+            )
+        };
+        let text: &'static str = ty(r#"[{"group":"g","version":"v1","kind":"K"}]"#).leak();
+        let tables = lazy(text).unwrap();
+        assert_eq!(
+            tables.types_for_gvk("g", "v1", "K").collect::<Vec<_>>(),
+            ["T"]
+        );
+        let err = lazy(ty(r#"[{"group":1}]"#).leak()).unwrap_err();
+        assert!(err.starts_with("line 2: `kinds`: invalid type"), "{err}");
     }
 
     #[test]
