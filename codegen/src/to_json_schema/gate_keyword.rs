@@ -192,16 +192,24 @@ fn to_object(gate: &impl serde::Serialize) -> Object {
 mod tests {
     use super::*;
     use vergate_core::gates::{
-        Constraints, FieldGate, Inferred, ListType, Number, Rename, Stage, TypeGate, ValidationRule,
+        ApiLifecycle, Constraints, CrossFieldRule, FieldGate, GroupVersionKind, Inferred, ListType,
+        Number, Rename, Stage, TypeGate, UnionGate, ValidationRule,
     };
 
     /// Asserts that the keyword's members for `gate` are serde_json's
-    /// serialization of it: the same compact text, the same value.
-    fn as_serde_json_serializes(gate: &impl serde::Serialize) {
+    /// serialization of it (the same compact text, the same value), and
+    /// that the text reads back as `gate`: a type's and a field's gates are
+    /// read flat (`vergate_core::gates::flat`), and a key that reading
+    /// missed would come back empty.
+    fn as_serde_json_serializes<T>(gate: &T)
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
         let ours = Value::Object(to_object(gate));
         let theirs = serde_json::to_value(gate).unwrap();
         assert_eq!(ours.to_string(), theirs.to_string());
         assert_eq!(serde_json::to_value(&ours).unwrap(), theirs);
+        assert_eq!(&serde_json::from_value::<T>(theirs).unwrap(), gate);
     }
 
     fn v(minor: u32) -> Version {
@@ -303,15 +311,44 @@ mod tests {
         };
         as_serde_json_serializes(&field);
         as_serde_json_serializes(&FieldGate::default());
+        let ty: TypeExpr = "int-or-string".parse().unwrap();
+        let gvk = GroupVersionKind {
+            group: "apps".into(),
+            version: "v1".into(),
+            kind: "Deployment".into(),
+        };
+        // Every key of a type's gate.
         let type_gate = TypeGate {
             gate: full_gate(),
-            ty: Some("int-or-string".parse().unwrap()),
-            fields: BTreeMap::from([("field".into(), field)]),
+            ty: Some(ty.clone()),
+            type_history: BTreeMap::from([(v(28), "string".parse().unwrap())]),
+            kinds: vec![gvk.clone()],
+            fields: BTreeMap::from([("field".into(), field.clone())]),
             values: BTreeMap::from([("A".into(), full_gate())]),
+            constraints: field.constraints.clone(),
+            constraints_history: field.constraints_history.clone(),
             open: true,
             deprecation_warning: Some("use v2".into()),
-            ..TypeGate::default()
+            api_lifecycle: BTreeMap::from([(
+                v(30),
+                ApiLifecycle {
+                    introduced: Some(v(28)),
+                    deprecated: Some(v(30)),
+                    removed: Some(v(33)),
+                    replacement: Some(gvk),
+                },
+            )]),
+            union: Some(UnionGate {
+                members: BTreeMap::from([(ty.clone(), full_gate())]),
+                order: vec![ty],
+                ..UnionGate::default()
+            }),
+            rules: vec![CrossFieldRule::UniqueKey {
+                field: "ports".into(),
+                key: "name".into(),
+            }],
         };
         as_serde_json_serializes(&type_gate);
+        as_serde_json_serializes(&TypeGate::default());
     }
 }

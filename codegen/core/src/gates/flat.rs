@@ -6,9 +6,10 @@
 //! reading a type's lines most of the first check of a kind. These structs
 //! name every key at one level instead, the gate's and the item's, with the
 //! same names, defaults and aliases, so the two read the same text into the
-//! same values: the tests below write a gate with every key set and read
-//! it back, and `vergate`'s embedded index reads and writes back the whole
-//! committed Kubernetes index byte for byte.
+//! same values: vergate-codegen's `to_json_schema::gate_keyword` tests
+//! write a type's and a field's gate with every key set and read them back,
+//! and `vergate`'s embedded index reads and writes back the whole committed
+//! Kubernetes index byte for byte.
 
 use super::*;
 use crate::Version;
@@ -155,110 +156,6 @@ impl From<FlatTypeGate> for TypeGate {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn v(minor: u32) -> Version {
-        Version::new(1, minor)
-    }
-
-    /// A gate with every key set.
-    fn full_gate() -> Gate {
-        Gate {
-            introduced_in: v(28),
-            removed_in: Some(v(33)),
-            present_in: Some(vec![v(28), v(30)]),
-            deprecated_in: Some(v(30)),
-            stage: BTreeMap::from([(v(28), Stage::Alpha), (v(30), Stage::Beta)]),
-            feature_gate: Some("SomeGate".into()),
-            related_feature_gates: vec!["OtherGate".into()],
-            reference: Some("https://kep.k8s.io/1".into()),
-            inferred: vec![Inferred::DeprecatedIn, Inferred::Stage],
-        }
-    }
-
-    fn full_constraints() -> Constraints {
-        Constraints {
-            pattern: Some("^a$".into()),
-            ..Constraints::default()
-        }
-    }
-
-    /// Written, then read: the same value, so no key is lost.
-    fn round_trips<T>(value: &T)
-    where
-        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
-    {
-        let text = serde_json::to_string(value).unwrap();
-        let read: T = serde_json::from_str(&text).unwrap();
-        assert_eq!(&read, value, "{text}");
-    }
-
-    fn full_field() -> FieldGate {
-        let ty: TypeExpr = "string".parse().unwrap();
-        FieldGate {
-            gate: full_gate(),
-            ty: ty.clone(),
-            required_in: vec![v(29)],
-            type_changed_in: vec![v(30)],
-            type_history: BTreeMap::from([(v(28), "integer".parse().unwrap()), (v(30), ty)]),
-            renamed_from: Some(Rename {
-                from: "old".into(),
-                in_version: v(30),
-            }),
-            values: BTreeMap::from([("A".into(), full_gate())]),
-            element_values: BTreeMap::from([("B".into(), full_gate())]),
-            values_known_from: Some(v(34)),
-            constraints: full_constraints(),
-            constraints_history: BTreeMap::from([
-                (v(28), Constraints::default()),
-                (v(30), full_constraints()),
-            ]),
-        }
-    }
-
-    #[test]
-    fn a_field_with_every_key_reads_back_as_written() {
-        round_trips(&full_field());
-    }
-
-    #[test]
-    fn a_type_with_every_key_reads_back_as_written() {
-        let ty: TypeExpr = "int-or-string".parse().unwrap();
-        let gvk = GroupVersionKind {
-            group: "apps".into(),
-            version: "v1".into(),
-            kind: "Deployment".into(),
-        };
-        round_trips(&TypeGate {
-            gate: full_gate(),
-            ty: Some(ty.clone()),
-            type_history: BTreeMap::from([(v(30), ty.clone())]),
-            kinds: vec![gvk.clone()],
-            fields: BTreeMap::from([("spec".into(), full_field())]),
-            values: BTreeMap::from([("A".into(), full_gate())]),
-            constraints: full_constraints(),
-            constraints_history: BTreeMap::from([(v(30), full_constraints())]),
-            open: true,
-            deprecation_warning: Some("use v2".into()),
-            api_lifecycle: BTreeMap::from([(
-                v(30),
-                ApiLifecycle {
-                    introduced: Some(v(28)),
-                    deprecated: Some(v(30)),
-                    removed: Some(v(33)),
-                    replacement: Some(gvk),
-                },
-            )]),
-            union: Some(UnionGate {
-                members: BTreeMap::from([(ty.clone(), full_gate())]),
-                order: vec![ty],
-                ..UnionGate::default()
-            }),
-            rules: vec![CrossFieldRule::UniqueKey {
-                field: "ports".into(),
-                key: "name".into(),
-            }],
-        });
-    }
 
     #[test]
     fn a_gate_without_introduced_in_is_refused() {
