@@ -8,6 +8,7 @@ mod crd_inputs;
 pub mod diff;
 pub mod editor;
 mod inputs;
+mod json_report;
 mod junit;
 mod read;
 mod results;
@@ -71,7 +72,7 @@ pub fn known_minor(tables: &GateTables, flag: &str, version: Version) -> Result<
 /// Prints JSON to stdout as it is written: a report of thousands of
 /// documents is not held as one text first (its growing copies were a
 /// tenth of a large check's fresh memory).
-pub fn print_json(value: &serde_json::Value) {
+pub fn print_json(value: &impl serde::Serialize) {
     use std::io::Write;
     let mut out = std::io::BufWriter::with_capacity(64 << 10, std::io::stdout().lock());
     let written = serde_json::to_writer_pretty(&mut out, value)

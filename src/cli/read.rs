@@ -192,11 +192,19 @@ fn in_place(file: &std::fs::File, len: usize) -> std::io::Result<Option<Result<T
     }))
 }
 
-/// Fills `bytes` from the start of `file`, its two halves at once; false
-/// when the file turned out shorter.
+/// Fills `bytes` from the start of `file`, on a thread of the pool its two
+/// halves at once (elsewhere in one go: handing them to the pool would
+/// wait for its workers); false when the file turned out shorter.
 #[cfg(unix)]
 fn read_halves(file: &std::fs::File, bytes: &mut [u8]) -> std::io::Result<bool> {
     use std::os::unix::fs::FileExt;
+    if rayon::current_thread_index().is_none() {
+        return match file.read_exact_at(bytes, 0) {
+            Ok(()) => Ok(true),
+            Err(err) if err.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
+            Err(err) => Err(err),
+        };
+    }
     let half = bytes.len() / 2;
     let (front, back) = bytes.split_at_mut(half);
     let (front_read, back_read) = rayon::join(

@@ -9,32 +9,24 @@ use vergate::engine::Resource;
 pub use vergate::engine::{CelCounts, InputError, Skipped};
 use vergate::preflight::Violation;
 
-/// One violation with where it is.
-#[derive(Serialize)]
+/// One violation with where it is (the JSON report's form is
+/// `json_report`'s).
 pub struct Found {
     pub file: String,
     /// The 0-based index of the document in its file.
     pub document: usize,
-    #[serde(rename = "apiVersion")]
     pub api_version: String,
     pub kind: String,
     pub target: String,
     /// The resource it is about (a `List`'s item for a path below `items[i]`).
     pub resource: Resource,
     /// Its index in [`Results::resources`].
-    #[serde(skip)]
     pub resource_index: usize,
-    #[serde(flatten)]
     pub violation: Violation,
     /// For the one finding that stands for those of its rule left out of
     /// a document (`vergate::findings`, "and N more …"): how many; 0 for
     /// every other finding, and then not written.
-    #[serde(skip_serializing_if = "is_zero")]
     pub omitted: usize,
-}
-
-fn is_zero(count: &usize) -> bool {
-    *count == 0
 }
 
 impl Found {
@@ -61,54 +53,52 @@ pub enum Verdict {
     Fail,
 }
 
-/// The counts of one run, for JSON's `summary` (and the text summary line).
+/// The counts of one run, for JSON's `summary` (and the text summary line);
+/// its fields in the order of their names, the order the JSON report
+/// writes keys in (`json_report`).
 #[derive(Serialize)]
 pub struct Summary {
-    /// Inputs read (files, and standard input).
-    pub files: usize,
-    /// Resources checked (documents, and the items of `List`s).
-    pub resources: usize,
+    /// CEL validation rules of CRDs: run, and transition rules skipped.
+    pub cel: CelCounts,
     /// Documents checked.
     pub documents: usize,
     /// Error-level findings.
     pub errors: usize,
-    /// Warning-level findings.
-    pub warnings: usize,
+    /// Inputs read (files, and standard input).
+    pub files: usize,
     /// Inputs or documents that could not be checked.
     pub input_errors: usize,
+    /// Resources checked (documents, and the items of `List`s).
+    pub resources: usize,
     /// Documents and files left unchecked (`skipped` says why).
     pub skipped: usize,
     /// Resources by verdict: `pass` (no finding), `warn` (warnings only),
     /// `fail` (an error).
     pub verdicts: Verdicts,
-    /// CEL validation rules of CRDs: run, and transition rules skipped.
-    pub cel: CelCounts,
+    /// Warning-level findings.
+    pub warnings: usize,
 }
 
-/// Resources by verdict.
+/// Resources by verdict (fields in the order of their names, as above).
 #[derive(Serialize, Default)]
 pub struct Verdicts {
+    pub fail: usize,
     pub pass: usize,
     pub warn: usize,
-    pub fail: usize,
 }
 
 /// Everything one run found.
-#[derive(Default, Serialize)]
+#[derive(Default)]
 pub struct Results {
     pub documents: usize,
     pub violations: Vec<Found>,
     pub errors: Vec<InputError>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Skipped>,
     /// Every input, in the order read.
-    #[serde(skip)]
     pub files: Vec<String>,
     /// Every resource checked, in the order read.
-    #[serde(skip)]
     pub resources: Vec<Checked>,
     /// CEL rules run and skipped.
-    #[serde(skip)]
     pub cel: CelCounts,
 }
 

@@ -4,8 +4,8 @@
 //!   parts of a file in parallel, merged back in input order.
 
 use super::{
-    config, crd_inputs, inputs, junit, known_minor, load_tables, print_json, sarif, tap, text,
-    write_out, CheckArgs, Outcome, ReportFormat,
+    config, crd_inputs, inputs, json_report::JsonReport, junit, known_minor, load_tables,
+    print_json, sarif, tap, text, write_out, CheckArgs, Outcome, ReportFormat,
 };
 mod modeline;
 mod source;
@@ -88,29 +88,33 @@ pub fn run(args: &CheckArgs) -> Outcome {
     {
         eprintln!("warning: -j {} not applied: {err}", args.jobs);
     }
-    // The inputs are read and cut into parts (`document::split`, once, for
-    // the CRD scan and the check) while the tables load (a large file in
-    // two halves at once, its second half taken up by the thread loading
-    // the tables when it is done). Their texts are kept to the process's
-    // end, as everything the check holds (see below), so the parts can
-    // borrow them from here on.
-    let (tables, (texts, parts)) = rayon::join(
-        || load_tables(config.api.as_deref()),
-        || {
-            let texts: &'static [Result<inputs::Text, inputs::ReadError>] = Vec::leak(
-                sources
-                    .par_iter()
-                    .map(inputs::Source::read)
-                    .collect::<Vec<_>>(),
-            );
-            let parts: Vec<Vec<document::Part<'static>>> = texts
-                .par_iter()
-                .map(|text| text.as_deref().map_or_else(|_| Vec::new(), document::split))
-                .collect();
-            (texts, parts)
-        },
-    );
-    let tables = match tables {
+    // The tables load on the pool while this thread reads the inputs and
+    // cuts them into parts (`document::split`, once, for the CRD scan and
+    // the check): this thread is awake, where a second worker would first
+    // have to be woken (on two cores, the read often waited for the tables
+    // to be done). Many inputs are read on the pool as well. Their texts
+    // are kept to the process's end, as everything the check holds (see
+    // below), so the parts can borrow them from here on.
+    let mut tables = None;
+    let (texts, parts) = rayon::in_place_scope(|scope| {
+        scope.spawn(|_| {
+            tables = Some(load_tables(config.api.as_deref()));
+        });
+        let texts: &'static [Result<inputs::Text, inputs::ReadError>] =
+            Vec::leak(match &sources[..] {
+                [source] => vec![source.read()],
+                sources => sources.par_iter().map(inputs::Source::read).collect(),
+            });
+        let split = |text: &'static Result<inputs::Text, inputs::ReadError>| {
+            text.as_deref().map_or_else(|_| Vec::new(), document::split)
+        };
+        let parts: Vec<Vec<document::Part<'static>>> = match texts {
+            [text] => vec![split(text)],
+            texts => texts.par_iter().map(split).collect(),
+        };
+        (texts, parts)
+    });
+    let tables = match tables.expect("the scope waits for its job") {
         Ok(tables) => tables,
         Err(outcome) => return outcome,
     };
@@ -180,14 +184,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     }
     match args.format {
         ReportFormat::Text => text::print(&results, validator.tables().api(), args.color),
-        ReportFormat::Json => {
-            let mut json = serde_json::to_value(&results).expect("results serialize");
-            json["summary"] =
-                serde_json::to_value(results.summary()).expect("a summary serializes");
-            print_json(&json);
-            // Freed by the process's end, as the results below.
-            std::mem::forget(json);
-        }
+        ReportFormat::Json => print_json(&JsonReport::of(&results)),
         ReportFormat::Sarif => print_json(&sarif::report(&results)),
         ReportFormat::Junit => write_out(&junit::report(&results, validator.tables().api())),
         ReportFormat::Tap => write_out(&tap::report(&results)),
