@@ -28,7 +28,10 @@ const STACK: usize = 64 << 20;
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     let run = move || match args.command {
-        cli::Command::Check(args) => cli::check::run(&args),
+        // The process ends where the check does: its thread's stack and
+        // the wait for it in the main thread are not worth unwinding
+        // (`process::exit` flushes standard output first).
+        cli::Command::Check(args) => std::process::exit(cli::check::run(&args) as i32),
         cli::Command::Upgrade(args) => cli::upgrade::run(&args),
         cli::Command::Diff(args) => cli::diff::run(&args),
         cli::Command::Versions(args) => cli::versions::run(&args),
