@@ -264,6 +264,22 @@ mod tests {
     }
 
     #[test]
+    fn a_large_file_reads_the_same_on_a_thread_of_the_pool() {
+        // There its halves are read at once (`read_halves`); the test
+        // above reads it in one go, off the pool. A length that is odd and
+        // no multiple of a page puts the cut inside a line.
+        let bytes = yaml(IN_PLACE_FROM as usize + 4_097);
+        let file = written(&bytes);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let text = pool.install(|| super::file(file.path())).ok().unwrap();
+        assert!(matches!(text.repr, Repr::InPlace(_)));
+        assert_eq!(text.as_bytes(), &bytes[..]);
+    }
+
+    #[test]
     fn a_large_file_that_is_not_text_names_its_line() {
         let mut bytes = yaml(IN_PLACE_FROM as usize + 7);
         bytes[22] = 0xFF;
