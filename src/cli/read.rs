@@ -198,20 +198,18 @@ fn in_place(file: &std::fs::File, len: usize) -> std::io::Result<Option<Result<T
 #[cfg(unix)]
 fn read_halves(file: &std::fs::File, bytes: &mut [u8]) -> std::io::Result<bool> {
     use std::os::unix::fs::FileExt;
-    if rayon::current_thread_index().is_none() {
-        return match file.read_exact_at(bytes, 0) {
-            Ok(()) => Ok(true),
-            Err(err) if err.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
-            Err(err) => Err(err),
-        };
-    }
-    let half = bytes.len() / 2;
-    let (front, back) = bytes.split_at_mut(half);
-    let (front_read, back_read) = rayon::join(
-        || file.read_exact_at(front, 0),
-        || file.read_exact_at(back, half as u64),
-    );
-    match front_read.and(back_read) {
+    let read = if rayon::current_thread_index().is_none() {
+        file.read_exact_at(bytes, 0)
+    } else {
+        let half = bytes.len() / 2;
+        let (front, back) = bytes.split_at_mut(half);
+        let (front_read, back_read) = rayon::join(
+            || file.read_exact_at(front, 0),
+            || file.read_exact_at(back, half as u64),
+        );
+        front_read.and(back_read)
+    };
+    match read {
         Ok(()) => Ok(true),
         Err(err) if err.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
         Err(err) => Err(err),
