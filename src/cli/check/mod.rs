@@ -101,17 +101,10 @@ pub fn run(args: &CheckArgs) -> Outcome {
             tables = Some(load_tables(config.api.as_deref()));
         });
         let texts: &'static [Result<inputs::Text, inputs::ReadError>] =
-            Vec::leak(match &sources[..] {
-                [source] => vec![source.read()],
-                sources => sources.par_iter().map(inputs::Source::read).collect(),
-            });
-        let split = |text: &'static Result<inputs::Text, inputs::ReadError>| {
+            Vec::leak(here_or_pooled(&sources, inputs::Source::read));
+        let parts: Vec<Vec<document::Part<'static>>> = here_or_pooled(texts, |text| {
             text.as_deref().map_or_else(|_| Vec::new(), document::split)
-        };
-        let parts: Vec<Vec<document::Part<'static>>> = match texts {
-            [text] => vec![split(text)],
-            texts => texts.par_iter().map(split).collect(),
-        };
+        });
         (texts, parts)
     });
     let tables = match tables.expect("the scope waits for its job") {
@@ -198,4 +191,17 @@ pub fn run(args: &CheckArgs) -> Outcome {
     std::mem::forget(moded);
     std::mem::forget(parts);
     outcome
+}
+
+/// `each` of every item, in order: of one item on this thread, of many on
+/// the pool (one item handed to the pool from here would wait for a
+/// worker to take it).
+fn here_or_pooled<'a, T: Sync, R: Send>(
+    items: &'a [T],
+    each: impl Fn(&'a T) -> R + Sync + Send,
+) -> Vec<R> {
+    match items {
+        [item] => vec![each(item)],
+        items => items.par_iter().map(each).collect(),
+    }
 }
