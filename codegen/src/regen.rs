@@ -300,7 +300,7 @@ fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result
             } else {
                 Caches::none()
             };
-            (caches, output::list_ahead(out_dir))
+            (caches, output::list_ahead(out_dir, cached))
         },
     );
     let built =
@@ -308,16 +308,19 @@ fn build_and_sync(api: &Api, out_dir: &Path, mode: Mode, cached: bool) -> Result
     let mut built = built?;
     let started = Instant::now();
     let synced = output::sync_listed(&built.tree, out_dir, mode, listing?)?;
+    let mut steps = synced.steps.clone();
     if mode == Mode::Write {
+        let saving = Instant::now();
         caches.save()?;
         if let Some(load_cache) = &load_cache {
             load_cache.save()?;
         }
+        steps.push(("save caches", saving.elapsed()));
     }
     built.timings.0.push(Phase {
         name: "sync",
         took: started.elapsed(),
-        lanes: vec![synced.steps.clone()],
+        lanes: vec![steps],
     });
     Ok((built, synced))
 }
@@ -352,8 +355,15 @@ pub fn regen_unless_fresh(api: &Api, out_dir: &Path) -> Result<Outcome> {
             lanes: Vec::new(),
         },
     );
+    let Synced {
+        report,
+        files,
+        digests,
+        ..
+    } = synced;
     built.timings.time("stamp", || {
-        crate::stamp::Stamp::record_outputs(api, out_dir, synced.files)
+        output::save_digests(out_dir, &files, &digests)?;
+        crate::stamp::Stamp::record_outputs(api, out_dir, files)
     })?;
-    Ok(Outcome::Ran(Box::new(built), synced.report))
+    Ok(Outcome::Ran(Box::new(built), report))
 }

@@ -1,7 +1,9 @@
 //! The current output tree and how the new one differs from it: files are
 //! listed with their length and mtime, and a file is read only when its
-//! length equals the new bytes' length.
+//! length equals the new bytes' length and the last sync's digests
+//! ([`super::digests`]) cannot tell.
 
+use super::digests::{digest, Digests};
 use super::STAMP_FILE;
 use super::{Contents, FileTree, CACHE_DIR};
 use crate::error::{Error, Result};
@@ -89,21 +91,36 @@ pub fn list(dir: &Path) -> Result<HashMap<PathBuf, Listed>> {
 }
 
 /// The status of every file of `tree`, in the tree's order. Files whose
-/// length matches are read and compared on every core.
+/// length matches are compared by their digest where `known` records the
+/// file as it is listed now, and read and compared otherwise, on every core.
+/// With `known`, also returns every file's digest (for the next record).
 pub fn classify(
     tree: &FileTree,
     dir: &Path,
     existing: &HashMap<PathBuf, Listed>,
-) -> Result<Vec<Status>> {
-    let mut statuses = Vec::with_capacity(tree.len());
+    known: Option<&Digests>,
+) -> Result<(Vec<Status>, Vec<u128>)> {
+    let files: Vec<(&Path, &Contents)> = tree.contents().collect();
+    let digests = match known {
+        Some(_) => crate::parallel::map(&files, |(_, bytes)| digest(bytes)),
+        None => Vec::new(),
+    };
+    let mut statuses = Vec::with_capacity(files.len());
     let mut to_read: Vec<(usize, &Path, &Contents)> = Vec::new();
-    for (index, (path, bytes)) in tree.contents().enumerate() {
+    for (index, &(path, bytes)) in files.iter().enumerate() {
         let status = match existing.get(path) {
             None => Status::Added,
             Some(listed) if listed.id.len != bytes.len() as u64 => Status::Changed,
-            Some(_) => {
-                to_read.push((index, path, bytes));
-                Status::Unchanged
+            Some(listed) => {
+                let recorded = known.and_then(|known| known.holds(path, listed.id, digests[index]));
+                match recorded {
+                    Some(true) => Status::Unchanged,
+                    Some(false) => Status::Changed,
+                    None => {
+                        to_read.push((index, path, bytes));
+                        Status::Unchanged
+                    }
+                }
             }
         };
         statuses.push(status);
@@ -116,7 +133,7 @@ pub fn classify(
             statuses[index] = Status::Changed;
         }
     }
-    Ok(statuses)
+    Ok((statuses, digests))
 }
 
 /// True when the file at `full` holds other bytes than `bytes`.

@@ -3,12 +3,14 @@
 //! produced are removed. Nothing is written until every emitter succeeded.
 //!
 //! - `compare`: the current tree's files and how each new file differs;
+//! - `digests`: what the last sync left, so an untouched file is not read;
 //! - `journal`: writing the differences through a journal, and finishing a
 //!   sync that was cut off.
 
 mod cache;
 mod compare;
 mod contents;
+mod digests;
 mod journal;
 mod links;
 mod tree_path;
@@ -17,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::file_id::FileId;
 pub use cache::{RenderCache, CACHE_DIR};
 pub use contents::{Contents, Piece};
+pub use digests::Digests;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -325,6 +328,27 @@ pub struct Synced {
     /// How long each step took: compare, then stage and apply (or write
     /// whole).
     pub steps: Vec<(&'static str, Duration)>,
+    /// The digest of every file's bytes, by path, when the listing asked
+    /// for them ([`list_ahead`]); what [`save_digests`] records.
+    pub digests: HashMap<PathBuf, u128>,
+}
+
+/// Records each file's identity after a sync (`files`) and its digest
+/// (`digests`, [`Synced::digests`]) for the next sync; nothing when the
+/// listing did not ask for digests.
+pub fn save_digests(
+    dir: &Path,
+    files: &BTreeMap<PathBuf, FileId>,
+    digests: &HashMap<PathBuf, u128>,
+) -> Result<()> {
+    if digests.is_empty() {
+        return Ok(());
+    }
+    let recorded = files.iter().filter_map(|(path, id)| {
+        let digest = digests.get(path)?;
+        Some((path.as_path(), *id, *digest))
+    });
+    Digests::save(dir, recorded)
 }
 
 /// Makes `dir` hold exactly `tree`. See [`sync_files`].
@@ -357,15 +381,22 @@ pub fn sync_files(tree: &FileTree, dir: &Path, mode: Mode) -> Result<Synced> {
 /// The current files of an output directory, listed ahead of a sync (by
 /// [`list_ahead`]) so that listing can overlap building the new tree.
 #[derive(Debug)]
-pub struct Listing(HashMap<PathBuf, compare::Listed>);
+pub struct Listing {
+    files: HashMap<PathBuf, compare::Listed>,
+    /// What the last sync recorded, when asked for.
+    known: Option<Digests>,
+}
 
 /// Lists `dir` for a later [`sync_listed`], touching nothing: `None` when
 /// an interrupted sync must be finished first (the sync then lists itself).
-pub fn list_ahead(dir: &Path) -> Result<Option<Listing>> {
+/// With `digests`, also reads what the last sync recorded ([`Digests`]),
+/// and the sync then returns every file's digest for the next record.
+pub fn list_ahead(dir: &Path, digests: bool) -> Result<Option<Listing>> {
     if journal::pending(dir) {
         return Ok(None);
     }
-    compare::list(dir).map(|files| Some(Listing(files)))
+    let known = digests.then(|| Digests::open(dir));
+    compare::list(dir).map(|files| Some(Listing { files, known }))
 }
 
 /// [`sync_files`] with the current files listed ahead ([`list_ahead`]).
@@ -376,14 +407,15 @@ pub fn sync_listed(
     listing: Option<Listing>,
 ) -> Result<Synced> {
     let started = Instant::now();
-    let mut existing = match listing {
-        Some(Listing(files)) if !journal::pending(dir) => files,
+    let (mut existing, known) = match listing {
+        Some(Listing { files, known }) if !journal::pending(dir) => (files, known),
         _ => {
             journal::recover(dir)?;
-            compare::list(dir)?
+            (compare::list(dir)?, None)
         }
     };
-    let statuses = compare::classify(tree, dir, &existing)?;
+    let (statuses, digests) = compare::classify(tree, dir, &existing, known.as_ref())?;
+    let digests = digests_by_path(tree, digests);
     let target_status: HashMap<&Path, compare::Status> = if tree.links.is_empty() {
         HashMap::new()
     } else {
@@ -467,6 +499,7 @@ pub fn sync_listed(
             report,
             files,
             steps,
+            digests,
         });
     }
     report.removed = removed.into_iter().map(|(path, _)| path).collect();
@@ -504,7 +537,27 @@ pub fn sync_listed(
         report,
         files,
         steps,
+        digests,
     })
+}
+
+/// Each file's digest by path (`digests` in the tree's order; empty when
+/// none were asked for); a link has its target's.
+fn digests_by_path(tree: &FileTree, digests: Vec<u128>) -> HashMap<PathBuf, u128> {
+    if digests.is_empty() {
+        return HashMap::new();
+    }
+    let mut by_path: HashMap<PathBuf, u128> = tree
+        .contents()
+        .map(|(path, _)| path.to_owned())
+        .zip(digests)
+        .collect();
+    for (link, target) in &tree.links {
+        if let Some(digest) = by_path.get(target.as_path()).copied() {
+            by_path.insert(link.as_path().to_owned(), digest);
+        }
+    }
+    by_path
 }
 
 /// The files below `dir` (anything that is not a directory), relative to
