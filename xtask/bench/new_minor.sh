@@ -19,6 +19,17 @@
 # Needs both minors' specs in upstream-specs/kubernetes (and in api.toml:
 # docs/new-minor.md). Interleaving the two puts whatever else the machine
 # does into both figures alike.
+#
+# Between the regen that removes the minor's files and the timed one, the
+# bench flushes what was written (`sync`). COLD=1 then drops the page
+# cache (needs root): a minor lands months after the last regen, when the
+# output is no longer cached, so that is the case users meet. SETTLE=<s>
+# also waits that long: on ext4 without a journal, creating a file skips
+# every inode freed in the last 5-10 s, and the timed regen creates the
+# minor's ~2,000 files right where the previous regen deleted them, which
+# a real new minor never does (16 % of one warm run's CPU). On the
+# reference machine, though, 11 s of idling made the next regen take 50 %
+# more CPU time, so the default is 0 (docs/benchmarks.md, 2026-11-30).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${RUNS:-5}
@@ -35,10 +46,21 @@ if [ -z "$xtask" ]; then
   cargo build --quiet --release -p xtask
   xtask=./target/release/xtask
 fi
+settle=${SETTLE:-0}
 aside=target/bench-new-minor
 mkdir -p "$aside"
 restore() { for minor in "$new" "$prev"; do [ -d "$aside/v$minor" ] && mv "$aside/v$minor" "$specs/"; done; true; }
 trap restore EXIT
+
+# settle: what the preparatory regen wrote flushed, the page cache dropped
+# with COLD=1, then SETTLE seconds (see above).
+settle() {
+  sync
+  if [ -n "${COLD:-}" ]; then
+    echo 3 >/proc/sys/vm/drop_caches || { echo "COLD=1 needs root (/proc/sys/vm/drop_caches)" >&2; exit 2; }
+  fi
+  sleep "$settle"
+}
 
 # add MINOR [OTHER]: OTHER (a later minor) and MINOR aside, regen, MINOR
 # back, time the regen that adds it; prints seconds.
@@ -46,6 +68,7 @@ add() {
   for minor in "$@"; do mv "$specs/v$minor" "$aside/"; done
   "$xtask" regen --api kubernetes >/dev/null 2>&1
   mv "$aside/v$1" "$specs/"
+  settle
   # wall, user and system seconds
   /usr/bin/time -f "%e,%U,%S" -o "$aside/time" "$xtask" regen --api kubernetes >/dev/null 2>&1
   restore
